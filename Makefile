@@ -1,0 +1,24 @@
+# PauseCam: the two commands of the README are `make demo` and `make test`. Both install what is missing first.
+SWIFT ?= swift
+OUT ?= $(CURDIR)/demo-output
+
+.PHONY: deps build demo test bench clean
+
+deps:
+	@scripts/install-deps
+
+build: deps
+	$(SWIFT) build
+
+demo: build
+	@mkdir -p "$(OUT)"
+	$(SWIFT) run pausecam run rigs/virtual.yaml --script demo --output "$(OUT)" --clock real
+
+test: deps
+	@scripts/run-tests
+
+bench: deps
+	@scripts/bench
+
+clean:
+	$(SWIFT) package clean

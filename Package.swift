@@ -1,0 +1,39 @@
+// swift-tools-version:6.0
+// PauseCam: a Linux multi-camera rig controller. The target graph below is the architecture: PauseCamCore may
+// depend on nothing but Foundation, and PauseCamSystem is the only Swift module that sees a C library.
+import PackageDescription
+
+/// A system-library target for one C library: a module map and a shim header, no logic.
+func cLibrary(_ name: String, pkgConfig: String?, apt: [String]) -> Target {
+    .systemLibrary(name: name, path: "Sources/\(name)", pkgConfig: pkgConfig, providers: [.apt(apt)])
+}
+
+let package = Package(
+    name: "PauseCam",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "pausecam", targets: ["pausecam"]),
+    ],
+    targets: [
+        cLibrary("CFFmpeg", pkgConfig: "libavformat",
+                 apt: ["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev"]),
+        cLibrary("CV4L2", pkgConfig: "libv4l2", apt: ["libv4l-dev"]),
+        cLibrary("CUdev", pkgConfig: "libudev", apt: ["libudev-dev"]),
+        cLibrary("CALSA", pkgConfig: "alsa", apt: ["libasound2-dev"]),
+        cLibrary("CYAML", pkgConfig: "yaml-0.1", apt: ["libyaml-dev"]),
+        cLibrary("CEdit", pkgConfig: "libedit", apt: ["libedit-dev"]),
+
+        .target(name: "PauseCamCore", dependencies: []),
+        .target(name: "PauseCamVirtual", dependencies: ["PauseCamCore"]),
+        .target(name: "PauseCamSystem",
+                dependencies: ["PauseCamCore", "CFFmpeg", "CV4L2", "CUdev", "CALSA", "CYAML", "CEdit"]),
+        .target(name: "PauseCamShell", dependencies: ["PauseCamCore"]),
+        .executableTarget(name: "pausecam",
+                          dependencies: ["PauseCamCore", "PauseCamVirtual", "PauseCamSystem", "PauseCamShell"]),
+
+        .testTarget(name: "PauseCamCoreTests", dependencies: ["PauseCamCore", "PauseCamVirtual"]),
+        .testTarget(name: "PauseCamSystemTests", dependencies: ["PauseCamCore", "PauseCamSystem", "PauseCamVirtual"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["PauseCamCore"]),
+    ],
+    swiftLanguageModes: [.v5]
+)

@@ -1,0 +1,29 @@
+/// A source of video frames: a V4L2 camera (PauseCamSystem) or a virtual lens (PauseCamVirtual).
+///
+/// A camera delivers frames stamped with their capture time on the session clock, from whatever thread it
+/// captures on; the composition root hops them onto the serial context before they reach the recorder.
+public protocol Camera: AnyObject {
+    /// A name for messages and the sidecar's device list ("Virtual wide", "/dev/video2 (HD Pro Webcam C920)").
+    var displayName: String { get }
+    /// What the camera will deliver once started.
+    var format: CameraFormat { get }
+    /// Starts delivering frames to `deliver`; `onEnd` is called once if the camera stops by itself (unplugged),
+    /// with the reason.
+    func start(deliver: @escaping @Sendable (VideoFrame) -> Void, onEnd: @escaping @Sendable (String) -> Void) throws
+    /// Stops delivering; idempotent.
+    func stop()
+}
+
+/// The size, rate and pixel format a camera delivers.
+public struct CameraFormat: Sendable, Equatable {
+    public var width: Int
+    public var height: Int
+    public var rate: FrameRate
+    public var pixelFormat: PixelFormat
+    public init(width: Int, height: Int, rate: FrameRate, pixelFormat: PixelFormat) {
+        self.width = width
+        self.height = height
+        self.rate = rate
+        self.pixelFormat = pixelFormat
+    }
+}

@@ -1,0 +1,170 @@
+/// The recording state machine of one clip: `idle → recording ⇄ paused → stopping → finished`.
+///
+/// A struct that performs no I/O: `handle(_:at:)` checks a command against the state and returns the actions the
+/// caller (the `Recorder`) must perform, or a rejection that changed nothing. It also keeps the scene list (scene 1
+/// at `record`, one more at every `resume`) and the live timer, both derived from the video frames actually
+/// appended, so the timer freezes while paused and always equals the movie's duration.
+public struct Session: Sendable {
+    /// Where the clip is in its life.
+    public enum State: String, Sendable, Equatable {
+        case idle, recording, paused, stopping, finished
+    }
+
+    /// The commands that change the state. (Lens, zoom, marks and waits do not, and are handled elsewhere.)
+    public enum Command: Sendable, Equatable {
+        case record(name: String?)
+        case pause
+        case resume(name: String?)
+        case stop
+    }
+
+    /// What the caller must do after an accepted command, in order.
+    public enum Action: Sendable, Equatable {
+        /// Open the movie file and its writer (before the first frame can arrive).
+        case openMovie
+        /// Tell the retimer that recording starts or resumes at this capture time.
+        case startRetimer(at: MediaTime)
+        /// Tell the retimer that recording pauses at this capture time.
+        case pauseRetimer(at: MediaTime)
+        /// Tell the retimer that recording stops at this capture time.
+        case stopRetimer(at: MediaTime)
+        /// A new scene began (its index); the sidecar should record it.
+        case sceneBegan(Int)
+        /// The current scene ended by a pause; write the sidecar so a crash keeps it.
+        case sceneEnded(Int)
+        /// Finish the movie once the samples captured before the stop have arrived.
+        case finalize(at: MediaTime)
+    }
+
+    /// Why a command was refused; the message is for the user and says what to do instead.
+    public struct Rejection: Error, Sendable, Equatable, CustomStringConvertible {
+        public var message: String
+        public var description: String { message }
+    }
+
+    /// One scene: from a `record` or `resume` to the next `pause` or `stop`.
+    public struct Scene: Sendable, Equatable {
+        /// 1-based.
+        public var index: Int
+        /// The name given with `record NAME` / `resume NAME`; `nil` shows as "Scene N".
+        public var name: String?
+        /// Session-clock time of the command that began it.
+        public var commandTime: MediaTime
+        /// File time of its first video frame; `nil` while it has none (a pause before any frame arrived).
+        public var start: MediaTime?
+        /// File time just after its last video frame.
+        public var end: MediaTime?
+
+        /// The scene's length in the movie (zero for a scene that got no frame).
+        public var duration: MediaTime {
+            guard let start, let end else { return .zero }
+            return end - start
+        }
+
+        /// The name, or "Scene N".
+        public var title: String { name ?? "Scene \(index)" }
+    }
+
+    /// One pause, in the terms of the sidecar.
+    public struct Pause: Sendable, Equatable {
+        /// The scene the pause ended.
+        public var afterScene: Int
+        /// The movie's duration when the pause was given (file time of the cut).
+        public var at: MediaTime
+        /// Session-clock time of the `pause` command.
+        public var began: MediaTime
+        /// Session-clock time of the `resume` or `stop` that ended it.
+        public var ended: MediaTime?
+    }
+
+    public private(set) var state: State = .idle
+    public private(set) var scenes: [Scene] = []
+    public private(set) var pauses: [Pause] = []
+    /// Nominal video frame duration: a frame at file time t fills [t, t + frameDuration).
+    public let frameDuration: MediaTime
+    /// File time of the end of the last appended video frame: the live timer and the movie's duration.
+    public private(set) var timer: MediaTime = .zero
+    /// The scene the open video segment belongs to.
+    private var segmentScene: Int?
+
+    public init(frameDuration: MediaTime) { self.frameDuration = frameDuration }
+
+    /// The scene being recorded or last recorded; `nil` before `record`.
+    public var currentScene: Scene? { scenes.last }
+
+    /// Checks `command`, given at session-clock `time`, and returns the actions to perform; a rejection changes
+    /// nothing.
+    public mutating func handle(_ command: Command, at time: MediaTime) -> Result<[Action], Rejection> {
+        switch (command, state) {
+        case (.record(let name), .idle):
+            state = .recording
+            scenes.append(Scene(index: 1, name: name, commandTime: time))
+            return .success([.openMovie, .startRetimer(at: time), .sceneBegan(1)])
+        case (.record, .recording), (.record, .paused):
+            return reject("already recording (scene \(scenes.count)); use `stop` first to start a new clip")
+        case (.record, .stopping), (.record, .finished):
+            return reject("this clip is being finished; `record` again when it is saved")
+
+        case (.pause, .recording):
+            state = .paused
+            let scene = scenes.count
+            pauses.append(Pause(afterScene: scene, at: timer, began: time, ended: nil))
+            return .success([.pauseRetimer(at: time), .sceneEnded(scene)])
+        case (.pause, .paused):
+            return reject("already paused; `resume` to go on or `stop` to finish the clip")
+        case (.pause, .idle):
+            return reject("not recording; `record` first")
+        case (.pause, _):
+            return reject("the clip is stopping; nothing to pause")
+
+        case (.resume(let name), .paused):
+            state = .recording
+            pauses[pauses.count - 1].ended = time
+            let index = scenes.count + 1
+            scenes.append(Scene(index: index, name: name, commandTime: time))
+            return .success([.startRetimer(at: time), .sceneBegan(index)])
+        case (.resume, .recording):
+            return reject("already recording; `pause` first")
+        case (.resume, .idle):
+            return reject("not recording; use `record` to start a clip")
+        case (.resume, _):
+            return reject("the clip is stopping; `record` a new one when it is saved")
+
+        case (.stop, .recording), (.stop, .paused):
+            if state == .paused { pauses[pauses.count - 1].ended = time }
+            let wasRecording = state == .recording
+            state = .stopping
+            var actions: [Action] = [.stopRetimer(at: time)]
+            if wasRecording { actions.append(.sceneEnded(scenes.count)) }
+            actions.append(.finalize(at: time))
+            return .success(actions)
+        case (.stop, .idle):
+            return reject("not recording; nothing to stop")
+        case (.stop, _):
+            return reject("already stopping")
+        }
+    }
+
+    private func reject(_ message: String) -> Result<[Action], Rejection> { .failure(Rejection(message: message)) }
+
+    /// Records that the retimer appended a video frame captured at `capturePTS` at `fileTime`; `startsSegment` as
+    /// the retimer said. Moves the timer and the current scene's bounds.
+    public mutating func videoAppended(capturePTS: MediaTime, fileTime: MediaTime, startsSegment: Bool) {
+        if startsSegment || segmentScene == nil {
+            // The segment belongs to the latest scene begun at or before the frame's capture time.
+            let owner = scenes.lastIndex { $0.commandTime <= capturePTS } ?? (scenes.count - 1)
+            guard owner >= 0 else { return }
+            segmentScene = owner
+            if scenes[owner].start == nil { scenes[owner].start = fileTime }
+        }
+        guard let index = segmentScene else { return }
+        let end = fileTime + frameDuration
+        scenes[index].end = end
+        if end > timer { timer = end }
+    }
+
+    /// The movie was written and closed: `stopping → finished`.
+    public mutating func markFinished() {
+        if state == .stopping { state = .finished }
+    }
+}

@@ -1,0 +1,275 @@
+/// A rig: the user's set-up, decoded from a YAML rig file (see README, "Rig files"). Every value here has been
+/// validated; defaults are filled in.
+public struct Rig: Sendable, Equatable {
+    /// The rig's name (`name:`), used in file names (`{rig}`) and the sidecar.
+    public var name: String
+    public var output: OutputSettings
+    public var audio: AudioInput
+    /// The lenses in file order: the order `lens next` walks.
+    public var lenses: [Lens]
+    /// The lens active when the rig starts (`default_lens`, else the first).
+    public var defaultLens: String
+    public var standby: Standby
+    public var onAttach: AttachPolicy
+    /// Zoom presets in file order.
+    public var zoomPresets: [ZoomPreset]
+    /// Exposure presets in file order.
+    public var exposurePresets: [ExposurePreset]
+    /// Scene scripts in file order.
+    public var scripts: [Script]
+
+    public init(name: String, output: OutputSettings = OutputSettings(), audio: AudioInput = AudioInput(),
+                lenses: [Lens], defaultLens: String? = nil, standby: Standby = .hot, onAttach: AttachPolicy = .switch,
+                zoomPresets: [ZoomPreset] = [], exposurePresets: [ExposurePreset] = [], scripts: [Script] = []) {
+        self.name = name
+        self.output = output
+        self.audio = audio
+        self.lenses = lenses
+        self.defaultLens = defaultLens ?? lenses.first?.name ?? ""
+        self.standby = standby
+        self.onAttach = onAttach
+        self.zoomPresets = zoomPresets
+        self.exposurePresets = exposurePresets
+        self.scripts = scripts
+    }
+
+    /// The lens with this role name.
+    public func lens(named name: String) -> Lens? { lenses.first { $0.name == name } }
+    /// The zoom preset with this name.
+    public func zoomPreset(named name: String) -> ZoomPreset? { zoomPresets.first { $0.name == name } }
+    /// The exposure preset with this name.
+    public func exposurePreset(named name: String) -> ExposurePreset? { exposurePresets.first { $0.name == name } }
+    /// The script with this name.
+    public func script(named name: String) -> Script? { scripts.first { $0.name == name } }
+
+    /// `output:`: where and how movies are written.
+    public struct OutputSettings: Sendable, Equatable {
+        /// The folder, as written (`~` and `$XDG_VIDEOS_DIR` are expanded by the composition root).
+        public var directory: String
+        /// File-name pattern with `{rig}`, `{date}`, `{time}`, `{script}`.
+        public var namePattern: String
+        public var container: MovieSettings.Container
+        public var width: Int
+        public var height: Int
+        public var rate: FrameRate
+        public var preset: String
+        public var crf: Int
+        public var keyframeInterval: MediaTime
+        public var audioBitrate: Int
+
+        public init(directory: String = "~/Videos/PauseCam", namePattern: String = "{rig}-{date}-{time}",
+                    container: MovieSettings.Container = .mov, width: Int = 1920, height: Int = 1080,
+                    rate: FrameRate = FrameRate(30), preset: String = "veryfast", crf: Int = 20,
+                    keyframeInterval: MediaTime = .seconds(2), audioBitrate: Int = 128_000) {
+            self.directory = directory
+            self.namePattern = namePattern
+            self.container = container
+            self.width = width
+            self.height = height
+            self.rate = rate
+            self.preset = preset
+            self.crf = crf
+            self.keyframeInterval = keyframeInterval
+            self.audioBitrate = audioBitrate
+        }
+    }
+
+    /// `audio:`: the microphone.
+    public struct AudioInput: Sendable, Equatable {
+        public enum Device: Sendable, Equatable {
+            /// An ALSA PCM name such as `default` or `hw:1,0`.
+            case alsa(String)
+            /// The virtual microphone (sync beeps).
+            case virtual
+            /// No audio: a video-only movie.
+            case none
+        }
+        public var device: Device
+        /// When true, a microphone that cannot be opened is an error; when false, a warning and video only.
+        public var required: Bool
+        public init(device: Device = .alsa("default"), required: Bool = false) {
+            self.device = device
+            self.required = required
+        }
+    }
+
+    /// One lens: a role (wide, main, tele…) served by a real camera or a virtual one.
+    public struct Lens: Sendable, Equatable {
+        public var name: String
+        /// The zoom factor this lens stands for (0.5 for an ultra-wide, 3 for a tele).
+        public var zoom: Double
+        public var source: Source
+        public var format: CaptureFormat
+        /// Requested capture size; `nil` lets the camera choose its largest.
+        public var width: Int?
+        public var height: Int?
+        public var rate: FrameRate?
+        /// `controls:` applied when the lens opens.
+        public var controls: Controls
+
+        public init(name: String, zoom: Double = 1, source: Source, format: CaptureFormat = .any, width: Int? = nil,
+                    height: Int? = nil, rate: FrameRate? = nil, controls: Controls = Controls()) {
+            self.name = name
+            self.zoom = zoom
+            self.source = source
+            self.format = format
+            self.width = width
+            self.height = height
+            self.rate = rate
+            self.controls = controls
+        }
+
+        public enum Source: Sendable, Equatable {
+            /// A real camera found by a match rule.
+            case camera(MatchRule)
+            /// A virtual lens drawing the test pattern in this colour.
+            case virtual(color: RGBColor)
+        }
+
+        public enum CaptureFormat: String, Sendable, Equatable, CaseIterable { case mjpeg, yuyv, any }
+    }
+
+    /// How a rig finds its camera: exactly one property compared.
+    public enum MatchRule: Sendable, Equatable, Hashable, CustomStringConvertible {
+        /// udev `ID_SERIAL_SHORT` / `ID_SERIAL`, exact.
+        case serial(String)
+        /// udev `ID_PATH`, exact.
+        case path(String)
+        /// A substring of the V4L2 card name, case-insensitive.
+        case name(String)
+        /// USB vendor:product, e.g. "046d:085b".
+        case usb(String)
+        /// V4L2 bus info, exact.
+        case bus(String)
+        /// The device node, e.g. `/dev/video2`.
+        case device(String)
+
+        /// True when `camera` satisfies this rule.
+        public func matches(_ camera: CameraIdentity) -> Bool {
+            switch self {
+            case .serial(let s): return camera.serial == s
+            case .path(let p): return camera.path == p
+            case .name(let n): return camera.name.lowercased().contains(n.lowercased())
+            case .usb(let u): return camera.usb?.lowercased() == u.lowercased()
+            case .bus(let b): return camera.bus == b
+            case .device(let d): return camera.devicePath == d
+            }
+        }
+
+        public var description: String {
+            switch self {
+            case .serial(let v): return "serial \"\(v)\""
+            case .path(let v): return "path \"\(v)\""
+            case .name(let v): return "name \"\(v)\""
+            case .usb(let v): return "usb \"\(v)\""
+            case .bus(let v): return "bus \"\(v)\""
+            case .device(let v): return "device \"\(v)\""
+            }
+        }
+    }
+
+    /// Camera controls as the rig asks for them; `nil` leaves the camera's own setting.
+    public struct Controls: Sendable, Equatable {
+        public enum Mode: Sendable, Equatable {
+            case auto
+            case manual(Int)
+        }
+        public enum PowerLine: String, Sendable, Equatable { case disabled, hz50 = "50hz", hz60 = "60hz", auto }
+        public var exposure: Mode?
+        public var focus: Mode?
+        public var powerLine: PowerLine?
+        public init(exposure: Mode? = nil, focus: Mode? = nil, powerLine: PowerLine? = nil) {
+            self.exposure = exposure
+            self.focus = focus
+            self.powerLine = powerLine
+        }
+    }
+
+    public enum Standby: String, Sendable, Equatable {
+        /// Every lens streams all the time; switches are instant.
+        case hot
+        /// A lens's camera opens when it becomes active.
+        case cold
+    }
+
+    public enum AttachPolicy: String, Sendable, Equatable {
+        /// Plugging in a lens's camera mid-clip switches to it.
+        case `switch`
+        /// It is attached but the active lens stays.
+        case stay
+    }
+
+    /// `zoom_presets:` entry: a lens plus a digital (centre-crop) zoom reached over a ramp time.
+    public struct ZoomPreset: Sendable, Equatable {
+        public var name: String
+        public var lens: String
+        /// Digital zoom factor ≥ 1 (1 = the whole frame).
+        public var digital: Double
+        /// How long the digital zoom takes to reach its factor.
+        public var ramp: MediaTime
+        public init(name: String, lens: String, digital: Double = 1, ramp: MediaTime = .zero) {
+            self.name = name
+            self.lens = lens
+            self.digital = digital
+            self.ramp = ramp
+        }
+    }
+
+    /// `exposure_presets:` entry.
+    public struct ExposurePreset: Sendable, Equatable {
+        public var name: String
+        public enum Setting: Sendable, Equatable {
+            /// Automatic exposure with a bias in EV.
+            case bias(Double)
+            /// Manual exposure: exposure time, and gain if given.
+            case manual(time: MediaTime, gain: Int?)
+            /// Automatic exposure, no bias.
+            case auto
+        }
+        public var setting: Setting
+        public init(name: String, setting: Setting) {
+            self.name = name
+            self.setting = setting
+        }
+    }
+
+    /// `scripts:` entry: a named list of steps, each a `Command` the REPL would also accept.
+    public struct Script: Sendable, Equatable {
+        public var name: String
+        public var steps: [Command]
+        public init(name: String, steps: [Command]) {
+            self.name = name
+            self.steps = steps
+        }
+
+        /// The sum of the script's `wait` steps.
+        public var scriptedTime: MediaTime {
+            steps.reduce(MediaTime.zero) { total, step in
+                if case .wait(let d) = step { return total + d }
+                return total
+            }
+        }
+    }
+}
+
+/// An sRGB colour, as in `"#20c040"`.
+public struct RGBColor: Sendable, Equatable, Hashable, CustomStringConvertible {
+    public var red: UInt8, green: UInt8, blue: UInt8
+    public init(red: UInt8, green: UInt8, blue: UInt8) {
+        self.red = red
+        self.green = green
+        self.blue = blue
+    }
+
+    /// `#rrggbb` (or `rrggbb`); `nil` otherwise.
+    public init?(hex: String) {
+        var s = Substring(hex)
+        if s.hasPrefix("#") { s = s.dropFirst() }
+        guard s.count == 6, let v = UInt32(s, radix: 16) else { return nil }
+        self.init(red: UInt8((v >> 16) & 0xff), green: UInt8((v >> 8) & 0xff), blue: UInt8(v & 0xff))
+    }
+
+    public var description: String {
+        "#" + [red, green, blue].map { let h = String($0, radix: 16); return h.count == 1 ? "0" + h : h }.joined()
+    }
+}

@@ -1,0 +1,91 @@
+/// One command of PauseCam's single grammar: a line typed at the shell, a step of a rig's scene script, or a
+/// remote-control message all become this value, so the three surfaces can never disagree.
+public enum Command: Sendable, Equatable {
+    /// Start a clip; the name, if any, is scene 1's.
+    case record(name: String?)
+    case pause
+    /// Go on recording; every resume begins a new scene, optionally named.
+    case resume(name: String?)
+    case stop
+    /// Switch to the lens of this rig role, or to the next lens in rig order.
+    case lens(LensChoice)
+    /// Apply a zoom preset by name, or a zoom factor (lens chosen by factor, then digital zoom).
+    case zoom(ZoomChoice)
+    /// Apply an exposure preset, automatic exposure, or an exposure bias in EV.
+    case exposure(ExposureChoice)
+    /// Automatic focus, or a fixed focus position (the camera's own units).
+    case focus(FocusChoice)
+    /// A marker at the current file time, in the current scene.
+    case mark(String)
+    /// Let time pass (scripts and piped shells).
+    case wait(MediaTime)
+    /// Print the state.
+    case status
+    // Shell-only commands: not allowed as script steps.
+    /// List the cameras (and which lens each serves).
+    case devices
+    /// Run a rig script from the shell.
+    case run(script: String)
+    /// Show (or play) the last clip.
+    case last(play: Bool)
+    /// Help on all commands or one.
+    case help(topic: String?)
+    case quit
+
+    public enum LensChoice: Sendable, Equatable {
+        case named(String)
+        case next
+    }
+
+    public enum ZoomChoice: Sendable, Equatable {
+        case preset(String)
+        /// A zoom factor such as 1.5 (typed `zoom 1.5`); a factor is a ratio, not a time, so a Double is fine.
+        case factor(Double)
+    }
+
+    public enum ExposureChoice: Sendable, Equatable {
+        case preset(String)
+        case auto
+        /// Exposure bias in EV, e.g. +0.7.
+        case bias(Double)
+    }
+
+    public enum FocusChoice: Sendable, Equatable {
+        case auto
+        case manual(Int)
+    }
+
+    /// The command word, as typed.
+    public var word: String {
+        switch self {
+        case .record: return "record"
+        case .pause: return "pause"
+        case .resume: return "resume"
+        case .stop: return "stop"
+        case .lens: return "lens"
+        case .zoom: return "zoom"
+        case .exposure: return "exposure"
+        case .focus: return "focus"
+        case .mark: return "mark"
+        case .wait: return "wait"
+        case .status: return "status"
+        case .devices: return "devices"
+        case .run: return "run"
+        case .last: return "last"
+        case .help: return "help"
+        case .quit: return "quit"
+        }
+    }
+
+    /// True for commands a scene script may contain.
+    public var isScriptStep: Bool {
+        switch self {
+        case .devices, .run, .last, .help, .quit: return false
+        default: return true
+        }
+    }
+
+    /// Every command word, in the order `help` lists them.
+    public static let words = ["record", "pause", "resume", "stop", "lens", "zoom", "exposure", "focus", "mark",
+                               "wait", "status", "devices", "run", "last", "help", "quit"]
+}

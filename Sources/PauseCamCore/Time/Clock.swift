@@ -1,0 +1,29 @@
+/// The one clock every capture timestamp and every command is measured on. For real devices it is
+/// `CLOCK_MONOTONIC` (V4L2 buffers and ALSA htstamps use it too); for the virtual rig it may be a `SimulatedClock`.
+/// Nothing in the core reads a clock it was not handed.
+public protocol Clock: AnyObject, Sendable {
+    /// The current time on this clock.
+    func now() -> MediaTime
+}
+
+/// Runs all of the engine's bookkeeping on one serial context, and lets time pass.
+///
+/// Everything that touches a `Recorder` happens inside `schedule`/`perform` work items, so the engine is
+/// single-threaded by construction. Two implementations: a real-time one (a serial dispatch queue and timers on the
+/// monotonic clock, in `PauseCamSystem`) and `SimulatedScheduler`, a discrete-event loop whose clock jumps from one
+/// event to the next, so an hour of recording runs as fast as the encoder allows and always the same way.
+public protocol Scheduler: AnyObject {
+    /// The clock this scheduler's times are on.
+    var clock: any Clock { get }
+    /// Runs `work` on the serial context at `time` (at once if `time` has passed). Callable from any thread.
+    func schedule(at time: MediaTime, _ work: @escaping @Sendable () -> Void)
+    /// Runs `work` on the serial context as soon as possible and waits for it. Call it from outside the context.
+    func perform<T>(_ work: () throws -> T) rethrows -> T
+    /// Lets time pass until `time`: the simulated scheduler runs every event up to it; the real one sleeps the
+    /// calling thread (never the serial context) while devices and timers go on. Returns early, `false`, when
+    /// `interrupt()` is called; `true` when the time was reached.
+    @discardableResult
+    func advance(until time: MediaTime) -> Bool
+    /// Makes a running or the next `advance(until:)` return early (Ctrl-C during `wait`). Callable from any thread.
+    func interrupt()
+}
