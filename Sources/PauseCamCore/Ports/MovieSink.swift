@@ -3,14 +3,30 @@
 /// All calls come from the serial context, in file-time order per track. A sink may encode on its own thread; it
 /// owns the samples it is handed.
 public protocol MovieSink: AnyObject {
+    /// Where the finished movie will be (`NAME.mov`); reserved when the sink was made, so no other clip takes it.
+    var moviePath: String { get }
+    /// Where the movie is written while recording (`NAME.mov.partial`, a fragmented file that survives a crash).
+    var partialPath: String { get }
     /// Appends one video frame at `fileTime`; `keyframe` asks for an IDR frame (scene starts, lens switches).
     func appendVideo(_ frame: VideoFrame, at fileTime: MediaTime, keyframe: Bool) throws
+    /// Remembers `frame` as the clip's thumbnail (the recorder passes the first frame of every scene, so the last
+    /// one wins: the first frame of the last scene). Written as a JPEG beside the movie by `finish`.
+    func setThumbnail(_ frame: VideoFrame)
     /// Appends audio whose first sample is at file time `chunk.pts`.
     func appendAudio(_ chunk: AudioChunk) throws
     /// Writes everything queued, adds one chapter per entry, closes the file and gives its final path.
     func finish(chapters: [Chapter]) throws -> MovieSummary
+    /// Frames dropped so far because the encoder fell behind (real clock only); for live status.
+    var droppedVideoFrames: Int { get }
     /// Abandons the movie after a fatal error, leaving whatever was written (the `.partial` file) in place.
     func abort()
+}
+
+/// Makes movie sinks: the composition root hands the recorder one of these (the FFmpeg writer, or a fake in tests).
+public protocol MovieSinkFactory: AnyObject {
+    /// Reserves a movie name in `directory` from `baseName` (adding `-2`, `-3`… when `NAME.mov`, its `.partial` or
+    /// its sidecar exists; nothing is ever overwritten) and opens a sink that writes there.
+    func makeSink(directory: String, baseName: String, settings: MovieSettings) throws -> any MovieSink
 }
 
 /// A chapter mark: a title starting at a file time.
@@ -35,8 +51,12 @@ public struct MovieSummary: Sendable, Equatable {
     public var videoFramesDropped: Int
     /// Audio sample frames written.
     public var audioSamplesWritten: Int
-    public init(path: String, videoFramesWritten: Int, videoFramesDropped: Int, audioSamplesWritten: Int) {
+    /// The thumbnail JPEG beside the movie, if one was written.
+    public var thumbnailPath: String?
+    public init(path: String, videoFramesWritten: Int, videoFramesDropped: Int, audioSamplesWritten: Int,
+                thumbnailPath: String? = nil) {
         self.path = path
+        self.thumbnailPath = thumbnailPath
         self.videoFramesWritten = videoFramesWritten
         self.videoFramesDropped = videoFramesDropped
         self.audioSamplesWritten = audioSamplesWritten
