@@ -27,3 +27,12 @@ public struct CameraFormat: Sendable, Equatable {
         self.pixelFormat = pixelFormat
     }
 }
+
+/// A camera whose exposure and focus can be set (V4L2 cameras). A lens whose camera does not conform reports that
+/// it has no such control, and nothing else changes.
+public protocol CameraControlling: AnyObject {
+    /// Applies an exposure setting; returns warnings for controls the camera lacks (recording goes on).
+    func setExposure(_ setting: Rig.ExposurePreset.Setting) throws -> [String]
+    /// Applies a focus setting; returns warnings for controls the camera lacks.
+    func setFocus(_ setting: Command.FocusChoice) throws -> [String]
+}

@@ -85,7 +85,8 @@ public struct Session: Sendable {
     /// File time of the end of the last appended video frame: the live timer and the movie's duration.
     public private(set) var timer: MediaTime = .zero
     /// The scene the open video segment belongs to.
-    private var segmentScene: Int?
+    /// Index into `scenes` of the scene the open video segment belongs to (frames appended now go there).
+    public private(set) var segmentScene: Int?
 
     public init(frameDuration: MediaTime) { self.frameDuration = frameDuration }
 

@@ -1,0 +1,225 @@
+import Foundation
+
+/// One clip being recorded: the `Session` state machine, the `Retimer`, the `SceneLog`, and the sink they feed.
+///
+/// Used only on the serial context (the `Scheduler`'s), so it needs no locks: the session decides, the retimer
+/// places samples, and this class performs what they return — appending to the sink, writing the sidecar at every
+/// scene boundary, and finishing the movie with one chapter per scene.
+public final class Recorder {
+    /// Facts about the clip that do not change while it records.
+    public struct Description: Sendable {
+        public var rigName: String
+        public var settings: MovieSettings
+        public var devices: [Sidecar.Device]
+        /// Where the sidecar goes (`NAME.json`).
+        public var sidecarPath: String
+        /// ISO 8601 wall-clock start.
+        public var started: String
+        public init(rigName: String, settings: MovieSettings, devices: [Sidecar.Device], sidecarPath: String,
+                    started: String) {
+            self.rigName = rigName
+            self.settings = settings
+            self.devices = devices
+            self.sidecarPath = sidecarPath
+            self.started = started
+        }
+    }
+
+    /// What a finished clip left on disk.
+    public struct Clip: Sendable, Equatable {
+        public var moviePath: String
+        public var sidecarPath: String
+        public var thumbnailPath: String?
+        public var sidecar: Sidecar
+    }
+
+    public private(set) var session: Session
+    public private(set) var retimer: Retimer
+    public private(set) var log: SceneLog
+    public let description: Description
+    private let sink: any MovieSink
+    private let store: any SidecarStore
+    private var videoFramesAppended = 0
+    private var audioSamplesAppended = 0
+    private var stopped: String?
+    private var sinkError: Error?
+    /// A keyframe was asked for by a frame that could not be appended; the next appended frame carries it.
+    private var keyframeOwed = false
+
+    public init(description: Description, sink: any MovieSink, store: any SidecarStore) {
+        self.description = description
+        self.sink = sink
+        self.store = store
+        let frameDuration = description.settings.rate.frameDuration
+        session = Session(frameDuration: frameDuration)
+        retimer = Retimer(frameDuration: frameDuration)
+        log = SceneLog(frameDuration: frameDuration)
+    }
+
+    /// The finished movie's path (reserved when the sink was made).
+    public var moviePath: String { sink.moviePath }
+
+    /// Frames the sink dropped so far because the encoder fell behind.
+    public var droppedVideoFrames: Int { sink.droppedVideoFrames }
+
+    /// The first sink error, if appending failed (disk full…). Recording cannot go on after one.
+    public var failure: Error? { sinkError }
+
+    /// Applies a state command at session-clock `time`. The returned actions that concern the caller
+    /// (`finalize`) are passed back; the rest are done here.
+    public func handle(_ command: Session.Command, at time: MediaTime) -> Result<[Session.Action], Session.Rejection> {
+        let result = session.handle(command, at: time)
+        guard case .success(let actions) = result else { return result }
+        for action in actions {
+            switch action {
+            case .openMovie, .finalize, .sceneBegan:
+                break
+            case .startRetimer(let t): retimer.start(at: t)
+            case .pauseRetimer(let t): retimer.pause(at: t)
+            case .stopRetimer(let t): retimer.stop(at: t)
+            case .sceneEnded:
+                writeSidecar()
+            }
+        }
+        return result
+    }
+
+    /// Offers a frame (already routed by the `Switcher`); `keyframe` is asked for at a lens change.
+    public func appendVideo(_ frame: VideoFrame, keyframe: Bool) {
+        guard sinkError == nil else { return }
+        let decision = retimer.retimeVideo(pts: frame.pts)
+        guard case .append(let fileTime, let startsSegment) = decision else {
+            if keyframe { keyframeOwed = true }
+            flushAudio()
+            return
+        }
+        session.videoAppended(capturePTS: frame.pts, fileTime: fileTime, startsSegment: startsSegment)
+        let sceneIndex = (session.segmentScene ?? (session.scenes.count - 1)) + 1
+        log.videoAppended(lens: frame.lens, scene: sceneIndex, fileTime: fileTime)
+        let forceKeyframe = keyframe || startsSegment || keyframeOwed
+        keyframeOwed = false
+        do {
+            if startsSegment { sink.setThumbnail(frame) }
+            try sink.appendVideo(frame, at: fileTime, keyframe: forceKeyframe)
+            videoFramesAppended += 1
+        } catch {
+            sinkError = error
+        }
+        flushAudio()
+        if startsSegment { writeSidecar() }
+    }
+
+    /// Offers captured audio; it reaches the sink once video has passed it.
+    public func appendAudio(_ chunk: AudioChunk) {
+        guard sinkError == nil else { return }
+        retimer.retimeAudio(chunk)
+        flushAudio()
+    }
+
+    private func flushAudio() {
+        for piece in retimer.takeAudio() where description.settings.audio != nil {
+            do {
+                try sink.appendAudio(piece)
+                audioSamplesAppended += piece.frameCount
+            } catch {
+                sinkError = error
+                return
+            }
+        }
+    }
+
+    /// Adds a marker at the current file time in the current scene.
+    public func mark(_ text: String) -> Result<MediaTime, Session.Rejection> {
+        guard let scene = session.currentScene, session.state == .recording || session.state == .paused else {
+            return .failure(Session.Rejection(message: "not recording; markers belong to a clip (`record` first)"))
+        }
+        let time = session.timer
+        log.mark(text, scene: scene.index, at: time)
+        return .success(time)
+    }
+
+    /// Adds a warning to the clip's sidecar.
+    public func warn(_ text: String) { log.warn(text) }
+
+    /// Finishes the clip after `stop`: closes the timeline, writes the movie with its chapters, the thumbnail and
+    /// the final sidecar. `stoppedAt` is the ISO 8601 wall-clock time of the stop.
+    public func finish(stoppedAt: String) throws -> Clip {
+        retimer.finish()
+        flushAudio()
+        stopped = stoppedAt
+        if let sinkError {
+            sink.abort()
+            writeSidecar()
+            throw sinkError
+        }
+        let summary: MovieSummary
+        do {
+            summary = try sink.finish(chapters: chapters())
+        } catch {
+            log.warn("the movie could not be finished: \(error)")
+            writeSidecar()
+            throw error
+        }
+        session.markFinished()
+        var sidecar = makeSidecar(complete: true)
+        sidecar.video.framesWritten = summary.videoFramesWritten
+        sidecar.video.framesDropped = summary.videoFramesDropped
+        if sidecar.audio != nil { sidecar.audio?.samplesWritten = summary.audioSamplesWritten }
+        if summary.videoFramesDropped > 0 {
+            sidecar.warnings.append("\(summary.videoFramesDropped) frames dropped: the encoder fell behind")
+        }
+        try store.write(try sidecar.encoded(), to: description.sidecarPath)
+        return Clip(moviePath: summary.path, sidecarPath: description.sidecarPath,
+                    thumbnailPath: summary.thumbnailPath, sidecar: sidecar)
+    }
+
+    /// One chapter per scene that got frames, starting at its first frame.
+    public func chapters() -> [Chapter] {
+        session.scenes.compactMap { scene in
+            guard let start = scene.start, let end = scene.end, end > start else { return nil }
+            return Chapter(title: scene.title, start: start, end: end)
+        }
+    }
+
+    private func writeSidecar() {
+        do {
+            try store.write(try makeSidecar(complete: false).encoded(), to: description.sidecarPath)
+        } catch {
+            log.warn("the sidecar could not be written: \(error)")
+        }
+    }
+
+    /// The sidecar as of now.
+    public func makeSidecar(complete: Bool) -> Sidecar {
+        let settings = description.settings
+        let scenes = session.scenes.map { scene -> Sidecar.Scene in
+            Sidecar.Scene(
+                index: scene.index, name: scene.name, title: scene.title,
+                start: scene.start?.seconds ?? session.timer.seconds, duration: scene.duration.seconds,
+                lenses: log.lensSegments.filter { $0.scene == scene.index }.map {
+                    Sidecar.LensSegment(lens: $0.lens, start: $0.start.seconds, duration: ($0.end - $0.start).seconds)
+                },
+                markers: log.markers.filter { $0.scene == scene.index }.map {
+                    Sidecar.Marker(time: $0.time.seconds, text: $0.text)
+                })
+        }
+        let pauses = session.pauses.map { pause in
+            Sidecar.Pause(afterScene: pause.afterScene, at: pause.at.seconds,
+                          wallDuration: pause.ended.map { ($0 - pause.began).seconds })
+        }
+        let audio = settings.audio.map {
+            Sidecar.AudioStream(codec: "aac", sampleRate: Int($0.sampleRate), channels: $0.channels,
+                                samplesWritten: audioSamplesAppended,
+                                lateSamplesDropped: retimer.counters.lateAudioSamples)
+        }
+        let movieName = (sink.moviePath as NSString).lastPathComponent
+        return Sidecar(
+            rig: description.rigName, movie: movieName, complete: complete, started: description.started,
+            stopped: stopped, duration: session.timer.seconds,
+            video: Sidecar.VideoStream(codec: "h264", width: settings.width, height: settings.height,
+                                       fps: settings.rate.framesPerSecond, framesWritten: videoFramesAppended,
+                                       framesDropped: sink.droppedVideoFrames,
+                                       lateFramesDropped: retimer.counters.lateVideoFrames),
+            audio: audio, scenes: scenes, pauses: pauses, devices: description.devices, warnings: log.warnings)
+    }
+}

@@ -1,0 +1,385 @@
+import Foundation
+
+/// Runs a rig: its lenses and microphone, the active-lens `Switcher`, and the clip being recorded. Every `Command`
+/// from the shell, a scene script or a remote control arrives here as the same value and gets the same reply.
+///
+/// Used only on the scheduler's serial context (devices' callbacks are hopped onto it), so it has no locks.
+public final class RigController: @unchecked Sendable {
+    /// The answer to a command: a line for the user, and whether it was accepted.
+    public struct Reply: Sendable, Equatable {
+        public var ok: Bool
+        public var message: String
+        public static func ok(_ message: String) -> Reply { Reply(ok: true, message: message) }
+        public static func failed(_ message: String) -> Reply { Reply(ok: false, message: message) }
+    }
+
+    /// What the prompt and `status` show.
+    public struct Status: Sendable, Equatable {
+        public var state: Session.State
+        public var scene: Int
+        public var timer: MediaTime
+        public var lens: String
+        public var digitalZoom: Double
+        public var droppedFrames: Int
+        public var moviePath: String?
+    }
+
+    /// How long after `stop` the clip is finished: samples captured before the stop may still be in flight.
+    public static let stopGrace = MediaTime.milliseconds(200)
+
+    public let rig: Rig
+    private let cameras: [String: any Camera]
+    private let microphone: (any Microphone)?
+    private let sinkFactory: any MovieSinkFactory
+    private let store: any SidecarStore
+    private let scheduler: any Scheduler
+    private let wallClock: @Sendable () -> Date
+    private let outputDirectory: String
+    /// Called with every event the user should see (scene changes, unplugged cameras, saved clips).
+    private let notify: (String) -> Void
+    /// Warnings known before any clip (microphone missing…): copied into every clip's sidecar.
+    private var rigWarnings: [String] = []
+
+    public private(set) var switcher: Switcher
+    public private(set) var recorder: Recorder?
+    /// The last finished clip.
+    public private(set) var lastClip: Recorder.Clip?
+    /// Lenses whose camera is currently delivering.
+    public private(set) var availableLenses: Set<String> = []
+    /// The script name for `{script}` in file names, while a script runs.
+    public var scriptName: String?
+
+    /// A controller for `rig` whose lens roles are served by `cameras` (a missing role has no camera yet).
+    public init(rig: Rig, cameras: [String: any Camera], microphone: (any Microphone)?, sinkFactory: any MovieSinkFactory,
+                store: any SidecarStore, scheduler: any Scheduler, wallClock: @escaping @Sendable () -> Date,
+                outputDirectory: String, warnings: [String] = [], notify: @escaping (String) -> Void) {
+        self.rig = rig
+        self.cameras = cameras
+        self.microphone = microphone
+        self.sinkFactory = sinkFactory
+        self.store = store
+        self.scheduler = scheduler
+        self.wallClock = wallClock
+        self.outputDirectory = outputDirectory
+        self.rigWarnings = warnings
+        self.notify = notify
+        switcher = Switcher(lens: rig.defaultLens)
+    }
+
+    // MARK: Devices
+
+    /// Starts every camera (hot standby) and the microphone; their samples are hopped onto the serial context.
+    /// A camera that fails to start is reported and left out; the others go on.
+    public func startDevices() {
+        for lens in rig.lenses {
+            guard let camera = cameras[lens.name] else { continue }
+            let name = lens.name
+            do {
+                try camera.start(deliver: { [unowned self, scheduler] frame in
+                    scheduler.schedule(at: .zero) { self.receive(frame) }
+                }, onEnd: { [unowned self, scheduler] reason in
+                    scheduler.schedule(at: .zero) { self.cameraEnded(lens: name, reason: reason) }
+                })
+                availableLenses.insert(name)
+            } catch {
+                notify("lens \(name): \(camera.displayName) could not start: \(error)")
+            }
+        }
+        if let microphone {
+            do {
+                try microphone.start(deliver: { [unowned self, scheduler] chunk in
+                    scheduler.schedule(at: .zero) { self.receive(chunk) }
+                }, onEnd: { [unowned self, scheduler] reason in
+                    scheduler.schedule(at: .zero) { self.microphoneEnded(reason: reason) }
+                })
+            } catch {
+                rigWarnings.append("microphone \(microphone.displayName) could not start: \(error)")
+                notify("microphone \(microphone.displayName) could not start: \(error)")
+            }
+        }
+    }
+
+    /// Stops every device; idempotent.
+    public func stopDevices() {
+        for camera in cameras.values { camera.stop() }
+        microphone?.stop()
+    }
+
+    /// A frame from any lens: the switcher keeps the active lens's frames, the recorder places them.
+    public func receive(_ frame: VideoFrame) {
+        guard let routed = switcher.route(frame), let recorder else { return }
+        recorder.appendVideo(routed.frame, keyframe: routed.lensChanged)
+        if let failure = recorder.failure, recorder.session.state == .recording || recorder.session.state == .paused {
+            notify("recording failed: \(failure); stopping and keeping what was written")
+            _ = execute(.stop, at: frame.pts)
+        }
+    }
+
+    /// Audio from the microphone.
+    public func receive(_ chunk: AudioChunk) {
+        recorder?.appendAudio(chunk)
+    }
+
+    /// A lens's camera went away (unplugged): recording goes on with another lens.
+    public func cameraEnded(lens: String, reason: String) {
+        availableLenses.remove(lens)
+        notify("lens \(lens) lost its camera: \(reason)")
+        recorder?.warn("lens \(lens) lost its camera: \(reason)")
+        guard switcher.activeLens == lens else { return }
+        let myZoom = rig.lens(named: lens)?.zoom ?? 1
+        let fallback = rig.lenses.filter { availableLenses.contains($0.name) }
+            .min { abs($0.zoom - myZoom) < abs($1.zoom - myZoom) }
+        if let fallback {
+            switcher.switchLens(to: fallback.name, at: scheduler.clock.now())
+            notify("switched to lens \(fallback.name)")
+        }
+    }
+
+    private func microphoneEnded(reason: String) {
+        notify("microphone stopped: \(reason)")
+        recorder?.warn("microphone stopped: \(reason)")
+    }
+
+    // MARK: Commands
+
+    /// Carries out `command`, given at session-clock `time`.
+    public func execute(_ command: Command, at time: MediaTime) -> Reply {
+        switch command {
+        case .record(let name): return record(name: name, at: time)
+        case .pause: return state(.pause, at: time)
+        case .resume(let name): return state(.resume(name: name), at: time)
+        case .stop: return state(.stop, at: time)
+        case .lens(let choice): return lens(choice, at: time)
+        case .zoom(let choice): return zoom(choice, at: time)
+        case .exposure(let choice): return exposure(choice)
+        case .focus(let choice): return focus(choice)
+        case .mark(let text):
+            guard let recorder else { return .failed("not recording; markers belong to a clip (`record` first)") }
+            switch recorder.mark(text) {
+            case .success(let t): return .ok("marked \"\(text)\" at \(DurationParser.clockString(t))")
+            case .failure(let rejection): return .failed(rejection.message)
+            }
+        case .status: return .ok(statusLine())
+        case .wait: return .failed("`wait` is carried out by the script runner or the shell")
+        case .devices, .run, .last, .help, .quit:
+            return .failed("`\(command.word)` is a shell command")
+        }
+    }
+
+    private func record(name: String?, at time: MediaTime) -> Reply {
+        if let recorder, recorder.session.state != .finished {
+            if recorder.session.state == .stopping { finalizeIfStopping() } else {
+                return .failed("already recording (scene \(recorder.session.scenes.count)); use `stop` first")
+            }
+        }
+        guard availableLenses.contains(switcher.activeLens) else {
+            return .failed("lens \(switcher.activeLens) has no camera; choose another with `lens NAME`")
+        }
+        let settings = movieSettings()
+        let baseName = FileNamePattern.expand(rig.output.namePattern, rig: rig.name, date: wallClock(),
+                                              script: scriptName)
+        let sink: any MovieSink
+        do {
+            sink = try sinkFactory.makeSink(directory: outputDirectory, baseName: baseName, settings: settings)
+        } catch {
+            return .failed("cannot start recording: \(error)")
+        }
+        let sidecarPath = String(sink.moviePath.dropLast(settings.container.rawValue.count)) + "json"
+        var devices = rig.lenses.compactMap { lens in
+            cameras[lens.name].map { Sidecar.Device(role: lens.name, name: $0.displayName) }
+        }
+        if let microphone, settings.audio != nil {
+            devices.append(Sidecar.Device(role: "microphone", name: microphone.displayName))
+        }
+        let description = Recorder.Description(rigName: rig.name, settings: settings, devices: devices,
+                                               sidecarPath: sidecarPath, started: Self.iso8601(wallClock()))
+        let recorder = Recorder(description: description, sink: sink, store: store)
+        for warning in rigWarnings { recorder.warn(warning) }
+        self.recorder = recorder
+        return state(.record(name: name), at: time)
+    }
+
+    private func movieSettings() -> MovieSettings {
+        let output = rig.output
+        let audio = microphone.map {
+            MovieSettings.AudioSettings(sampleRate: 48_000, channels: $0.channels, bitrate: output.audioBitrate)
+        }
+        return MovieSettings(width: output.width, height: output.height, rate: output.rate,
+                             container: output.container, preset: output.preset, crf: output.crf,
+                             keyframeInterval: output.keyframeInterval, audio: audio,
+                             blockWhenBehind: scheduler is SimulatedScheduler)
+    }
+
+    private func state(_ command: Session.Command, at time: MediaTime) -> Reply {
+        guard let recorder else {
+            switch command {
+            case .record: return .failed("cannot start recording")
+            default: return .failed("not recording; `record` first")
+            }
+        }
+        switch recorder.handle(command, at: time) {
+        case .failure(let rejection):
+            return .failed(rejection.message)
+        case .success(let actions):
+            for case .finalize(let stopTime) in actions {
+                scheduler.schedule(at: stopTime + Self.stopGrace) { [unowned self] in self.finalizeIfStopping() }
+            }
+            let scene = recorder.session.scenes.last
+            switch command {
+            case .record: return .ok("recording scene 1\(scene?.name.map { " \"\($0)\"" } ?? "") to \(recorder.moviePath)")
+            case .pause: return .ok("paused at \(DurationParser.clockString(recorder.session.timer)) (scene \(scene?.index ?? 0))")
+            case .resume: return .ok("recording scene \(scene?.index ?? 0)\(scene?.name.map { " \"\($0)\"" } ?? "")")
+            case .stop: return .ok("stopping…")
+            }
+        }
+    }
+
+    /// Finishes a clip whose `stop` grace time has passed; does nothing otherwise. Idempotent.
+    @discardableResult
+    public func finalizeIfStopping() -> Recorder.Clip? {
+        guard let recorder, recorder.session.state == .stopping else { return nil }
+        do {
+            let clip = try recorder.finish(stoppedAt: Self.iso8601(wallClock()))
+            lastClip = clip
+            let dropped = clip.sidecar.video.framesDropped
+            notify("saved \(clip.moviePath) — \(clip.sidecar.scenes.count) scene(s), "
+                   + "\(DurationParser.clockString(recorder.session.timer)), \(dropped) dropped frame(s)")
+            self.recorder = nil
+            return clip
+        } catch {
+            notify("the clip could not be finished: \(error); the partial movie is kept at \(recorder.moviePath).partial")
+            self.recorder = nil
+            return nil
+        }
+    }
+
+    private func lens(_ choice: Command.LensChoice, at time: MediaTime) -> Reply {
+        let target: String
+        switch choice {
+        case .named(let name):
+            guard rig.lens(named: name) != nil else {
+                return .failed("no lens \"\(name)\"\(Suggestion.didYouMean(name, among: rig.lenses.map(\.name))); "
+                               + "lenses: \(rig.lenses.map(\.name).joined(separator: ", "))")
+            }
+            target = name
+        case .next:
+            let order = rig.lenses.map(\.name).filter { availableLenses.contains($0) }
+            guard let index = order.firstIndex(of: switcher.activeLens), order.count > 1 else {
+                guard let first = order.first else { return .failed("no lens has a camera") }
+                target = first
+                break
+            }
+            target = order[(index + 1) % order.count]
+        }
+        guard availableLenses.contains(target) else {
+            return .failed("lens \(target) has no camera right now; recording stays on \(switcher.activeLens)")
+        }
+        if target != switcher.activeLens { switcher.switchLens(to: target, at: time) }
+        if switcher.targetZoom > 1 { switcher.zoom(to: 1, ramp: .zero, at: time) }
+        return .ok("lens \(target)")
+    }
+
+    private func zoom(_ choice: Command.ZoomChoice, at time: MediaTime) -> Reply {
+        let lensName: String
+        let digital: Double
+        let ramp: MediaTime
+        switch choice {
+        case .preset(let name):
+            guard let preset = rig.zoomPreset(named: name) else {
+                if let factor = ZoomFactor.parse(name) { return zoom(.factor(factor), at: time) }
+                let names = rig.zoomPresets.map(\.name)
+                return .failed("no zoom preset \"\(name)\"\(Suggestion.didYouMean(name, among: names)); "
+                               + "presets: \(names.joined(separator: ", "))")
+            }
+            (lensName, digital, ramp) = (preset.lens, preset.digital, preset.ramp)
+        case .factor(let factor):
+            guard factor > 0, factor.isFinite else { return .failed("a zoom factor is a positive number, like 1.5") }
+            // The longest lens that does not overshoot the factor, then digital zoom for the rest.
+            let candidates = rig.lenses.filter { availableLenses.contains($0.name) }
+            guard let lens = candidates.filter({ $0.zoom <= factor + 1e-9 }).max(by: { $0.zoom < $1.zoom })
+                    ?? candidates.min(by: { $0.zoom < $1.zoom }) else { return .failed("no lens has a camera") }
+            (lensName, digital, ramp) = (lens.name, Swift.max(1, factor / lens.zoom), .zero)
+        }
+        guard availableLenses.contains(lensName) else {
+            return .failed("lens \(lensName) has no camera right now; recording stays on \(switcher.activeLens)")
+        }
+        if lensName != switcher.activeLens {
+            switcher.switchLens(to: lensName, at: time)
+            switcher.zoom(to: 1, ramp: .zero, at: time)
+        }
+        switcher.zoom(to: digital, ramp: ramp, at: time)
+        return .ok("zoom \(lensName)" + (digital > 1.0001 ? String(format: " %.2gx digital", digital) : ""))
+    }
+
+    private func exposure(_ choice: Command.ExposureChoice) -> Reply {
+        let setting: Rig.ExposurePreset.Setting
+        switch choice {
+        case .auto: setting = .auto
+        case .bias(let ev): setting = .bias(ev)
+        case .preset(let name):
+            guard let preset = rig.exposurePreset(named: name) else {
+                let names = rig.exposurePresets.map(\.name)
+                return .failed("no exposure preset \"\(name)\"\(Suggestion.didYouMean(name, among: names)); "
+                               + "presets: \(names.joined(separator: ", "))")
+            }
+            setting = preset.setting
+        }
+        let lens = switcher.activeLens
+        guard let camera = cameras[lens] as? any CameraControlling else {
+            return .ok("lens \(lens) (\(cameras[lens]?.displayName ?? "no camera")) has no exposure control; nothing changed")
+        }
+        do {
+            let warnings = try camera.setExposure(setting)
+            warnings.forEach { recorder?.warn($0) }
+            return .ok((["exposure set on lens \(lens)"] + warnings).joined(separator: "\n"))
+        } catch {
+            return .failed("exposure on lens \(lens): \(error)")
+        }
+    }
+
+    private func focus(_ choice: Command.FocusChoice) -> Reply {
+        let lens = switcher.activeLens
+        guard let camera = cameras[lens] as? any CameraControlling else {
+            return .ok("lens \(lens) (\(cameras[lens]?.displayName ?? "no camera")) has no focus control; nothing changed")
+        }
+        do {
+            let warnings = try camera.setFocus(choice)
+            warnings.forEach { recorder?.warn($0) }
+            return .ok((["focus set on lens \(lens)"] + warnings).joined(separator: "\n"))
+        } catch {
+            return .failed("focus on lens \(lens): \(error)")
+        }
+    }
+
+    // MARK: Status
+
+    /// The live state, derived from sample timestamps.
+    public var status: Status {
+        let session = recorder?.session
+        return Status(state: session?.state ?? .idle, scene: session?.scenes.count ?? 0,
+                      timer: session?.timer ?? .zero, lens: switcher.activeLens,
+                      digitalZoom: switcher.digitalZoom(at: scheduler.clock.now()),
+                      droppedFrames: recorder?.droppedVideoFrames ?? 0, moviePath: recorder?.moviePath)
+    }
+
+    /// One line for `status`.
+    public func statusLine() -> String {
+        let s = status
+        var parts = ["state \(s.state.rawValue)"]
+        if s.state != .idle && s.state != .finished {
+            parts.append("scene \(s.scene)")
+            parts.append("time \(DurationParser.clockString(s.timer))")
+        }
+        parts.append("lens \(s.lens)" + (s.digitalZoom > 1.0001 ? String(format: " %.1fx", s.digitalZoom) : ""))
+        parts.append("lenses available: \(rig.lenses.map(\.name).filter { availableLenses.contains($0) }.joined(separator: ","))")
+        if s.droppedFrames > 0 { parts.append("dropped \(s.droppedFrames)") }
+        if let path = s.moviePath { parts.append("file \(path)") }
+        return parts.joined(separator: " · ")
+    }
+
+    static func iso8601(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.string(from: date)
+    }
+}

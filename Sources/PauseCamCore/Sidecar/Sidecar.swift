@@ -1,0 +1,98 @@
+import Foundation
+
+/// The JSON metadata file written beside every movie (`NAME.json`). Its schema is documented in the README;
+/// `schema` changes when a field changes meaning. Times in the file are seconds as decimal numbers: file times
+/// (position in the movie) unless the name says `wall`.
+public struct Sidecar: Codable, Sendable, Equatable {
+    /// Schema version of this layout.
+    public var schema: Int = 1
+    public var rig: String
+    /// The movie's file name (in the same folder).
+    public var movie: String
+    /// False while recording (the movie is still `NAME.mov.partial`); true once the movie was finished cleanly.
+    public var complete: Bool
+    /// Wall-clock start and stop, ISO 8601.
+    public var started: String
+    public var stopped: String?
+    /// The movie's duration in seconds (end of its last video frame).
+    public var duration: Double
+    public var video: VideoStream
+    public var audio: AudioStream?
+    public var scenes: [Scene]
+    public var pauses: [Pause]
+    public var devices: [Device]
+    /// Things the user should know about this clip (microphone missing, control not supported, frames dropped).
+    public var warnings: [String]
+
+    public struct VideoStream: Codable, Sendable, Equatable {
+        public var codec: String
+        public var width: Int
+        public var height: Int
+        public var fps: Double
+        public var framesWritten: Int
+        /// Dropped because the encoder fell behind (real clock only).
+        public var framesDropped: Int
+        /// Dropped because their timestamp was not after the previous frame's.
+        public var lateFramesDropped: Int
+    }
+
+    public struct AudioStream: Codable, Sendable, Equatable {
+        public var codec: String
+        public var sampleRate: Int
+        public var channels: Int
+        public var samplesWritten: Int
+        /// Sample frames dropped because they overlapped audio already written.
+        public var lateSamplesDropped: Int
+    }
+
+    public struct Scene: Codable, Sendable, Equatable {
+        public var index: Int
+        public var name: String?
+        /// The chapter title: the name, or "Scene N".
+        public var title: String
+        public var start: Double
+        public var duration: Double
+        public var lenses: [LensSegment]
+        public var markers: [Marker]
+    }
+
+    public struct LensSegment: Codable, Sendable, Equatable {
+        public var lens: String
+        public var start: Double
+        public var duration: Double
+    }
+
+    public struct Marker: Codable, Sendable, Equatable {
+        public var time: Double
+        public var text: String
+    }
+
+    public struct Pause: Codable, Sendable, Equatable {
+        public var afterScene: Int
+        /// File time of the cut.
+        public var at: Double
+        /// How long the recording was paused in real (session-clock) time; `null` while still paused.
+        public var wallDuration: Double?
+    }
+
+    public struct Device: Codable, Sendable, Equatable {
+        /// The lens role, or "microphone".
+        public var role: String
+        public var name: String
+    }
+
+    /// Pretty, key-sorted JSON with snake_case keys.
+    public func encoded() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(self)
+    }
+
+    /// Reads a sidecar written by `encoded()`.
+    public static func decode(_ data: Data) throws -> Sidecar {
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        return try decoder.decode(Sidecar.self, from: data)
+    }
+}

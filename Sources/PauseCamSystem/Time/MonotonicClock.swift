@@ -1,0 +1,16 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import PauseCamCore
+
+/// `CLOCK_MONOTONIC`, the clock V4L2 buffer timestamps and ALSA htstamps are on, as exact nanoseconds.
+public final class MonotonicClock: Clock, @unchecked Sendable {
+    public init() {}
+
+    /// The corresponding C function is `clock_gettime(CLOCK_MONOTONIC)`.
+    public func now() -> MediaTime {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return MediaTime.timespec(seconds: Int64(ts.tv_sec), nanoseconds: Int64(ts.tv_nsec)) ?? .zero
+    }
+}

@@ -1,0 +1,53 @@
+import Dispatch
+import Foundation
+import PauseCamCore
+
+/// The real-time `Scheduler`: one serial dispatch queue is the engine's context; timers are set on
+/// `CLOCK_MONOTONIC`; `advance(until:)` sleeps the calling thread (the shell's or the script runner's) while
+/// devices and timers go on.
+public final class RealTimeScheduler: Scheduler, @unchecked Sendable {
+    public let clock: any Clock
+    private let queue = DispatchQueue(label: "pausecam.engine")
+    private let key = DispatchSpecificKey<Bool>()
+    private let condition = NSCondition()
+    private var interrupted = false
+
+    public init(clock: any Clock = MonotonicClock()) {
+        self.clock = clock
+        queue.setSpecific(key: key, value: true)
+    }
+
+    public func schedule(at time: MediaTime, _ work: @escaping @Sendable () -> Void) {
+        let delay = (try? time.subtracting(clock.now()).rescaled(to: 1_000_000_000, rounding: .up).value) ?? 0
+        if delay <= 0 {
+            queue.async(execute: work)
+        } else {
+            queue.asyncAfter(deadline: .now() + .nanoseconds(Int(delay)), execute: work)
+        }
+    }
+
+    public func perform<T>(_ work: () throws -> T) rethrows -> T {
+        if DispatchQueue.getSpecific(key: key) == true { return try work() }
+        return try queue.sync(execute: work)
+    }
+
+    @discardableResult
+    public func advance(until time: MediaTime) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while !interrupted {
+            let remaining = (try? time.subtracting(clock.now()).rescaled(to: 1_000_000_000, rounding: .up).value) ?? 0
+            if remaining <= 0 { return true }
+            _ = condition.wait(until: Date(timeIntervalSinceNow: Double(remaining) / 1e9))
+        }
+        interrupted = false
+        return false
+    }
+
+    public func interrupt() {
+        condition.lock()
+        interrupted = true
+        condition.broadcast()
+        condition.unlock()
+    }
+}
