@@ -1,5 +1,50 @@
 import Foundation
 import PauseCamCore
+import PauseCamSystem
 
-FileHandle.standardError.write("pausecam: not yet wired\n".data(using: .utf8)!)
-exit(1)
+// The composition root: parse the command line and hand over to one command. Nothing else lives here.
+
+func fail(_ message: String, status: Int32) -> Never {
+    FileHandle.standardError.write(("pausecam: " + message + "\n").data(using: .utf8)!)
+    exit(status)
+}
+
+let words = Array(CommandLine.arguments.dropFirst())
+do {
+    guard let command = words.first else {
+        print(HelpText.main)
+        exit(2)
+    }
+    let arguments = try Arguments(Array(words.dropFirst()))
+    let wantsHelp = arguments.flags.contains("help")
+    switch command {
+    case "--help", "-h", "help":
+        switch arguments.positional.first {
+        case "run": print(HelpText.run)
+        case "check": print(HelpText.check)
+        case "devices": print(HelpText.devices)
+        case "shell": print(HelpText.shell)
+        default: print(HelpText.main)
+        }
+        exit(0)
+    case "--version":
+        print("pausecam 0.1.0")
+        exit(0)
+    case "run":
+        if wantsHelp { print(HelpText.run); exit(0) }
+        exit(try RunCommand.run(arguments))
+    case "check":
+        if wantsHelp { print(HelpText.check); exit(0) }
+        try arguments.allow(options: [], flags: [])
+        guard !arguments.positional.isEmpty else { throw UsageError("check needs at least one rig file") }
+        exit(runCheck(arguments.positional))
+    default:
+        throw UsageError("unknown command \"\(command)\"\(Suggestion.didYouMean(command, among: ["run", "check", "devices", "shell", "help"]))")
+    }
+} catch let error as UsageError {
+    fail("\(error)\nTry `pausecam --help`.", status: 2)
+} catch let error as RigError {
+    fail("\(error)", status: 2)
+} catch {
+    fail("\(error)", status: 1)
+}
