@@ -47,10 +47,11 @@ public struct RigDecoder {
         let output = top["output"].map { outputSettings($0, .root.child("output")) } ?? Rig.OutputSettings()
         let audio = top["audio"].map { audioInput($0, .root.child("audio")) } ?? Rig.AudioInput()
         let lenses = top["lenses"].map { self.lenses($0, .root.child("lenses")) } ?? []
-        let lensNames = lenses.map(\.name)
+        // Names as declared, even of entries with errors, so one bad lens does not cascade into "unknown lens".
+        let lensNames = Self.declaredNames(top["lenses"])
         var defaultLens = lensNames.first ?? ""
         if let node = top["default_lens"], let d = text(node, .root.child("default_lens")) {
-            if lensNames.contains(d) || lenses.isEmpty { defaultLens = d } else {
+            if lensNames.contains(d) { defaultLens = d } else {
                 report("unknown lens \"\(d)\"" + suggestion(d, lensNames), at: node.mark, path: .root.child("default_lens"))
             }
         }
@@ -58,8 +59,9 @@ public struct RigDecoder {
         let onAttach = top["on_attach"].flatMap { choice($0, .root.child("on_attach"), Rig.AttachPolicy.self) } ?? .switch
         let zoomPresets = top["zoom_presets"].map { self.zoomPresets($0, .root.child("zoom_presets"), lenses: lensNames) } ?? []
         let exposurePresets = top["exposure_presets"].map { self.exposurePresets($0, .root.child("exposure_presets")) } ?? []
-        let parser = CommandParser(lenses: lensNames, zoomPresets: zoomPresets.map(\.name),
-                                   exposurePresets: exposurePresets.map(\.name), scripts: nil)
+        _ = (zoomPresets, exposurePresets)
+        let parser = CommandParser(lenses: lensNames, zoomPresets: Self.declaredNames(top["zoom_presets"]),
+                                   exposurePresets: Self.declaredNames(top["exposure_presets"]), scripts: nil)
         let scripts = top["scripts"].map { self.scripts($0, .root.child("scripts"), parser: parser) } ?? []
         guard let name else { return nil }
         return Rig(name: name, output: output, audio: audio, lenses: lenses, defaultLens: defaultLens,
@@ -167,8 +169,7 @@ public struct RigDecoder {
             if case .camera(let rule) = lens.source {
                 let key = Self.normalized(rule)
                 if let owner = ruleOwners[key] {
-                    report("lens \"\(name)\" has the same match rule as lens \"\(owner)\" (\(rule)); "
-                           + "one camera cannot serve two lenses", at: value.pairs?.first { $0.key.text == "match" }?.value.mark ?? value.mark, path: lp.child("match"))
+                    report("the same rule as lens \"\(owner)\" (\(rule)); one camera cannot serve two lenses", at: value.pairs?.first { $0.key.text == "match" }?.value.mark ?? value.mark, path: lp.child("match"))
                 } else {
                     ruleOwners[key] = name
                 }
@@ -432,6 +433,15 @@ public struct RigDecoder {
     }
 
     // MARK: Building blocks
+
+    /// The text keys of a mapping of user-chosen names, in order, first occurrence only.
+    private static func declaredNames(_ node: YAMLNode?) -> [String] {
+        var names: [String] = []
+        for pair in node?.pairs ?? [] {
+            if let t = pair.key.text, !pair.key.isNull, !names.contains(t) { names.append(t) }
+        }
+        return names
+    }
 
     /// A node's keys and values; built by `fields`, which has already reported duplicates and unknown keys.
     struct Fields {
