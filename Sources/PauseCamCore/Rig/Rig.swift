@@ -174,7 +174,7 @@ public struct Rig: Sendable, Equatable {
             case auto
             case manual(Int)
         }
-        public enum PowerLine: String, Sendable, Equatable { case disabled, hz50 = "50hz", hz60 = "60hz", auto }
+        public enum PowerLine: String, Sendable, Equatable, CaseIterable { case disabled, hz50 = "50hz", hz60 = "60hz", auto }
         public var exposure: Mode?
         public var focus: Mode?
         public var powerLine: PowerLine?
@@ -185,14 +185,14 @@ public struct Rig: Sendable, Equatable {
         }
     }
 
-    public enum Standby: String, Sendable, Equatable {
+    public enum Standby: String, Sendable, Equatable, CaseIterable {
         /// Every lens streams all the time; switches are instant.
         case hot
         /// A lens's camera opens when it becomes active.
         case cold
     }
 
-    public enum AttachPolicy: String, Sendable, Equatable {
+    public enum AttachPolicy: String, Sendable, Equatable, CaseIterable {
         /// Plugging in a lens's camera mid-clip switches to it.
         case `switch`
         /// It is attached but the active lens stays.
