@@ -1,0 +1,154 @@
+import CFFmpeg
+import PauseCamCore
+
+/// Fits any camera frame onto the movie's canvas: converts its pixel format to yuv420p with libswscale, scales
+/// only its crop rectangle (digital zoom), and letterboxes or pillarboxes a different aspect with black bars, never
+/// stretching. Lenses of different sizes can therefore share one movie.
+///
+/// Owns one cached `SwsContext` (`sws_getCachedContext` rebuilds it only when the source geometry changes). Not
+/// thread-safe: one scaler per thread.
+final class CanvasScaler {
+    let width: Int
+    let height: Int
+    private var context: OpaquePointer?
+
+    /// A canvas of `width`×`height`; both are made even (4:2:0 chroma needs it).
+    init(width: Int, height: Int) {
+        self.width = width & ~1
+        self.height = height & ~1
+    }
+
+    deinit { sws_freeContext(context) }
+
+    /// Where a source of `sourceWidth`×`sourceHeight` lands on the canvas: the largest centred rectangle with the
+    /// source's aspect, with even origin and size.
+    func placement(sourceWidth: Int, sourceHeight: Int) -> PixelRect {
+        guard sourceWidth > 0, sourceHeight > 0 else { return PixelRect(x: 0, y: 0, width: width, height: height) }
+        var w = width, h = height
+        if sourceWidth * height > width * sourceHeight {
+            h = (width * sourceHeight + sourceWidth / 2) / sourceWidth
+        } else {
+            w = (height * sourceWidth + sourceHeight / 2) / sourceHeight
+        }
+        w = max(2, w & ~1)
+        h = max(2, h & ~1)
+        return PixelRect(x: ((width - w) / 2) & ~1, y: ((height - h) / 2) & ~1, width: w, height: h)
+    }
+
+    /// A new yuv420p canvas frame holding `frame`; the caller owns it (`av_frame_free`).
+    func scale(_ frame: VideoFrame) throws -> UnsafeMutablePointer<AVFrame> {
+        let output = try FFmpegFrame.allocate("canvas")
+        output.pointee.width = Int32(width)
+        output.pointee.height = Int32(height)
+        output.pointee.format = AV_PIX_FMT_YUV420P.rawValue
+        do {
+            try FFmpegError.check(av_frame_get_buffer(output, 0), "av_frame_get_buffer(canvas \(width)x\(height))")
+            try draw(frame, into: output)
+        } catch {
+            FFmpegFrame.release(output)
+            throw error
+        }
+        return output
+    }
+
+    /// Draws `frame` into an existing yuv420p canvas-sized `output`.
+    func draw(_ frame: VideoFrame, into output: UnsafeMutablePointer<AVFrame>) throws {
+        var crop = frame.crop ?? PixelRect(x: 0, y: 0, width: frame.width, height: frame.height)
+        crop.x = max(0, min(crop.x, frame.width - 2)) & ~1
+        crop.y = max(0, min(crop.y, frame.height - 2)) & ~1
+        crop.width = max(2, min(crop.width, frame.width - crop.x))
+        crop.height = max(2, min(crop.height, frame.height - crop.y))
+        let target = placement(sourceWidth: crop.width, sourceHeight: crop.height)
+
+        let destination = Self.planes(of: output)
+        if target.width < width || target.height < height {
+            Self.fillBlack(destination, width: width, height: height)
+        }
+        let (sourceFormat, planeCount) = Self.ffmpegFormat(frame.format)
+        guard frame.planes.count >= planeCount else {
+            throw FFmpegError("sws_scale(\(frame.format.rawValue) frame with \(frame.planes.count) planes)",
+                              code: pausecam_averror(EINVAL))
+        }
+        context = sws_getCachedContext(context, Int32(crop.width), Int32(crop.height), sourceFormat,
+                                       Int32(target.width), Int32(target.height), AV_PIX_FMT_YUV420P,
+                                       SWS_BILINEAR, nil, nil, nil)
+        guard let context else {
+            throw FFmpegError("sws_getCachedContext(\(crop.width)x\(crop.height) \(frame.format.rawValue) → "
+                              + "\(target.width)x\(target.height))", code: pausecam_averror(EINVAL))
+        }
+        var destinationPointers: [UnsafeMutablePointer<UInt8>?] = [
+            destination.data[0] + target.y * destination.stride[0] + target.x,
+            destination.data[1] + target.y / 2 * destination.stride[1] + target.x / 2,
+            destination.data[2] + target.y / 2 * destination.stride[2] + target.x / 2,
+            nil,
+        ]
+        var destinationStrides: [Int32] = destination.stride.map { Int32($0) } + [0]
+        var strides = frame.planes.prefix(planeCount).map { Int32($0.stride) }
+        strides += [Int32](repeating: 0, count: 4 - strides.count)
+        let offsets = Self.cropOffsets(format: frame.format, planes: frame.planes, crop: crop)
+        let height = Int32(crop.height)
+        let result = Self.withBaseAddresses(Array(frame.planes.prefix(planeCount))) { bases in
+            var sourcePointers: [UnsafePointer<UInt8>?] = zip(bases, offsets).map { base, offset in base.map { $0 + offset } }
+            sourcePointers += [UnsafePointer<UInt8>?](repeating: nil, count: 4 - sourcePointers.count)
+            return sws_scale(context, &sourcePointers, &strides, 0, height, &destinationPointers, &destinationStrides)
+        }
+        try FFmpegError.check(result, "sws_scale(\(frame.lens) \(frame.format.rawValue))")
+    }
+
+    /// The FFmpeg pixel format of a pipeline format, and how many planes it has.
+    static func ffmpegFormat(_ format: PixelFormat) -> (AVPixelFormat, Int) {
+        switch format {
+        case .yuv420p: return (AV_PIX_FMT_YUV420P, 3)
+        case .yuyv422: return (AV_PIX_FMT_YUYV422, 1)
+        case .yuv422p: return (AV_PIX_FMT_YUV422P, 3)
+        }
+    }
+
+    /// Byte offsets of the crop's top-left corner in each plane (chroma subsampled per format; x and y even).
+    static func cropOffsets(format: PixelFormat, planes: [Plane], crop: PixelRect) -> [Int] {
+        switch format {
+        case .yuv420p:
+            return [crop.y * planes[0].stride + crop.x,
+                    crop.y / 2 * planes[1].stride + crop.x / 2,
+                    crop.y / 2 * planes[2].stride + crop.x / 2]
+        case .yuyv422:
+            return [crop.y * planes[0].stride + crop.x * 2]
+        case .yuv422p:
+            return [crop.y * planes[0].stride + crop.x,
+                    crop.y * planes[1].stride + crop.x / 2,
+                    crop.y * planes[2].stride + crop.x / 2]
+        }
+    }
+
+    /// Calls `body` with stable base addresses of every plane's bytes.
+    static func withBaseAddresses<R>(_ planes: [Plane], _ body: ([UnsafePointer<UInt8>?]) -> R) -> R {
+        func recurse(_ index: Int, _ collected: [UnsafePointer<UInt8>?]) -> R {
+            if index == planes.count { return body(collected) }
+            return planes[index].bytes.withUnsafeBufferPointer { recurse(index + 1, collected + [$0.baseAddress]) }
+        }
+        return recurse(0, [])
+    }
+
+    /// The first three data pointers and strides of a planar frame.
+    static func planes(of frame: UnsafeMutablePointer<AVFrame>)
+        -> (data: [UnsafeMutablePointer<UInt8>], stride: [Int]) {
+        let data = withUnsafeBytes(of: frame.pointee.data) { raw in
+            (0..<3).map { raw.load(fromByteOffset: $0 * MemoryLayout<UnsafeMutablePointer<UInt8>?>.stride,
+                                   as: UnsafeMutablePointer<UInt8>?.self)! }
+        }
+        let stride = withUnsafeBytes(of: frame.pointee.linesize) { raw in
+            (0..<3).map { Int(raw.load(fromByteOffset: $0 * MemoryLayout<Int32>.stride, as: Int32.self)) }
+        }
+        return (data, stride)
+    }
+
+    /// Paints a yuv420p picture black (limited range: Y 16, U and V 128).
+    static func fillBlack(_ planes: (data: [UnsafeMutablePointer<UInt8>], stride: [Int]), width: Int, height: Int) {
+        for row in 0..<height { planes.data[0].advanced(by: row * planes.stride[0]).update(repeating: 16, count: width) }
+        for plane in 1...2 {
+            for row in 0..<(height / 2) {
+                planes.data[plane].advanced(by: row * planes.stride[plane]).update(repeating: 128, count: width / 2)
+            }
+        }
+    }
+}

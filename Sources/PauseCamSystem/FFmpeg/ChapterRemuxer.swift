@@ -1,0 +1,111 @@
+import CFFmpeg
+import Foundation
+import PauseCamCore
+
+/// Turns the finished fragmented `.partial` into the final movie: a stream copy (no re-encode) of the audio and
+/// video streams into a normal, seekable file (`+faststart` for mov/mp4) with one chapter per scene, added before
+/// the header so every container keeps them.
+///
+/// Only audio and video are mapped: a chapter text track in the input would break the copy. The output is written
+/// to a temporary name and then linked to the final name with `link()`, which fails instead of overwriting.
+struct ChapterRemuxer {
+    var inputPath: String
+    var outputPath: String
+    var container: MovieSettings.Container
+
+    /// Copies the streams and adds `chapters`; the final file appears at `outputPath` only when complete.
+    func remux(chapters: [Chapter]) throws {
+        let temporaryPath = outputPath + ".remux"
+        unlink(temporaryPath)
+        do {
+            try copy(to: temporaryPath, chapters: chapters)
+            if link(temporaryPath, outputPath) != 0 {
+                let code = errno
+                throw FFmpegError("link(\(temporaryPath) → \(outputPath)): the final name is taken "
+                                  + "(\(String(cString: strerror(code)))); the .partial file is kept",
+                                  code: pausecam_averror(code))
+            }
+            unlink(temporaryPath)
+        } catch {
+            unlink(temporaryPath)
+            throw error
+        }
+    }
+
+    private func copy(to path: String, chapters: [Chapter]) throws {
+        var input: UnsafeMutablePointer<AVFormatContext>?
+        try FFmpegError.check(avformat_open_input(&input, inputPath, nil, nil), "avformat_open_input(\(inputPath))")
+        defer { avformat_close_input(&input) }
+        guard let input else { return }
+        try FFmpegError.check(avformat_find_stream_info(input, nil), "avformat_find_stream_info(\(inputPath))")
+
+        var created: UnsafeMutablePointer<AVFormatContext>?
+        try FFmpegError.check(avformat_alloc_output_context2(&created, nil, PartialMovieMuxer.formatName(container), path),
+                              "avformat_alloc_output_context2(\(path))")
+        guard let output = created else { return }
+        defer {
+            if output.pointee.pb != nil { avio_closep(&output.pointee.pb) }
+            avformat_free_context(output)
+        }
+
+        var streamMap = [Int32](repeating: -1, count: Int(input.pointee.nb_streams))
+        for index in 0..<Int(input.pointee.nb_streams) {
+            let source = input.pointee.streams[index]!
+            let type = source.pointee.codecpar.pointee.codec_type
+            guard type == AVMEDIA_TYPE_VIDEO || type == AVMEDIA_TYPE_AUDIO else { continue }
+            guard let stream = avformat_new_stream(output, nil) else {
+                throw FFmpegError("avformat_new_stream(\(path))", code: pausecam_averror(ENOMEM))
+            }
+            try FFmpegError.check(avcodec_parameters_copy(stream.pointee.codecpar, source.pointee.codecpar),
+                                  "avcodec_parameters_copy(\(path))")
+            stream.pointee.codecpar.pointee.codec_tag = 0
+            stream.pointee.time_base = source.pointee.time_base
+            stream.pointee.sample_aspect_ratio = source.pointee.sample_aspect_ratio
+            streamMap[index] = stream.pointee.index
+        }
+        for (number, chapter) in chapters.enumerated() { try addChapter(chapter, id: number + 1, to: output) }
+
+        try FFmpegError.check(avio_open(&output.pointee.pb, path, AVIO_FLAG_WRITE), "avio_open(\(path))")
+        var options: OpaquePointer?
+        if container != .mkv { av_dict_set(&options, "movflags", "+faststart", 0) }
+        defer { av_dict_free(&options) }
+        try FFmpegError.check(avformat_write_header(output, &options), "avformat_write_header(\(path))")
+
+        let box = FFmpegPacketBox()
+        while true {
+            let result = av_read_frame(input, box.packet)
+            if result == pausecam_averror_eof() { break }
+            try FFmpegError.check(result, "av_read_frame(\(inputPath))")
+            defer { av_packet_unref(box.packet) }
+            let sourceIndex = Int(box.packet.pointee.stream_index)
+            guard sourceIndex < streamMap.count, streamMap[sourceIndex] >= 0 else { continue }
+            let target = output.pointee.streams[Int(streamMap[sourceIndex])]!
+            av_packet_rescale_ts(box.packet, input.pointee.streams[sourceIndex]!.pointee.time_base,
+                                 target.pointee.time_base)
+            box.packet.pointee.stream_index = streamMap[sourceIndex]
+            box.packet.pointee.pos = -1
+            try FFmpegError.check(av_interleaved_write_frame(output, box.packet), "av_interleaved_write_frame(\(path))")
+        }
+        try FFmpegError.check(av_write_trailer(output), "av_write_trailer(\(path))")
+    }
+
+    /// Appends one chapter (milliseconds; the output context frees it).
+    private func addChapter(_ chapter: Chapter, id: Int, to output: UnsafeMutablePointer<AVFormatContext>) throws {
+        guard let raw = av_mallocz(MemoryLayout<AVChapter>.size) else {
+            throw FFmpegError("av_mallocz(AVChapter)", code: pausecam_averror(ENOMEM))
+        }
+        let entry = raw.bindMemory(to: AVChapter.self, capacity: 1)
+        entry.pointee.id = Int64(id)
+        entry.pointee.time_base = AVRational(num: 1, den: 1000)
+        entry.pointee.start = (try? chapter.start.rescaled(to: 1000, rounding: .nearest).value) ?? 0
+        entry.pointee.end = max(entry.pointee.start,
+                                (try? chapter.end.rescaled(to: 1000, rounding: .nearest).value) ?? entry.pointee.start)
+        av_dict_set(&entry.pointee.metadata, "title", chapter.title, 0)
+        let result = pausecam_add_chapter(output, entry)
+        if result < 0 {
+            av_dict_free(&entry.pointee.metadata)
+            av_free(raw)
+            throw FFmpegError("av_dynarray_add(chapter \(chapter.title))", code: result)
+        }
+    }
+}

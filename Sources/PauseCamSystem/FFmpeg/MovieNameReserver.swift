@@ -1,0 +1,65 @@
+import Foundation
+import Glibc
+
+/// Picks a movie name that no other clip has taken, and holds it by creating the `.partial` file.
+///
+/// The name is `NAME.ext` where none of `NAME.ext`, `NAME.ext.partial`, `NAME.json`, `NAME.jpg` exist; otherwise
+/// `NAME-2`, `NAME-3`… The `.partial` is created with `O_CREAT|O_EXCL`, so two recorders reserving in the same
+/// second (even in two processes) never get the same name, and no existing file is ever opened for writing.
+struct MovieNameReserver {
+    /// A reserved name: the paths that belong to one clip. The `.partial` exists (empty) once reserved.
+    struct Reservation: Equatable {
+        var moviePath: String
+        var partialPath: String
+        var sidecarPath: String
+        var thumbnailPath: String
+    }
+
+    /// Why a name could not be reserved.
+    struct ReservationError: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    var directory: String
+    var baseName: String
+    var fileExtension: String
+    /// Gives up after this many taken names (a runaway loop would otherwise mean a broken directory).
+    var maximumAttempts = 10_000
+
+    /// Creates `directory` if needed, then reserves the first free name.
+    func reserve() throws -> Reservation {
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw ReservationError(description: "cannot create the output directory \(directory): "
+                                   + "\(error.localizedDescription); choose another directory with --output")
+        }
+        for attempt in 1...maximumAttempts {
+            let name = attempt == 1 ? baseName : "\(baseName)-\(attempt)"
+            let stem = (directory as NSString).appendingPathComponent(name)
+            let candidate = Reservation(moviePath: "\(stem).\(fileExtension)",
+                                        partialPath: "\(stem).\(fileExtension).partial",
+                                        sidecarPath: "\(stem).json", thumbnailPath: "\(stem).jpg")
+            if [candidate.moviePath, candidate.sidecarPath, candidate.thumbnailPath].contains(where: Self.exists) {
+                continue
+            }
+            let fd = open(candidate.partialPath, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o644)
+            if fd >= 0 {
+                close(fd)
+                return candidate
+            }
+            let code = errno
+            if code == EEXIST { continue }
+            throw ReservationError(description: "cannot create \(candidate.partialPath): "
+                                   + "\(String(cString: strerror(code))); check the directory's permissions")
+        }
+        throw ReservationError(description: "no free movie name for \(baseName) in \(directory) after "
+                               + "\(maximumAttempts) attempts")
+    }
+
+    /// True when anything (file, link, directory) sits at `path`. The corresponding C function is `lstat`.
+    static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0
+    }
+}

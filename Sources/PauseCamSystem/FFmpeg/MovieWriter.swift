@@ -1,0 +1,171 @@
+import Foundation
+import PauseCamCore
+
+/// The FFmpeg movie writer behind Core's `MovieSink` port: H.264 + AAC into a crash-safe fragmented `.partial`
+/// while recording, remuxed with chapters into the final seekable movie on `finish`.
+///
+/// Threads: the recorder calls `appendVideo`/`appendAudio` on its serial context; they only enqueue. One encoder
+/// thread (started in `init`, owned by the writer) takes jobs from a bounded `EncoderQueue` and owns the FFmpeg
+/// objects until it ends. With `blockWhenBehind` (simulated clock) a full queue makes the caller wait, so nothing
+/// is lost; otherwise a video frame that finds the queue full is dropped and counted (a keyframe it asked for
+/// moves to the next frame). Audio is never dropped; it waits for room above the video limit, so memory stays
+/// bounded either way. An encoder error stops encoding and is thrown by the next append, or by `finish`.
+public final class MovieWriter: MovieSink, @unchecked Sendable {
+    /// One unit of work for the encoder thread.
+    enum Job {
+        case video(VideoFrame, MediaTime, keyframe: Bool)
+        case audio(AudioChunk)
+    }
+
+    public let moviePath: String
+    public let partialPath: String
+    /// Where the thumbnail goes (`NAME.jpg`).
+    public let thumbnailPath: String
+    let settings: MovieSettings
+    /// Video frames that may wait in the queue before the caller waits or drops.
+    let videoQueueLimit: Int
+    /// Extra room audio may use above the video limit (audio chunks are small and never dropped).
+    let audioHeadroom = 64
+
+    private let queue = EncoderQueue<Job>()
+    private let pipeline: EncodingPipeline
+    private let threadEnded = DispatchSemaphore(value: 0)
+    private let lock = NSLock()
+    private var failure: Error?
+    private var dropped = 0
+    private var keyframeOwed = false
+    private var thumbnail: VideoFrame?
+    private var ended = false
+
+    /// Opens the encoders on the reserved `.partial` and starts the encoder thread.
+    init(paths: MovieNameReserver.Reservation, settings: MovieSettings, videoQueueLimit: Int = 8) throws {
+        moviePath = paths.moviePath
+        partialPath = paths.partialPath
+        thumbnailPath = paths.thumbnailPath
+        self.settings = settings
+        self.videoQueueLimit = max(1, videoQueueLimit)
+        pipeline = try EncodingPipeline(partialPath: paths.partialPath, settings: settings)
+        let thread = Thread { [self] in runEncoder() }
+        thread.name = "PauseCam encoder"
+        thread.start()
+    }
+
+    public var droppedVideoFrames: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return dropped
+    }
+
+    public func appendVideo(_ frame: VideoFrame, at fileTime: MediaTime, keyframe: Bool) throws {
+        try throwIfFailed()
+        lock.lock()
+        let wantsKeyframe = keyframe || keyframeOwed
+        lock.unlock()
+        let job = Job.video(frame, fileTime, keyframe: wantsKeyframe)
+        let accepted = settings.blockWhenBehind ? queue.put(job, waitingBelow: videoQueueLimit)
+                                                : queue.offer(job, below: videoQueueLimit)
+        lock.lock()
+        if accepted {
+            keyframeOwed = false
+        } else if !ended {
+            dropped += 1
+            keyframeOwed = wantsKeyframe
+        }
+        lock.unlock()
+    }
+
+    public func setThumbnail(_ frame: VideoFrame) {
+        lock.lock()
+        thumbnail = frame
+        lock.unlock()
+    }
+
+    public func appendAudio(_ chunk: AudioChunk) throws {
+        try throwIfFailed()
+        queue.put(.audio(chunk), waitingBelow: videoQueueLimit + audioHeadroom)
+    }
+
+    /// Waits until every job handed over so far has been encoded and muxed (tests read the `.partial` then).
+    func waitUntilEncoded() {
+        queue.waitUntilIdle()
+    }
+
+    public func finish(chapters: [Chapter]) throws -> MovieSummary {
+        try endThread(discarding: false)
+        try throwIfFailed()
+        try pipeline.finish()
+        try ChapterRemuxer(inputPath: partialPath, outputPath: moviePath, container: settings.container)
+            .remux(chapters: chapters)
+        unlink(partialPath)
+        lock.lock()
+        let frame = thumbnail
+        let droppedCount = dropped
+        lock.unlock()
+        var writtenThumbnail: String?
+        if let frame {
+            try ThumbnailWriter(canvasWidth: settings.width, canvasHeight: settings.height)
+                .write(frame, to: thumbnailPath)
+            writtenThumbnail = thumbnailPath
+        }
+        return MovieSummary(path: moviePath, videoFramesWritten: pipeline.video.framesEncoded,
+                            videoFramesDropped: droppedCount,
+                            audioSamplesWritten: pipeline.audio?.samplesWritten ?? 0,
+                            thumbnailPath: writtenThumbnail)
+    }
+
+    public func abort() {
+        guard (try? endThread(discarding: true)) != nil else { return }
+        pipeline.abandon()
+    }
+
+    /// Closes the queue and waits for the encoder thread; throws when it already ended (finish or abort twice).
+    private func endThread(discarding: Bool) throws {
+        lock.lock()
+        let wasEnded = ended
+        ended = true
+        lock.unlock()
+        if wasEnded {
+            throw MovieWriterError(description: "the movie \(moviePath) was already finished or aborted")
+        }
+        if discarding { queue.discardAndClose() } else { queue.close() }
+        threadEnded.wait()
+    }
+
+    private func throwIfFailed() throws {
+        lock.lock()
+        defer { lock.unlock() }
+        if let failure { throw failure }
+        if ended { throw MovieWriterError(description: "the movie \(moviePath) was already finished or aborted") }
+    }
+
+    /// The encoder thread's body: encode until the queue closes; after an error, only drain (so producers never
+    /// wait forever) and remember the error for the caller.
+    private func runEncoder() {
+        while let job = queue.take() {
+            lock.lock()
+            let failed = failure != nil
+            lock.unlock()
+            if !failed {
+                do {
+                    switch job {
+                    case let .video(frame, time, keyframe):
+                        try pipeline.encodeVideo(frame, at: time, keyframe: keyframe)
+                    case let .audio(chunk):
+                        try pipeline.encodeAudio(chunk)
+                    }
+                } catch {
+                    lock.lock()
+                    failure = error
+                    lock.unlock()
+                }
+            }
+            queue.done()
+        }
+        threadEnded.signal()
+    }
+}
+
+/// A misuse or failure of the movie writer that is not an FFmpeg call's error.
+public struct MovieWriterError: Error, CustomStringConvertible, Sendable {
+    public var description: String
+}

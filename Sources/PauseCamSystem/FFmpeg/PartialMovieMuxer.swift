@@ -1,0 +1,92 @@
+import CFFmpeg
+import PauseCamCore
+
+/// Writes the crash-safe `NAME.ext.partial` while recording.
+///
+/// For mov/mp4 this is fragmented output (`movflags=+frag_keyframe+empty_moov+default_base_moof`,
+/// `frag_duration=1000000`): the muxer cuts a fragment at every keyframe and at least every second whatever the
+/// GOP, and the I/O buffer is flushed after each packet, so a killed process leaves a file that ffprobe opens with
+/// everything but the last fragment. mkv is written plainly (a cut Matroska file stays readable). Chapters are not
+/// written here: fragmented files lose chapters added after the header, so `ChapterRemuxer` adds them at the end.
+///
+/// Owns the `AVFormatContext` and its `AVIOContext`.
+final class PartialMovieMuxer {
+    let path: String
+    let context: UnsafeMutablePointer<AVFormatContext>
+    private var headerWritten = false
+    private var closed = false
+
+    /// The FFmpeg muxer name for a container.
+    static func formatName(_ container: MovieSettings.Container) -> String {
+        switch container {
+        case .mov: return "mov"
+        case .mp4: return "mp4"
+        case .mkv: return "matroska"
+        }
+    }
+
+    /// Allocates the output context (so encoders can ask whether it wants global headers); `open` writes the header.
+    init(path: String, container: MovieSettings.Container) throws {
+        var created: UnsafeMutablePointer<AVFormatContext>?
+        try FFmpegError.check(avformat_alloc_output_context2(&created, nil, Self.formatName(container), path),
+                              "avformat_alloc_output_context2(\(path))")
+        guard let created else { throw FFmpegError("avformat_alloc_output_context2(\(path))", code: pausecam_averror(ENOMEM)) }
+        context = created
+        self.path = path
+    }
+
+    deinit {
+        if !closed { close() }
+        avformat_free_context(context)
+    }
+
+    /// True when the container wants codec headers out of band (`AV_CODEC_FLAG_GLOBAL_HEADER`).
+    var wantsGlobalHeader: Bool { (context.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER) != 0 }
+
+    /// Adds a stream described by an opened encoder; returns its index.
+    func addStream(from encoder: UnsafeMutablePointer<AVCodecContext>) throws -> Int32 {
+        guard let stream = avformat_new_stream(context, nil) else {
+            throw FFmpegError("avformat_new_stream(\(path))", code: pausecam_averror(ENOMEM))
+        }
+        try FFmpegError.check(avcodec_parameters_from_context(stream.pointee.codecpar, encoder),
+                              "avcodec_parameters_from_context(\(path))")
+        stream.pointee.time_base = encoder.pointee.time_base
+        return stream.pointee.index
+    }
+
+    /// Opens the file (the reserved, empty `.partial`) and writes the header.
+    func open(container: MovieSettings.Container) throws {
+        try FFmpegError.check(avio_open(&context.pointee.pb, path, AVIO_FLAG_WRITE), "avio_open(\(path))")
+        var options: OpaquePointer?
+        if container != .mkv {
+            av_dict_set(&options, "movflags", "+frag_keyframe+empty_moov+default_base_moof", 0)
+            av_dict_set(&options, "frag_duration", "1000000", 0)
+        }
+        defer { av_dict_free(&options) }
+        try FFmpegError.check(avformat_write_header(context, &options), "avformat_write_header(\(path))")
+        headerWritten = true
+    }
+
+    /// Writes one encoder packet (timestamps in `timeBase`) to stream `index`, then flushes the I/O buffer so the
+    /// bytes of every finished fragment reach the file.
+    func write(_ packet: UnsafeMutablePointer<AVPacket>, timeBase: AVRational, stream index: Int32) throws {
+        let stream = context.pointee.streams[Int(index)]!
+        av_packet_rescale_ts(packet, timeBase, stream.pointee.time_base)
+        packet.pointee.stream_index = index
+        try FFmpegError.check(av_interleaved_write_frame(context, packet), "av_interleaved_write_frame(\(path))")
+        avio_flush(context.pointee.pb)
+    }
+
+    /// Writes the trailer (the last fragment) and closes the file.
+    func finish() throws {
+        guard headerWritten, !closed else { return }
+        defer { close() }
+        try FFmpegError.check(av_write_trailer(context), "av_write_trailer(\(path))")
+    }
+
+    /// Closes the file without a trailer beyond what is already written (abort).
+    func close() {
+        closed = true
+        if context.pointee.pb != nil { avio_closep(&context.pointee.pb) }
+    }
+}

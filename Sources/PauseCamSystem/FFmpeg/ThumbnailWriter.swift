@@ -1,0 +1,71 @@
+import CFFmpeg
+import Foundation
+import PauseCamCore
+
+/// Writes the clip's thumbnail: a frame fitted to the canvas (so it looks like the movie, bars and zoom included),
+/// scaled to about 480 pixels wide, JPEG-encoded with FFmpeg's `mjpeg` encoder, and created with `O_EXCL` so an
+/// existing file is never overwritten.
+struct ThumbnailWriter {
+    var canvasWidth: Int
+    var canvasHeight: Int
+    var thumbnailWidth = 480
+
+    /// Encodes `frame` and writes it at `path`.
+    func write(_ frame: VideoFrame, to path: String) throws {
+        let canvas = CanvasScaler(width: canvasWidth, height: canvasHeight)
+        var picture: UnsafeMutablePointer<AVFrame>? = try canvas.scale(frame)
+        defer { av_frame_free(&picture) }
+        let width = min(thumbnailWidth, canvas.width) & ~1
+        let height = max(2, (canvas.height * width / max(1, canvas.width)) & ~1)
+
+        let small = try FFmpegFrame.allocate("thumbnail")
+        defer { FFmpegFrame.release(small) }
+        small.pointee.width = Int32(width)
+        small.pointee.height = Int32(height)
+        small.pointee.format = AV_PIX_FMT_YUVJ420P.rawValue
+        try FFmpegError.check(av_frame_get_buffer(small, 0), "av_frame_get_buffer(thumbnail)")
+        guard let scaler = sws_getContext(Int32(canvas.width), Int32(canvas.height), AV_PIX_FMT_YUV420P,
+                                          Int32(width), Int32(height), AV_PIX_FMT_YUVJ420P, SWS_BICUBIC, nil, nil, nil)
+        else { throw FFmpegError("sws_getContext(thumbnail)", code: pausecam_averror(EINVAL)) }
+        defer { sws_freeContext(scaler) }
+        try FFmpegError.check(sws_scale_frame(scaler, small, picture), "sws_scale_frame(thumbnail)")
+
+        guard let codec = avcodec_find_encoder(AV_CODEC_ID_MJPEG),
+              let context = avcodec_alloc_context3(codec) else {
+            throw FFmpegError("avcodec_find_encoder(mjpeg)", code: pausecam_averror(ENOSYS))
+        }
+        var owned: UnsafeMutablePointer<AVCodecContext>? = context
+        defer { avcodec_free_context(&owned) }
+        context.pointee.width = Int32(width)
+        context.pointee.height = Int32(height)
+        context.pointee.pix_fmt = AV_PIX_FMT_YUVJ420P
+        context.pointee.time_base = AVRational(num: 1, den: 25)
+        context.pointee.flags |= AV_CODEC_FLAG_QSCALE
+        context.pointee.global_quality = 3 * FF_QP2LAMBDA
+        small.pointee.quality = context.pointee.global_quality
+        small.pointee.pts = 0
+        try FFmpegError.check(avcodec_open2(context, codec, nil), "avcodec_open2(mjpeg)")
+        try FFmpegError.check(avcodec_send_frame(context, small), "avcodec_send_frame(mjpeg)")
+        let box = FFmpegPacketBox()
+        try FFmpegError.check(avcodec_receive_packet(context, box.packet), "avcodec_receive_packet(mjpeg)")
+        defer { av_packet_unref(box.packet) }
+
+        let fd = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            let code = errno
+            throw FFmpegError("open(\(path)): \(String(cString: strerror(code)))", code: pausecam_averror(code))
+        }
+        defer { Glibc.close(fd) }
+        var offset = 0
+        let size = Int(box.packet.pointee.size)
+        while offset < size {
+            let written = Glibc.write(fd, box.packet.pointee.data + offset, size - offset)
+            if written < 0 {
+                let code = errno
+                if code == EINTR { continue }
+                throw FFmpegError("write(\(path)): \(String(cString: strerror(code)))", code: pausecam_averror(code))
+            }
+            offset += written
+        }
+    }
+}

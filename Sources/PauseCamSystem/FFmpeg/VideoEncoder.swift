@@ -1,0 +1,96 @@
+import CFFmpeg
+import PauseCamCore
+
+/// H.264 through libavcodec's `libx264`: preset, CRF and GOP from the movie settings, keyframes on request.
+///
+/// Timestamps: file times (exact `MediaTime`) are rescaled to the encoder's 1/90000 time base with rounding, then
+/// kept strictly increasing (a tie after rounding moves up one tick), so the file's frame times equal the given
+/// times within 1/90000 s. Owns its `AVCodecContext`; packets handed to `emit` are borrowed for the call only.
+final class VideoEncoder {
+    /// The encoder's (and the video stream's requested) time base.
+    static let timescale: Int32 = 90_000
+    let context: UnsafeMutablePointer<AVCodecContext>
+    private let packetBox = FFmpegPacketBox()
+    private var lastPTS: Int64?
+    private(set) var framesEncoded = 0
+
+    /// Opens libx264 for a `settings.width`×`settings.height` yuv420p canvas. `globalHeader` when the container
+    /// wants SPS/PPS in the stream header (mov, mp4, mkv all do).
+    init(settings: MovieSettings, globalHeader: Bool) throws {
+        guard let codec = avcodec_find_encoder_by_name("libx264") else {
+            throw FFmpegError("avcodec_find_encoder_by_name(libx264): this FFmpeg has no libx264; install "
+                              + "libavcodec with x264 (Debian: libavcodec59)", code: pausecam_averror(ENOSYS))
+        }
+        guard let context = avcodec_alloc_context3(codec) else {
+            throw FFmpegError("avcodec_alloc_context3(libx264)", code: pausecam_averror(ENOMEM))
+        }
+        self.context = context
+        context.pointee.width = Int32(settings.width & ~1)
+        context.pointee.height = Int32(settings.height & ~1)
+        context.pointee.pix_fmt = AV_PIX_FMT_YUV420P
+        context.pointee.time_base = AVRational(num: 1, den: Self.timescale)
+        context.pointee.framerate = AVRational(num: settings.rate.numerator, den: settings.rate.denominator)
+        context.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
+        context.pointee.gop_size = Int32(clamping: Self.gopSize(settings))
+        if globalHeader { context.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
+        var options: OpaquePointer?
+        av_dict_set(&options, "preset", settings.preset, 0)
+        av_dict_set(&options, "crf", String(settings.crf), 0)
+        av_dict_set(&options, "forced-idr", "1", 0)
+        defer { av_dict_free(&options) }
+        let opened = avcodec_open2(context, codec, &options)
+        if opened < 0 {
+            var owned: UnsafeMutablePointer<AVCodecContext>? = context
+            avcodec_free_context(&owned)
+            throw FFmpegError("avcodec_open2(libx264 preset \(settings.preset) crf \(settings.crf))", code: opened)
+        }
+    }
+
+    deinit {
+        var owned: UnsafeMutablePointer<AVCodecContext>? = context
+        avcodec_free_context(&owned)
+    }
+
+    /// Frames between forced keyframes: the keyframe interval times the frame rate, at least 1.
+    static func gopSize(_ settings: MovieSettings) -> Int64 {
+        let interval = settings.keyframeInterval
+        let frames = (interval.value * Int64(settings.rate.numerator))
+            / (Int64(interval.timescale) * Int64(settings.rate.denominator))
+        return max(1, frames)
+    }
+
+    /// The encoder's timestamp for `fileTime`: rounded to 1/90000 and kept strictly increasing.
+    func presentationTimestamp(for fileTime: MediaTime) -> Int64 {
+        var pts = (try? fileTime.rescaled(to: Self.timescale, rounding: .nearest).value) ?? (lastPTS ?? 0) + 1
+        if let lastPTS, pts <= lastPTS { pts = lastPTS + 1 }
+        lastPTS = pts
+        return pts
+    }
+
+    /// Encodes a canvas frame (the caller keeps ownership of `picture`) and hands out every packet ready.
+    func encode(_ picture: UnsafeMutablePointer<AVFrame>, at fileTime: MediaTime, keyframe: Bool,
+                emit: (UnsafeMutablePointer<AVPacket>) throws -> Void) throws {
+        picture.pointee.pts = presentationTimestamp(for: fileTime)
+        picture.pointee.pict_type = keyframe ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
+        try FFmpegError.check(avcodec_send_frame(context, picture), "avcodec_send_frame(libx264)")
+        framesEncoded += 1
+        try drain(emit: emit)
+    }
+
+    /// Signals the end of the stream and hands out the delayed packets.
+    func flush(emit: (UnsafeMutablePointer<AVPacket>) throws -> Void) throws {
+        let result = avcodec_send_frame(context, nil)
+        if result != pausecam_averror_eof() { try FFmpegError.check(result, "avcodec_send_frame(libx264, flush)") }
+        try drain(emit: emit)
+    }
+
+    private func drain(emit: (UnsafeMutablePointer<AVPacket>) throws -> Void) throws {
+        while true {
+            let result = avcodec_receive_packet(context, packetBox.packet)
+            if result == pausecam_averror_eagain() || result == pausecam_averror_eof() { return }
+            try FFmpegError.check(result, "avcodec_receive_packet(libx264)")
+            defer { av_packet_unref(packetBox.packet) }
+            try emit(packetBox.packet)
+        }
+    }
+}
