@@ -1,0 +1,99 @@
+import Foundation
+import XCTest
+
+/// What the real `ffprobe` and `ffmpeg` tools say about a movie. The tests never trust PauseCam's own reader.
+struct MediaProbe {
+    let path: String
+
+    struct Stream: Decodable {
+        var codecName: String?
+        var codecType: String
+        var duration: String?
+        var width: Int?
+        var height: Int?
+        var sampleRate: String?
+        var nbFrames: String?
+    }
+
+    struct Chapter: Decodable {
+        var startTime: String
+        var endTime: String
+        var tags: [String: String]?
+        var title: String? { tags?["title"] }
+        var start: Double { Double(startTime) ?? -1 }
+    }
+
+    struct VideoFrameInfo {
+        var time: Double
+        var keyframe: Bool
+    }
+
+    private func json(_ arguments: [String]) throws -> [String: Any] {
+        let result = try ProcessRunner.run("/usr/bin/ffprobe", ["-v", "error", "-of", "json"] + arguments + [path])
+        guard result.status == 0 else {
+            throw NSError(domain: "ffprobe", code: Int(result.status), userInfo: [NSLocalizedDescriptionKey: result.stderr])
+        }
+        return (try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any]) ?? [:]
+    }
+
+    private func decode<T: Decodable>(_ type: T.Type, key: String, _ arguments: [String]) throws -> T {
+        let object = try json(arguments)
+        let data = try JSONSerialization.data(withJSONObject: object[key] ?? [])
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        return try decoder.decode(T.self, from: data)
+    }
+
+    func streams() throws -> [Stream] { try decode([Stream].self, key: "streams", ["-show_streams"]) }
+    func chapters() throws -> [Chapter] { try decode([Chapter].self, key: "chapters", ["-show_chapters"]) }
+
+    /// Container duration in seconds.
+    func duration() throws -> Double {
+        let format = try json(["-show_format"])["format"] as? [String: Any]
+        return Double(format?["duration"] as? String ?? "") ?? -1
+    }
+
+    /// Every video frame's presentation time and key flag, in presentation order.
+    func videoFrames() throws -> [VideoFrameInfo] {
+        let object = try json(["-select_streams", "v:0", "-show_entries", "frame=pts_time,key_frame", "-show_frames"])
+        let frames = object["frames"] as? [[String: Any]] ?? []
+        return frames.map {
+            VideoFrameInfo(time: Double($0["pts_time"] as? String ?? "") ?? -1,
+                           keyframe: ($0["key_frame"] as? Int) == 1)
+        }
+    }
+
+    /// Duration of the audio stream's decoded packets: the last packet's end.
+    func audioDuration() throws -> Double {
+        let object = try json(["-select_streams", "a:0", "-show_entries", "packet=pts_time,duration_time", "-show_packets"])
+        let packets = object["packets"] as? [[String: Any]] ?? []
+        return packets.map { (Double($0["pts_time"] as? String ?? "") ?? 0) + (Double($0["duration_time"] as? String ?? "") ?? 0) }
+            .max() ?? 0
+    }
+
+    /// The mean RGB of a rectangle of every decoded video frame (one triple per frame, in order).
+    func regionColors(x: Int, y: Int, width: Int, height: Int) throws -> [(Int, Int, Int)] {
+        let result = try ProcessRunner.run("/usr/bin/ffmpeg", [
+            "-v", "error", "-i", path, "-map", "0:v:0",
+            "-vf", "crop=\(width):\(height):\(x):\(y),scale=1:1:flags=area", "-f", "rawvideo", "-pix_fmt", "rgb24", "-",
+        ])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let bytes = [UInt8](result.stdout)
+        return stride(from: 0, to: bytes.count - 2, by: 3).map { (Int(bytes[$0]), Int(bytes[$0 + 1]), Int(bytes[$0 + 2])) }
+    }
+
+    /// The decoded audio as mono 16-bit samples at 48 kHz.
+    func audioSamples() throws -> [Int16] {
+        let result = try ProcessRunner.run("/usr/bin/ffmpeg", [
+            "-v", "error", "-i", path, "-map", "0:a:0", "-f", "s16le", "-ac", "1", "-ar", "48000", "-",
+        ])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        return result.stdout.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+    }
+
+    /// What `ffmpeg -v error -i FILE -f null -` prints: nothing for a clean file.
+    func decodeErrors() throws -> String {
+        let result = try ProcessRunner.run("/usr/bin/ffmpeg", ["-v", "error", "-i", path, "-f", "null", "-"])
+        return result.stderr + (result.status == 0 ? "" : "exit \(result.status)")
+    }
+}
