@@ -31,6 +31,9 @@ let package = Package(
         .executableTarget(name: "pausecam",
                           dependencies: ["PauseCamCore", "PauseCamVirtual", "PauseCamSystem", "PauseCamShell"]),
 
+        .executableTarget(name: "PauseCamBench",
+                          dependencies: ["PauseCamCore", "PauseCamVirtual", "PauseCamSystem"]),
+
         .testTarget(name: "PauseCamCoreTests", dependencies: ["PauseCamCore", "PauseCamVirtual"]),
         .testTarget(name: "PauseCamSystemTests", dependencies: ["PauseCamCore", "PauseCamSystem", "PauseCamVirtual"]),
         .testTarget(name: "EndToEndTests", dependencies: ["PauseCamCore"], exclude: ["Rigs"]),

@@ -1,0 +1,62 @@
+import Foundation
+import PauseCamCore
+import PauseCamSystem
+import PauseCamVirtual
+
+// `make bench`: figures for the record. Run in a release build; every figure is printed with what it measured.
+
+func seconds(_ work: () throws -> Void) rethrows -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    try work()
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+}
+
+let arguments = CommandLine.arguments.dropFirst()
+let recordSeconds = Int64(arguments.first.flatMap { Int64($0) } ?? 10)
+let presets = arguments.count > 1 ? Array(arguments.dropFirst()) : ["ultrafast", "veryfast"]
+
+// 1. Rendering one virtual 1080p frame (static parts drawn once; bar and flash per frame).
+let scheduler = SimulatedScheduler()
+let lens = VirtualLens(lens: "main", color: RGBColor(hex: "#20c040")!, width: 1920, height: 1080,
+                       rate: FrameRate(30), scheduler: scheduler)
+let renders = 300
+var sink = 0
+let renderTime = seconds {
+    for i in 0..<renders {
+        let frame = lens.render(pts: MediaTime(value: Int64(i), timescale: 30), previous: nil)
+        sink &+= Int(frame.planes[0].bytes[i])
+    }
+}
+print(String(format: "virtual lens render 1920x1080: %.2f ms/frame (%d frames)", renderTime * 1000 / Double(renders), renders))
+
+// 2. The whole pipeline on the simulated clock: virtual lens → switcher → retimer → swscale → x264 + AAC → .mov.
+for preset in presets {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pausecam-bench-\(getpid())-\(preset)")
+    try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let rig = Rig(name: "Bench", output: Rig.OutputSettings(directory: directory.path, namePattern: "bench-\(preset)",
+                                                          width: 1920, height: 1080, rate: FrameRate(30),
+                                                          preset: preset, crf: 23),
+                  audio: Rig.AudioInput(device: .virtual),
+                  lenses: [Rig.Lens(name: "main", source: .virtual(color: RGBColor(hex: "#20c040")!),
+                                    width: 1920, height: 1080, rate: FrameRate(30))])
+    let scheduler = SimulatedScheduler()
+    let camera = VirtualLens(lens: "main", color: RGBColor(hex: "#20c040")!, width: 1920, height: 1080,
+                             rate: FrameRate(30), scheduler: scheduler)
+    let controller = RigController(rig: rig, cameras: ["main": camera], microphone: VirtualMicrophone(scheduler: scheduler),
+                                   sinkFactory: MovieWriterFactory(), store: AtomicSidecarStore(), scheduler: scheduler,
+                                   wallClock: { Date() }, outputDirectory: directory.path, notify: { _ in })
+    let runner = ScriptRunner(controller: controller, scheduler: scheduler)
+    controller.startDevices()
+    var clip: Recorder.Clip?
+    let elapsed = seconds {
+        _ = runner.perform(.record(name: nil))
+        _ = runner.perform(.wait(.seconds(recordSeconds)))
+        clip = runner.finishClip()
+    }
+    controller.stopDevices()
+    let frames = clip?.sidecar.video.framesWritten ?? 0
+    print(String(format: "pipeline 1920x1080/30 simulated clock, x264 %@: %.1f fps (%d frames in %.2f s, incl. finish)",
+                 preset, Double(frames) / elapsed, frames, elapsed))
+    try? FileManager.default.removeItem(at: directory)
+}
+_ = sink
