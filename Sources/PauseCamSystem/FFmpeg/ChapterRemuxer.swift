@@ -17,6 +17,8 @@ struct ChapterRemuxer {
     /// and the final file's edit list hides the priming again, keeping audio in sync with video.
     var audioPrimingSamples: Int64 = 0
     var audioSampleRate: Int32 = 48_000
+    /// The duration a video packet gets when nothing else tells (a one-frame movie): one frame at the rig's rate.
+    var videoFrameDuration = MediaTime(value: 1, timescale: 30)
 
     /// Copies the streams and adds `chapters`; the final file appears at `outputPath` only when complete.
     func remux(chapters: [Chapter]) throws {
@@ -90,9 +92,14 @@ struct ChapterRemuxer {
             let target = output.pointee.streams[Int(streamMap[sourceIndex])]!
             let source = input.pointee.streams[sourceIndex]!
             let dts = box.packet.pointee.dts
-            if box.packet.pointee.duration <= 0, let previous = previousDTS[sourceIndex],
-               dts != pausecam_av_nopts_value(), dts > previous {
-                box.packet.pointee.duration = dts - previous
+            if box.packet.pointee.duration <= 0 {
+                if let previous = previousDTS[sourceIndex], dts != pausecam_av_nopts_value(), dts > previous {
+                    box.packet.pointee.duration = dts - previous
+                } else if source.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO {
+                    box.packet.pointee.duration = av_rescale_q(
+                        videoFrameDuration.value, AVRational(num: 1, den: videoFrameDuration.timescale),
+                        source.pointee.time_base)
+                }
             }
             if dts != pausecam_av_nopts_value() { previousDTS[sourceIndex] = dts }
             if source.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO && audioPrimingSamples > 0 {

@@ -98,6 +98,7 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
         if let encoderFailure { throw encoderFailure }
         try pipeline.finish()
         var remuxer = ChapterRemuxer(inputPath: partialPath, outputPath: moviePath, container: settings.container)
+        remuxer.videoFrameDuration = settings.rate.frameDuration
         if let audio = pipeline.audio {
             remuxer.audioPrimingSamples = Int64(audio.context.pointee.initial_padding)
             remuxer.audioSampleRate = audio.sampleRate
