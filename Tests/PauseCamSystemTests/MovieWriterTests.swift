@@ -217,8 +217,11 @@ final class MovieWriterTests: XCTestCase {
 
     func testKilledRecordingLeavesAReadablePartialWithAllButTheLastSecond() throws {
         let directory = try MovieWriterFixture.directory("crash")
-        let sink = try MovieWriterFactory().makeSink(directory: directory, baseName: "crash",
-                                                     settings: MovieWriterFixture.settings())
+        var settings = MovieWriterFixture.settings()
+        // A GOP longer than the recording: fragments must still be cut every second.
+        settings.keyframeInterval = .seconds(10)
+        settings.preset = "veryfast"
+        let sink = try MovieWriterFactory().makeSink(directory: directory, baseName: "crash", settings: settings)
         let writer = try XCTUnwrap(sink as? MovieWriter)
         for index in 0..<120 {
             try sink.appendVideo(MovieWriterFixture.movingFrame(width: 320, height: 180, index: index),
@@ -236,5 +239,43 @@ final class MovieWriterTests: XCTestCase {
         let last = packets.compactMap { MovieWriterFixture.double($0["pts_time"]) }.max() ?? 0
         XCTAssertGreaterThanOrEqual(last, 3.0 - 1.0 / 30, "all but the last second of 4 s survive")
         XCTAssertGreaterThanOrEqual(packets.count, 89)
+    }
+
+    func testAudioGapsAreFilledAndOverlapsTrimmedAtAnyInputRate() throws {
+        let directory = try MovieWriterFixture.directory("audiogaps")
+        let sink = try MovieWriterFactory().makeSink(directory: directory, baseName: "gaps",
+                                                     settings: MovieWriterFixture.settings())
+        for index in 0..<90 {
+            try sink.appendVideo(MovieWriterFixture.solidFrame(width: 320, height: 180, y: 90),
+                                 at: MediaTime(value: Int64(index), timescale: 30), keyframe: index == 0)
+            // 44.1 kHz stereo; nothing between 1 s and 2 s (a gap to fill), and every chunk after 2 s starts
+            // 20 ms early (an overlap to trim).
+            guard index < 30 || index >= 60 else { continue }
+            var chunk = MovieWriterFixture.audioChunk(index: index, sampleRate: 44_100, channels: 2)
+            if index >= 60 { chunk.pts = chunk.pts - .milliseconds(20) }
+            try sink.appendAudio(chunk)
+        }
+        let summary = try sink.finish(chapters: [])
+        let streams = try MovieWriterFixture.probe(summary.path, ["-show_streams"])["streams"] as? [[String: Any]] ?? []
+        XCTAssertEqual(streams.last?["sample_rate"] as? String, "48000")
+        let durations = streams.compactMap { MovieWriterFixture.double($0["duration"]) }
+        XCTAssertEqual(durations.count, 2)
+        XCTAssertEqual(durations[1], durations[0], accuracy: 1024.0 / 48_000 + 1e-3, "audio stays as long as video")
+        XCTAssertEqual(Double(summary.audioSamplesWritten) / 48_000, 3.0, accuracy: 0.03)
+    }
+
+    func testMatroskaAndMP4AlsoCarryChapters() throws {
+        for container in [MovieSettings.Container.mkv, .mp4] {
+            var settings = MovieWriterFixture.settings()
+            settings.container = container
+            let summary = try record("container-\(container.rawValue)", settings: settings, frames: 30,
+                                     chapters: [Chapter(title: "One", start: .zero, end: .milliseconds(500)),
+                                                Chapter(title: "Two", start: .milliseconds(500), end: .seconds(1))])
+            XCTAssertTrue(summary.path.hasSuffix(".\(container.rawValue)"))
+            let json = try MovieWriterFixture.probe(summary.path, ["-show_chapters", "-show_streams", "-count_frames"])
+            XCTAssertEqual((json["chapters"] as? [[String: Any]])?.count, 2, "\(container)")
+            let streams = json["streams"] as? [[String: Any]] ?? []
+            XCTAssertEqual(streams.first?["nb_read_frames"] as? String, "30", "\(container)")
+        }
     }
 }
