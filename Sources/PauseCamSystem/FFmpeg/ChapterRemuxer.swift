@@ -12,6 +12,13 @@ struct ChapterRemuxer {
     var inputPath: String
     var outputPath: String
     var container: MovieSettings.Container
+    /// The audio encoder's priming (its `initial_padding`, in samples at `audioSampleRate`): the fragmented
+    /// `.partial` stores the first AAC packet at 0 instead of −priming, so the copy moves audio back by this much
+    /// and the final file's edit list hides the priming again, keeping audio in sync with video.
+    var audioPrimingSamples: Int64 = 0
+    var audioSampleRate: Int32 = 48_000
+    /// The duration a video packet gets when nothing else tells (a one-frame movie): one frame at the rig's rate.
+    var videoFrameDuration = MediaTime(value: 1, timescale: 30)
 
     /// Copies the streams and adds `chapters`; the final file appears at `outputPath` only when complete.
     func remux(chapters: [Chapter]) throws {
@@ -72,6 +79,9 @@ struct ChapterRemuxer {
         try FFmpegError.check(avformat_write_header(output, &options), "avformat_write_header(\(path))")
 
         let box = FFmpegPacketBox()
+        // The fragmented demuxer gives samples no duration; without one the final file's edit list would end
+        // before the last frame. Each packet without one gets the distance from its stream's previous packet.
+        var previousDTS = [Int64?](repeating: nil, count: streamMap.count)
         while true {
             let result = av_read_frame(input, box.packet)
             if result == pausecam_averror_eof() { break }
@@ -80,8 +90,25 @@ struct ChapterRemuxer {
             let sourceIndex = Int(box.packet.pointee.stream_index)
             guard sourceIndex < streamMap.count, streamMap[sourceIndex] >= 0 else { continue }
             let target = output.pointee.streams[Int(streamMap[sourceIndex])]!
-            av_packet_rescale_ts(box.packet, input.pointee.streams[sourceIndex]!.pointee.time_base,
-                                 target.pointee.time_base)
+            let source = input.pointee.streams[sourceIndex]!
+            let dts = box.packet.pointee.dts
+            if box.packet.pointee.duration <= 0 {
+                if let previous = previousDTS[sourceIndex], dts != pausecam_av_nopts_value(), dts > previous {
+                    box.packet.pointee.duration = dts - previous
+                } else if source.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO {
+                    box.packet.pointee.duration = av_rescale_q(
+                        videoFrameDuration.value, AVRational(num: 1, den: videoFrameDuration.timescale),
+                        source.pointee.time_base)
+                }
+            }
+            if dts != pausecam_av_nopts_value() { previousDTS[sourceIndex] = dts }
+            if source.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO && audioPrimingSamples > 0 {
+                let shift = av_rescale_q(audioPrimingSamples, AVRational(num: 1, den: audioSampleRate),
+                                         source.pointee.time_base)
+                if box.packet.pointee.pts != pausecam_av_nopts_value() { box.packet.pointee.pts -= shift }
+                if box.packet.pointee.dts != pausecam_av_nopts_value() { box.packet.pointee.dts -= shift }
+            }
+            av_packet_rescale_ts(box.packet, source.pointee.time_base, target.pointee.time_base)
             box.packet.pointee.stream_index = streamMap[sourceIndex]
             box.packet.pointee.pos = -1
             try FFmpegError.check(av_interleaved_write_frame(output, box.packet), "av_interleaved_write_frame(\(path))")

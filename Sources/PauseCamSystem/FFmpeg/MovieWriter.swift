@@ -92,10 +92,18 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
 
     public func finish(chapters: [Chapter]) throws -> MovieSummary {
         try endThread(discarding: false)
-        try throwIfFailed()
+        lock.lock()
+        let encoderFailure = failure
+        lock.unlock()
+        if let encoderFailure { throw encoderFailure }
         try pipeline.finish()
-        try ChapterRemuxer(inputPath: partialPath, outputPath: moviePath, container: settings.container)
-            .remux(chapters: chapters)
+        var remuxer = ChapterRemuxer(inputPath: partialPath, outputPath: moviePath, container: settings.container)
+        remuxer.videoFrameDuration = settings.rate.frameDuration
+        if let audio = pipeline.audio {
+            remuxer.audioPrimingSamples = Int64(audio.context.pointee.initial_padding)
+            remuxer.audioSampleRate = audio.sampleRate
+        }
+        try remuxer.remux(chapters: chapters)
         unlink(partialPath)
         lock.lock()
         let frame = thumbnail

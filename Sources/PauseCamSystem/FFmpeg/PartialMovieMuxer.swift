@@ -33,6 +33,11 @@ final class PartialMovieMuxer {
         guard let created else { throw FFmpegError("avformat_alloc_output_context2(\(path))", code: pausecam_averror(ENOMEM)) }
         context = created
         self.path = path
+        // The AAC priming packet sits at -1024 samples. The default shift (make non-negative) moves every stream,
+        // and the fragmented mov writer then stretches the first video sample over the gap, so frame times would
+        // no longer be the given file times. Disabled, the fragments keep video exact and only audio's priming is
+        // pulled to 0; `ChapterRemuxer` puts it back (the final file's edit list hides it again).
+        context.pointee.avoid_negative_ts = AVFMT_AVOID_NEG_TS_DISABLED
     }
 
     deinit {

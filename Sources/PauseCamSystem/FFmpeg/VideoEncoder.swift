@@ -13,6 +13,9 @@ final class VideoEncoder {
     private let packetBox = FFmpegPacketBox()
     private var lastPTS: Int64?
     private(set) var framesEncoded = 0
+    /// One frame at the nominal rate, in 1/90000: the duration of packets x264 leaves without one (the last
+    /// frame's would otherwise be 0, and a muxer may drop or shorten it).
+    private let nominalFrameDuration: Int64
 
     /// Opens libx264 for a `settings.width`×`settings.height` yuv420p canvas. `globalHeader` when the container
     /// wants SPS/PPS in the stream header (mov, mp4, mkv all do).
@@ -25,6 +28,8 @@ final class VideoEncoder {
             throw FFmpegError("avcodec_alloc_context3(libx264)", code: pausecam_averror(ENOMEM))
         }
         self.context = context
+        nominalFrameDuration = (try? settings.rate.frameDuration.rescaled(to: Self.timescale, rounding: .nearest).value)
+            ?? 3000
         context.pointee.width = Int32(settings.width & ~1)
         context.pointee.height = Int32(settings.height & ~1)
         context.pointee.pix_fmt = AV_PIX_FMT_YUV420P
@@ -90,6 +95,7 @@ final class VideoEncoder {
             if result == pausecam_averror_eagain() || result == pausecam_averror_eof() { return }
             try FFmpegError.check(result, "avcodec_receive_packet(libx264)")
             defer { av_packet_unref(packetBox.packet) }
+            if packetBox.packet.pointee.duration <= 0 { packetBox.packet.pointee.duration = nominalFrameDuration }
             try emit(packetBox.packet)
         }
     }

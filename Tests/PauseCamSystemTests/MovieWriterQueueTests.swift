@@ -1,0 +1,79 @@
+import Foundation
+import PauseCamCore
+import XCTest
+@testable import PauseCamSystem
+
+final class MovieWriterQueueTests: XCTestCase {
+    func testOfferDropsWhenFullAndPutWaitsForRoom() {
+        let queue = EncoderQueue<Int>()
+        XCTAssertTrue(queue.offer(1, below: 2))
+        XCTAssertTrue(queue.offer(2, below: 2))
+        XCTAssertFalse(queue.offer(3, below: 2), "a full queue drops")
+        XCTAssertEqual(queue.count, 2, "memory stays bounded")
+
+        let putDone = expectation(description: "put returns once there is room")
+        DispatchQueue.global().async {
+            queue.put(4, waitingBelow: 2)
+            putDone.fulfill()
+        }
+        // The fake consumer frees one slot; only then can the waiting producer go on.
+        XCTAssertEqual(queue.take(), 1)
+        queue.done()
+        wait(for: [putDone], timeout: 5)
+        XCTAssertEqual(queue.take(), 2)
+        queue.done()
+        XCTAssertEqual(queue.take(), 4, "order is kept; the dropped item never arrives")
+        queue.done()
+        queue.close()
+        XCTAssertNil(queue.take(), "closed and empty")
+        XCTAssertFalse(queue.offer(5, below: 10), "nothing is accepted after close")
+    }
+
+    func testCloseReleasesAWaitingProducer() {
+        let queue = EncoderQueue<Int>()
+        queue.put(1, waitingBelow: 1)
+        let released = expectation(description: "producer released")
+        DispatchQueue.global().async {
+            XCTAssertFalse(queue.put(2, waitingBelow: 1))
+            released.fulfill()
+        }
+        queue.discardAndClose()
+        wait(for: [released], timeout: 5)
+        XCTAssertNil(queue.take())
+    }
+
+    func testDroppingWriterCountsEveryFrameItDidNotWriteAndStaysValid() throws {
+        let directory = try MovieWriterFixture.directory("drops")
+        var settings = MovieWriterFixture.settings(width: 640, height: 360)
+        settings.preset = "medium"
+        settings.blockWhenBehind = false
+        let sink = try MovieWriterFactory(warn: { _ in }, videoQueueLimit: 1)
+            .makeSink(directory: directory, baseName: "drops", settings: settings)
+        let frames = 60
+        for index in 0..<frames {
+            try sink.appendVideo(MovieWriterFixture.movingFrame(width: 640, height: 360, index: index),
+                                 at: MediaTime(value: Int64(index), timescale: 30), keyframe: index == 0)
+            try sink.appendAudio(MovieWriterFixture.audioChunk(index: index))
+        }
+        let summary = try sink.finish(chapters: [])
+        XCTAssertEqual(summary.videoFramesWritten + summary.videoFramesDropped, frames)
+        XCTAssertEqual(summary.videoFramesDropped, sink.droppedVideoFrames)
+        XCTAssertEqual(summary.audioSamplesWritten, frames * 1600, "audio is never dropped")
+        let streams = try MovieWriterFixture.probe(summary.path, ["-show_streams", "-count_frames"])["streams"]
+            as? [[String: Any]] ?? []
+        XCTAssertEqual(streams.first?["nb_read_frames"] as? String, String(summary.videoFramesWritten))
+        let (_, errors) = try MovieWriterFixture.run("ffmpeg", ["-v", "error", "-i", summary.path, "-f", "null", "-"])
+        XCTAssertEqual(errors, "")
+    }
+
+    func testErrorsAfterFinishAreSwiftErrors() throws {
+        let directory = try MovieWriterFixture.directory("misuse")
+        let sink = try MovieWriterFactory().makeSink(directory: directory, baseName: "m",
+                                                     settings: MovieWriterFixture.settings(audio: false))
+        try sink.appendVideo(MovieWriterFixture.solidFrame(width: 320, height: 180, y: 90), at: .zero, keyframe: true)
+        _ = try sink.finish(chapters: [])
+        XCTAssertThrowsError(try sink.appendVideo(MovieWriterFixture.solidFrame(width: 320, height: 180, y: 90),
+                                                  at: .seconds(1), keyframe: false))
+        XCTAssertThrowsError(try sink.finish(chapters: []))
+    }
+}
