@@ -211,7 +211,8 @@ public struct FrameRate: Sendable, Hashable, CustomStringConvertible {
     /// Frames per second, for printing.
     public var framesPerSecond: Double { Double(numerator) / Double(denominator) }
 
+    /// "30", or "29.97" for 30000/1001 (three significant digits printed 29.97 fps as "30").
     public var description: String {
-        denominator == 1 ? "\(numerator)" : String(format: "%.3g", framesPerSecond)
+        numerator % denominator == 0 ? "\(numerator / denominator)" : String(format: "%.2f", framesPerSecond)
     }
 }
