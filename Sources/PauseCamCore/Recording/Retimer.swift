@@ -10,6 +10,11 @@
 // edges therefore fall on real frames (the frame grid); audio is cut at the exact sample. Because a segment's
 // edges are only known once video has been seen past them, audio waits in a small queue until video has passed it
 // (the "video watermark"), and is then cut against the segments (like FFmpeg's sync queue).
+//
+// Exactness: all of this is exact `MediaTime` arithmetic whenever the timescales involved have a common multiple
+// that fits an `Int32` (capture times in µs, 1/90000 or 1/48000 ticks with 1/30 or 1001/30000 frames). A
+// nanosecond clock with 1/30 s frames needs 3·10⁹ and does not fit: there a seam is one frame duration rounded
+// to the nearest nanosecond. Audio and video still share the very same offset, so nothing drifts.
 
 /// The timestamp surgery that turns capture times with pauses into one continuous movie timeline.
 ///
@@ -145,20 +150,22 @@ public struct Retimer: Sendable {
         applyEdges(through: pts)
         switch phase {
         case .waiting, .stopped:
+            releaseAudio()
             return .drop(.notRecording)
         case .armed:
             let fileTime: MediaTime
+            let newOffset: MediaTime
             do {
-                if let lastFile = lastVideoFileTime {
-                    fileTime = try lastFile.adding(frameDuration)
-                } else {
-                    fileTime = .zero
-                }
-                offset = try pts.subtracting(fileTime)
+                fileTime = try lastVideoFileTime.map { try $0.adding(frameDuration) } ?? .zero
+                newOffset = try pts.subtracting(fileTime)
+                // The frame's end must be representable too: it is the timer and the segment's end.
+                _ = try fileTime.adding(frameDuration)
+                _ = try pts.adding(frameDuration)
             } catch {
                 counters.overflowedSamples += 1
                 return .drop(.overflow)
             }
+            offset = newOffset
             segments.append(Segment(start: pts, end: nil, offset: offset))
             phase = .open
             lastVideoCapture = pts
@@ -167,6 +174,7 @@ public struct Retimer: Sendable {
             return .append(fileTime: fileTime, startsSegment: true)
         case .open:
             guard let fileTime = try? pts.subtracting(offset),
+                  (try? fileTime.adding(frameDuration)) != nil, (try? pts.adding(frameDuration)) != nil,
                   lastVideoFileTime.map({ fileTime > $0 }) ?? true else {
                 counters.overflowedSamples += 1
                 return .drop(.overflow)
@@ -205,20 +213,44 @@ public struct Retimer: Sendable {
 
     private mutating func closeSegment() {
         guard let last = lastVideoCapture, !segments.isEmpty, segments[segments.count - 1].end == nil else { return }
+        // `retimeVideo` only keeps frames whose end is representable, so this cannot fail.
         segments[segments.count - 1].end = (try? last.adding(frameDuration)) ?? last
     }
 
     // MARK: Audio
 
     /// Queues an audio chunk; it is cut and retimed once video has passed it. Collect the result with `takeAudio()`.
+    ///
+    /// Samples captured at or before audio already decided (a repeated or overlapping chunk) are dropped and counted
+    /// in `lateAudioSamples`; a chunk whose end does not fit an `Int64` is dropped and counted in `overflowedSamples`.
     public mutating func retimeAudio(_ chunk: AudioChunk) {
         guard !finished, chunk.frameCount > 0 else { return }
+        guard let chunkEnd = try? chunk.pts.adding(MediaTime(value: Int64(chunk.frameCount),
+                                                             timescale: chunk.sampleRate)) else {
+            counters.overflowedSamples += chunk.frameCount
+            return
+        }
+        var chunk = chunk
+        // The capture-time guard: the queue and the decided audio stay in strictly increasing sample order.
+        if let last = lastQueuedAudioSample {
+            let late = samples(of: chunk, atOrBefore: last)
+            if late > 0 {
+                counters.lateAudioSamples += late
+                if late == chunk.frameCount { return }
+                chunk = chunk.slice(late..<chunk.frameCount)
+            }
+        }
+        lastQueuedAudioSample = (try? chunkEnd.subtracting(MediaTime(value: 1, timescale: chunk.sampleRate))) ?? chunkEnd
         pendingAudio.append(chunk)
         releaseAudio()
         // Memory stays bounded when video stalls (a camera unplugged mid-clip): audio older than
-        // `maximumAudioLead` behind the newest sample is decided against the segments known now.
-        if let newest = pendingAudio.last?.end, let oldest = pendingAudio.first?.pts,
-           let limit = try? newest.subtracting(Retimer.maximumAudioLead), oldest < limit {
+        // `maximumAudioLead` behind the newest sample is decided without waiting for video. The timeline is
+        // declared decided up to there: pending commands before it take effect, and a video frame that still
+        // arrives from before it is dropped as late (it would have to be placed before audio already written).
+        if let oldest = pendingAudio.first?.pts, let limit = try? chunkEnd.subtracting(Retimer.maximumAudioLead),
+           oldest < limit {
+            if videoWatermark.map({ $0 < limit }) ?? true { videoWatermark = limit }
+            applyEdges(through: limit)
             release(upTo: limit)
         }
     }
@@ -227,8 +259,15 @@ public struct Retimer: Sendable {
     public static let maximumAudioLead = MediaTime.seconds(2)
 
     private var releasedAudio: [AudioChunk] = []
+    /// Capture time of the last audio sample queued (or decided): later chunks must come after it.
+    private var lastQueuedAudioSample: MediaTime?
 
     /// The audio released since the last call, in file time, in order, cut at every edge. Empty pieces never appear.
+    ///
+    /// Every piece keeps its segment's offset exactly (file time = capture time − offset, as video), so where two
+    /// segments meet the first sample of the new one may fall less than one sample period after the last sample
+    /// of the old one, or leave a gap of less than one sample: the two capture-time sample grids do not line up.
+    /// Sample instants still strictly increase; the writer places samples by count and absorbs the fraction.
     public mutating func takeAudio() -> [AudioChunk] {
         defer { releasedAudio.removeAll(keepingCapacity: true) }
         return releasedAudio
@@ -238,7 +277,9 @@ public struct Retimer: Sendable {
     private var audioHorizon: MediaTime? {
         guard let watermark = videoWatermark else { return nil }
         // In an open segment the end is at least the last frame plus one frame duration.
-        if phase == .open, let last = lastVideoCapture { return (try? last.adding(frameDuration)) ?? watermark }
+        if phase == .open, let last = lastVideoCapture, let end = try? last.adding(frameDuration) {
+            return MediaTime.max(end, watermark)
+        }
         return watermark
     }
 
@@ -266,18 +307,26 @@ public struct Retimer: Sendable {
             index += 1
         }
         pendingAudio.removeFirst(index)
-        // Segments that end before every pending sample are not needed any more.
-        if let firstPending = pendingAudio.first?.pts {
-            while segments.count > 1, let end = segments[0].end, end <= firstPending { segments.removeFirst() }
+        // Closed segments that end before every sample still to come are not needed any more.
+        if let undecided = pendingAudio.first?.pts ?? lastQueuedAudioSample {
+            while let end = segments.first?.end, end <= undecided { segments.removeFirst() }
         }
     }
 
     /// How many leading sample frames of `chunk` are captured before `time` (0 … frameCount).
     private func samples(of chunk: AudioChunk, before time: MediaTime) -> Int {
-        guard let span = try? time.subtracting(chunk.pts) else { return chunk.frameCount }
-        if span <= .zero { return 0 }
-        guard let count = try? span.rescaled(to: chunk.sampleRate, rounding: .up) else { return chunk.frameCount }
+        if time <= chunk.pts { return 0 }
+        guard let span = try? time.subtracting(chunk.pts),
+              let count = try? span.rescaled(to: chunk.sampleRate, rounding: .up) else { return chunk.frameCount }
         return Int(Swift.min(count.value, Int64(chunk.frameCount)))
+    }
+
+    /// How many leading sample frames of `chunk` are captured at or before `time` (0 … frameCount).
+    private func samples(of chunk: AudioChunk, atOrBefore time: MediaTime) -> Int {
+        if time < chunk.pts { return 0 }
+        guard let span = try? time.subtracting(chunk.pts),
+              let count = try? span.rescaled(to: chunk.sampleRate, rounding: .down) else { return chunk.frameCount }
+        return Int(Swift.min(count.value, Int64(chunk.frameCount - 1))) + 1
     }
 
     /// Cuts `range` of `chunk` against the segments and appends the kept pieces, in file time, to `releasedAudio`.
@@ -287,7 +336,8 @@ public struct Retimer: Sendable {
             let to = Swift.min(range.upperBound, segment.end.map { samples(of: chunk, before: $0) } ?? range.upperBound)
             guard from < to else { continue }
             var piece = chunk.slice(from..<to)
-            guard let fileStart = try? piece.pts.subtracting(segment.offset) else {
+            guard let fileStart = try? piece.pts.subtracting(segment.offset),
+                  (try? fileStart.adding(MediaTime(value: Int64(to - from), timescale: chunk.sampleRate))) != nil else {
                 counters.overflowedSamples += to - from
                 continue
             }
@@ -296,20 +346,18 @@ public struct Retimer: Sendable {
         }
     }
 
-    /// The audio monotonic guard: samples that would overlap audio already appended are trimmed and counted.
+    /// The file-time monotonic guard: samples at or before the last appended sample are trimmed and counted.
+    /// (Within a segment the capture-time guard already ensures this; it matters where segments overlap in
+    /// capture time, when a resume frame came less than one frame duration after the last kept one.)
     private mutating func appendAudio(_ piece: AudioChunk) {
         var piece = piece
-        if let end = audioFileEnd, piece.pts < end {
-            // Tolerate less than half a sample of overlap: it is rounding of the seam, not a late sample.
-            let overlap = samples(of: piece, before: end)
-            let halfSample = MediaTime(value: 1, timescale: piece.sampleRate * 2)
-            if overlap > 0, let gap = try? end.subtracting(piece.pts), gap > halfSample {
-                counters.lateAudioSamples += Swift.min(overlap, piece.frameCount)
-                if overlap >= piece.frameCount { return }
-                piece = piece.slice(overlap..<piece.frameCount)
-                piece.pts = end
-            } else {
-                piece.pts = end
+        if let end = audioFileEnd {
+            let last = end - MediaTime(value: 1, timescale: piece.sampleRate)
+            let late = samples(of: piece, atOrBefore: last)
+            if late > 0 {
+                counters.lateAudioSamples += late
+                if late == piece.frameCount { return }
+                piece = piece.slice(late..<piece.frameCount)
             }
         }
         audioFileEnd = piece.end
@@ -334,6 +382,7 @@ public struct Retimer: Sendable {
     /// The movie's video duration so far: the end of the last appended frame in file time (zero before any frame).
     public var videoDuration: MediaTime {
         guard let last = lastVideoFileTime else { return .zero }
+        // `retimeVideo` only appends frames whose end is representable.
         return last + frameDuration
     }
 

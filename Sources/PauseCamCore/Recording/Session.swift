@@ -69,7 +69,8 @@ public struct Session: Sendable {
     public struct Pause: Sendable, Equatable {
         /// The scene the pause ended.
         public var afterScene: Int
-        /// The movie's duration when the pause was given (file time of the cut).
+        /// File time of the cut: the end of the last frame of `afterScene` (the timer when the pause was given,
+        /// moved on by frames captured before the pause that arrived after it).
         public var at: MediaTime
         /// Session-clock time of the `pause` command.
         public var began: MediaTime
@@ -162,6 +163,9 @@ public struct Session: Sendable {
         let end = fileTime + frameDuration
         scenes[index].end = end
         if end > timer { timer = end }
+        // Frames captured before a pause can arrive after it was given (capture latency): the cut is where the
+        // scene's last frame ends, not where the timer happened to be when the command came.
+        if let pause = pauses.lastIndex(where: { $0.afterScene == index + 1 }) { pauses[pause].at = end }
     }
 
     /// The movie was written and closed: `stopping → finished`.

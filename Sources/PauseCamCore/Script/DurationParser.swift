@@ -1,13 +1,17 @@
+import Foundation
+
 /// Parses human durations exactly, without floating point: `5s`, `2.5s`, `400ms`, `1m30s`, `1h`, `90` (seconds),
 /// `1/30` (seconds, a fraction: exposure times), `00:01:30.5` (clock form).
 public enum DurationParser {
     /// The duration, or `nil` when `text` is not one. Negative durations are not durations.
     public static func parse(_ text: String) -> MediaTime? {
-        let s = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let s = text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         if s.isEmpty { return nil }
         if s.contains(":") { return parseClock(s) }
         if let slash = s.firstIndex(of: "/") {
-            guard let n = Int64(s[..<slash]), let d = Int32(s[s.index(after: slash)...]), n >= 0, d > 0 else {
+            let numerator = s[..<slash], denominator = s[s.index(after: slash)...]
+            guard isDigits(numerator), isDigits(denominator),
+                  let n = Int64(numerator), let d = Int32(denominator), d > 0 else {
                 return nil
             }
             return MediaTime(value: n, timescale: d)
@@ -16,10 +20,10 @@ public enum DurationParser {
         var rest = Substring(s)
         var sawPart = false
         while !rest.isEmpty {
-            let numberEnd = rest.firstIndex { !($0.isNumber || $0 == ".") } ?? rest.endIndex
+            let numberEnd = rest.firstIndex { !(isDigit($0) || $0 == ".") } ?? rest.endIndex
             let number = rest[..<numberEnd]
             rest = rest[numberEnd...]
-            let unitEnd = rest.firstIndex { $0.isNumber || $0 == "." } ?? rest.endIndex
+            let unitEnd = rest.firstIndex { isDigit($0) || $0 == "." } ?? rest.endIndex
             let unit = rest[..<unitEnd]
             rest = rest[unitEnd...]
             guard !number.isEmpty, let value = decimal(number) else { return nil }
@@ -50,10 +54,12 @@ public enum DurationParser {
     /// `12.345` as exactly 12345/1000; at most 6 decimals.
     static func decimal(_ text: Substring) -> MediaTime? {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count <= 2, let whole = Int64(parts[0].isEmpty ? "0" : parts[0]), whole >= 0 else { return nil }
+        // Digits only: `Int64("-0")` and `Int64("+5")` parse, and a sign is not part of a duration.
+        guard parts.count <= 2, parts[0].isEmpty || isDigits(parts[0]),
+              let whole = Int64(parts[0].isEmpty ? "0" : parts[0]) else { return nil }
         if parts.count == 1 { return MediaTime(value: whole, timescale: 1) }
         let fraction = parts[1]
-        guard !fraction.isEmpty, fraction.count <= 6, fraction.allSatisfy(\.isNumber), let f = Int64(fraction) else {
+        guard !fraction.isEmpty, fraction.count <= 6, isDigits(fraction), let f = Int64(fraction) else {
             return nil
         }
         var scale: Int64 = 1
@@ -70,13 +76,21 @@ public enum DurationParser {
         var total = MediaTime.zero
         for (i, part) in parts.enumerated() {
             let isLast = i == parts.count - 1
-            guard let value = isLast ? decimal(part) : Int64(part).map({ MediaTime(value: $0, timescale: 1) }),
-                  value >= .zero else { return nil }
+            let whole = isDigits(part) ? Int64(part).map { MediaTime(value: $0, timescale: 1) } : nil
+            guard let value = isLast ? decimal(part) : whole else { return nil }
+            // Minutes and seconds after the first field are below 60 (`1:75` is a typo, not 2:15).
+            if i > 0 && value >= .seconds(60) { return nil }
             guard let shifted = try? total.multiplied(by: 60), let sum = try? shifted.adding(value) else { return nil }
             total = sum
         }
         return total
     }
+
+    /// ASCII digits only (`Character.isNumber` also accepts "½" and "٣").
+    static func isDigit(_ c: Character) -> Bool { c.isASCII && c.isNumber }
+
+    /// A non-empty run of ASCII digits.
+    static func isDigits(_ text: Substring) -> Bool { !text.isEmpty && text.allSatisfy(isDigit) }
 
     /// Formats a duration as `HH:MM:SS.t` (tenths), the live timer's form.
     public static func clockString(_ time: MediaTime, decimals: Int = 1) -> String {

@@ -50,9 +50,12 @@ public struct MediaTime: Sendable, Hashable, CustomStringConvertible {
     /// Equal when the two denote the same instant, whatever their timescales (1/2 == 500/1000).
     public static func == (a: MediaTime, b: MediaTime) -> Bool { compare(a, b) == 0 }
 
+    /// Hashes the reduced fraction, so that equal instants in different timescales hash alike.
     public func hash(into hasher: inout Hasher) {
-        let g = MediaTime.gcd(Swift.abs(value), Int64(timescale))
-        let d = g == 0 ? 1 : g
+        // `magnitude`, not `abs`: `abs(Int64.min)` traps. The gcd divides `timescale`, so it fits an Int64.
+        var (x, y) = (value.magnitude, UInt64(timescale))
+        while y != 0 { (x, y) = (y, x % y) }
+        let d = Int64(x)
         hasher.combine(value / d)
         hasher.combine(Int64(timescale) / d)
     }
@@ -105,16 +108,19 @@ public struct MediaTime: Sendable, Hashable, CustomStringConvertible {
         let divisor = Int64(timescale)
         // 128-by-64 division: |value × newScale| < 2^95, so the quotient fits once checked against Int64.
         guard let (quotient, remainder) = MediaTime.divide(product, by: divisor) else { throw .overflow }
-        var q = quotient
+        var step: Int64 = 0
         if remainder != 0 {
             switch rounding {
-            case .down: if remainder < 0 { q -= 1 }
-            case .up: if remainder > 0 { q += 1 }
+            case .down: if remainder < 0 { step = -1 }
+            case .up: if remainder > 0 { step = 1 }
             case .nearest:
-                let twice = Swift.abs(remainder) * 2
-                if twice >= divisor { q += remainder > 0 ? 1 : -1 }
+                // |remainder| < divisor <= Int32.max, so doubling it cannot overflow.
+                if Swift.abs(remainder) * 2 >= divisor { step = remainder > 0 ? 1 : -1 }
             }
         }
+        // The rounding step itself can leave Int64 (Int64.max ticks rounded up): an error, not a trap.
+        let (q, overflow) = quotient.addingReportingOverflow(step)
+        if overflow { throw .overflow }
         return MediaTime(value: q, timescale: newScale)
     }
 
@@ -205,7 +211,8 @@ public struct FrameRate: Sendable, Hashable, CustomStringConvertible {
     /// Frames per second, for printing.
     public var framesPerSecond: Double { Double(numerator) / Double(denominator) }
 
+    /// "30", or "29.97" for 30000/1001 (three significant digits printed 29.97 fps as "30").
     public var description: String {
-        denominator == 1 ? "\(numerator)" : String(format: "%.3g", framesPerSecond)
+        numerator % denominator == 0 ? "\(numerator / denominator)" : String(format: "%.2f", framesPerSecond)
     }
 }

@@ -1,0 +1,90 @@
+import XCTest
+@testable import PauseCamCore
+
+/// The discrete-event loop every simulated test and the virtual rig run on: order, clock and interruption.
+final class SimulatedSchedulerTests: XCTestCase {
+    /// A log the events append to; the scheduler runs them on the calling thread, the lock only satisfies Sendable.
+    private final class Log: @unchecked Sendable {
+        private let lock = NSLock()
+        private var items: [String] = []
+        func add(_ item: String) { lock.withLock { items.append(item) } }
+        var all: [String] { lock.withLock { items } }
+    }
+
+    private let start = MediaTime.seconds(3600)
+    private func at(_ ms: Int64) -> MediaTime { start + .milliseconds(ms) }
+
+    func testEventsRunInTimeOrderAndTiesInInsertionOrder() {
+        let scheduler = SimulatedScheduler()
+        let log = Log()
+        let clock = scheduler.simulatedClock
+        for (name, time) in [("c", at(30)), ("a1", at(10)), ("b", at(20)), ("a2", at(10)), ("a3", at(10))] {
+            scheduler.schedule(at: time) { log.add("\(name)@\(clock.now() - self.start)") }
+        }
+        XCTAssertTrue(scheduler.advance(until: at(100)))
+        XCTAssertEqual(log.all, ["a1@10/1000", "a2@10/1000", "a3@10/1000", "b@20/1000", "c@30/1000"])
+        XCTAssertEqual(scheduler.pendingCount, 0)
+    }
+
+    func testAdvanceSetsTheClockAndLeavesLaterEvents() {
+        let scheduler = SimulatedScheduler()
+        let log = Log()
+        scheduler.schedule(at: at(50)) { log.add("late") }
+        XCTAssertTrue(scheduler.advance(until: at(20)))
+        XCTAssertEqual(scheduler.clock.now(), at(20))
+        XCTAssertEqual(log.all, [])
+        XCTAssertEqual(scheduler.pendingCount, 1)
+        // An event exactly at the target time runs.
+        XCTAssertTrue(scheduler.advance(until: at(50)))
+        XCTAssertEqual(log.all, ["late"])
+        XCTAssertEqual(scheduler.clock.now(), at(50))
+        // A past time runs at once, and the clock does not move back.
+        scheduler.schedule(at: at(0)) { log.add("past") }
+        scheduler.runDue()
+        XCTAssertEqual(log.all, ["late", "past"])
+        XCTAssertEqual(scheduler.clock.now(), at(50))
+    }
+
+    func testEventsScheduledFromEventsRun() {
+        let scheduler = SimulatedScheduler()
+        let log = Log()
+        let clock = scheduler.simulatedClock
+        // A periodic event (a virtual camera's frame clock) that reschedules itself every 10 ms.
+        final class Ticker: @unchecked Sendable {
+            let scheduler: SimulatedScheduler, log: Log, clock: SimulatedClock
+            init(_ s: SimulatedScheduler, _ l: Log, _ c: SimulatedClock) { scheduler = s; log = l; clock = c }
+            func tick() {
+                let elapsed = try! (clock.now() - .seconds(3600)).rescaled(to: 1000, rounding: .down)
+                log.add("\(elapsed.value)ms")
+                scheduler.schedule(at: clock.now() + .milliseconds(10)) { self.tick() }
+            }
+        }
+        let ticker = Ticker(scheduler, log, clock)
+        scheduler.schedule(at: at(0)) { ticker.tick() }
+        // Scheduled for "now" from within an event: runs in the same advance, after the current one.
+        scheduler.schedule(at: at(5)) { scheduler.schedule(at: clock.now()) { log.add("nested") } }
+        XCTAssertTrue(scheduler.advance(until: at(25)))
+        XCTAssertEqual(log.all, ["0ms", "nested", "10ms", "20ms"])
+        XCTAssertEqual(scheduler.pendingCount, 1)
+    }
+
+    func testInterruptStopsAdvanceEarly() {
+        let scheduler = SimulatedScheduler()
+        let log = Log()
+        scheduler.schedule(at: at(10)) { log.add("a"); scheduler.interrupt() }
+        scheduler.schedule(at: at(20)) { log.add("b") }
+        XCTAssertFalse(scheduler.advance(until: at(100)))
+        XCTAssertEqual(log.all, ["a"])
+        XCTAssertEqual(scheduler.clock.now(), at(10), "the clock stops at the interrupting event")
+        // The interruption is consumed: the next advance goes on.
+        XCTAssertTrue(scheduler.advance(until: at(100)))
+        XCTAssertEqual(log.all, ["a", "b"])
+        XCTAssertEqual(scheduler.clock.now(), at(100))
+        // An interrupt before advance makes the next one return at once (Ctrl-C before `wait`).
+        scheduler.schedule(at: at(150)) { log.add("c") }
+        scheduler.interrupt()
+        XCTAssertFalse(scheduler.advance(until: at(200)))
+        XCTAssertEqual(scheduler.clock.now(), at(100))
+        XCTAssertEqual(log.all, ["a", "b"])
+    }
+}
