@@ -225,6 +225,8 @@ public struct RigDecoder {
     private mutating func matchRule(_ node: YAMLNode, _ path: KeyPath) -> Rig.MatchRule? {
         guard let f = fields(node, path, known: Self.matchKeys) else { return nil }
         guard let first = f.pairs.first else {
+            // An unknown key alone was reported already; "needs one rule" would only repeat it.
+            if node.pairs?.isEmpty == false { return nil }
             report("needs one rule: " + Self.matchKeys.joined(separator: ", "), at: node.mark, path: path)
             return nil
         }

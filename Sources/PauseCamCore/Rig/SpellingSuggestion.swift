@@ -1,11 +1,12 @@
 /// "Did you mean": the closest known word to a misspelt one, by edit distance. Shared by the rig decoder (unknown
 /// keys, lens and preset names) and the command parser (command words), so both surfaces suggest alike.
 public enum SpellingSuggestion {
-    /// The candidate nearest to `word` when it is near enough to be a typo (at most a third of the word's length
-    /// in edits, at least one); ties go to the earlier candidate. Case is ignored.
+    /// The candidate nearest to `word` when it is near enough to be a typo (one edit for words of up to three
+    /// letters, else two or a third of the length, whichever is more); ties go to the earlier candidate. Case is
+    /// ignored.
     public static func closest(to word: String, in candidates: [String]) -> String? {
         let w = Array(word.lowercased())
-        let limit = max(1, w.count / 3)
+        let limit = w.count <= 3 ? 1 : max(2, w.count / 3)
         var best: (String, Int)?
         for candidate in candidates {
             let d = distance(w, Array(candidate.lowercased()))

@@ -9,6 +9,11 @@ public enum RigLoader {
         try RigDecoder.decode(YAMLParser.parse(bytes: read(path), file: path))
     }
 
+    /// The rig in these bytes (UTF-8 text); `file` names it in diagnostics.
+    public static func load(bytes: [UInt8], file: String) throws(RigError) -> Rig {
+        try RigDecoder.decode(YAMLParser.parse(bytes: bytes, file: file))
+    }
+
     /// The rig written in `text`; `file` names it in diagnostics.
     public static func load(text: String, file: String) throws(RigError) -> Rig {
         try RigDecoder.decode(YAMLParser.parse(text, file: file))
