@@ -1,0 +1,20 @@
+import PauseCamCore
+
+/// Everything `pausecam devices` shows about one camera: who it is, how it can stream, which controls it has.
+public struct CameraDescription: Sendable {
+    public var identity: CameraIdentity
+    /// Formats × sizes × rates; empty when the node could not be opened (see `problem`).
+    public var modes: [V4L2Mode]
+    /// The PauseCam controls the camera has, with their ranges.
+    public var controls: [(id: V4L2ControlID, info: V4L2ControlInfo)]
+    /// Why formats and controls are missing (permission denied, busy…), in words for the user.
+    public var problem: String?
+
+    public init(identity: CameraIdentity, modes: [V4L2Mode] = [],
+                controls: [(id: V4L2ControlID, info: V4L2ControlInfo)] = [], problem: String? = nil) {
+        self.identity = identity
+        self.modes = modes
+        self.controls = controls
+        self.problem = problem
+    }
+}

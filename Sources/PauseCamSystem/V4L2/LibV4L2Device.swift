@@ -1,0 +1,257 @@
+import CV4L2
+import Foundation
+import PauseCamCore
+
+/// A real V4L2 device node opened through libv4l2 (which also answers for cameras whose formats it converts).
+/// Owns the file descriptor and the mmap buffers; `close()` (or deinit) releases both. Not thread-safe: one
+/// `V4L2Camera` drives it from one thread at a time.
+public final class LibV4L2Device: V4L2Device {
+    public let path: String
+    private var descriptor: Int32
+    private var mappings: [UInt32: (address: UnsafeMutableRawPointer, length: Int)] = [:]
+
+    /// Opens `path` read-write and non-blocking (DQBUF then returns EAGAIN instead of stalling a stop).
+    /// The corresponding C function is `v4l2_open`.
+    public init(path: String) throws {
+        self.path = path
+        var fd: Int32
+        repeat { fd = pausecam_v4l2_open(path, O_RDWR | O_NONBLOCK) } while fd < 0 && errno == EINTR
+        if fd < 0 { throw V4L2Error.from(errno: errno, device: path, call: "open") }
+        descriptor = fd
+    }
+
+    deinit { close() }
+
+    /// The one ioctl wrapper: retries EINTR, returns 0 or the errno.
+    private func control(_ request: UInt, _ argument: UnsafeMutableRawPointer) -> Int32 {
+        guard descriptor >= 0 else { return EBADF }
+        while true {
+            if pausecam_v4l2_ioctl(descriptor, request, argument) == 0 { return 0 }
+            if errno != EINTR { return errno }
+        }
+    }
+
+    /// Runs one ioctl on a value of type `T`, throwing a `V4L2Error` named after the call.
+    private func perform<T>(_ request: UInt, _ name: String, _ value: inout T) throws {
+        let code = withUnsafeMutableBytes(of: &value) { control(request, $0.baseAddress!) }
+        if code != 0 { throw V4L2Error.from(errno: code, device: path, call: name) }
+    }
+
+    /// Like `perform`, but `EINVAL` (the end of an enumeration, or an unknown ID) is `false` rather than an error.
+    private func performEnumerating<T>(_ request: UInt, _ name: String, _ value: inout T) throws -> Bool {
+        let code = withUnsafeMutableBytes(of: &value) { control(request, $0.baseAddress!) }
+        if code == EINVAL { return false }
+        if code != 0 { throw V4L2Error.from(errno: code, device: path, call: name) }
+        return true
+    }
+
+    private static var captureType: UInt32 { V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue }
+
+    public func queryCapability() throws -> V4L2Capability {
+        var cap = v4l2_capability()
+        try perform(pausecam_vidioc_querycap(), "VIDIOC_QUERYCAP", &cap)
+        let all = V4L2Capability.Flags(rawValue: cap.capabilities)
+        let node = all.contains(.deviceCaps) ? V4L2Capability.Flags(rawValue: cap.device_caps) : all
+        return V4L2Capability(driver: Self.string(cap.driver), card: Self.string(cap.card),
+                              busInfo: Self.string(cap.bus_info), nodeCapabilities: node)
+    }
+
+    public func enumerateFormat(index: UInt32) throws -> V4L2FormatDescription? {
+        var desc = v4l2_fmtdesc()
+        desc.index = index
+        desc.type = Self.captureType
+        guard try performEnumerating(pausecam_vidioc_enum_fmt(), "VIDIOC_ENUM_FMT", &desc) else { return nil }
+        return V4L2FormatDescription(pixelFormat: V4L2PixelFormat(fourcc: desc.pixelformat),
+                                     description: Self.string(desc.description),
+                                     emulated: desc.flags & UInt32(V4L2_FMT_FLAG_EMULATED) != 0)
+    }
+
+    public func enumerateFrameSize(pixelFormat: V4L2PixelFormat, index: UInt32) throws -> V4L2FrameSize? {
+        var size = v4l2_frmsizeenum()
+        size.index = index
+        size.pixel_format = pixelFormat.fourcc
+        guard try performEnumerating(pausecam_vidioc_enum_framesizes(), "VIDIOC_ENUM_FRAMESIZES", &size)
+        else { return nil }
+        if size.type == V4L2_FRMSIZE_TYPE_DISCRETE.rawValue {
+            return .discrete(width: Int(size.discrete.width), height: Int(size.discrete.height))
+        }
+        let s = size.stepwise
+        return .stepwise(minWidth: Int(s.min_width), maxWidth: Int(s.max_width), widthStep: Int(s.step_width),
+                         minHeight: Int(s.min_height), maxHeight: Int(s.max_height), heightStep: Int(s.step_height))
+    }
+
+    public func enumerateFrameInterval(pixelFormat: V4L2PixelFormat, width: Int, height: Int,
+                                       index: UInt32) throws -> V4L2FrameInterval? {
+        var interval = v4l2_frmivalenum()
+        interval.index = index
+        interval.pixel_format = pixelFormat.fourcc
+        interval.width = UInt32(width)
+        interval.height = UInt32(height)
+        guard try performEnumerating(pausecam_vidioc_enum_frameintervals(), "VIDIOC_ENUM_FRAMEINTERVALS",
+                                     &interval) else { return nil }
+        if interval.type == V4L2_FRMIVAL_TYPE_DISCRETE.rawValue {
+            guard let rate = Self.rate(interval.discrete) else { return nil }
+            return .discrete(rate)
+        }
+        guard let fastest = Self.rate(interval.stepwise.min), let slowest = Self.rate(interval.stepwise.max)
+        else { return nil }
+        return .range(slowest: slowest, fastest: fastest)
+    }
+
+    public func setFormat(pixelFormat: V4L2PixelFormat, width: Int, height: Int) throws -> V4L2NegotiatedFormat {
+        var format = v4l2_format()
+        format.type = Self.captureType
+        format.fmt.pix.pixelformat = pixelFormat.fourcc
+        format.fmt.pix.width = UInt32(width)
+        format.fmt.pix.height = UInt32(height)
+        format.fmt.pix.field = V4L2_FIELD_NONE.rawValue
+        try perform(pausecam_vidioc_s_fmt(), "VIDIOC_S_FMT", &format)
+        let pix = format.fmt.pix
+        return V4L2NegotiatedFormat(pixelFormat: V4L2PixelFormat(fourcc: pix.pixelformat), width: Int(pix.width),
+                                    height: Int(pix.height), bytesPerLine: Int(pix.bytesperline),
+                                    imageSize: Int(pix.sizeimage))
+    }
+
+    public func setFrameRate(_ rate: FrameRate) throws -> FrameRate? {
+        var parm = v4l2_streamparm()
+        parm.type = Self.captureType
+        parm.parm.capture.timeperframe.numerator = UInt32(rate.denominator)
+        parm.parm.capture.timeperframe.denominator = UInt32(rate.numerator)
+        guard try performEnumerating(pausecam_vidioc_s_parm(), "VIDIOC_S_PARM", &parm) else { return nil }
+        guard parm.parm.capture.capability & UInt32(V4L2_CAP_TIMEPERFRAME) != 0 else { return nil }
+        return Self.rate(parm.parm.capture.timeperframe)
+    }
+
+    public func queryControl(id: UInt32) throws -> V4L2ControlInfo? {
+        var query = v4l2_queryctrl()
+        query.id = id
+        guard try performEnumerating(pausecam_vidioc_queryctrl(), "VIDIOC_QUERYCTRL", &query) else { return nil }
+        return V4L2ControlInfo(id: query.id, name: Self.string(query.name),
+                               type: V4L2ControlInfo.Kind(rawValue: query.type) ?? .other,
+                               minimum: query.minimum, maximum: query.maximum, step: query.step,
+                               defaultValue: query.default_value,
+                               disabled: query.flags & UInt32(V4L2_CTRL_FLAG_DISABLED) != 0)
+    }
+
+    public func queryMenu(id: UInt32, index: UInt32) throws -> V4L2MenuItem? {
+        var menu = v4l2_querymenu()
+        menu.id = id
+        menu.index = index
+        guard try performEnumerating(pausecam_vidioc_querymenu(), "VIDIOC_QUERYMENU", &menu) else { return nil }
+        let name = Self.string(menu.name)
+        return V4L2MenuItem(index: index, name: name, value: menu.value)
+    }
+
+    public func getControl(id: UInt32) throws -> Int32 {
+        var value = v4l2_control()
+        value.id = id
+        try perform(pausecam_vidioc_g_ctrl(), "VIDIOC_G_CTRL", &value)
+        return value.value
+    }
+
+    public func setControl(id: UInt32, value: Int32) throws {
+        var control = v4l2_control()
+        control.id = id
+        control.value = value
+        try perform(pausecam_vidioc_s_ctrl(), "VIDIOC_S_CTRL", &control)
+    }
+
+    public func requestBuffers(count: UInt32) throws -> UInt32 {
+        var request = v4l2_requestbuffers()
+        request.count = count
+        request.type = Self.captureType
+        request.memory = V4L2_MEMORY_MMAP.rawValue
+        try perform(pausecam_vidioc_reqbufs(), "VIDIOC_REQBUFS", &request)
+        return request.count
+    }
+
+    public func mapBuffer(index: UInt32) throws {
+        var buffer = v4l2_buffer()
+        buffer.index = index
+        buffer.type = Self.captureType
+        buffer.memory = V4L2_MEMORY_MMAP.rawValue
+        try perform(pausecam_vidioc_querybuf(), "VIDIOC_QUERYBUF", &buffer)
+        let length = Int(buffer.length)
+        guard let address = v4l2_mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor,
+                                      Int64(buffer.m.offset)),
+              address != pausecam_map_failed() else {
+            throw V4L2Error.from(errno: errno, device: path, call: "mmap")
+        }
+        mappings[index] = (address, length)
+    }
+
+    public func unmapBuffers() {
+        for (_, mapping) in mappings { _ = v4l2_munmap(mapping.address, mapping.length) }
+        mappings.removeAll()
+    }
+
+    public func queueBuffer(index: UInt32) throws {
+        var buffer = v4l2_buffer()
+        buffer.index = index
+        buffer.type = Self.captureType
+        buffer.memory = V4L2_MEMORY_MMAP.rawValue
+        try perform(pausecam_vidioc_qbuf(), "VIDIOC_QBUF", &buffer)
+    }
+
+    public func dequeueBuffer() throws -> V4L2DequeuedBuffer? {
+        var buffer = v4l2_buffer()
+        buffer.type = Self.captureType
+        buffer.memory = V4L2_MEMORY_MMAP.rawValue
+        let code = withUnsafeMutableBytes(of: &buffer) { control(pausecam_vidioc_dqbuf(), $0.baseAddress!) }
+        if code == EAGAIN { return nil }
+        if code != 0 { throw V4L2Error.from(errno: code, device: path, call: "VIDIOC_DQBUF") }
+        return V4L2DequeuedBuffer(index: buffer.index, bytesUsed: Int(buffer.bytesused),
+                                  flags: V4L2DequeuedBuffer.Flags(rawValue: buffer.flags), sequence: buffer.sequence,
+                                  seconds: Int64(buffer.timestamp.tv_sec),
+                                  microseconds: Int64(buffer.timestamp.tv_usec))
+    }
+
+    public func bufferBytes(index: UInt32, count: Int) -> [UInt8] {
+        guard let mapping = mappings[index] else { return [] }
+        let n = min(count, mapping.length)
+        return Array(UnsafeRawBufferPointer(start: mapping.address, count: n))
+    }
+
+    public func streamOn() throws {
+        var type = Int32(Self.captureType)
+        try perform(pausecam_vidioc_streamon(), "VIDIOC_STREAMON", &type)
+    }
+
+    public func streamOff() throws {
+        var type = Int32(Self.captureType)
+        try perform(pausecam_vidioc_streamoff(), "VIDIOC_STREAMOFF", &type)
+    }
+
+    public func waitForFrame(timeoutMilliseconds: Int32) throws -> Bool {
+        var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        while true {
+            let n = poll(&entry, 1, timeoutMilliseconds)
+            // A vanished device wakes poll with POLLERR; DQBUF then reports ENODEV, which the camera handles.
+            if n > 0 { return true }
+            if n == 0 { return false }
+            if errno != EINTR { throw V4L2Error.from(errno: errno, device: path, call: "poll") }
+        }
+    }
+
+    public func close() {
+        guard descriptor >= 0 else { return }
+        unmapBuffers()
+        _ = v4l2_close(descriptor)
+        descriptor = -1
+    }
+
+    /// A NUL-terminated fixed-size C char array (imported as a tuple) as a String.
+    static func string<T>(_ tuple: T) -> String {
+        withUnsafeBytes(of: tuple) { raw in
+            let bytes = raw.prefix { $0 != 0 }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+    }
+
+    /// A `v4l2_fract` interval (seconds per frame) as a frame rate; `nil` for a zero fraction.
+    private static func rate(_ interval: v4l2_fract) -> FrameRate? {
+        guard interval.numerator > 0, interval.denominator > 0,
+              interval.numerator <= UInt32(Int32.max), interval.denominator <= UInt32(Int32.max) else { return nil }
+        return FrameRate(Int32(interval.denominator), Int32(interval.numerator))
+    }
+}

@@ -1,0 +1,222 @@
+import Foundation
+import PauseCamCore
+
+/// A V4L2 camera as a PauseCam `Camera`: negotiates a mode for its rig lens when made, then streams through mmap
+/// buffers on its own capture thread.
+///
+/// Frames are stamped with the driver's capture time (`CLOCK_MONOTONIC`, the session clock), never with when this
+/// code ran. Sequence gaps count as dropped frames, `V4L2_BUF_FLAG_ERROR` frames are skipped and counted. MJPEG is
+/// decoded to planar YUV here; YUYV is passed on packed as `yuyv422`. When the device vanishes mid-stream
+/// (`ENODEV`), the capture thread releases everything and calls `onEnd` once; the session decides what follows.
+///
+/// The camera owns its `V4L2Device` and closes it when the device is gone or the camera is released.
+public final class V4L2Camera: Camera, @unchecked Sendable {
+    public let displayName: String
+    public let format: CameraFormat
+    /// The camera's controls (zoom, exposure, focus, power line), for presets applied while recording.
+    public let controls: V4L2Controls
+    /// What `VIDIOC_QUERYCAP` said.
+    public let capability: V4L2Capability
+    /// What `VIDIOC_S_FMT` settled on.
+    public let negotiated: V4L2NegotiatedFormat
+
+    /// How many mmap buffers to ask for: enough to ride out a slow encoder tick without drops.
+    public static let bufferCount: UInt32 = 4
+
+    private let device: V4L2Device
+    private let lensName: String
+    private let warn: @Sendable (String) -> Void
+    private let lock = NSLock()
+    private var running = false
+    private var stopRequested = false
+    private var captureThread: Thread?
+    private var finished: DispatchSemaphore?
+    private var counters = V4L2CaptureStatistics()
+    private var gone = false
+
+    /// Opens the node at `path` through libv4l2 and prepares it for `lens`.
+    public static func open(path: String, lens: Rig.Lens, warn: @escaping @Sendable (String) -> Void) throws -> V4L2Camera {
+        try V4L2Camera(device: LibV4L2Device(path: path), lens: lens, warn: warn)
+    }
+
+    /// Prepares `device` for `lens`: checks it captures video, chooses and sets a mode (`V4L2FormatChooser`), sets
+    /// the frame rate and applies the lens's `controls:`. Warnings (a missing control, a rate the driver changed)
+    /// go to `warn`.
+    public init(device: V4L2Device, lens: Rig.Lens, warn: @escaping @Sendable (String) -> Void) throws {
+        self.device = device
+        self.lensName = lens.name
+        self.warn = warn
+        capability = try device.queryCapability()
+        displayName = "\(device.path) (\(capability.card))"
+        guard capability.canCapture else { throw V4L2Error.notCapture(device: device.path, card: capability.card) }
+        let modes = try V4L2FormatCatalog.modes(of: device)
+        let choice = try V4L2FormatChooser.choose(format: lens.format, width: lens.width, height: lens.height,
+                                                  rate: lens.rate, from: modes, device: device.path)
+        negotiated = try device.setFormat(pixelFormat: choice.pixelFormat, width: choice.width, height: choice.height)
+        let pixelFormat: PixelFormat
+        if negotiated.pixelFormat.isJPEG {
+            pixelFormat = .yuv422p
+        } else if negotiated.pixelFormat == .yuyv {
+            pixelFormat = .yuyv422
+        } else {
+            throw V4L2Error.noUsableFormat(device: device.path, wanted: choice.pixelFormat.description,
+                                           offered: "\(negotiated.pixelFormat) after VIDIOC_S_FMT")
+        }
+        var rate = choice.rate ?? V4L2FormatChooser.defaultRateCap
+        if let wanted = choice.rate {
+            if let set = try device.setFrameRate(wanted) {
+                if set != wanted { warn("\(displayName): asked for \(wanted) fps, the camera chose \(set) fps") }
+                rate = set
+            }
+        }
+        format = CameraFormat(width: negotiated.width, height: negotiated.height, rate: rate, pixelFormat: pixelFormat)
+        controls = V4L2Controls(device: device, cameraName: displayName, warn: warn)
+        controls.apply(lens.controls)
+    }
+
+    deinit {
+        stop()
+        device.close()
+    }
+
+    /// Counters so far (thread-safe).
+    public var statistics: V4L2CaptureStatistics {
+        lock.lock(); defer { lock.unlock() }
+        return counters
+    }
+
+    /// Maps the buffers, starts streaming and the capture thread. Throws `V4L2Error.bandwidthExhausted` when the
+    /// USB bus has no room for this stream (`STREAMON`: `ENOSPC`), with everything released again.
+    public func start(deliver: @escaping @Sendable (VideoFrame) -> Void,
+                      onEnd: @escaping @Sendable (String) -> Void) throws {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !running else { return }
+        if gone { throw V4L2Error.unplugged(device: device.path, call: "start") }
+        let decoder = negotiated.pixelFormat.isJPEG ? try MJPEGDecoder() : nil
+        do {
+            let granted = try device.requestBuffers(count: Self.bufferCount)
+            for index in 0..<granted {
+                try device.mapBuffer(index: index)
+                try device.queueBuffer(index: index)
+            }
+            try device.streamOn()
+        } catch {
+            releaseBuffers()
+            throw error
+        }
+        running = true
+        stopRequested = false
+        let done = DispatchSemaphore(value: 0)
+        finished = done
+        let thread = Thread { [self] in
+            captureLoop(decoder: decoder, deliver: deliver, onEnd: onEnd)
+            done.signal()
+        }
+        thread.name = "pausecam.v4l2 \(device.path)"
+        captureThread = thread
+        thread.start()
+    }
+
+    /// Stops streaming and waits for the capture thread to finish (at most one poll timeout). Idempotent; safe to
+    /// call from `deliver` itself, in which case it does not wait.
+    public func stop() {
+        lock.lock()
+        guard running, !stopRequested else { lock.unlock(); return }
+        stopRequested = true
+        let done = finished
+        let onCaptureThread = Thread.current === captureThread
+        lock.unlock()
+        if !onCaptureThread { done?.wait() }
+    }
+
+    private var shouldStop: Bool {
+        lock.lock(); defer { lock.unlock() }
+        return stopRequested
+    }
+
+    private func captureLoop(decoder: MJPEGDecoder?, deliver: @Sendable (VideoFrame) -> Void,
+                             onEnd: @Sendable (String) -> Void) {
+        var lastSequence: UInt32?
+        var warnedClock = false
+        var endReason: String?
+        while !shouldStop {
+            do {
+                guard try device.waitForFrame(timeoutMilliseconds: 200) else { continue }
+                guard let buffer = try device.dequeueBuffer() else { continue }
+                let frame = process(buffer, decoder: decoder, lastSequence: &lastSequence, warnedClock: &warnedClock)
+                try device.queueBuffer(index: buffer.index)
+                if let frame { deliver(frame) }
+            } catch {
+                endReason = "\(error)"
+                break
+            }
+        }
+        _ = try? device.streamOff()
+        lock.lock()
+        releaseBuffers()
+        let endedByItself = endReason != nil && !stopRequested
+        if endReason != nil { gone = true }
+        running = false
+        captureThread = nil
+        lock.unlock()
+        if let endReason {
+            if endedByItself { onEnd(endReason) }
+            device.close()
+        }
+    }
+
+    /// Turns one dequeued buffer into a frame, or `nil` for a frame that is skipped (and counted).
+    private func process(_ buffer: V4L2DequeuedBuffer, decoder: MJPEGDecoder?, lastSequence: inout UInt32?,
+                         warnedClock: inout Bool) -> VideoFrame? {
+        var dropped = 0
+        if let last = lastSequence, buffer.sequence &- last > 1, buffer.sequence &- last < 1 << 30 {
+            dropped = Int(buffer.sequence &- last) - 1
+        }
+        lastSequence = buffer.sequence
+        var corrupt = buffer.flags.contains(.error) || buffer.bytesUsed == 0
+        var frame: VideoFrame?
+        if !corrupt {
+            let pts: MediaTime
+            if buffer.hasMonotonicTimestamp,
+               let stamp = MediaTime.timespec(seconds: buffer.seconds, nanoseconds: buffer.microseconds * 1000) {
+                pts = stamp
+            } else {
+                if !warnedClock {
+                    warn("\(displayName): the driver's timestamps are not on CLOCK_MONOTONIC; using dequeue time")
+                    warnedClock = true
+                }
+                pts = Self.monotonicNow()
+            }
+            let bytes = device.bufferBytes(index: buffer.index, count: buffer.bytesUsed)
+            if let decoder {
+                frame = try? decoder.decode(bytes, pts: pts, lens: lensName)
+            } else {
+                let stride = negotiated.bytesPerLine > 0 ? negotiated.bytesPerLine : negotiated.width * 2
+                if bytes.count >= stride * negotiated.height {
+                    frame = VideoFrame(pts: pts, width: negotiated.width, height: negotiated.height, format: .yuyv422,
+                                       planes: [Plane(bytes: bytes, stride: stride)], lens: lensName)
+                }
+            }
+            corrupt = frame == nil
+        }
+        lock.lock()
+        counters.dropped += dropped
+        if corrupt { counters.corrupt += 1 } else { counters.delivered += 1 }
+        lock.unlock()
+        return frame
+    }
+
+    /// Unmaps and frees the mmap buffers; errors are ignored (the device may be gone). Called with `lock` held.
+    private func releaseBuffers() {
+        device.unmapBuffers()
+        _ = try? device.requestBuffers(count: 0)
+    }
+
+    /// `clock_gettime(CLOCK_MONOTONIC)`: only for drivers whose buffers carry no monotonic timestamp.
+    static func monotonicNow() -> MediaTime {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return .nanoseconds(Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec))
+    }
+}

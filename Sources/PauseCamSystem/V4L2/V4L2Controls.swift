@@ -1,0 +1,160 @@
+import Foundation
+import PauseCamCore
+
+/// A camera's controls under Swift names: turns rig settings (`controls:`, exposure presets, zoom) into
+/// `VIDIOC_S_CTRL` calls by control ID. A control the camera lacks, or a call that fails, becomes one warning
+/// naming the camera and the control — once per control — and never stops a recording.
+///
+/// Owned by the `V4L2Camera` that made it; call it from one thread at a time.
+public final class V4L2Controls {
+    private let device: V4L2Device
+    private let cameraName: String
+    private let warn: (String) -> Void
+    private var infos: [V4L2ControlID: V4L2ControlInfo?] = [:]
+    private var warned: Set<V4L2ControlID> = []
+
+    /// `warn` receives user-facing warnings (the composition root prints or logs them).
+    public init(device: V4L2Device, cameraName: String, warn: @escaping (String) -> Void) {
+        self.device = device
+        self.cameraName = cameraName
+        self.warn = warn
+    }
+
+    /// What the camera says about `control`, or `nil` when it lacks it (asked once, then remembered).
+    public func info(_ control: V4L2ControlID) -> V4L2ControlInfo? {
+        if let known = infos[control] { return known }
+        let found = (try? device.queryControl(id: control.id)).flatMap { $0 }
+        let usable = (found?.disabled ?? true) ? nil : found
+        infos[control] = usable
+        return usable
+    }
+
+    /// Every PauseCam control the camera has, for `pausecam devices`.
+    public func available() -> [(V4L2ControlID, V4L2ControlInfo)] {
+        V4L2ControlID.allCases.compactMap { id in info(id).map { (id, $0) } }
+    }
+
+    /// Applies a lens's `controls:`. Exposure `manual(n)` is in 100 µs units, like `exposure_time_absolute`.
+    public func apply(_ controls: Rig.Controls) {
+        switch controls.exposure {
+        case .auto?: setAutoExposure()
+        case .manual(let units)?: setManualExposure(units: Int32(clamping: units), gain: nil)
+        case nil: break
+        }
+        if let focus = controls.focus { setFocus(focus) }
+        if let powerLine = controls.powerLine { setPowerLine(powerLine) }
+    }
+
+    /// Applies an exposure preset: auto, auto with a bias, or manual time (and gain).
+    public func apply(_ setting: Rig.ExposurePreset.Setting) {
+        switch setting {
+        case .auto:
+            setAutoExposure()
+            if info(.autoExposureBias) != nil { setExposureBias(millistops: 0) }
+        case .bias(let ev):
+            setAutoExposure()
+            setExposureBias(millistops: Int64((ev * 1000).rounded()))
+        case .manual(let time, let gain):
+            let units = (try? time.rescaled(to: 10_000, rounding: .nearest).value) ?? Int64(Int32.max)
+            setManualExposure(units: Int32(clamping: units), gain: gain.map { Int32(clamping: $0) })
+        }
+    }
+
+    /// Sets `zoom_absolute`, clamped to the camera's range.
+    public func setZoom(absolute value: Int32) {
+        set(.zoomAbsolute, value)
+    }
+
+    /// Autofocus, or manual focus at `focus_absolute` = n.
+    public func setFocus(_ mode: Rig.Controls.Mode) {
+        switch mode {
+        case .auto: set(.focusAuto, 1)
+        case .manual(let n):
+            set(.focusAuto, 0)
+            set(.focusAbsolute, Int32(clamping: n))
+        }
+    }
+
+    /// The anti-flicker setting.
+    public func setPowerLine(_ setting: Rig.Controls.PowerLine) {
+        let value: Int32
+        switch setting {
+        case .disabled: value = 0
+        case .hz50: value = 1
+        case .hz60: value = 2
+        case .auto: value = 3
+        }
+        set(.powerLineFrequency, value)
+    }
+
+    /// Automatic exposure: the menu's `auto` item when offered, else aperture priority (UVC's "auto": the camera
+    /// picks the exposure time with a fixed iris).
+    public func setAutoExposure() {
+        guard info(.exposureAuto) != nil else { return missing(.exposureAuto) }
+        let offered = menuIndices(.exposureAuto)
+        let mode = [V4L2ControlID.ExposureMode.auto, .aperturePriority].first {
+            offered.isEmpty || offered.contains(UInt32($0.rawValue))
+        } ?? .aperturePriority
+        set(.exposureAuto, mode.rawValue)
+    }
+
+    /// Manual exposure: mode manual, then the time in 100 µs units, then gain when given.
+    public func setManualExposure(units: Int32, gain: Int32?) {
+        set(.exposureAuto, V4L2ControlID.ExposureMode.manual.rawValue)
+        set(.exposureTimeAbsolute, units)
+        if let gain { set(.gain, gain) }
+    }
+
+    /// Exposure compensation in 0.001 EV: the nearest item of the integer menu, or the value itself for an
+    /// integer control.
+    public func setExposureBias(millistops: Int64) {
+        guard let control = info(.autoExposureBias) else { return missing(.autoExposureBias) }
+        if control.type == .integerMenu {
+            var best: (index: UInt32, distance: Int64)?
+            for index in UInt32(max(0, control.minimum))...UInt32(max(0, control.maximum)) {
+                guard let item = try? device.queryMenu(id: control.id, index: index), let value = item.value
+                else { continue }
+                let distance = abs(value - millistops)
+                if best == nil || distance < best!.distance { best = (index, distance) }
+            }
+            if let best { set(.autoExposureBias, Int32(best.index)) }
+        } else {
+            set(.autoExposureBias, Int32(clamping: millistops))
+        }
+    }
+
+    /// The menu items the driver offers for a menu control.
+    private func menuIndices(_ control: V4L2ControlID) -> Set<UInt32> {
+        guard let info = info(control), info.type == .menu || info.type == .integerMenu,
+              info.minimum >= 0, info.maximum >= info.minimum, info.maximum < 64 else { return [] }
+        var indices: Set<UInt32> = []
+        for index in UInt32(info.minimum)...UInt32(info.maximum) {
+            if (try? device.queryMenu(id: info.id, index: index)).flatMap({ $0 }) != nil { indices.insert(index) }
+        }
+        return indices
+    }
+
+    /// One `VIDIOC_S_CTRL`, clamped to the control's range; a missing control or a failure is a warning.
+    private func set(_ control: V4L2ControlID, _ value: Int32) {
+        guard let info = info(control) else { return missing(control) }
+        let clamped = info.type == .integer ? info.clamp(value) : value
+        if clamped != value {
+            warn("\(cameraName): \(control) \(value) is outside \(info.minimum)…\(info.maximum); using \(clamped)")
+        }
+        do {
+            try device.setControl(id: control.id, value: clamped)
+        } catch {
+            warnOnce(control, "\(cameraName): could not set \(control): \(error)")
+        }
+    }
+
+    private func missing(_ control: V4L2ControlID) {
+        warnOnce(control, "\(cameraName) has no \(control) control; the setting is ignored and recording goes on")
+    }
+
+    private func warnOnce(_ control: V4L2ControlID, _ text: String) {
+        guard !warned.contains(control) else { return }
+        warned.insert(control)
+        warn(text)
+    }
+}

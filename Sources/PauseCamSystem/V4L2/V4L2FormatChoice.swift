@@ -1,0 +1,17 @@
+import PauseCamCore
+
+/// The mode `V4L2FormatChooser` picked: what to ask `VIDIOC_S_FMT` and `VIDIOC_S_PARM` for.
+public struct V4L2FormatChoice: Sendable, Equatable {
+    public var pixelFormat: V4L2PixelFormat
+    public var width: Int
+    public var height: Int
+    /// `nil` when the driver lists no rates for the size (the camera then runs at its own rate).
+    public var rate: FrameRate?
+
+    public init(pixelFormat: V4L2PixelFormat, width: Int, height: Int, rate: FrameRate?) {
+        self.pixelFormat = pixelFormat
+        self.width = width
+        self.height = height
+        self.rate = rate
+    }
+}
