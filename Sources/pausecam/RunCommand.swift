@@ -21,7 +21,7 @@ enum RunCommand {
         let scriptName = arguments.options["script"] ?? firstScript.name
         guard let script = rig.script(named: scriptName) else {
             let names = rig.scripts.map(\.name)
-            throw UsageError("\(rigPath) has no script \"\(scriptName)\"\(Suggestion.didYouMean(scriptName, among: names)); "
+            throw UsageError("\(rigPath) has no script \"\(scriptName)\"\(SpellingSuggestion.clause(for: scriptName, in: names)); "
                              + "scripts: \(names.joined(separator: ", "))")
         }
 
@@ -40,7 +40,7 @@ enum RunCommand {
         let completed = wiring.runner.run(script) { step, reply in
             let at = DurationParser.clockString(wiring.runner.now - start)
             if case .wait = step { if !reply.ok { console.line("[\(at)] \(reply.message)") }; return }
-            console.line("[\(at)] \(CommandFormatter.format(step)): \(reply.ok ? "" : "error: ")\(reply.message)")
+            console.line("[\(at)] \(CommandParser.line(for: step)): \(reply.ok ? "" : "error: ")\(reply.message)")
         }
         let clip = wiring.runner.finishClip()
         wiring.stop()

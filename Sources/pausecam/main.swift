@@ -39,7 +39,7 @@ do {
         guard !arguments.positional.isEmpty else { throw UsageError("check needs at least one rig file") }
         exit(runCheck(arguments.positional))
     default:
-        throw UsageError("unknown command \"\(command)\"\(Suggestion.didYouMean(command, among: ["run", "check", "devices", "shell", "help"]))")
+        throw UsageError("unknown command \"\(command)\"\(SpellingSuggestion.clause(for: command, in: ["run", "check", "devices", "shell", "help"]))")
     }
 } catch let error as UsageError {
     fail("\(error)\nTry `pausecam --help`.", status: 2)

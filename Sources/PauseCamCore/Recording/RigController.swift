@@ -258,7 +258,7 @@ public final class RigController: @unchecked Sendable {
         switch choice {
         case .named(let name):
             guard rig.lens(named: name) != nil else {
-                return .failed("no lens \"\(name)\"\(Suggestion.didYouMean(name, among: rig.lenses.map(\.name))); "
+                return .failed("no lens \"\(name)\"\(SpellingSuggestion.clause(for: name, in: rig.lenses.map(\.name))); "
                                + "lenses: \(rig.lenses.map(\.name).joined(separator: ", "))")
             }
             target = name
@@ -288,7 +288,7 @@ public final class RigController: @unchecked Sendable {
             guard let preset = rig.zoomPreset(named: name) else {
                 if let factor = ZoomFactor.parse(name) { return zoom(.factor(factor), at: time) }
                 let names = rig.zoomPresets.map(\.name)
-                return .failed("no zoom preset \"\(name)\"\(Suggestion.didYouMean(name, among: names)); "
+                return .failed("no zoom preset \"\(name)\"\(SpellingSuggestion.clause(for: name, in: names)); "
                                + "presets: \(names.joined(separator: ", "))")
             }
             (lensName, digital, ramp) = (preset.lens, preset.digital, preset.ramp)
@@ -319,7 +319,7 @@ public final class RigController: @unchecked Sendable {
         case .preset(let name):
             guard let preset = rig.exposurePreset(named: name) else {
                 let names = rig.exposurePresets.map(\.name)
-                return .failed("no exposure preset \"\(name)\"\(Suggestion.didYouMean(name, among: names)); "
+                return .failed("no exposure preset \"\(name)\"\(SpellingSuggestion.clause(for: name, in: names)); "
                                + "presets: \(names.joined(separator: ", "))")
             }
             setting = preset.setting
