@@ -10,6 +10,7 @@ import PauseCamCore
 /// is lost; otherwise a video frame that finds the queue full is dropped and counted (a keyframe it asked for
 /// moves to the next frame). Audio is never dropped; it waits for room above the video limit, so memory stays
 /// bounded either way. An encoder error stops encoding and is thrown by the next append, or by `finish`.
+/// The owner must end every writer with `finish` or `abort`: the encoder thread holds the writer until then.
 public final class MovieWriter: MovieSink, @unchecked Sendable {
     /// One unit of work for the encoder thread.
     enum Job {
