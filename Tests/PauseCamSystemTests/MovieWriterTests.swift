@@ -278,4 +278,21 @@ final class MovieWriterTests: XCTestCase {
             XCTAssertEqual(streams.first?["nb_read_frames"] as? String, "30", "\(container)")
         }
     }
+
+    func testPackedAndPlanar422SourcesKeepTheirLuma() throws {
+        // yuyv422 (Y0 U Y1 V), what UVC webcams send uncompressed.
+        let packed = VideoFrame(pts: .zero, width: 320, height: 180, format: .yuyv422,
+                                planes: [Plane(bytes: [UInt8]((0..<(320 * 180)).flatMap { _ in [150, 100] }),
+                                               stride: 640)], lens: "yuyv")
+        var luma = try lumaOfMovie("yuyv", frame: packed)
+        XCTAssertEqual(Int(luma[90 * 320 + 160]), 150, accuracy: 4)
+        // yuv422p, what MJPEG decodes to.
+        let planar = VideoFrame(pts: .zero, width: 320, height: 180, format: .yuv422p,
+                                planes: [Plane(bytes: [UInt8](repeating: 70, count: 320 * 180), stride: 320),
+                                         Plane(bytes: [UInt8](repeating: 128, count: 160 * 180), stride: 160),
+                                         Plane(bytes: [UInt8](repeating: 128, count: 160 * 180), stride: 160)],
+                                lens: "422p")
+        luma = try lumaOfMovie("yuv422p", frame: planar)
+        XCTAssertEqual(Int(luma[90 * 320 + 160]), 70, accuracy: 4)
+    }
 }

@@ -10,6 +10,7 @@ import PauseCamCore
 /// is lost; otherwise a video frame that finds the queue full is dropped and counted (a keyframe it asked for
 /// moves to the next frame). Audio is never dropped; it waits for room above the video limit, so memory stays
 /// bounded either way. An encoder error stops encoding and is thrown by the next append, or by `finish`.
+/// The owner must end every writer with `finish` or `abort`: the encoder thread holds the writer until then.
 public final class MovieWriter: MovieSink, @unchecked Sendable {
     /// One unit of work for the encoder thread.
     enum Job {
@@ -36,9 +37,13 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
     private var keyframeOwed = false
     private var thumbnail: VideoFrame?
     private var ended = false
+    /// Receives problems that do not fail the movie (a thumbnail that could not be written).
+    private let warn: (String) -> Void
 
     /// Opens the encoders on the reserved `.partial` and starts the encoder thread.
-    init(paths: MovieNameReserver.Reservation, settings: MovieSettings, videoQueueLimit: Int = 8) throws {
+    init(paths: MovieNameReserver.Reservation, settings: MovieSettings, videoQueueLimit: Int = 8,
+         warn: @escaping (String) -> Void = { _ in }) throws {
+        self.warn = warn
         moviePath = paths.moviePath
         partialPath = paths.partialPath
         thumbnailPath = paths.thumbnailPath
@@ -111,9 +116,13 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
         lock.unlock()
         var writtenThumbnail: String?
         if let frame {
-            try ThumbnailWriter(canvasWidth: settings.width, canvasHeight: settings.height)
-                .write(frame, to: thumbnailPath)
-            writtenThumbnail = thumbnailPath
+            do {
+                try ThumbnailWriter(canvasWidth: settings.width, canvasHeight: settings.height)
+                    .write(frame, to: thumbnailPath)
+                writtenThumbnail = thumbnailPath
+            } catch {
+                warn("the movie \(moviePath) is complete, but its thumbnail was not written: \(error)")
+            }
         }
         return MovieSummary(path: moviePath, videoFramesWritten: pipeline.video.framesEncoded,
                             videoFramesDropped: droppedCount,

@@ -24,6 +24,6 @@ public final class MovieWriterFactory: MovieSinkFactory {
         if paths.moviePath.hasSuffix("\(baseName).\(settings.container.rawValue)") == false {
             warn("\(baseName).\(settings.container.rawValue) exists; recording to \(paths.moviePath)")
         }
-        return try MovieWriter(paths: paths, settings: settings, videoQueueLimit: videoQueueLimit)
+        return try MovieWriter(paths: paths, settings: settings, videoQueueLimit: videoQueueLimit, warn: warn)
     }
 }

@@ -38,6 +38,9 @@ final class PartialMovieMuxer {
         // no longer be the given file times. Disabled, the fragments keep video exact and only audio's priming is
         // pulled to 0; `ChapterRemuxer` puts it back (the final file's edit list hides it again).
         context.pointee.avoid_negative_ts = AVFMT_AVOID_NEG_TS_DISABLED
+        // The interleaver holds packets of one stream while it waits for the other; if the microphone stalls it
+        // would hold 10 s of video (the default) out of the file. One second keeps the crash promise.
+        context.pointee.max_interleave_delta = 1_000_000
     }
 
     deinit {
