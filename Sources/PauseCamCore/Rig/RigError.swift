@@ -1,5 +1,6 @@
 /// One problem in a rig file, at a position: printed as `FILE:LINE:COLUMN: message`, the form editors jump to.
 public struct RigDiagnostic: Sendable, Equatable, CustomStringConvertible {
+    /// Where the problem is; line 0 means the whole file (it could not be read).
     public var mark: SourceMark
     /// What is wrong and, where it can, what to write instead.
     public var message: String
@@ -18,6 +19,7 @@ public struct RigDiagnostic: Sendable, Equatable, CustomStringConvertible {
 /// Why a rig could not be loaded: every problem found in the file, in file order, so a user fixes them all in one
 /// edit instead of one per run. A rig with any error is never used (no device or file is opened).
 public struct RigError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Every problem of the file, sorted by position.
     public var diagnostics: [RigDiagnostic]
 
     public init(_ diagnostics: [RigDiagnostic]) {

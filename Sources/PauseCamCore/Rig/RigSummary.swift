@@ -3,6 +3,7 @@ import Foundation
 /// The human summary `pausecam check` prints for a clean rig: lenses with their source and zoom, presets, output,
 /// and each script with its steps and total scripted time. Plain text, deterministic (tests compare it).
 public enum RigSummary {
+    /// The summary of `rig`, headed by `file` as the user named it; ends with a newline.
     public static func text(of rig: Rig, file: String) -> String {
         var lines: [String] = ["\(file): \"\(rig.name)\" is valid"]
         let o = rig.output

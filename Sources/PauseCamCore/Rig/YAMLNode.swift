@@ -42,12 +42,14 @@ public struct YAMLNode: Sendable, Equatable {
         }
     }
 
+    /// What the node holds: text, key/value pairs in file order, or items in file order.
     public enum Content: Sendable, Equatable {
         case scalar(String, ScalarStyle)
         case mapping([Pair])
         case sequence([YAMLNode])
     }
 
+    /// The node's value.
     public var content: Content
     /// Where the node starts.
     public var mark: SourceMark

@@ -5,7 +5,8 @@ import Foundation
 /// the two surfaces accept exactly the same words and give exactly the same errors.
 ///
 /// Names are checked against the rig when the parser knows it: an unknown lens or preset is an error with a
-/// "did you mean". Without a rig (`CommandParser()`), names are accepted as written and the caller resolves them.
+/// "did you mean". Without a rig (`CommandParser()`), names are accepted as written and the caller resolves them
+/// (then `zoom 2x` is the factor 2, since no preset is known).
 ///
 /// `zoom X` resolves here, once: a zoom preset named `X` wins (`zoom 2x` is the preset "2x" when the rig has one);
 /// otherwise a number with an optional `x` (`1.5`, `1.5x`) is a zoom factor; anything else is an unknown preset.
@@ -34,8 +35,11 @@ public struct CommandParser: Sendable {
     /// Why a line is not a command. `part` says whether the command word or its argument is at fault, so a rig
     /// script can point at the right node.
     public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
+        /// Which part of the line is wrong.
         public enum Part: Sendable, Equatable { case word, argument }
+        /// What is wrong, for the user, e.g. `unknown lens "mian"; did you mean "main"?`.
         public var message: String
+        /// Where it is wrong.
         public var part: Part
         public init(_ message: String, part: Part) {
             self.message = message

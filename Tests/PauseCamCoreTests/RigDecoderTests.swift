@@ -1,0 +1,173 @@
+import XCTest
+@testable import PauseCamCore
+
+/// `RigDecoder` on hand-built node trees: no libyaml involved, so these pin the decoder alone.
+final class RigDecoderTests: XCTestCase {
+    // A tiny tree builder: every node gets an explicit line and column.
+    static func at(_ line: Int, _ column: Int) -> SourceMark { SourceMark(file: "t.yaml", line: line, column: column) }
+    static func s(_ text: String, _ line: Int, _ column: Int, _ style: YAMLNode.ScalarStyle = .plain) -> YAMLNode {
+        .scalar(text, style: style, at: at(line, column))
+    }
+    static func m(_ line: Int, _ column: Int, _ pairs: [(YAMLNode, YAMLNode)]) -> YAMLNode {
+        YAMLNode(.mapping(pairs.map { YAMLNode.Pair(key: $0.0, value: $0.1) }), at: at(line, column))
+    }
+    static func q(_ line: Int, _ column: Int, _ items: [YAMLNode]) -> YAMLNode {
+        YAMLNode(.sequence(items), at: at(line, column))
+    }
+
+    /// name: T / lenses: main: {zoom: 2, virtual: {color: "#102030"}} / plus extra top-level pairs.
+    static func rig(extra: [(YAMLNode, YAMLNode)] = [], lensExtra: [(YAMLNode, YAMLNode)] = []) -> YAMLNode {
+        m(1, 1, [
+            (s("name", 1, 1), s("T", 1, 7)),
+            (s("lenses", 2, 1), m(3, 3, [
+                (s("main", 3, 3), m(4, 5, [
+                    (s("zoom", 4, 5), s("2", 4, 11)),
+                    (s("virtual", 5, 5), m(5, 14, [(s("color", 5, 15), s("#102030", 5, 22, .doubleQuoted))])),
+                ] + lensExtra)),
+            ])),
+        ] + extra)
+    }
+
+    func messages(_ root: YAMLNode) -> [String] {
+        do {
+            _ = try RigDecoder.decode(root)
+            return []
+        } catch {
+            return error.diagnostics.map(\.description)
+        }
+    }
+
+    func testMinimalRigGetsDefaults() throws {
+        let rig = try RigDecoder.decode(Self.rig())
+        XCTAssertEqual(rig.name, "T")
+        XCTAssertEqual(rig.lenses, [Rig.Lens(name: "main", zoom: 2,
+                                             source: .virtual(color: RGBColor(red: 0x10, green: 0x20, blue: 0x30)))])
+        XCTAssertEqual(rig.defaultLens, "main")
+        XCTAssertEqual(rig.output, Rig.OutputSettings())
+        XCTAssertEqual(rig.audio, Rig.AudioInput())
+        XCTAssertEqual(rig.standby, .hot)
+        XCTAssertEqual(rig.onAttach, .switch)
+    }
+
+    func testDirectoryTextIsKeptUnexpanded() throws {
+        let rig = try RigDecoder.decode(Self.rig(extra: [
+            (Self.s("output", 6, 1), Self.m(7, 3, [(Self.s("directory", 7, 3), Self.s("$XDG_VIDEOS_DIR/x", 7, 14))])),
+        ]))
+        XCTAssertEqual(rig.output.directory, "$XDG_VIDEOS_DIR/x")
+    }
+
+    func testFrameRatesAreExact() throws {
+        for (text, rate) in [("30", FrameRate(30)), ("29.97", FrameRate(30000, 1001)), ("25", FrameRate(25)),
+                             ("60", FrameRate(60)), ("30000/1001", FrameRate(30000, 1001)),
+                             ("23.976", FrameRate(24000, 1001)), ("59.94", FrameRate(60000, 1001)),
+                             ("12.5", FrameRate(25, 2)), ("60/2", FrameRate(30))] {
+            let rig = try RigDecoder.decode(Self.rig(lensExtra: [(Self.s("fps", 6, 5), Self.s(text, 6, 10))]))
+            XCTAssertEqual(rig.lenses[0].rate, rate, text)
+        }
+    }
+
+    func testAllErrorsOfAFileAreReportedAtOnceInFileOrder() {
+        let root = Self.m(1, 1, [
+            (Self.s("name", 1, 1), Self.s("", 1, 6)),
+            (Self.s("lenses", 2, 1), Self.m(3, 3, [
+                (Self.s("main", 3, 3), Self.m(4, 5, [
+                    (Self.s("zoom", 4, 5), Self.s("x", 4, 11)),
+                    (Self.s("match", 5, 5), Self.m(5, 12, [(Self.s("usb", 5, 13), Self.s("zz", 5, 18))])),
+                ])),
+            ])),
+            (Self.s("standby", 6, 1), Self.s("warm", 6, 10)),
+            (Self.s("scripts", 7, 1), Self.m(8, 3, [
+                (Self.s("s", 8, 3), Self.q(9, 5, [Self.s("stop", 9, 7)])),
+            ])),
+            (Self.s("zoom_preset", 10, 1), Self.m(10, 14, [])),
+        ])
+        XCTAssertEqual(messages(root), [
+            "t.yaml:1:6: name: expected a value, found nothing",
+            "t.yaml:4:11: lenses.main.zoom: expected a zoom factor more than 0 and at most 100, found \"x\"",
+            "t.yaml:5:18: lenses.main.match.usb: \"zz\" is not a USB id; write VENDOR:PRODUCT in hex, such as \"046d:085b\"",
+            "t.yaml:6:10: standby: \"warm\" is not one of hot, cold",
+            "t.yaml:9:7: scripts.s step 1: stop before record",
+            "t.yaml:10:1: unknown key \"zoom_preset\"; did you mean \"zoom_presets\"?",
+        ])
+    }
+
+    func testDuplicateKeyPointsAtTheSecondAndNamesTheFirst() {
+        let root = Self.rig(lensExtra: [(Self.s("zoom", 6, 5), Self.s("3", 6, 11))])
+        XCTAssertEqual(messages(root), ["t.yaml:6:5: lenses.main: duplicate key \"zoom\" (first at line 4, column 5)"])
+    }
+
+    func testWrongTypesSayWhatWasFound() {
+        let root = Self.rig(extra: [(Self.s("audio", 6, 1), Self.q(6, 8, [Self.s("x", 6, 9)]))])
+        XCTAssertEqual(messages(root), ["t.yaml:6:8: audio: expected a mapping (device: required: …), found a list"])
+    }
+
+    func testScriptStepsBecomeCommandsOfTheShellGrammar() throws {
+        let steps = Self.q(7, 5, [
+            Self.m(7, 7, [(Self.s("record", 7, 7), Self.s("Intro", 7, 15))]),
+            Self.s("wait 1.5s", 8, 7),
+            Self.m(9, 7, [(Self.s("lens", 9, 7), Self.s("next", 9, 13))]),
+            Self.m(10, 7, [(Self.s("zoom", 10, 7), Self.s("1.5x", 10, 13))]),
+            Self.m(11, 7, [(Self.s("exposure", 11, 7), Self.s("-1", 11, 17))]),
+            Self.m(12, 7, [(Self.s("focus", 12, 7), Self.s("40", 12, 14))]),
+            Self.s("pause", 13, 7),
+            Self.m(14, 7, [(Self.s("resume", 14, 7), Self.s("", 14, 14))]),
+            Self.m(15, 7, [(Self.s("mark", 15, 7), Self.s("good: take", 15, 13, .doubleQuoted))]),
+            Self.s("stop", 16, 7),
+        ])
+        let rig = try RigDecoder.decode(Self.rig(extra: [(Self.s("scripts", 5, 1), Self.m(6, 3, [(Self.s("a", 6, 3), steps)]))]))
+        XCTAssertEqual(rig.scripts, [Rig.Script(name: "a", steps: [
+            .record(name: "Intro"), .wait(.milliseconds(1500)), .lens(.next), .zoom(.factor(1.5)),
+            .exposure(.bias(-1)), .focus(.manual(40)), .pause, .resume(name: nil), .mark("good: take"), .stop,
+        ])])
+        XCTAssertEqual(rig.scripts[0].scriptedTime, .milliseconds(1500))
+    }
+
+    func testExposurePresetSettings() throws {
+        let presets = Self.m(7, 3, [
+            (Self.s("bright", 7, 3), Self.m(7, 11, [(Self.s("bias", 7, 12), Self.s("+1.0", 7, 18))])),
+            (Self.s("night", 8, 3), Self.m(8, 10, [(Self.s("mode", 8, 11), Self.s("manual", 8, 17)),
+                                                   (Self.s("time", 8, 25), Self.s("1/30", 8, 31)),
+                                                   (Self.s("gain", 8, 37), Self.s("8", 8, 43))])),
+            (Self.s("plain", 9, 3), Self.m(9, 10, [(Self.s("mode", 9, 11), Self.s("auto", 9, 17))])),
+        ])
+        let rig = try RigDecoder.decode(Self.rig(extra: [(Self.s("exposure_presets", 6, 1), presets)]))
+        XCTAssertEqual(rig.exposurePresets.map(\.setting), [
+            .bias(1), .manual(time: MediaTime(value: 1, timescale: 30), gain: 8), .auto,
+        ])
+    }
+
+    func testScriptStateRules() {
+        var checker = ScriptStateChecker()
+        XCTAssertEqual(checker.apply(.resume(name: nil)), "resume before record")
+        XCTAssertNil(checker.apply(.lens(.next)))
+        XCTAssertNil(checker.apply(.record(name: nil)))
+        XCTAssertNil(checker.apply(.pause))
+        XCTAssertNil(checker.apply(.mark("in the gap")))
+        XCTAssertNil(checker.apply(.resume(name: "B")))
+        XCTAssertNil(checker.apply(.stop))
+        XCTAssertEqual(checker.apply(.status), "\"status\" after \"stop\"; a script ends at its stop")
+        XCTAssertTrue(checker.hasRecorded)
+    }
+
+    func testSpellingSuggestions() {
+        XCTAssertEqual(SpellingSuggestion.closest(to: "lense", in: RigDecoder.topKeys), "lenses")
+        XCTAssertEqual(SpellingSuggestion.closest(to: "mian", in: ["wide", "main"]), "main")
+        XCTAssertNil(SpellingSuggestion.closest(to: "xyz", in: ["wide", "main"]))
+        XCTAssertEqual(SpellingSuggestion.distance(Array("ab"), Array("ba")), 1)
+        XCTAssertEqual(SpellingSuggestion.distance(Array(""), Array("abc")), 3)
+    }
+
+    func testValueParsers() {
+        XCTAssertNotNil(try? RigValueParser.size("1920x1080").get())
+        XCTAssertNil(try? RigValueParser.size("1920x").get())
+        XCTAssertNil(try? RigValueParser.size("99999999999x2").get())
+        XCTAssertEqual(try? RigValueParser.bitrate("128k").get(), 128_000)
+        XCTAssertEqual(try? RigValueParser.bitrate("96000").get(), 96_000)
+        XCTAssertNil(RigValueParser.number("nan"))
+        XCTAssertNil(RigValueParser.number("1e5"))
+        XCTAssertEqual(RigValueParser.number("-0.5"), -0.5)
+        XCTAssertNil(try? RigValueParser.color("#gg0000").get())
+        XCTAssertNil(try? RigValueParser.frameRate("0").get())
+        XCTAssertNil(try? RigValueParser.frameRate("-30").get())
+    }
+}
