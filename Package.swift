@@ -32,7 +32,8 @@ let package = Package(
                           dependencies: ["PauseCamCore", "PauseCamVirtual", "PauseCamSystem", "PauseCamShell"]),
 
         .testTarget(name: "PauseCamCoreTests", dependencies: ["PauseCamCore", "PauseCamVirtual"]),
-        .testTarget(name: "PauseCamSystemTests", dependencies: ["PauseCamCore", "PauseCamSystem", "PauseCamVirtual"]),
+        .testTarget(name: "PauseCamSystemTests", dependencies: ["PauseCamCore", "PauseCamSystem", "PauseCamVirtual"],
+                    exclude: ["umockdev"]),
         .testTarget(name: "EndToEndTests", dependencies: ["PauseCamCore"]),
     ],
     swiftLanguageModes: [.v5]
