@@ -36,7 +36,7 @@ let package = Package(
 
         .testTarget(name: "PauseCamCoreTests", dependencies: ["PauseCamCore", "PauseCamVirtual"]),
         .testTarget(name: "PauseCamSystemTests", dependencies: ["PauseCamCore", "PauseCamSystem", "PauseCamVirtual"],
-                    exclude: ["BrokenRigs"]),
+                    exclude: ["BrokenRigs", "umockdev"]),
         .testTarget(name: "EndToEndTests", dependencies: ["PauseCamCore"], exclude: ["Rigs"]),
     ],
     swiftLanguageModes: [.v5]
