@@ -260,10 +260,12 @@ final class RetimerEdgeCaseTests: XCTestCase {
             next += 1000
         }
         XCTAssertEqual(h.keptSampleRanges().ranges, [0..<16000], "before finish")
+        // The timeline is decided up to the stall horizon: a frame from before it can no longer be placed.
+        XCTAssertEqual(h.video(base + MediaTime(value: 11, timescale: 30)), .drop(.late))
         h.finish()
         XCTAssertEqual(h.keptSampleRanges().ranges, [0..<16000], "after finish")
-        // A frame from before the stall horizon can no longer be placed: dropped as late.
-        XCTAssertEqual(h.video(base + MediaTime(value: 10, timescale: 30)), .drop(.notRecording))
+        // Nothing is accepted after finish.
+        XCTAssertEqual(h.video(base + .seconds(10)), .drop(.notRecording))
     }
 
     // MARK: Int64 extremes
