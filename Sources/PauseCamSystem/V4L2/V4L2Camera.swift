@@ -36,7 +36,7 @@ public final class V4L2Camera: Camera, @unchecked Sendable {
 
     /// Opens the node at `path` through libv4l2 and prepares it for `lens`.
     public static func open(path: String, lens: Rig.Lens, warn: @escaping @Sendable (String) -> Void) throws -> V4L2Camera {
-        try V4L2Camera(device: LibV4L2Device(path: path), lens: lens, warn: warn)
+        try V4L2Camera(device: V4L2DeviceNode(path: path), lens: lens, warn: warn)
     }
 
     /// Prepares `device` for `lens`: checks it captures video, chooses and sets a mode (`V4L2FormatChooser`), sets
