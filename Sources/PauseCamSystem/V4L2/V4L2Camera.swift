@@ -64,9 +64,15 @@ public final class V4L2Camera: Camera, @unchecked Sendable {
         }
         var rate = choice.rate ?? V4L2FormatChooser.defaultRateCap
         if let wanted = choice.rate {
-            if let set = try device.setFrameRate(wanted) {
-                if set != wanted { warn("\(displayName): asked for \(wanted) fps, the camera chose \(set) fps") }
-                rate = set
+            do {
+                if let set = try device.setFrameRate(wanted) {
+                    if set != wanted { warn("\(displayName): asked for \(wanted) fps, the camera chose \(set) fps") }
+                    rate = set
+                }
+            } catch V4L2Error.unplugged(let device, let call) {
+                throw V4L2Error.unplugged(device: device, call: call)
+            } catch {
+                warn("\(displayName): cannot set the frame rate (\(error)); the camera keeps its own")
             }
         }
         format = CameraFormat(width: negotiated.width, height: negotiated.height, rate: rate, pixelFormat: pixelFormat)
