@@ -8,6 +8,8 @@
 #include <poll.h>
 #include <time.h>
 #include <sys/mman.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 #include <errno.h>
 
 /// v4l2_open(path, flags) without the variadic mode argument (never needed for a device node).
@@ -16,6 +18,10 @@ static inline int pausecam_v4l2_open(const char *path, int flags) { return v4l2_
 static inline int pausecam_v4l2_ioctl(int fd, unsigned long request, void *argument) {
     return v4l2_ioctl(fd, request, argument);
 }
+/// open(2) without libv4l2, for probing a node (libv4l2 issues raw syscalls that umockdev cannot intercept).
+static inline int pausecam_open(const char *path, int flags) { return open(path, flags); }
+/// ioctl(2) with one pointer argument, without libv4l2.
+static inline int pausecam_ioctl(int fd, unsigned long request, void *argument) { return ioctl(fd, request, argument); }
 /// MAP_FAILED, which is a cast macro Swift does not import.
 static inline void *pausecam_map_failed(void) { return MAP_FAILED; }
 

@@ -68,3 +68,24 @@ final class UdevInsideTestbedTests: XCTestCase {
                        "/dev/video8")
     }
 }
+
+extension UdevInsideTestbedTests {
+    func testQueryCapFiltersTheMetadataNodeAndFormatsAreRead() throws {
+        try scenario("ioctl")
+        let cameras = try UdevDeviceManager().cameras()
+        XCTAssertEqual(cameras, [CameraIdentity(devicePath: "/dev/video0", name: "Fake C920", driver: "uvcvideo",
+                                                bus: "usb-0000:00:14.0-1", serial: "AAAA1111",
+                                                path: "pci-0000:00:14.0-usb-0:1:1.0", usb: "046d:082d")])
+        let described = try UdevDeviceManager().describeCameras()
+        XCTAssertEqual(described.count, 1)
+        XCTAssertNil(described.first?.problem)
+        XCTAssertEqual(described.first?.modes, [
+            V4L2Mode(pixelFormat: .mjpeg, width: 1280, height: 720, rates: [FrameRate(30), FrameRate(15)]),
+            V4L2Mode(pixelFormat: .yuyv, width: 640, height: 480, rates: [FrameRate(30)]),
+        ])
+        XCTAssertEqual(described.first?.controls.map(\.id), [.zoomAbsolute])
+        XCTAssertEqual(described.first?.controls.first?.info,
+                       V4L2ControlInfo(id: V4L2ControlID.zoomAbsolute.id, name: "Zoom, Absolute", type: .integer,
+                                       minimum: 100, maximum: 500, step: 1, defaultValue: 100))
+    }
+}

@@ -47,3 +47,9 @@ final class UdevTestbedTests: XCTestCase {
         try runInsideTestbed("hotplug", test: "testHotPlug")
     }
 }
+
+extension UdevTestbedTests {
+    func testQueryCapAnsweredByAnIoctlHandlerFiltersTheMetadataNode() throws {
+        try runInsideTestbed("ioctl", test: "testQueryCapFiltersTheMetadataNodeAndFormatsAreRead")
+    }
+}

@@ -2,6 +2,7 @@ import PauseCamCore
 
 /// Everything `pausecam devices` shows about one camera: who it is, how it can stream, which controls it has.
 public struct CameraDescription: Sendable {
+    /// Who the camera is (what rig rules match on).
     public var identity: CameraIdentity
     /// Formats × sizes × rates; empty when the node could not be opened (see `problem`).
     public var modes: [V4L2Mode]

@@ -21,7 +21,7 @@ public final class UdevDeviceManager {
         try context.devices(subsystem: "video4linux").compactMap { udevDevice in
             guard let identity = identity(of: udevDevice, openNode: true) else { return nil }
             do {
-                let device = try LibV4L2Device(path: identity.devicePath)
+                let device = try V4L2DeviceNode(path: identity.devicePath, access: .kernel)
                 defer { device.close() }
                 let modes = (try? V4L2FormatCatalog.modes(of: device)) ?? []
                 let controls = V4L2Controls(device: device, cameraName: identity.devicePath) { _ in }
@@ -39,7 +39,7 @@ public final class UdevDeviceManager {
         let properties = device.properties
         guard let node = device.deviceNode ?? properties["DEVNAME"] else { return nil }
         var capability: V4L2Capability?
-        if openNode, let opened = try? LibV4L2Device(path: node) {
+        if openNode, let opened = try? V4L2DeviceNode(path: node, access: .kernel) {
             capability = try? opened.queryCapability()
             opened.close()
         }

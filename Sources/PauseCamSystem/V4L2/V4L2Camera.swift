@@ -36,7 +36,7 @@ public final class V4L2Camera: Camera, @unchecked Sendable {
 
     /// Opens the node at `path` through libv4l2 and prepares it for `lens`.
     public static func open(path: String, lens: Rig.Lens, warn: @escaping @Sendable (String) -> Void) throws -> V4L2Camera {
-        try V4L2Camera(device: LibV4L2Device(path: path), lens: lens, warn: warn)
+        try V4L2Camera(device: V4L2DeviceNode(path: path), lens: lens, warn: warn)
     }
 
     /// Prepares `device` for `lens`: checks it captures video, chooses and sets a mode (`V4L2FormatChooser`), sets
@@ -64,9 +64,15 @@ public final class V4L2Camera: Camera, @unchecked Sendable {
         }
         var rate = choice.rate ?? V4L2FormatChooser.defaultRateCap
         if let wanted = choice.rate {
-            if let set = try device.setFrameRate(wanted) {
-                if set != wanted { warn("\(displayName): asked for \(wanted) fps, the camera chose \(set) fps") }
-                rate = set
+            do {
+                if let set = try device.setFrameRate(wanted) {
+                    if set != wanted { warn("\(displayName): asked for \(wanted) fps, the camera chose \(set) fps") }
+                    rate = set
+                }
+            } catch V4L2Error.unplugged(let device, let call) {
+                throw V4L2Error.unplugged(device: device, call: call)
+            } catch {
+                warn("\(displayName): cannot set the frame rate (\(error)); the camera keeps its own")
             }
         }
         format = CameraFormat(width: negotiated.width, height: negotiated.height, rate: rate, pixelFormat: pixelFormat)

@@ -1,12 +1,18 @@
 /// What `VIDIOC_QUERYCTRL` says about one control: its range and kind, used to clamp values and to list controls.
 public struct V4L2ControlInfo: Sendable, Equatable {
+    /// The `V4L2_CID_*` it describes.
     public var id: UInt32
     /// The driver's name for it; changes between kernels, so never used to find a control.
     public var name: String
+    /// Integer, boolean, menu… (`type`).
     public var type: Kind
+    /// Smallest value (or first menu index).
     public var minimum: Int32
+    /// Largest value (or last menu index).
     public var maximum: Int32
+    /// Value granularity.
     public var step: Int32
+    /// The driver's power-on value.
     public var defaultValue: Int32
     /// `V4L2_CTRL_FLAG_DISABLED`: present in the ID space but not usable.
     public var disabled: Bool

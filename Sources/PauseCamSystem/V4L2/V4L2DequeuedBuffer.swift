@@ -1,7 +1,10 @@
 /// A filled buffer from `VIDIOC_DQBUF`: which mmap buffer, how much of it, and when the frame was captured.
 public struct V4L2DequeuedBuffer: Sendable, Equatable {
+    /// Which mmap buffer holds the frame; queue it again after copying.
     public var index: UInt32
+    /// Bytes of the buffer the frame fills (a JPEG's size varies per frame).
     public var bytesUsed: Int
+    /// `V4L2_BUF_FLAG_*`: error, timestamp clock.
     public var flags: Flags
     /// The driver's frame counter; a jump of more than one means frames were dropped before we saw them.
     public var sequence: UInt32

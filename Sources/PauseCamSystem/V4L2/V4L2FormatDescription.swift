@@ -1,5 +1,6 @@
 /// One entry of `VIDIOC_ENUM_FMT`: a pixel format the node offers.
 public struct V4L2FormatDescription: Sendable, Equatable {
+    /// The fourcc the node delivers.
     public var pixelFormat: V4L2PixelFormat
     /// The driver's text, e.g. "Motion-JPEG".
     public var description: String

@@ -4,13 +4,15 @@
 Usage (always under umockdev-wrapper, with Debian's /usr/bin/python3, which has gi):
     umockdev-wrapper /usr/bin/python3 testbed.py SCENARIO XCTEST_BINARY TEST_FILTER
 
-SCENARIO is "enumerate" (three webcams with serials plus a UVC metadata node exist before the test starts) or
+SCENARIO is "ioctl" (one camera and its metadata node as real pseudo-terminal nodes whose V4L2 ioctls are answered
+by `V4L2Answers` below: QUERYCAP, G_FMT, ENUM_FMT, ENUM_FRAMESIZES, ENUM_FRAMEINTERVALS, QUERYCTRL), "enumerate" (three webcams with serials plus a UVC metadata node exist before the test starts) or
 "hotplug" (the test starts first; once its udev monitor socket exists, a camera is added, a metadata node is added,
 the camera gets a change event, is unplugged and plugged back, and a sentinel camera "END" is added last).
 The child gets UMOCKDEV_DIR and PAUSECAM_UMOCKDEV_SCENARIO; this script exits with the child's status.
 """
 import glob
 import os
+import struct
 import subprocess
 import sys
 import time
@@ -45,7 +47,7 @@ def add_camera(testbed, name, vendor, product, serial, node, port, metadata_node
 def add_nodes(testbed, interface, name, vendor, product, serial, node, port, metadata_node=None):
     """The capture node and optionally the metadata node of a camera's video interface; returns their paths."""
     def properties(number, capabilities):
-        props = ['DEVNAME', f'/dev/video{number}', 'MAJOR', '81', 'MINOR', str(number),
+        props = ['DEVNAME', f'video{number}', 'MAJOR', '81', 'MINOR', str(number),
                  'ID_V4L_CAPABILITIES', capabilities, 'ID_V4L_PRODUCT', name,
                  'ID_VENDOR_ID', vendor, 'ID_MODEL_ID', product, 'ID_USB_DRIVER', 'uvcvideo',
                  'ID_PATH', f'pci-0000:00:14.0-usb-0:{port}:1.0']
@@ -61,6 +63,99 @@ def add_nodes(testbed, interface, name, vendor, product, serial, node, port, met
                                         ['name', name, 'index', '1', 'dev', f'81:{metadata_node}'],
                                         properties(metadata_node, ':')))
     return paths
+
+
+def ioc(direction, number, size):
+    """The kernel's _IOC(direction, 'V', number, size); direction 2 = read, 3 = read/write."""
+    return (direction << 30) | (size << 16) | (ord('V') << 8) | number
+
+
+VIDIOC_QUERYCAP = ioc(2, 0, 104)
+VIDIOC_ENUM_FMT = ioc(3, 2, 64)
+VIDIOC_G_FMT = ioc(3, 4, 208)
+VIDIOC_QUERYCTRL = ioc(3, 36, 68)
+VIDIOC_ENUM_FRAMESIZES = ioc(3, 74, 44)
+VIDIOC_ENUM_FRAMEINTERVALS = ioc(3, 75, 52)
+EINVAL, ENOTTY = 22, 25
+CAP_VIDEO_CAPTURE, CAP_META_CAPTURE, CAP_STREAMING, CAP_DEVICE_CAPS = 0x1, 0x800000, 0x4000000, 0x80000000
+MJPG = struct.unpack('<I', b'MJPG')[0]
+YUYV = struct.unpack('<I', b'YUYV')[0]
+# format → [(width, height, [(interval numerator, denominator)])]
+MODES = {MJPG: [(1280, 720, [(1, 30), (1, 15)])], YUYV: [(640, 480, [(1, 30)])]}
+ZOOM_ABSOLUTE = 0x009a090d
+
+
+class V4L2Answers(UMockdev.IoctlBase):
+    """Answers the V4L2 ioctls of a UVC webcam's two nodes like uvcvideo would (no streaming: mmap cannot work)."""
+
+    def __init__(self, metadata):
+        super().__init__()
+        self.metadata = metadata
+
+    def do_handle_ioctl(self, client):
+        request = client.get_request()
+        sizes = {VIDIOC_QUERYCAP: 104, VIDIOC_ENUM_FMT: 64, VIDIOC_G_FMT: 208, VIDIOC_QUERYCTRL: 68,
+                 VIDIOC_ENUM_FRAMESIZES: 44, VIDIOC_ENUM_FRAMEINTERVALS: 52}
+        if request not in sizes:
+            client.complete(-1, ENOTTY)
+            return True
+        data = client.get_arg().resolve(0, sizes[request])
+        current = bytes(data.retrieve())
+        answer = self.answer(request, current)
+        if answer is None:
+            client.complete(-1, EINVAL)
+        else:
+            data.update(0, list(answer + current[len(answer):]))
+            client.complete(0, 0)
+        return True
+
+    def answer(self, request, current):
+        if request == VIDIOC_QUERYCAP:
+            node = CAP_META_CAPTURE if self.metadata else CAP_VIDEO_CAPTURE
+            return struct.pack('<16s32s32sIII', b'uvcvideo', b'Fake C920', b'usb-0000:00:14.0-1', 0x60000,
+                               CAP_VIDEO_CAPTURE | CAP_META_CAPTURE | CAP_STREAMING | CAP_DEVICE_CAPS,
+                               node | CAP_STREAMING)
+        if self.metadata:
+            return None
+        if request == VIDIOC_G_FMT:
+            return struct.pack('<IIIIIII', 1, 1280, 720, MJPG, 1, 0, 1280 * 720 * 2)
+        if request == VIDIOC_ENUM_FMT:
+            index, kind = struct.unpack_from('<II', current)
+            formats = list(MODES)
+            if kind != 1 or index >= len(formats):
+                return None
+            names = {MJPG: b'Motion-JPEG', YUYV: b'YUYV 4:2:2'}
+            return struct.pack('<III32sI', index, 1, 1 if formats[index] == MJPG else 0,
+                               names[formats[index]], formats[index])
+        if request == VIDIOC_ENUM_FRAMESIZES:
+            index, fourcc = struct.unpack_from('<II', current)
+            sizes = MODES.get(fourcc, [])
+            if index >= len(sizes):
+                return None
+            return struct.pack('<IIIII', index, fourcc, 1, sizes[index][0], sizes[index][1])
+        if request == VIDIOC_ENUM_FRAMEINTERVALS:
+            index, fourcc, width, height = struct.unpack_from('<IIII', current)
+            matches = [m for m in MODES.get(fourcc, []) if m[0] == width and m[1] == height]
+            if not matches or index >= len(matches[0][2]):
+                return None
+            numerator, denominator = matches[0][2][index]
+            return struct.pack('<IIIIIII', index, fourcc, width, height, 1, numerator, denominator)
+        if request == VIDIOC_QUERYCTRL:
+            control = struct.unpack_from('<I', current)[0]
+            if control != ZOOM_ABSOLUTE:
+                return None
+            return struct.pack('<II32siiiiI', control, 1, b'Zoom, Absolute', 100, 500, 1, 100, 0)
+        return None
+
+
+def node_record(name, port, node, capabilities):
+    """A umockdev record of one video4linux node: the "N:" line makes the testbed create /dev/videoN."""
+    return (f'P: /devices/pci0000:00/0000:00:14.0/usb1/1-{port}/1-{port}:1.0/video4linux/video{node}\n'
+            f'N: video{node}\n'
+            f'E: DEVNAME=/dev/video{node}\nE: SUBSYSTEM=video4linux\nE: MAJOR=81\nE: MINOR={node}\n'
+            f'E: ID_V4L_CAPABILITIES={capabilities}\nE: ID_SERIAL_SHORT=AAAA1111\n'
+            f'E: ID_PATH=pci-0000:00:14.0-usb-0:{port}:1.0\nE: ID_VENDOR_ID=046d\nE: ID_MODEL_ID=082d\n'
+            f'A: name={name}\nA: dev=81:{node}\n\n')
 
 
 def wait_for_monitor(root, child):
@@ -79,6 +174,15 @@ def main():
     testbed = UMockdev.Testbed.new()
     assert UMockdev.in_mock_environment(), 'run under umockdev-wrapper'
     environment = dict(os.environ, UMOCKDEV_DIR=testbed.get_root_dir(), PAUSECAM_UMOCKDEV_SCENARIO=scenario)
+
+    if scenario == 'ioctl':
+        # Both nodes claim ":capture:" in udev: only QUERYCAP's device_caps can tell the metadata node apart.
+        testbed.add_from_string(node_record('Fake C920', 1, 0, ':capture:'))
+        testbed.add_from_string(node_record('Fake C920', 1, 1, ':capture:'))
+        handlers = [V4L2Answers(metadata=False), V4L2Answers(metadata=True)]
+        testbed.attach_ioctl('/dev/video0', handlers[0])
+        testbed.attach_ioctl('/dev/video1', handlers[1])
+        return subprocess.call([binary, test_filter], env=environment)
 
     if scenario == 'enumerate':
         for index, (name, vendor, product, serial, node, port) in enumerate(CAMERAS):

@@ -2,20 +2,35 @@ import CV4L2
 import Foundation
 import PauseCamCore
 
-/// A real V4L2 device node opened through libv4l2 (which also answers for cameras whose formats it converts).
-/// Owns the file descriptor and the mmap buffers; `close()` (or deinit) releases both. Not thread-safe: one
-/// `V4L2Camera` drives it from one thread at a time.
-public final class LibV4L2Device: V4L2Device {
+/// A real V4L2 device node. Owns the file descriptor and the mmap buffers; `close()` (or deinit) releases both.
+/// Not thread-safe: one `V4L2Camera` drives it from one thread at a time.
+public final class V4L2DeviceNode: V4L2Device {
+    /// Which C calls reach the node.
+    public enum Access: Sendable {
+        /// libv4l2 (`v4l2_open`, `v4l2_ioctl`, `v4l2_mmap`…): for cameras, whose quirks libv4l2 knows.
+        case libv4l2
+        /// The kernel directly (`open`, `ioctl`, `mmap`…): for probing QUERYCAP/ENUM/QUERYCTRL, which needs none
+        /// of libv4l2's set-up, and which umockdev can intercept (libv4l2 issues raw syscalls it cannot).
+        case kernel
+    }
+
     public let path: String
+    public let access: Access
     private var descriptor: Int32
     private var mappings: [UInt32: (address: UnsafeMutableRawPointer, length: Int)] = [:]
 
     /// Opens `path` read-write and non-blocking (DQBUF then returns EAGAIN instead of stalling a stop).
-    /// The corresponding C function is `v4l2_open`.
-    public init(path: String) throws {
+    /// The corresponding C function is `v4l2_open` (or `open`).
+    public init(path: String, access: Access = .libv4l2) throws {
         self.path = path
+        self.access = access
         var fd: Int32
-        repeat { fd = pausecam_v4l2_open(path, O_RDWR | O_NONBLOCK) } while fd < 0 && errno == EINTR
+        repeat {
+            switch access {
+            case .libv4l2: fd = pausecam_v4l2_open(path, O_RDWR | O_NONBLOCK)
+            case .kernel: fd = pausecam_open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
+            }
+        } while fd < 0 && errno == EINTR
         if fd < 0 { throw V4L2Error.from(errno: errno, device: path, call: "open") }
         descriptor = fd
     }
@@ -26,7 +41,9 @@ public final class LibV4L2Device: V4L2Device {
     private func control(_ request: UInt, _ argument: UnsafeMutableRawPointer) -> Int32 {
         guard descriptor >= 0 else { return EBADF }
         while true {
-            if pausecam_v4l2_ioctl(descriptor, request, argument) == 0 { return 0 }
+            let result = access == .libv4l2 ? pausecam_v4l2_ioctl(descriptor, request, argument)
+                                            : pausecam_ioctl(descriptor, request, argument)
+            if result == 0 { return 0 }
             if errno != EINTR { return errno }
         }
     }
@@ -172,8 +189,10 @@ public final class LibV4L2Device: V4L2Device {
         buffer.memory = V4L2_MEMORY_MMAP.rawValue
         try perform(pausecam_vidioc_querybuf(), "VIDIOC_QUERYBUF", &buffer)
         let length = Int(buffer.length)
-        guard let address = v4l2_mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor,
-                                      Int64(buffer.m.offset)),
+        let mapped = access == .libv4l2
+            ? v4l2_mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, Int64(buffer.m.offset))
+            : mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, off_t(buffer.m.offset))
+        guard let address = mapped,
               address != pausecam_map_failed() else {
             throw V4L2Error.from(errno: errno, device: path, call: "mmap")
         }
@@ -181,7 +200,10 @@ public final class LibV4L2Device: V4L2Device {
     }
 
     public func unmapBuffers() {
-        for (_, mapping) in mappings { _ = v4l2_munmap(mapping.address, mapping.length) }
+        for (_, mapping) in mappings {
+            _ = access == .libv4l2 ? v4l2_munmap(mapping.address, mapping.length)
+                                   : munmap(mapping.address, mapping.length)
+        }
         mappings.removeAll()
     }
 
@@ -236,7 +258,7 @@ public final class LibV4L2Device: V4L2Device {
     public func close() {
         guard descriptor >= 0 else { return }
         unmapBuffers()
-        _ = v4l2_close(descriptor)
+        _ = access == .libv4l2 ? v4l2_close(descriptor) : Glibc.close(descriptor)
         descriptor = -1
     }
 

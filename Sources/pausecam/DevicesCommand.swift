@@ -1,0 +1,153 @@
+import Foundation
+import PauseCamCore
+import PauseCamSystem
+
+/// `pausecam devices [--json] [--rig RIG]`: the cameras present, like `v4l2-ctl --list-devices`, with their
+/// formats, sizes, rates and PauseCam controls; with a rig, which lens each camera serves and which lenses have
+/// no camera. With no camera it says so and how to check permissions — never an empty table.
+///
+/// Called by `main.swift` after it has parsed the arguments and loaded the rig. Returns the exit status: 0 when
+/// the listing was made, 1 when udev could not be read or the rig's rules are ambiguous.
+func runDevices(json: Bool, rig: Rig?) -> Int32 {
+    let cameras: [CameraDescription]
+    do {
+        cameras = try UdevDeviceManager().describeCameras()
+    } catch {
+        printError("pausecam devices: \(error)")
+        return 1
+    }
+    var match: CameraMatcher.Result?
+    var matchError: String?
+    if let rig {
+        do {
+            match = try CameraMatcher.match(cameras.map(\.identity), to: rig.lenses)
+        } catch {
+            matchError = "rig \"\(rig.name)\": \(error)"
+        }
+    }
+    let report = DevicesReport(cameras: cameras, rig: rig, match: match, matchError: matchError)
+    if json {
+        print(report.json())
+    } else {
+        print(report.text(), terminator: "")
+    }
+    if let matchError, !json { printError("pausecam devices: \(matchError)") }
+    return matchError == nil ? 0 : 1
+}
+
+private func printError(_ text: String) {
+    FileHandle.standardError.write(Data((text + "\n").utf8))
+}
+
+/// The listing `pausecam devices` prints, built from what the device manager and the matcher found.
+struct DevicesReport {
+    var cameras: [CameraDescription]
+    var rig: Rig?
+    var match: CameraMatcher.Result?
+    var matchError: String?
+
+    static let noCameraAdvice = """
+        No cameras found.
+        If a camera is plugged in, check that its device node exists and that you may open it:
+          ls -l /dev/video*        (nodes are usually owned by group "video")
+          id -nG                   (your groups; "video" should be among them)
+          sudo usermod -aG video "$USER"   then log out and in again
+        `v4l2-ctl --list-devices` (package v4l-utils) lists what the kernel sees.
+
+        """
+
+    /// Human-readable text, one block per camera.
+    func text() -> String {
+        var out = ""
+        if cameras.isEmpty { out += Self.noCameraAdvice }
+        for camera in cameras {
+            let id = camera.identity
+            out += "\(id.name) (\(id.bus ?? id.path ?? "unknown bus")):\n"
+            out += "\t\(id.devicePath)\n"
+            var facts: [String] = []
+            if let driver = id.driver { facts.append("driver \(driver)") }
+            if let serial = id.serial { facts.append("serial \(serial)") }
+            if let usb = id.usb { facts.append("usb \(usb)") }
+            if let path = id.path { facts.append("path \(path)") }
+            if !facts.isEmpty { out += "\t" + facts.joined(separator: ", ") + "\n" }
+            if let problem = camera.problem { out += "\tcannot open: \(problem)\n" }
+            if !camera.modes.isEmpty {
+                out += "\tformats:\n"
+                for format in orderedFormats(camera.modes) {
+                    let sizes = camera.modes.filter { $0.pixelFormat == format }.map { mode in
+                        "\(mode.width)x\(mode.height)" + (mode.rates.isEmpty ? ""
+                            : "@" + mode.rates.map(\.description).joined(separator: "/"))
+                    }
+                    out += "\t  \(format): " + sizes.joined(separator: " ") + "\n"
+                }
+            } else if camera.problem == nil {
+                out += "\tformats: none reported\n"
+            }
+            if !camera.controls.isEmpty {
+                out += "\tcontrols:\n"
+                for (controlID, info) in camera.controls {
+                    out += "\t  \(controlID) \(info.minimum)…\(info.maximum) (default \(info.defaultValue))\n"
+                }
+            }
+            if let rig, let match {
+                if let lens = match.lens(servedBy: id) {
+                    out += "\tlens: \(lens)\n"
+                } else {
+                    out += "\tlens: none (no lens of rig \"\(rig.name)\" matches this camera)\n"
+                }
+            }
+            out += "\n"
+        }
+        if let rig, let match {
+            for lensName in match.unmatchedLenses {
+                let rule = rig.lens(named: lensName).flatMap { lens -> String? in
+                    if case .camera(let rule) = lens.source { return rule.description }
+                    return nil
+                } ?? "?"
+                out += "lens \(lensName): no camera matches \(rule)\n"
+            }
+        }
+        return out
+    }
+
+    /// The same facts as JSON, for scripts.
+    func json() -> String {
+        struct Mode: Encodable { var format: String; var width: Int; var height: Int; var fps: [Double] }
+        struct Control: Encodable { var name: String; var id: UInt32; var minimum: Int32; var maximum: Int32
+            var `default`: Int32 }
+        struct Camera: Encodable {
+            var device: String; var name: String; var driver: String?; var bus: String?; var serial: String?
+            var path: String?; var usb: String?; var lens: String?; var problem: String?
+            var modes: [Mode]; var controls: [Control]
+        }
+        struct Report: Encodable {
+            var cameras: [Camera]; var unmatchedLenses: [String]?; var error: String?; var advice: String?
+        }
+        let report = Report(
+            cameras: cameras.map { camera in
+                let id = camera.identity
+                return Camera(device: id.devicePath, name: id.name, driver: id.driver, bus: id.bus, serial: id.serial,
+                              path: id.path, usb: id.usb, lens: match?.lens(servedBy: id), problem: camera.problem,
+                              modes: camera.modes.map {
+                                  Mode(format: $0.pixelFormat.description, width: $0.width, height: $0.height,
+                                       fps: $0.rates.map(\.framesPerSecond))
+                              },
+                              controls: camera.controls.map {
+                                  Control(name: "\($0.id)", id: $0.info.id, minimum: $0.info.minimum,
+                                          maximum: $0.info.maximum, default: $0.info.defaultValue)
+                              })
+            },
+            unmatchedLenses: match?.unmatchedLenses, error: matchError,
+            advice: cameras.isEmpty ? Self.noCameraAdvice.trimmingCharacters(in: .whitespacesAndNewlines) : nil)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let data = (try? encoder.encode(report)) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    private func orderedFormats(_ modes: [V4L2Mode]) -> [V4L2PixelFormat] {
+        var formats: [V4L2PixelFormat] = []
+        for mode in modes where !formats.contains(mode.pixelFormat) { formats.append(mode.pixelFormat) }
+        return formats
+    }
+}
