@@ -167,8 +167,9 @@ public final class V4L2Camera: Camera, @unchecked Sendable {
         captureThread = nil
         lock.unlock()
         if let endReason {
-            if endedByItself { onEnd(endReason) }
+            // Close before telling anyone: whoever hears `onEnd` may reopen the node (re-plug) at once.
             device.close()
+            if endedByItself { onEnd(endReason) }
         }
     }
 
