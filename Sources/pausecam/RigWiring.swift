@@ -35,17 +35,43 @@ final class RigWiring {
         outputDirectory = RigWiring.expandDirectory(output ?? rig.output.directory)
 
         var warnings: [String] = []
+        let warn: @Sendable (String) -> Void = { notify("warning: \($0)") }
         var cameras: [String: any Camera] = [:]
+        let realLenses = rig.lenses.filter { if case .camera = $0.source { return true } else { return false } }
+        if !realLenses.isEmpty {
+            if clock == .simulated {
+                throw UsageError("--clock simulated drives virtual lenses only; lenses \(realLenses.map(\.name).joined(separator: ", ")) are real cameras")
+            }
+            let found: [CameraIdentity]
+            do {
+                found = try UdevDeviceManager().cameras()
+            } catch {
+                found = []
+                warnings.append("cameras could not be listed: \(error)")
+                warn("cameras could not be listed: \(error)")
+            }
+            let matched = try CameraMatcher.match(found, to: rig.lenses)
+            for lens in realLenses {
+                guard let identity = matched.camera(for: lens.name) else {
+                    let message = "lens \(lens.name): no camera matches \(RigWiring.rule(of: lens)); see `pausecam devices`"
+                    warnings.append(message)
+                    warn(message)
+                    continue
+                }
+                do {
+                    cameras[lens.name] = try V4L2Camera.open(path: identity.devicePath, lens: lens, warn: warn)
+                } catch {
+                    let message = "lens \(lens.name): \(identity.devicePath) could not be opened: \(error)"
+                    warnings.append(message)
+                    warn(message)
+                }
+            }
+        }
         for lens in rig.lenses {
-            switch lens.source {
-            case .virtual(let color):
+            if case .virtual(let color) = lens.source {
                 cameras[lens.name] = VirtualLens(lens: lens.name, color: color, width: lens.width ?? rig.output.width,
                                                  height: lens.height ?? rig.output.height,
                                                  rate: lens.rate ?? rig.output.rate, scheduler: scheduler)
-            case .camera(let rule):
-                let message = "lens \(lens.name): no camera matches \(rule)"
-                warnings.append(message)
-                notify(message)
             }
         }
 
@@ -56,10 +82,23 @@ final class RigWiring {
         case .virtual:
             microphone = VirtualMicrophone(scheduler: scheduler)
         case .alsa(let name):
-            let message = "microphone \"\(name)\" is not available in this build; recording video only"
-            if rig.audio.required { throw UsageError(message) }
-            warnings.append(message)
-            notify("warning: \(message)")
+            if clock == .simulated {
+                let message = "--clock simulated cannot drive the real microphone \"\(name)\"; recording video only"
+                if rig.audio.required { throw UsageError(message) }
+                warnings.append(message)
+                warn(message)
+            } else {
+                do {
+                    microphone = try ALSAMicrophone(pcm: name, warn: warn)
+                } catch {
+                    if rig.audio.required {
+                        throw UsageError("the microphone is required (audio.required: true) but \(error)")
+                    }
+                    let message = "microphone \"\(name)\" cannot be opened (\(error)); recording video only"
+                    warnings.append(message)
+                    warn(message)
+                }
+            }
         }
 
         controller = RigController(rig: rig, cameras: cameras, microphone: microphone,
@@ -79,6 +118,11 @@ final class RigWiring {
     func stop() {
         let controller = self.controller
         scheduler.perform { controller.stopDevices() }
+    }
+
+    static func rule(of lens: Rig.Lens) -> String {
+        if case .camera(let rule) = lens.source { return "\(rule)" }
+        return "a virtual source"
     }
 
     /// `~` → home, `$XDG_VIDEOS_DIR` / `${XDG_VIDEOS_DIR}` → that variable (or ~/Videos when unset).

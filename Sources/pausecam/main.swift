@@ -38,6 +38,12 @@ do {
         try arguments.allow(options: [], flags: [])
         guard !arguments.positional.isEmpty else { throw UsageError("check needs at least one rig file") }
         exit(runCheck(arguments.positional))
+    case "devices":
+        if wantsHelp { print(HelpText.devices); exit(0) }
+        try arguments.allow(options: ["rig"], flags: ["json"])
+        guard arguments.positional.isEmpty else { throw UsageError("devices takes no words, only --json and --rig RIG") }
+        let rig = try arguments.options["rig"].map { try RigLoader.load(path: $0) }
+        exit(runDevices(json: arguments.flags.contains("json"), rig: rig))
     default:
         throw UsageError("unknown command \"\(command)\"\(SpellingSuggestion.clause(for: command, in: ["run", "check", "devices", "shell", "help"]))")
     }
