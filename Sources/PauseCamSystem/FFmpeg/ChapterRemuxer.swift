@@ -85,6 +85,7 @@ struct ChapterRemuxer {
         // The fragmented demuxer gives samples no duration; without one the final file's edit list would end
         // before the last frame. Each packet without one gets the distance from its stream's previous packet.
         var previousDTS = [Int64?](repeating: nil, count: streamMap.count)
+        var videoShift: Int64?
         while true {
             let result = av_read_frame(input, box.packet)
             if result == pausecam_averror_eof() { break }
@@ -105,6 +106,17 @@ struct ChapterRemuxer {
                 }
             }
             if dts != pausecam_av_nopts_value() { previousDTS[sourceIndex] = dts }
+            // With B-frames the encoder's first DTS is negative; the fragmented `.partial` pulled it to 0, which
+            // moved every video PTS later by the reorder delay. The first video packet is the IDR frame whose PTS
+            // was 0, so its PTS now is that delay: take it off again (the final file's edit list handles the
+            // negative DTS, as it does for the audio priming).
+            if source.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO {
+                if videoShift == nil { videoShift = max(0, box.packet.pointee.pts == pausecam_av_nopts_value() ? 0 : box.packet.pointee.pts) }
+                if let shift = videoShift, shift > 0 {
+                    if box.packet.pointee.pts != pausecam_av_nopts_value() { box.packet.pointee.pts -= shift }
+                    if box.packet.pointee.dts != pausecam_av_nopts_value() { box.packet.pointee.dts -= shift }
+                }
+            }
             if source.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO && audioPrimingSamples > 0 {
                 let shift = av_rescale_q(audioPrimingSamples, AVRational(num: 1, den: audioSampleRate),
                                          source.pointee.time_base)

@@ -4,7 +4,7 @@ import PauseCamCore
 /// Writes the crash-safe `NAME.ext.partial` while recording.
 ///
 /// For mov/mp4 this is fragmented output (`movflags=+frag_keyframe+empty_moov+default_base_moof`,
-/// `frag_duration=1000000`): the muxer cuts a fragment at every keyframe and at least every second whatever the
+/// `frag_duration=500000`): the muxer cuts a fragment at every keyframe and at least every half second whatever the
 /// GOP, and the I/O buffer is flushed after each packet, so a killed process leaves a file that ffprobe opens with
 /// everything but the last fragment. mkv is written plainly (a cut Matroska file stays readable). Chapters are not
 /// written here: fragmented files lose chapters added after the header, so `ChapterRemuxer` adds them at the end.
@@ -68,7 +68,7 @@ final class PartialMovieMuxer {
         var options: OpaquePointer?
         if container != .mkv {
             av_dict_set(&options, "movflags", "+frag_keyframe+empty_moov+default_base_moof", 0)
-            av_dict_set(&options, "frag_duration", "1000000", 0)
+            av_dict_set(&options, "frag_duration", "500000", 0)
         }
         defer { av_dict_free(&options) }
         try FFmpegError.check(avformat_write_header(context, &options), "avformat_write_header(\(path))")
