@@ -27,6 +27,9 @@ public final class VirtualLens: Camera, @unchecked Sendable {
     private var running = false
     private var generation = 0
     private var previousPTS: MediaTime?
+    private var onEnd: (@Sendable (String) -> Void)?
+    /// How many times `start` was called (tests of cold standby count camera openings).
+    public private(set) var startCount = 0
     private let base: [Plane]
 
     /// A lens named `lens` drawing in `color` at `width`×`height` and `rate`, ticking on `scheduler`.
@@ -46,6 +49,8 @@ public final class VirtualLens: Camera, @unchecked Sendable {
             running = true
             generation += 1
             previousPTS = nil
+            self.onEnd = onEnd
+            startCount += 1
             return generation
         }
         let now = scheduler.clock.now()
@@ -91,6 +96,23 @@ public final class VirtualLens: Camera, @unchecked Sendable {
         lock.withLock {
             running = false
             generation += 1
+            onEnd = nil
         }
+    }
+
+    /// True while frames are being delivered.
+    public var isRunning: Bool { lock.withLock { running } }
+
+    /// Behaves like a camera pulled out mid-stream: frames stop and `onEnd` is called once with `reason`. For
+    /// fault tests and demos of the unplug fallback.
+    public func unplug(reason: String = "unplugged") {
+        let end: (@Sendable (String) -> Void)? = lock.withLock {
+            let end = running ? onEnd : nil
+            running = false
+            generation += 1
+            onEnd = nil
+            return end
+        }
+        end?(reason)
     }
 }

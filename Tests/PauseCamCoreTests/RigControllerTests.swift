@@ -5,50 +5,7 @@ import PauseCamVirtual
 
 /// The engine end to end on the virtual rig and the simulated clock, with a sink that records what it gets.
 final class RigControllerTests: XCTestCase {
-    struct Fixture {
-        let scheduler: SimulatedScheduler
-        let controller: RigController
-        let runner: ScriptRunner
-        let factory: RecordingSinkFactory
-        let store: MemorySidecarStore
-        var messages: [String] { box.messages }
-        let box: MessageBox
-    }
-    final class MessageBox { var messages: [String] = [] }
-
-    func makeRig(fps: Int32 = 30) -> Rig {
-        let colors = ["wide": "#d03030", "main": "#20c040", "tele": "#3050e0"]
-        let lenses = [("wide", 0.5), ("main", 1.0), ("tele", 3.0)].map { name, zoom in
-            Rig.Lens(name: name, zoom: zoom, source: .virtual(color: RGBColor(hex: colors[name]!)!), width: 64,
-                     height: 36, rate: FrameRate(fps))
-        }
-        return Rig(name: "Test rig", output: Rig.OutputSettings(width: 64, height: 36, rate: FrameRate(fps)),
-                   audio: Rig.AudioInput(device: .virtual), lenses: lenses, defaultLens: "main",
-                   zoomPresets: [Rig.ZoomPreset(name: "2x", lens: "main", digital: 2, ramp: .milliseconds(400))])
-    }
-
-    func makeFixture(rig: Rig) -> Fixture {
-        let scheduler = SimulatedScheduler()
-        var cameras: [String: any Camera] = [:]
-        for lens in rig.lenses {
-            guard case .virtual(let color) = lens.source else { continue }
-            cameras[lens.name] = VirtualLens(lens: lens.name, color: color, width: lens.width!, height: lens.height!,
-                                             rate: lens.rate!, scheduler: scheduler)
-        }
-        let factory = RecordingSinkFactory()
-        let store = MemorySidecarStore()
-        let box = MessageBox()
-        let controller = RigController(
-            rig: rig, cameras: cameras, microphone: VirtualMicrophone(scheduler: scheduler), sinkFactory: factory,
-            store: store, scheduler: scheduler, wallClock: { Date(timeIntervalSince1970: 1_800_000_000) },
-            outputDirectory: "/videos", notify: { box.messages.append($0) })
-        controller.startDevices()
-        return Fixture(scheduler: scheduler, controller: controller,
-                       runner: ScriptRunner(controller: controller, scheduler: scheduler), factory: factory,
-                       store: store, box: box)
-    }
-
-    func run(_ fixture: Fixture, _ steps: [Command]) -> Recorder.Clip? {
+    func run(_ fixture: EngineFixture.Fixture, _ steps: [Command]) -> Recorder.Clip? {
         for step in steps {
             let reply = fixture.runner.perform(step)
             XCTAssertTrue(reply.ok, "\(step): \(reply.message)")
@@ -57,7 +14,7 @@ final class RigControllerTests: XCTestCase {
     }
 
     func testPausesCutTheGapsAndScenesFollowResumes() throws {
-        let fixture = makeFixture(rig: makeRig())
+        let fixture = EngineFixture.makeFixture(rig: EngineFixture.makeRig())
         let clip = try XCTUnwrap(run(fixture, [
             .record(name: "Intro"), .wait(.milliseconds(1000)), .pause, .wait(.seconds(5)),
             .resume(name: nil), .wait(.milliseconds(500)), .pause, .wait(.milliseconds(370)),
@@ -87,7 +44,7 @@ final class RigControllerTests: XCTestCase {
     }
 
     func testLensSwitchesAreRecordedAsSegmentsWithKeyframes() throws {
-        let fixture = makeFixture(rig: makeRig())
+        let fixture = EngineFixture.makeFixture(rig: EngineFixture.makeRig())
         let clip = try XCTUnwrap(run(fixture, [
             .record(name: nil), .wait(.seconds(1)), .lens(.named("wide")), .wait(.seconds(1)),
             .zoom(.preset("2x")), .wait(.seconds(1)), .lens(.named("tele")), .wait(.seconds(1)), .stop,
@@ -105,7 +62,7 @@ final class RigControllerTests: XCTestCase {
     }
 
     func testMisusedCommandsAreRejectedAndChangeNothing() {
-        let fixture = makeFixture(rig: makeRig())
+        let fixture = EngineFixture.makeFixture(rig: EngineFixture.makeRig())
         XCTAssertFalse(fixture.runner.perform(.pause).ok)
         XCTAssertFalse(fixture.runner.perform(.lens(.named("zoomy"))).ok)
         XCTAssertTrue(fixture.runner.perform(.lens(.named("zoomy"))).message.contains("lenses: wide, main, tele"))
@@ -119,12 +76,85 @@ final class RigControllerTests: XCTestCase {
 
     func testTwoRunsGiveTheSameTimestamps() throws {
         func once() throws -> [MediaTime] {
-            let fixture = makeFixture(rig: makeRig(fps: 25))
+            let fixture = EngineFixture.makeFixture(rig: EngineFixture.makeRig(fps: 25))
             _ = run(fixture, [.record(name: nil), .wait(.milliseconds(730)), .pause, .wait(.milliseconds(290)),
                               .resume(name: nil), .wait(.milliseconds(1130)), .stop])
             let sink = try XCTUnwrap(fixture.factory.sinks.first)
             return sink.video.map(\.time) + sink.audio.map(\.pts)
         }
         XCTAssertEqual(try once(), try once())
+    }
+}
+
+/// Lens hot-plug, unplug fallback and cold standby, on virtual lenses.
+final class RigControllerDeviceTests: XCTestCase {
+    func makeRig(standby: Rig.Standby = .hot, onAttach: Rig.AttachPolicy = .switch) -> Rig {
+        var rig = EngineFixture.makeRig()
+        rig.standby = standby
+        rig.onAttach = onAttach
+        return rig
+    }
+
+    func testUnpluggingTheActiveLensFallsBackToTheNearestZoomAndTheClipGoesOn() throws {
+        let fixture = EngineFixture.makeFixture(rig: makeRig())
+        let main = try XCTUnwrap(fixture.controller.cameras["main"] as? VirtualLens)
+        XCTAssertTrue(fixture.runner.perform(.record(name: nil)).ok)
+        XCTAssertTrue(fixture.runner.perform(.wait(.seconds(1))).ok)
+        fixture.scheduler.perform { main.unplug() }
+        XCTAssertTrue(fixture.runner.perform(.wait(.seconds(1))).ok)
+        let clip = try XCTUnwrap(fixture.runner.finishClip())
+        // main (zoom 1) is nearer to wide (0.5) than to tele (3).
+        XCTAssertEqual(clip.sidecar.scenes[0].lenses.map(\.lens), ["main", "wide"])
+        XCTAssertEqual(clip.sidecar.duration, 2, accuracy: 1.0 / 30 + 1e-9)
+        XCTAssertTrue(clip.sidecar.warnings.contains { $0.contains("lens main lost its camera") }, "\(clip.sidecar.warnings)")
+        XCTAssertTrue(fixture.messages.contains("switched to lens wide"), "\(fixture.messages)")
+        let sink = try XCTUnwrap(fixture.factory.sinks.first)
+        let times = sink.video.map(\.time)
+        for (a, b) in zip(times, times.dropFirst()) { XCTAssertEqual(b - a, MediaTime(value: 1, timescale: 30)) }
+        XCTAssertNil(fixture.controller.cameras["main"])
+        XCTAssertFalse(fixture.runner.perform(.lens(.named("main"))).ok)
+    }
+
+    func testPluggingALensCameraInMidClipSwitchesToItWithOnAttachSwitch() throws {
+        let fixture = EngineFixture.makeFixture(rig: makeRig(onAttach: .switch))
+        XCTAssertTrue(fixture.runner.perform(.record(name: nil)).ok)
+        XCTAssertTrue(fixture.runner.perform(.wait(.seconds(1))).ok)
+        let replacement = VirtualLens(lens: "tele", color: RGBColor(hex: "#3050e0")!, width: 64, height: 36,
+                                      rate: FrameRate(30), scheduler: fixture.scheduler)
+        fixture.scheduler.perform { fixture.controller.attach(replacement, lens: "tele") }
+        XCTAssertTrue(fixture.runner.perform(.wait(.seconds(1))).ok)
+        let clip = try XCTUnwrap(fixture.runner.finishClip())
+        XCTAssertEqual(clip.sidecar.scenes[0].lenses.map(\.lens), ["main", "tele"])
+        XCTAssertEqual(replacement.startCount, 1)
+        XCTAssertTrue(replacement.isRunning)
+    }
+
+    func testPluggingInWithOnAttachStayKeepsTheActiveLens() throws {
+        let fixture = EngineFixture.makeFixture(rig: makeRig(onAttach: .stay))
+        XCTAssertTrue(fixture.runner.perform(.record(name: nil)).ok)
+        let replacement = VirtualLens(lens: "tele", color: RGBColor(hex: "#3050e0")!, width: 64, height: 36,
+                                      rate: FrameRate(30), scheduler: fixture.scheduler)
+        fixture.scheduler.perform { fixture.controller.attach(replacement, lens: "tele") }
+        XCTAssertTrue(fixture.runner.perform(.wait(.seconds(1))).ok)
+        let clip = try XCTUnwrap(fixture.runner.finishClip())
+        XCTAssertEqual(clip.sidecar.scenes[0].lenses.map(\.lens), ["main"])
+        XCTAssertTrue(replacement.isRunning, "hot standby streams an attached lens")
+    }
+
+    func testColdStandbyOpensOnlyTheActiveLensAndClosesTheOldOneAfterASwitch() throws {
+        let fixture = EngineFixture.makeFixture(rig: makeRig(standby: .cold))
+        let lenses = try ["wide", "main", "tele"].map { try XCTUnwrap(fixture.controller.cameras[$0] as? VirtualLens) }
+        XCTAssertEqual(lenses.map(\.isRunning), [false, true, false])
+        XCTAssertTrue(fixture.runner.perform(.record(name: nil)).ok)
+        XCTAssertTrue(fixture.runner.perform(.wait(.seconds(1))).ok)
+        XCTAssertTrue(fixture.runner.perform(.lens(.named("tele"))).ok)
+        XCTAssertTrue(fixture.runner.perform(.wait(.seconds(1))).ok)
+        XCTAssertEqual(lenses.map(\.isRunning), [false, false, true])
+        XCTAssertTrue(fixture.runner.perform(.lens(.next)).ok)
+        XCTAssertTrue(fixture.runner.perform(.wait(.seconds(1))).ok)
+        XCTAssertEqual(lenses.map(\.isRunning), [true, false, false])
+        let clip = try XCTUnwrap(fixture.runner.finishClip())
+        XCTAssertEqual(clip.sidecar.scenes[0].lenses.map(\.lens), ["main", "tele", "wide"])
+        XCTAssertEqual(clip.sidecar.duration, 3, accuracy: 1.0 / 30 + 1e-9)
     }
 }

@@ -28,7 +28,8 @@ public final class RigController: @unchecked Sendable {
     public static let stopGrace = MediaTime.milliseconds(200)
 
     public let rig: Rig
-    private let cameras: [String: any Camera]
+    /// The camera serving each lens role now; a role without one has no camera (unplugged, or never found).
+    public private(set) var cameras: [String: any Camera]
     private let microphone: (any Microphone)?
     private let sinkFactory: any MovieSinkFactory
     private let store: any SidecarStore
@@ -44,7 +45,7 @@ public final class RigController: @unchecked Sendable {
     public private(set) var recorder: Recorder?
     /// The last finished clip.
     public private(set) var lastClip: Recorder.Clip?
-    /// Lenses whose camera is currently delivering.
+    /// Lenses whose camera is running (streaming). With `standby: cold` only the active one.
     public private(set) var availableLenses: Set<String> = []
     /// The script name for `{script}` in file names, while a script runs.
     public var scriptName: String?
@@ -68,22 +69,12 @@ public final class RigController: @unchecked Sendable {
 
     // MARK: Devices
 
-    /// Starts every camera (hot standby) and the microphone; their samples are hopped onto the serial context.
-    /// A camera that fails to start is reported and left out; the others go on.
+    /// Starts the cameras — every one with `standby: hot`, only the active lens's with `standby: cold` — and the
+    /// microphone; their samples are hopped onto the serial context. A camera that fails to start is reported and
+    /// left out; the others go on.
     public func startDevices() {
-        for lens in rig.lenses {
-            guard let camera = cameras[lens.name] else { continue }
-            let name = lens.name
-            do {
-                try camera.start(deliver: { [unowned self, scheduler] frame in
-                    scheduler.schedule(at: .zero) { self.receive(frame) }
-                }, onEnd: { [unowned self, scheduler] reason in
-                    scheduler.schedule(at: .zero) { self.cameraEnded(lens: name, reason: reason) }
-                })
-                availableLenses.insert(name)
-            } catch {
-                notify("lens \(name): \(camera.displayName) could not start: \(error)")
-            }
+        for lens in rig.lenses where rig.standby == .hot || lens.name == switcher.activeLens {
+            startCamera(lens: lens.name)
         }
         if let microphone {
             do {
@@ -99,6 +90,51 @@ public final class RigController: @unchecked Sendable {
         }
     }
 
+    /// Starts the camera of `lens`, if it has one and it is not running; true when it runs afterwards.
+    @discardableResult
+    private func startCamera(lens name: String) -> Bool {
+        if availableLenses.contains(name) { return true }
+        guard let camera = cameras[name] else { return false }
+        do {
+            try camera.start(deliver: { [unowned self, scheduler] frame in
+                scheduler.schedule(at: .zero) { self.receive(frame) }
+            }, onEnd: { [unowned self, scheduler] reason in
+                scheduler.schedule(at: .zero) { self.cameraEnded(lens: name, camera: camera, reason: reason) }
+            })
+            availableLenses.insert(name)
+            return true
+        } catch {
+            notify("lens \(name): \(camera.displayName) could not start: \(error)")
+            recorder?.warn("lens \(name): \(camera.displayName) could not start: \(error)")
+            return false
+        }
+    }
+
+    /// A camera for `lens` appeared (plugged in): it serves the lens from now on, and with `on_attach: switch`
+    /// becomes the active lens, mid-clip included. Replaces any camera the lens had.
+    public func attach(_ camera: any Camera, lens name: String) {
+        guard rig.lens(named: name) != nil else { return }
+        if let old = cameras[name], old !== camera { old.stop() }
+        availableLenses.remove(name)
+        cameras[name] = camera
+        notify("lens \(name): \(camera.displayName) attached")
+        recorder?.warn("lens \(name): \(camera.displayName) attached mid-clip")
+        let becomesActive = rig.onAttach == .switch || name == switcher.activeLens
+        guard rig.standby == .hot || becomesActive, startCamera(lens: name) else { return }
+        if rig.onAttach == .switch && name != switcher.activeLens {
+            _ = lens(.named(name), at: scheduler.clock.now())
+            notify("switched to lens \(name)")
+        }
+    }
+
+    /// The camera of `lens` went away (unplugged, a udev remove): it is stopped and forgotten, and recording goes
+    /// on with the nearest lens.
+    public func detach(lens name: String, reason: String) {
+        guard let camera = cameras[name] else { return }
+        camera.stop()
+        cameraEnded(lens: name, camera: camera, reason: reason)
+    }
+
     /// Stops every device; idempotent.
     public func stopDevices() {
         for camera in cameras.values { camera.stop() }
@@ -107,7 +143,9 @@ public final class RigController: @unchecked Sendable {
 
     /// A frame from any lens: the switcher keeps the active lens's frames, the recorder places them.
     public func receive(_ frame: VideoFrame) {
-        guard let routed = switcher.route(frame), let recorder else { return }
+        guard let routed = switcher.route(frame) else { return }
+        if routed.lensChanged || availableLenses.count > 1 { stopColdStandbyCameras(keeping: frame.lens) }
+        guard let recorder else { return }
         recorder.appendVideo(routed.frame, keyframe: routed.lensChanged)
         if let failure = recorder.failure, recorder.session.state == .recording || recorder.session.state == .paused {
             notify("recording failed: \(failure); stopping and keeping what was written")
@@ -120,19 +158,24 @@ public final class RigController: @unchecked Sendable {
         recorder?.appendAudio(chunk)
     }
 
-    /// A lens's camera went away (unplugged): recording goes on with another lens.
-    public func cameraEnded(lens: String, reason: String) {
+    /// A lens's camera ended by itself (unplugged): recording goes on with the nearest lens that has a camera.
+    public func cameraEnded(lens: String, camera: any Camera, reason: String) {
+        // A camera that was already replaced (re-plugged) ends late: nothing to do.
+        guard let current = cameras[lens], current === camera else { return }
+        cameras[lens] = nil
         availableLenses.remove(lens)
         notify("lens \(lens) lost its camera: \(reason)")
         recorder?.warn("lens \(lens) lost its camera: \(reason)")
         guard switcher.activeLens == lens else { return }
         let myZoom = rig.lens(named: lens)?.zoom ?? 1
-        let fallback = rig.lenses.filter { availableLenses.contains($0.name) }
-            .min { abs($0.zoom - myZoom) < abs($1.zoom - myZoom) }
-        if let fallback {
+        let candidates = rig.lenses.filter { $0.name != lens && cameras[$0.name] != nil }
+        for fallback in candidates.sorted(by: { abs($0.zoom - myZoom) < abs($1.zoom - myZoom) }) {
+            guard startCamera(lens: fallback.name) else { continue }
             switcher.switchLens(to: fallback.name, at: scheduler.clock.now())
             notify("switched to lens \(fallback.name)")
+            return
         }
+        notify("no lens has a camera: recording continues with audio only until a camera is plugged in")
     }
 
     private func microphoneEnded(reason: String) {
@@ -263,7 +306,7 @@ public final class RigController: @unchecked Sendable {
             }
             target = name
         case .next:
-            let order = rig.lenses.map(\.name).filter { availableLenses.contains($0) }
+            let order = rig.lenses.map(\.name).filter { cameras[$0] != nil }
             guard let index = order.firstIndex(of: switcher.activeLens), order.count > 1 else {
                 guard let first = order.first else { return .failed("no lens has a camera") }
                 target = first
@@ -271,7 +314,7 @@ public final class RigController: @unchecked Sendable {
             }
             target = order[(index + 1) % order.count]
         }
-        guard availableLenses.contains(target) else {
+        guard activate(target) else {
             return .failed("lens \(target) has no camera right now; recording stays on \(switcher.activeLens)")
         }
         if target != switcher.activeLens { switcher.switchLens(to: target, at: time) }
@@ -295,12 +338,12 @@ public final class RigController: @unchecked Sendable {
         case .factor(let factor):
             guard factor > 0, factor.isFinite else { return .failed("a zoom factor is a positive number, like 1.5") }
             // The longest lens that does not overshoot the factor, then digital zoom for the rest.
-            let candidates = rig.lenses.filter { availableLenses.contains($0.name) }
+            let candidates = rig.lenses.filter { cameras[$0.name] != nil }
             guard let lens = candidates.filter({ $0.zoom <= factor + 1e-9 }).max(by: { $0.zoom < $1.zoom })
                     ?? candidates.min(by: { $0.zoom < $1.zoom }) else { return .failed("no lens has a camera") }
             (lensName, digital, ramp) = (lens.name, Swift.max(1, factor / lens.zoom), .zero)
         }
-        guard availableLenses.contains(lensName) else {
+        guard activate(lensName) else {
             return .failed("lens \(lensName) has no camera right now; recording stays on \(switcher.activeLens)")
         }
         if lensName != switcher.activeLens {
@@ -309,6 +352,22 @@ public final class RigController: @unchecked Sendable {
         }
         switcher.zoom(to: digital, ramp: ramp, at: time)
         return .ok("zoom \(lensName)" + (digital > 1.0001 ? String(format: " %.2gx digital", digital) : ""))
+    }
+
+    /// Makes sure the camera of `lens` runs. With `standby: cold` it is opened now and the previous lens's camera
+    /// is stopped once the new one delivers (see `receive`); with `hot` it is already running.
+    private func activate(_ lens: String) -> Bool {
+        guard cameras[lens] != nil else { return false }
+        return startCamera(lens: lens)
+    }
+
+    /// With `standby: cold`, stops every camera but the active lens's once the active lens delivers frames.
+    private func stopColdStandbyCameras(keeping lens: String) {
+        guard rig.standby == .cold else { return }
+        for name in availableLenses where name != lens {
+            cameras[name]?.stop()
+            availableLenses.remove(name)
+        }
     }
 
     private func exposure(_ choice: Command.ExposureChoice) -> Reply {
@@ -371,7 +430,7 @@ public final class RigController: @unchecked Sendable {
             parts.append("time \(DurationParser.clockString(s.timer))")
         }
         parts.append("lens \(s.lens)" + (s.digitalZoom > 1.0001 ? String(format: " %.1fx", s.digitalZoom) : ""))
-        parts.append("lenses available: \(rig.lenses.map(\.name).filter { availableLenses.contains($0) }.joined(separator: ","))")
+        parts.append("lenses with a camera: \(rig.lenses.map(\.name).filter { cameras[$0] != nil }.joined(separator: ","))")
         if s.droppedFrames > 0 { parts.append("dropped \(s.droppedFrames)") }
         if let path = s.moviePath { parts.append("file \(path)") }
         return parts.joined(separator: " · ")

@@ -1,0 +1,50 @@
+import Foundation
+@testable import PauseCamCore
+import PauseCamVirtual
+
+/// The engine on the virtual rig and the simulated clock, with a sink that records what it gets.
+enum EngineFixture {
+    struct Fixture {
+        let scheduler: SimulatedScheduler
+        let controller: RigController
+        let runner: ScriptRunner
+        let factory: RecordingSinkFactory
+        let store: MemorySidecarStore
+        var messages: [String] { box.messages }
+        let box: MessageBox
+    }
+    final class MessageBox { var messages: [String] = [] }
+
+    static func makeRig(fps: Int32 = 30) -> Rig {
+        let colors = ["wide": "#d03030", "main": "#20c040", "tele": "#3050e0"]
+        let lenses = [("wide", 0.5), ("main", 1.0), ("tele", 3.0)].map { name, zoom in
+            Rig.Lens(name: name, zoom: zoom, source: .virtual(color: RGBColor(hex: colors[name]!)!), width: 64,
+                     height: 36, rate: FrameRate(fps))
+        }
+        return Rig(name: "Test rig", output: Rig.OutputSettings(width: 64, height: 36, rate: FrameRate(fps)),
+                   audio: Rig.AudioInput(device: .virtual), lenses: lenses, defaultLens: "main",
+                   zoomPresets: [Rig.ZoomPreset(name: "2x", lens: "main", digital: 2, ramp: .milliseconds(400))])
+    }
+
+    static func makeFixture(rig: Rig) -> Fixture {
+        let scheduler = SimulatedScheduler()
+        var cameras: [String: any Camera] = [:]
+        for lens in rig.lenses {
+            guard case .virtual(let color) = lens.source else { continue }
+            cameras[lens.name] = VirtualLens(lens: lens.name, color: color, width: lens.width!, height: lens.height!,
+                                             rate: lens.rate!, scheduler: scheduler)
+        }
+        let factory = RecordingSinkFactory()
+        let store = MemorySidecarStore()
+        let box = MessageBox()
+        let controller = RigController(
+            rig: rig, cameras: cameras, microphone: VirtualMicrophone(scheduler: scheduler), sinkFactory: factory,
+            store: store, scheduler: scheduler, wallClock: { Date(timeIntervalSince1970: 1_800_000_000) },
+            outputDirectory: "/videos", notify: { box.messages.append($0) })
+        controller.startDevices()
+        return Fixture(scheduler: scheduler, controller: controller,
+                       runner: ScriptRunner(controller: controller, scheduler: scheduler), factory: factory,
+                       store: store, box: box)
+    }
+
+}
