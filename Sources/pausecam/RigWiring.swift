@@ -5,7 +5,7 @@ import PauseCamVirtual
 
 /// Builds a running rig from a rig file's `Rig`: the scheduler (real or simulated clock), a camera per lens, the
 /// microphone, the movie writer and the controller. The one place that knows every concrete device type.
-final class RigWiring {
+final class RigWiring: @unchecked Sendable {
     enum ClockKind: String { case real, simulated }
 
     let rig: Rig
@@ -13,10 +13,16 @@ final class RigWiring {
     let controller: RigController
     let runner: ScriptRunner
     let outputDirectory: String
+    /// Watches for cameras plugged in and out while the rig runs (real lenses only).
+    private var watcher: UdevWatcher?
+    /// The device node serving each real lens, touched only on the serial context.
+    private var lensNodes: [String: String] = [:]
+    private let notify: (String) -> Void
 
     /// Wires `rig`; `output` overrides the rig's directory; `notify` prints events for the user.
     init(rig: Rig, clock: ClockKind, output: String?, notify: @escaping (String) -> Void) throws {
         self.rig = rig
+        self.notify = notify
         let scheduler: any Scheduler
         let wallClock: @Sendable () -> Date
         switch clock {
@@ -60,6 +66,7 @@ final class RigWiring {
                 }
                 do {
                     cameras[lens.name] = try V4L2Camera.open(path: identity.devicePath, lens: lens, warn: warn)
+                    lensNodes[lens.name] = identity.devicePath
                 } catch {
                     let message = "lens \(lens.name): \(identity.devicePath) could not be opened: \(error)"
                     warnings.append(message)
@@ -108,16 +115,53 @@ final class RigWiring {
         runner = ScriptRunner(controller: controller, scheduler: scheduler)
     }
 
-    /// Starts the devices (on the serial context).
+    /// Starts the devices (on the serial context), and the hot-plug watcher when the rig has real lenses.
     func start() {
         let controller = self.controller
         scheduler.perform { controller.startDevices() }
+        let hasRealLenses = rig.lenses.contains { if case .camera = $0.source { return true } else { return false } }
+        guard hasRealLenses else { return }
+        let watcher = UdevWatcher()
+        do {
+            try watcher.start { [weak self] event in self?.handle(event) }
+            self.watcher = watcher
+        } catch {
+            notify("warning: cameras plugged in later will not be seen: \(error)")
+        }
     }
 
-    /// Stops the devices.
+    /// Stops the watcher and the devices.
     func stop() {
+        watcher?.stop()
         let controller = self.controller
         scheduler.perform { controller.stopDevices() }
+    }
+
+    /// A camera appeared or disappeared (on the watcher's thread): open it for its lens, or detach its lens, on
+    /// the serial context.
+    private func handle(_ event: DeviceEvent) {
+        switch event {
+        case .attached(let identity):
+            guard let lens = CameraMatcher.lens(for: identity, among: rig.lenses) else { return }
+            let warn: @Sendable (String) -> Void = { [notify] in notify("warning: \($0)") }
+            let camera: V4L2Camera
+            do {
+                camera = try V4L2Camera.open(path: identity.devicePath, lens: lens, warn: warn)
+            } catch {
+                notify("lens \(lens.name): \(identity.devicePath) was plugged in but cannot be opened: \(error)")
+                return
+            }
+            scheduler.schedule(at: .zero) { [self] in
+                lensNodes[lens.name] = identity.devicePath
+                controller.attach(camera, lens: lens.name)
+            }
+        case .detached(let identity):
+            scheduler.schedule(at: .zero) { [self] in
+                guard let lens = lensNodes.first(where: { $0.value == identity.devicePath })?.key else { return }
+                lensNodes[lens] = nil
+                controller.detach(lens: lens, reason: "\(identity.devicePath) was unplugged")
+            }
+        }
     }
 
     static func rule(of lens: Rig.Lens) -> String {
