@@ -383,30 +383,26 @@ public final class RigController: @unchecked Sendable {
             }
             setting = preset.setting
         }
-        let lens = switcher.activeLens
-        guard let camera = cameras[lens] as? any CameraControlling else {
-            return .ok("lens \(lens) (\(cameras[lens]?.displayName ?? "no camera")) has no exposure control; nothing changed")
-        }
-        do {
-            let warnings = try camera.setExposure(setting)
-            warnings.forEach { recorder?.warn($0) }
-            return .ok((["exposure set on lens \(lens)"] + warnings).joined(separator: "\n"))
-        } catch {
-            return .failed("exposure on lens \(lens): \(error)")
-        }
+        return control("exposure") { try $0.setExposure(setting) }
     }
 
     private func focus(_ choice: Command.FocusChoice) -> Reply {
+        control("focus") { try $0.setFocus(choice) }
+    }
+
+    /// Applies a camera control on the active lens; a camera without controls (a virtual lens) is told so, and
+    /// nothing else changes. Warnings go into the clip's sidecar too.
+    private func control(_ what: String, _ apply: (any CameraControlling) throws -> [String]) -> Reply {
         let lens = switcher.activeLens
         guard let camera = cameras[lens] as? any CameraControlling else {
-            return .ok("lens \(lens) (\(cameras[lens]?.displayName ?? "no camera")) has no focus control; nothing changed")
+            return .ok("lens \(lens) (\(cameras[lens]?.displayName ?? "no camera")) has no \(what) control; nothing changed")
         }
         do {
-            let warnings = try camera.setFocus(choice)
+            let warnings = try apply(camera)
             warnings.forEach { recorder?.warn($0) }
-            return .ok((["focus set on lens \(lens)"] + warnings).joined(separator: "\n"))
+            return .ok((["\(what) set on lens \(lens)"] + warnings).joined(separator: "\n"))
         } catch {
-            return .failed("focus on lens \(lens): \(error)")
+            return .failed("\(what) on lens \(lens): \(error)")
         }
     }
 
