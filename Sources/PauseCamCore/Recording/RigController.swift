@@ -38,6 +38,10 @@ public final class RigController: @unchecked Sendable {
     private let outputDirectory: String
     /// Called with every event the user should see (scene changes, unplugged cameras, saved clips).
     private let notify: (String) -> Void
+    /// Whether devices' samples are hopped onto the serial context at all. Closed while no clip needs them (idle,
+    /// and while a finished clip is remuxed, which blocks the context for a while): otherwise a minute of 1080p
+    /// frames from every lens would pile up in the queue in front of the remux.
+    private let intake = Gate()
     /// Warnings known before any clip (microphone missing…): copied into every clip's sidecar.
     private var rigWarnings: [String] = []
 
@@ -79,6 +83,7 @@ public final class RigController: @unchecked Sendable {
         if let microphone {
             do {
                 try microphone.start(deliver: { [unowned self, scheduler] chunk in
+                    guard self.intake.isOpen else { return }
                     scheduler.schedule(at: .zero) { self.receive(chunk) }
                 }, onEnd: { [unowned self, scheduler] reason in
                     scheduler.schedule(at: .zero) { self.microphoneEnded(reason: reason) }
@@ -97,6 +102,7 @@ public final class RigController: @unchecked Sendable {
         guard let camera = cameras[name] else { return false }
         do {
             try camera.start(deliver: { [unowned self, scheduler] frame in
+                guard self.intake.isOpen else { return }
                 scheduler.schedule(at: .zero) { self.receive(frame) }
             }, onEnd: { [unowned self, scheduler] reason in
                 scheduler.schedule(at: .zero) { self.cameraEnded(lens: name, camera: camera, reason: reason) }
@@ -239,6 +245,7 @@ public final class RigController: @unchecked Sendable {
         let recorder = Recorder(description: description, sink: sink, store: store)
         for warning in rigWarnings { recorder.warn(warning) }
         self.recorder = recorder
+        intake.isOpen = true
         return state(.record(name: name), at: time)
     }
 
@@ -282,6 +289,7 @@ public final class RigController: @unchecked Sendable {
     public func finalizeIfStopping() -> Recorder.Clip? {
         guard let recorder, recorder.session.state == .stopping else { return nil }
         do {
+            intake.isOpen = false
             let clip = try recorder.finish(stoppedAt: Self.iso8601(wallClock()))
             lastClip = clip
             let dropped = clip.sidecar.video.framesDropped
