@@ -123,6 +123,9 @@ final class RigWiring: @unchecked Sendable {
         guard hasRealLenses else { return }
         let watcher = UdevWatcher()
         do {
+            // Enumerating first makes the watcher know the cameras already here, so a `change` event for one
+            // of them (`udevadm trigger`) is not mistaken for a new camera.
+            _ = try watcher.enumerate()
             try watcher.start { [weak self] event in self?.handle(event) }
             self.watcher = watcher
         } catch {

@@ -157,4 +157,48 @@ final class RigControllerDeviceTests: XCTestCase {
         XCTAssertEqual(clip.sidecar.scenes[0].lenses.map(\.lens), ["main", "tele", "wide"])
         XCTAssertEqual(clip.sidecar.duration, 3, accuracy: 1.0 / 30 + 1e-9)
     }
+
+    func testColdStandbySwitchBetweenFramesKeepsTheNewLensAndIdleSwitchesCloseTheOldCamera() throws {
+        let fixture = EngineFixture.makeFixture(rig: makeRig(standby: .cold))
+        let lenses = try ["wide", "main", "tele"].map { try XCTUnwrap(fixture.controller.cameras[$0] as? VirtualLens) }
+        // Idle switches: the old camera closes at once.
+        XCTAssertTrue(fixture.runner.perform(.lens(.named("tele"))).ok)
+        XCTAssertTrue(fixture.runner.perform(.lens(.named("wide"))).ok)
+        XCTAssertEqual(lenses.map(\.isRunning), [true, false, false])
+        XCTAssertTrue(fixture.runner.perform(.lens(.named("main"))).ok)
+        // Mid-clip, a switch 0.5 ms after a frame's capture: that frame of the old lens arrives after the switch
+        // (frames are delivered 1 ms after capture) and must not stop the new lens.
+        XCTAssertTrue(fixture.runner.perform(.record(name: nil)).ok)
+        XCTAssertTrue(fixture.runner.perform(.wait(MediaTime(value: 2001, timescale: 2000))).ok)
+        XCTAssertTrue(fixture.runner.perform(.lens(.named("tele"))).ok)
+        XCTAssertTrue(fixture.runner.perform(.wait(.seconds(1))).ok)
+        XCTAssertEqual(lenses.map(\.isRunning), [false, false, true])
+        let clip = try XCTUnwrap(fixture.runner.finishClip())
+        XCTAssertEqual(clip.sidecar.scenes[0].lenses.map(\.lens), ["main", "tele"])
+        XCTAssertEqual(clip.sidecar.duration, 2, accuracy: 2.0 / 30)
+    }
+
+    func testAudioAfterEveryCameraWasUnpluggedStaysInSyncWithTheNextScene() throws {
+        let fixture = EngineFixture.makeFixture(rig: makeRig())
+        let cameras = try ["wide", "main", "tele"].map { try XCTUnwrap(fixture.controller.cameras[$0] as? VirtualLens) }
+        XCTAssertTrue(fixture.runner.perform(.record(name: nil)).ok)
+        XCTAssertTrue(fixture.runner.perform(.wait(.seconds(1))).ok)
+        fixture.scheduler.perform { cameras.forEach { $0.unplug() } }
+        XCTAssertTrue(fixture.runner.perform(.wait(.seconds(3))).ok)
+        XCTAssertTrue(fixture.runner.perform(.pause).ok)
+        let replacement = VirtualLens(lens: "main", color: RGBColor(hex: "#20c040")!, width: 64, height: 36,
+                                      rate: FrameRate(30), scheduler: fixture.scheduler)
+        fixture.scheduler.perform { fixture.controller.attach(replacement, lens: "main") }
+        XCTAssertTrue(fixture.runner.perform(.resume(name: nil)).ok)
+        XCTAssertTrue(fixture.runner.perform(.wait(.seconds(2))).ok)
+        let clip = try XCTUnwrap(fixture.runner.finishClip())
+        let sink = try XCTUnwrap(fixture.factory.sinks.first)
+        XCTAssertEqual(clip.sidecar.audio?.lateSamplesDropped, 0)
+        // Scene 2's video starts where the audio of the camera-less stretch ended, not under it.
+        let scene2 = clip.sidecar.scenes[1]
+        let audioBefore = sink.audio.filter { $0.pts.seconds < scene2.start - 1e-9 }.last
+        XCTAssertEqual(audioBefore.map { $0.end.seconds } ?? 0, scene2.start, accuracy: 1.0 / 30)
+        let audioTotal = Double(sink.audio.reduce(0) { $0 + $1.frameCount }) / 48_000
+        XCTAssertEqual(audioTotal, clip.sidecar.duration, accuracy: 0.05)
+    }
 }

@@ -168,7 +168,12 @@ public final class Recorder {
         if summary.videoFramesDropped > 0 {
             sidecar.warnings.append("\(summary.videoFramesDropped) frames dropped: the encoder fell behind")
         }
-        try store.write(try sidecar.encoded(), to: description.sidecarPath)
+        do {
+            try store.write(try sidecar.encoded(), to: description.sidecarPath)
+        } catch {
+            // The movie is finished and safe; only its final sidecar is missing (the last scene-boundary one stays).
+            sidecar.warnings.append("the final sidecar could not be written: \(error)")
+        }
         return Clip(moviePath: summary.path, sidecarPath: description.sidecarPath,
                     thumbnailPath: summary.thumbnailPath, sidecar: sidecar)
     }

@@ -156,7 +156,16 @@ public struct Retimer: Sendable {
             let fileTime: MediaTime
             let newOffset: MediaTime
             do {
-                fileTime = try lastVideoFileTime.map { try $0.adding(frameDuration) } ?? .zero
+                let seam = try lastVideoFileTime.map { try $0.adding(frameDuration) } ?? .zero
+                // When video stalled (every camera unplugged) audio went on past the last frame; the next segment
+                // starts after that audio, never under it, so the two stay in sync.
+                // (Less than half a frame over the seam is the rounding of a cut, not a stall.)
+                let halfFrame = MediaTime(value: frameDuration.value, timescale: frameDuration.timescale * 2)
+                if let audioEnd = audioFileEnd, audioEnd > (try seam.adding(halfFrame)) {
+                    fileTime = audioEnd
+                } else {
+                    fileTime = seam
+                }
                 newOffset = try pts.subtracting(fileTime)
                 // The frame's end must be representable too: it is the timer and the segment's end.
                 _ = try fileTime.adding(frameDuration)

@@ -150,18 +150,27 @@ public final class RigController: @unchecked Sendable {
     /// A frame from any lens: the switcher keeps the active lens's frames, the recorder places them.
     public func receive(_ frame: VideoFrame) {
         guard let routed = switcher.route(frame) else { return }
-        if routed.lensChanged || availableLenses.count > 1 { stopColdStandbyCameras(keeping: frame.lens) }
+        // Only a frame of the lens now chosen proves the switch happened: a late frame of the old lens must not
+        // stop the new lens's camera.
+        if frame.lens == switcher.activeLens && availableLenses.count > 1 { stopColdStandbyCameras(keeping: frame.lens) }
         guard let recorder else { return }
         recorder.appendVideo(routed.frame, keyframe: routed.lensChanged)
-        if let failure = recorder.failure, recorder.session.state == .recording || recorder.session.state == .paused {
-            notify("recording failed: \(failure); stopping and keeping what was written")
-            _ = execute(.stop, at: frame.pts)
-        }
+        stopIfFailed(recorder, at: frame.pts)
     }
 
     /// Audio from the microphone.
     public func receive(_ chunk: AudioChunk) {
-        recorder?.appendAudio(chunk)
+        guard let recorder else { return }
+        recorder.appendAudio(chunk)
+        stopIfFailed(recorder, at: chunk.pts)
+    }
+
+    /// A sink that failed (disk full…) cannot take more: stop now and keep what was written.
+    private func stopIfFailed(_ recorder: Recorder, at time: MediaTime) {
+        guard let failure = recorder.failure,
+              recorder.session.state == .recording || recorder.session.state == .paused else { return }
+        notify("recording failed: \(failure); stopping and keeping what was written")
+        _ = execute(.stop, at: time)
     }
 
     /// A lens's camera ended by itself (unplugged): recording goes on with the nearest lens that has a camera.
@@ -243,6 +252,7 @@ public final class RigController: @unchecked Sendable {
         let description = Recorder.Description(rigName: rig.name, settings: settings, devices: devices,
                                                sidecarPath: sidecarPath, started: Self.iso8601(wallClock()))
         let recorder = Recorder(description: description, sink: sink, store: store)
+        lastClip = nil
         for warning in rigWarnings { recorder.warn(warning) }
         self.recorder = recorder
         intake.isOpen = true
@@ -272,7 +282,11 @@ public final class RigController: @unchecked Sendable {
             return .failed(rejection.message)
         case .success(let actions):
             for case .finalize(let stopTime) in actions {
-                scheduler.schedule(at: stopTime + Self.stopGrace) { [unowned self] in self.finalizeIfStopping() }
+                // Only this clip's timer may finish it: a new clip started meanwhile has its own.
+                scheduler.schedule(at: stopTime + Self.stopGrace) { [unowned self, weak recorder] in
+                    guard let recorder, recorder === self.recorder else { return }
+                    self.finalizeIfStopping()
+                }
             }
             let scene = recorder.session.scenes.last
             switch command {
@@ -298,7 +312,8 @@ public final class RigController: @unchecked Sendable {
             self.recorder = nil
             return clip
         } catch {
-            notify("the clip could not be finished: \(error); the partial movie is kept at \(recorder.moviePath).partial")
+            notify("the clip could not be finished: \(error); what was recorded is in \(recorder.moviePath).partial "
+                   + "or \(recorder.moviePath), described by \(recorder.description.sidecarPath)")
             self.recorder = nil
             return nil
         }
@@ -326,6 +341,8 @@ public final class RigController: @unchecked Sendable {
             return .failed("lens \(target) has no camera right now; recording stays on \(switcher.activeLens)")
         }
         if target != switcher.activeLens { switcher.switchLens(to: target, at: time) }
+        // No clip, no frames to wait for: with cold standby the old camera closes at once.
+        if recorder == nil { stopColdStandbyCameras(keeping: target) }
         if switcher.targetZoom > 1 { switcher.zoom(to: 1, ramp: .zero, at: time) }
         return .ok("lens \(target)")
     }
@@ -358,6 +375,7 @@ public final class RigController: @unchecked Sendable {
             switcher.switchLens(to: lensName, at: time)
             switcher.zoom(to: 1, ramp: .zero, at: time)
         }
+        if recorder == nil { stopColdStandbyCameras(keeping: lensName) }
         switcher.zoom(to: digital, ramp: ramp, at: time)
         return .ok("zoom \(lensName)" + (digital > 1.0001 ? String(format: " %.2gx digital", digital) : ""))
     }

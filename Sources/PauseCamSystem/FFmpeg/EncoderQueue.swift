@@ -13,6 +13,26 @@ final class EncoderQueue<Element>: @unchecked Sendable {
     private var head = 0
     private var inFlight = 0
     private var closed = false
+    /// Which items count against a counted item's limit (video frames: audio must not eat the video slack).
+    private let isCounted: (Element) -> Bool
+    private var countedWaiting = 0
+
+    /// A queue whose limits, for items that `counting` accepts, count only such items; other items' limits count
+    /// everything that waits. By default every item counts.
+    init(counting: @escaping (Element) -> Bool = { _ in true }) {
+        isCounted = counting
+    }
+
+    /// How many waiting items stand against `item`'s limit.
+    private func waiting(against item: Element) -> Int {
+        isCounted(item) ? countedWaiting : items.count - head
+    }
+
+    private func append(_ item: Element) {
+        items.append(item)
+        if isCounted(item) { countedWaiting += 1 }
+        condition.broadcast()
+    }
 
     /// Items waiting (not yet taken by the consumer).
     var count: Int {
@@ -27,10 +47,9 @@ final class EncoderQueue<Element>: @unchecked Sendable {
     func put(_ item: Element, waitingBelow limit: Int) -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        while !closed && items.count - head >= limit { condition.wait() }
+        while !closed && waiting(against: item) >= limit { condition.wait() }
         if closed { return false }
-        items.append(item)
-        condition.broadcast()
+        append(item)
         return true
     }
 
@@ -38,9 +57,8 @@ final class EncoderQueue<Element>: @unchecked Sendable {
     func offer(_ item: Element, below limit: Int) -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        if closed || items.count - head >= limit { return false }
-        items.append(item)
-        condition.broadcast()
+        if closed || waiting(against: item) >= limit { return false }
+        append(item)
         return true
     }
 
@@ -53,6 +71,7 @@ final class EncoderQueue<Element>: @unchecked Sendable {
         if items.count == head { return nil }
         let item = items[head]
         head += 1
+        if isCounted(item) { countedWaiting -= 1 }
         if head > 64 && head * 2 > items.count {
             items.removeFirst(head)
             head = 0
@@ -90,6 +109,7 @@ final class EncoderQueue<Element>: @unchecked Sendable {
         condition.lock()
         items.removeAll()
         head = 0
+        countedWaiting = 0
         closed = true
         condition.broadcast()
         condition.unlock()

@@ -28,7 +28,8 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
     /// Extra room audio may use above the video limit (audio chunks are small and never dropped).
     let audioHeadroom = 64
 
-    private let queue = EncoderQueue<Job>()
+    /// Video limits count only video jobs, so the ~1.5 audio chunks per frame do not eat the encoder's slack.
+    private let queue = EncoderQueue<Job>(counting: { if case .video = $0 { return true } else { return false } })
     private let pipeline: EncodingPipeline
     private let threadEnded = DispatchSemaphore(value: 0)
     private let lock = NSLock()
@@ -100,8 +101,14 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
         lock.lock()
         let encoderFailure = failure
         lock.unlock()
-        if let encoderFailure { throw encoderFailure }
-        try pipeline.finish()
+        do {
+            if let encoderFailure { throw encoderFailure }
+            try pipeline.finish()
+        } catch {
+            // Keep the crash-safe promise on this path too: the `.partial` gets the trailer of what was muxed.
+            pipeline.abandon()
+            throw error
+        }
         var remuxer = ChapterRemuxer(inputPath: partialPath, outputPath: moviePath, container: settings.container)
         remuxer.videoFrameDuration = settings.rate.frameDuration
         if let audio = pipeline.audio {

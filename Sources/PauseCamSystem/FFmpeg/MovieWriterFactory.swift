@@ -1,3 +1,4 @@
+import Foundation
 import PauseCamCore
 
 /// The composition root's `MovieSinkFactory` for real movies: reserves a free name (`MovieNameReserver`) and opens
@@ -24,6 +25,12 @@ public final class MovieWriterFactory: MovieSinkFactory {
         if paths.moviePath.hasSuffix("\(baseName).\(settings.container.rawValue)") == false {
             warn("\(baseName).\(settings.container.rawValue) exists; recording to \(paths.moviePath)")
         }
-        return try MovieWriter(paths: paths, settings: settings, videoQueueLimit: videoQueueLimit, warn: warn)
+        do {
+            return try MovieWriter(paths: paths, settings: settings, videoQueueLimit: videoQueueLimit, warn: warn)
+        } catch {
+            // Nothing was recorded: the reserved, empty `.partial` must not look like a crashed recording.
+            unlink(paths.partialPath)
+            throw error
+        }
     }
 }

@@ -38,7 +38,10 @@ public final class RealTimeScheduler: Scheduler, @unchecked Sendable {
         while !interrupted {
             let remaining = (try? time.subtracting(clock.now()).rescaled(to: 1_000_000_000, rounding: .up).value) ?? 0
             if remaining <= 0 { return true }
-            _ = condition.wait(until: Date(timeIntervalSinceNow: Double(remaining) / 1e9))
+            // NSCondition waits on the wall clock; short slices keep a clock step from stretching the wait,
+            // since the loop re-reads the monotonic clock after each.
+            let slice = Swift.min(Double(remaining) / 1e9, 0.1)
+            _ = condition.wait(until: Date(timeIntervalSinceNow: slice))
         }
         interrupted = false
         return false
