@@ -92,7 +92,10 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
 
     public func finish(chapters: [Chapter]) throws -> MovieSummary {
         try endThread(discarding: false)
-        try throwIfFailed()
+        lock.lock()
+        let encoderFailure = failure
+        lock.unlock()
+        if let encoderFailure { throw encoderFailure }
         try pipeline.finish()
         try ChapterRemuxer(inputPath: partialPath, outputPath: moviePath, container: settings.container)
             .remux(chapters: chapters)
