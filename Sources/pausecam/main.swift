@@ -38,7 +38,14 @@ do {
         try arguments.allow(options: [], flags: [])
         guard !arguments.positional.isEmpty else { throw UsageError("check needs at least one rig file") }
         exit(runCheck(arguments.positional))
+    case "shell":
+        if wantsHelp { print(HelpText.shell); exit(0) }
+        exit(try ShellCommand.run(arguments))
     default:
+        if command.hasSuffix(".yaml") || command.hasSuffix(".yml") || FileManager.default.fileExists(atPath: command) {
+            if wantsHelp { print(HelpText.shell); exit(0) }
+            exit(try ShellCommand.run(try Arguments(words)))
+        }
         throw UsageError("unknown command \"\(command)\"\(Suggestion.didYouMean(command, among: ["run", "check", "devices", "shell", "help"]))")
     }
 } catch let error as UsageError {
