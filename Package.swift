@@ -33,7 +33,7 @@ let package = Package(
 
         .testTarget(name: "PauseCamCoreTests", dependencies: ["PauseCamCore", "PauseCamVirtual"]),
         .testTarget(name: "PauseCamSystemTests", dependencies: ["PauseCamCore", "PauseCamSystem", "PauseCamVirtual"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["PauseCamCore"], exclude: ["Rigs"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["PauseCamCore"], exclude: ["Rigs", "Snapshots"]),
     ],
     swiftLanguageModes: [.v5]
 )
