@@ -37,7 +37,7 @@ let package = Package(
         .testTarget(name: "PauseCamCoreTests", dependencies: ["PauseCamCore", "PauseCamVirtual"]),
         .testTarget(name: "PauseCamSystemTests", dependencies: ["PauseCamCore", "PauseCamSystem", "PauseCamVirtual"],
                     exclude: ["BrokenRigs", "umockdev"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["PauseCamCore"], exclude: ["Rigs"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["PauseCamCore"], exclude: ["Rigs", "Snapshots"]),
     ],
     swiftLanguageModes: [.v5]
 )

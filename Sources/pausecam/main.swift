@@ -44,7 +44,14 @@ do {
         guard arguments.positional.isEmpty else { throw UsageError("devices takes no words, only --json and --rig RIG") }
         let rig = try arguments.options["rig"].map { try RigLoader.load(path: $0) }
         exit(runDevices(json: arguments.flags.contains("json"), rig: rig))
+    case "shell":
+        if wantsHelp { print(HelpText.shell); exit(0) }
+        exit(try ShellCommand.run(arguments))
     default:
+        if command.hasSuffix(".yaml") || command.hasSuffix(".yml") || FileManager.default.fileExists(atPath: command) {
+            if wantsHelp { print(HelpText.shell); exit(0) }
+            exit(try ShellCommand.run(try Arguments(words)))
+        }
         throw UsageError("unknown command \"\(command)\"\(SpellingSuggestion.clause(for: command, in: ["run", "check", "devices", "shell", "help"]))")
     }
 } catch let error as UsageError {

@@ -1,0 +1,134 @@
+/// The shell's `help` texts: one line per command for `help`, and a longer text with examples for `help COMMAND`.
+/// Kept beside the shell (not the parser) because they describe how the shell behaves, Ctrl-C included.
+public enum ShellHelp {
+    /// One line per command, in `Command.words` order.
+    public static let summaries: [(usage: String, summary: String)] = [
+        ("record [NAME]", "start a clip (scene 1, optionally named)"),
+        ("pause", "pause; the gap is cut out of the movie"),
+        ("resume [NAME]", "go on recording; starts a new scene (a chapter)"),
+        ("stop", "stop and save the clip"),
+        ("lens ROLE|next", "switch to a lens of the rig"),
+        ("zoom PRESET|FACTOR", "a zoom preset (zoom 2x) or a factor (zoom 1.5)"),
+        ("exposure PRESET|auto|±EV", "exposure preset, automatic, or a bias such as +0.7"),
+        ("focus auto|N", "automatic focus or a fixed position"),
+        ("mark TEXT", "a marker at the current time of the clip"),
+        ("wait DURATION", "let time pass (5s, 2.5s, 400ms, 1m30s); Ctrl-C ends it"),
+        ("status", "state, scene, time, lens and file"),
+        ("devices", "the cameras and which lens each serves"),
+        ("run SCRIPT", "run one of the rig's scene scripts; Ctrl-C stops the script, not the recording"),
+        ("last [play]", "path, duration and thumbnail of the last clip; play opens it"),
+        ("help [COMMAND]", "this list, or more about one command"),
+        ("quit", "leave the shell (a recording is stopped and saved first)"),
+    ]
+
+    /// `help`: every command on one line.
+    public static var overview: String {
+        let width = summaries.map(\.usage.count).max() ?? 0
+        let lines = summaries.map { "  " + $0.usage.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.summary }
+        return (["commands (Tab completes words and names; ↑ recalls history):"] + lines
+                + ["Ctrl-C during a recording asks first; Ctrl-D or quit stops and saves."]).joined(separator: "\n")
+    }
+
+    /// `help COMMAND`: the longer text.
+    public static func details(_ word: String) -> String {
+        switch word {
+        case "record":
+            return """
+            record [NAME]
+              Starts a new clip on the active lens. NAME names scene 1 (its chapter title); without it the scene is
+              "Scene 1". The movie is written as NAME.mov.partial while recording and becomes NAME.mov at stop.
+              Example: record Intro
+            """
+        case "pause":
+            return """
+            pause
+              Pauses the clip. Nothing captured while paused reaches the movie: the timer in the prompt freezes.
+              resume goes on in a new scene; stop saves the clip.
+            """
+        case "resume":
+            return """
+            resume [NAME]
+              Goes on recording after pause. Every resume starts a new scene, which becomes a chapter of the movie.
+              Example: resume Second take
+            """
+        case "stop":
+            return """
+            stop
+              Stops the clip and saves it: the movie, its JSON sidecar and a thumbnail. The shell waits until it is
+              saved and says where it is.
+            """
+        case "lens":
+            return """
+            lens ROLE|next
+              Switches to the lens with this role in the rig (Tab lists them), or to the next one that has a camera.
+              The switch is cut on a frame and starts with a keyframe.
+              Example: lens tele
+            """
+        case "zoom":
+            return """
+            zoom PRESET|FACTOR
+              A zoom preset of the rig (a lens and a digital zoom, perhaps ramped), or a factor: the longest lens
+              that does not overshoot it, then digital zoom for the rest.
+              Examples: zoom 2x    zoom 1.5
+            """
+        case "exposure":
+            return """
+            exposure PRESET|auto|±EV
+              An exposure preset of the rig, automatic exposure, or a bias in EV on the active lens.
+              Examples: exposure auto    exposure +0.7    exposure -1
+            """
+        case "focus":
+            return """
+            focus auto|N
+              Automatic focus, or a fixed focus position in the camera's own units, on the active lens.
+              Example: focus 40
+            """
+        case "mark":
+            return """
+            mark TEXT
+              A marker at the clip's current time, kept in the sidecar with its scene.
+              Example: mark good take
+            """
+        case "wait":
+            return """
+            wait DURATION
+              Lets time pass: useful in scripted sessions (commands piped into the shell). Ctrl-C ends the wait;
+              the recording goes on. Examples: wait 5s    wait 400ms    wait 1m30s
+            """
+        case "status":
+            return """
+            status
+              The state, scene, time, lens and digital zoom, the lenses with a camera, dropped frames and the file.
+            """
+        case "devices":
+            return """
+            devices
+              The lenses of the rig, the camera serving each, and which are delivering right now.
+            """
+        case "run":
+            return """
+            run SCRIPT
+              Runs one of the rig's scene scripts (Tab lists them) and prints each step. Ctrl-C stops the script,
+              not the recording: stop it with stop.
+            """
+        case "last":
+            return """
+            last [play]
+              The last saved clip: its path, duration, scenes and thumbnail. last play opens it with the desktop's
+              player (xdg-open) when there is one.
+            """
+        case "help":
+            return """
+            help [COMMAND]
+              The list of commands, or more about one.
+            """
+        case "quit":
+            return """
+            quit
+              Leaves the shell. A clip still recording is stopped and saved first; so does Ctrl-D.
+            """
+        default:
+            return "no help for \"\(word)\""
+        }
+    }
+}

@@ -1,0 +1,214 @@
+import CEdit
+import Foundation
+import PauseCamCore
+
+/// The one reader libedit's C callbacks talk to (libedit's readline interface is a process-wide singleton).
+nonisolated(unsafe) private var activeReader: LibEditLineReader?
+
+/// Line editing on a terminal with libedit's readline interface: arrow keys, history kept in a file, tab
+/// completion from the shell's completer, and — the reason for the callback interface driven by `poll` — engine
+/// events printed above the line being typed without garbling it, and a prompt whose live timer keeps ticking.
+///
+/// Threading: `readLine` runs on one thread (the shell's); only it calls libedit. `printAbove` and
+/// `interruptRead` may be called from any thread: while a line is being read they queue their work and wake the
+/// reading thread through a pipe; otherwise `printAbove` writes at once.
+public final class LibEditLineReader: LineReader, @unchecked Sendable {
+    public var completer: (@Sendable (String) -> [String])?
+    /// Called on the reading thread a few times a second; when its text differs from the prompt shown, the prompt
+    /// is redrawn (the live timer).
+    public var livePrompt: (() -> String)?
+    /// The history file, or nil to keep history in memory only.
+    public let historyPath: String?
+
+    private let wakePipe = WakePipe()
+    private let lock = NSLock()
+    private var reading = false
+    private var queued: [String] = []
+    private var interruptRequested = false
+    private var shownPrompt = ""
+    fileprivate var finished = false
+    fileprivate var finishedLine: String?
+
+    /// How often the live prompt is refreshed while waiting for keys.
+    static let refreshMilliseconds: Int32 = 200
+
+    /// Sets libedit up on standard input/output: no signal handlers of its own (the shell's signal watcher owns
+    /// SIGINT/SIGTERM/SIGHUP), a UTF-8 character type so `●` and `‖` print as themselves, and the history file.
+    public init(historyPath: String?) {
+        self.historyPath = historyPath
+        if let current = setlocale(LC_CTYPE, ""), ["C", "POSIX"].contains(String(cString: current)) {
+            _ = setlocale(LC_CTYPE, "C.UTF-8")
+        } else if setlocale(LC_CTYPE, nil) == nil {
+            _ = setlocale(LC_CTYPE, "C.UTF-8")
+        }
+        rl_catch_signals = 0
+        rl_initialize()
+        using_history()
+        stifle_history(1000)
+        if let historyPath {
+            LineEditorSystemCalls.makeDirectories((historyPath as NSString).deletingLastPathComponent)
+            _ = read_history(historyPath)
+        }
+        rl_attempted_completion_function = libEditComplete
+        activeReader = self
+    }
+
+    /// `$XDG_STATE_HOME/pausecam/history`, or `~/.local/state/pausecam/history` when the variable is unset or empty.
+    public static func defaultHistoryPath(environment: [String: String]) -> String {
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
+            return state + "/pausecam/history"
+        }
+        return (environment["HOME"] ?? NSHomeDirectory()) + "/.local/state/pausecam/history"
+    }
+
+    /// True when standard input and output are both terminals (otherwise use `PlainLineReader`).
+    public static var standardStreamsAreTerminals: Bool {
+        LineEditorSystemCalls.isTerminal(0) && LineEditorSystemCalls.isTerminal(1)
+    }
+
+    // MARK: LineReader
+
+    /// The next line; `""` when `interruptRead()` cut it short (the typed text is dropped, as Ctrl-C does in any
+    /// shell); `nil` at Ctrl-D on an empty line or end of input.
+    public func readLine(prompt: String) -> String? {
+        finished = false
+        finishedLine = nil
+        shownPrompt = prompt
+        lock.withLock { reading = true }
+        rl_callback_handler_install(Self.editorPrompt(prompt), libEditLineDone)
+        var interrupted = false
+        while !finished {
+            printQueued()
+            if lock.withLock({ () -> Bool in
+                defer { interruptRequested = false }
+                return interruptRequested
+            }) {
+                interrupted = true
+                break
+            }
+            let ready = LineEditorSystemCalls.poll([0, wakePipe.readEnd], timeout: Self.refreshMilliseconds)
+            if ready[1] != 0 { wakePipe.drain() }
+            if ready[0] != 0 {
+                rl_callback_read_char()
+            } else if ready[1] == 0 {
+                refreshPrompt()
+            }
+        }
+        rl_callback_handler_remove()
+        if interrupted || finishedLine == nil { write("\n") }
+        lock.withLock { reading = false }
+        printQueued()
+        return interrupted ? "" : finishedLine
+    }
+
+    public func addHistory(_ line: String) {
+        _ = add_history(line)
+        if let historyPath { _ = write_history(historyPath) }
+    }
+
+    public func printAbove(_ text: String) {
+        let direct = lock.withLock { () -> Bool in
+            if reading { queued.append(text) }
+            return !reading
+        }
+        if direct {
+            lock.withLock { write(text + "\n") }
+        } else {
+            wakePipe.wake()
+        }
+    }
+
+    /// Makes a waiting (or the next) `readLine` return `""`; callable from any thread (signal handlers).
+    public func interruptRead() {
+        lock.withLock { interruptRequested = true }
+        wakePipe.wake()
+    }
+
+    // MARK: Drawing
+
+    /// Prints queued messages above the line being typed: clear the line, print, redraw prompt and typed text.
+    private func printQueued() {
+        let messages = lock.withLock { () -> [String] in
+            defer { queued.removeAll() }
+            return queued
+        }
+        guard !messages.isEmpty else { return }
+        let stillReading = lock.withLock { reading }
+        if stillReading {
+            write("\r\u{1B}[K" + messages.map { $0 + "\n" }.joined())
+            rl_forced_update_display()
+        } else {
+            write(messages.map { $0 + "\n" }.joined())
+        }
+    }
+
+    private func refreshPrompt() {
+        guard let live = livePrompt?(), live != shownPrompt else { return }
+        shownPrompt = live
+        _ = rl_set_prompt(Self.editorPrompt(live))
+        write("\r\u{1B}[K")
+        rl_forced_update_display()
+    }
+
+    private func write(_ text: String) {
+        LineEditorSystemCalls.writeAll(1, Array(text.utf8))
+    }
+
+    /// libedit measures the prompt's width itself: colour escapes are wrapped in its ignore markers (`\1`…`\2`).
+    static func editorPrompt(_ prompt: String) -> String {
+        var result = ""
+        var inEscape = false
+        for scalar in prompt.unicodeScalars {
+            if scalar == "\u{1B}" {
+                inEscape = true
+                result += "\u{1}"
+            }
+            result.unicodeScalars.append(scalar)
+            if inEscape && scalar.properties.isAlphabetic {
+                inEscape = false
+                result += "\u{2}"
+            }
+        }
+        return result
+    }
+
+    // MARK: Callbacks from libedit
+
+    fileprivate func lineDone(_ line: UnsafeMutablePointer<CChar>?) {
+        finishedLine = line.map { String(cString: $0) }
+        free(line)
+        finished = true
+    }
+
+    /// The completion matches in readline's convention: the text to put in place of the word first, then every
+    /// match, then NULL; memory from `malloc`, freed by libedit.
+    fileprivate func completions() -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
+        rl_attempted_completion_over = 1
+        guard let completer, let buffer = rl_line_buffer else { return nil }
+        let typed = UnsafeBufferPointer(start: UnsafeRawPointer(buffer).assumingMemoryBound(to: UInt8.self),
+                                        count: Int(max(0, rl_point)))
+        let matches = completer(String(decoding: typed, as: UTF8.self))
+        guard let first = matches.first else { return nil }
+        var common = first
+        for match in matches.dropFirst() {
+            while !match.hasPrefix(common) { common.removeLast() }
+        }
+        let words = matches.count == 1 ? [first] : [common] + matches
+        let array = malloc(MemoryLayout<UnsafeMutablePointer<CChar>?>.stride * (words.count + 1))!
+            .assumingMemoryBound(to: UnsafeMutablePointer<CChar>?.self)
+        for (index, word) in words.enumerated() { array[index] = strdup(word) }
+        array[words.count] = nil
+        return array
+    }
+}
+
+/// libedit's line handler: a C function, so it reaches the reader through `activeReader`.
+private let libEditLineDone: @convention(c) (UnsafeMutablePointer<CChar>?) -> Void = { line in
+    activeReader?.lineDone(line)
+}
+
+/// libedit's completion hook; `start`/`end` are not needed: the completer sees the whole line up to the cursor.
+private let libEditComplete: @convention(c) (UnsafePointer<CChar>?, Int32, Int32)
+    -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = { _, _, _ in
+    activeReader?.completions()
+}

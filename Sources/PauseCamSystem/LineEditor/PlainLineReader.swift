@@ -1,0 +1,69 @@
+import Foundation
+import PauseCamCore
+
+/// Reads commands from standard input when it is not a terminal (a pipe, a file): line by line, no editing, no
+/// prompt (the shell echoes each command itself), and everything printed goes to standard output in order, so a
+/// piped session leaves a readable transcript.
+///
+/// The read waits in `poll` on standard input and a wake-up pipe, so a signal can cut it short
+/// (`interruptRead()`) without closing the input.
+public final class PlainLineReader: LineReader, @unchecked Sendable {
+    public var completer: (@Sendable (String) -> [String])?
+    private let input: Int32
+    private let output: Int32
+    private let wakePipe = WakePipe()
+    private let lock = NSLock()
+    private var interruptRequested = false
+    private var buffer: [UInt8] = []
+    private var atEnd = false
+
+    /// A reader of `input` (standard input by default) printing to `output` (standard output).
+    public init(input: Int32 = 0, output: Int32 = 1) {
+        self.input = input
+        self.output = output
+    }
+
+    /// The next line; `""` when `interruptRead()` cut the wait short; `nil` at end of input.
+    public func readLine(prompt: String) -> String? {
+        while true {
+            if lock.withLock({ () -> Bool in
+                let requested = interruptRequested
+                interruptRequested = false
+                return requested
+            }) { return "" }
+            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: buffer[..<newline], as: UTF8.self)
+                buffer.removeSubrange(...newline)
+                return line.hasSuffix("\r") ? String(line.dropLast()) : line
+            }
+            if atEnd {
+                guard !buffer.isEmpty else { return nil }
+                defer { buffer.removeAll() }
+                return String(decoding: buffer, as: UTF8.self)
+            }
+            let ready = LineEditorSystemCalls.poll([input, wakePipe.readEnd], timeout: -1)
+            if ready[1] != 0 { wakePipe.drain() }
+            if ready[0] != 0 { fill() }
+        }
+    }
+
+    private func fill() {
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        let n = chunk.withUnsafeMutableBytes { LineEditorSystemCalls.read(input, into: $0.baseAddress!, count: 4096) }
+        if n > 0 { buffer += chunk[..<n] } else if n == 0 || errno != EAGAIN { atEnd = true }
+    }
+
+    /// No history without a terminal: a piped session is its own record.
+    public func addHistory(_ line: String) {}
+
+    /// Prints `text` as one or more lines on the output; callable from any thread.
+    public func printAbove(_ text: String) {
+        lock.withLock { LineEditorSystemCalls.writeAll(output, Array((text + "\n").utf8)) }
+    }
+
+    /// Makes a waiting (or the next) `readLine` return `""` at once; callable from any thread (signal handlers).
+    public func interruptRead() {
+        lock.withLock { interruptRequested = true }
+        wakePipe.wake()
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import PauseCamCore
+import PauseCamShell
+import PauseCamSystem
+
+/// `pausecam shell RIG [--output DIR] [--clock real|simulated]` (and plain `pausecam RIG`): wires the rig like
+/// `pausecam run`, picks the line reader (libedit on a terminal, plain lines from a pipe), maps the operating
+/// system's signals onto the shell, and runs the REPL until it ends. The exit status is the shell's.
+enum ShellCommand {
+    static func run(_ arguments: Arguments) throws -> Int32 {
+        try arguments.allow(options: ["output", "clock"], flags: [])
+        guard arguments.positional.count == 1, let rigPath = arguments.positional.first else {
+            throw UsageError("shell needs exactly one rig file: pausecam shell RIG [--output DIR]")
+        }
+        let clockText = arguments.options["clock"] ?? "real"
+        guard let clock = RigWiring.ClockKind(rawValue: clockText) else {
+            throw UsageError("--clock is real or simulated, not \"\(clockText)\"")
+        }
+        let rig = try RigLoader.load(path: rigPath)
+        let environment = ProcessInfo.processInfo.environment
+        let interactive = LibEditLineReader.standardStreamsAreTerminals
+        let color = interactive && (environment["NO_COLOR"] ?? "").isEmpty
+
+        let editor = interactive ? LibEditLineReader(historyPath: LibEditLineReader.defaultHistoryPath(environment: environment)) : nil
+        let plain = interactive ? nil : PlainLineReader()
+        let reader: any LineReader = editor ?? plain!
+        let printer = EventPrinter(reader: reader)
+        let wiring = try RigWiring(rig: rig, clock: clock, output: arguments.options["output"],
+                                   notify: { printer.print(Shell.eventLine($0)) })
+        let controller = wiring.controller
+        let scheduler = wiring.scheduler
+        let surroundings = Shell.Surroundings(
+            devices: { devicesText(rig: rig, available: scheduler.perform { controller.availableLenses }) },
+            openMovie: { openWithDesktopPlayer($0, environment: environment) },
+            interruptRead: { editor?.interruptRead(); plain?.interruptRead() })
+        let shell = Shell(controller: controller, runner: wiring.runner, scheduler: scheduler, reader: reader,
+                          interactive: interactive, color: color, surroundings: surroundings)
+        editor?.livePrompt = { shell.prompt() }
+        let signals = SignalWatcher { signal in
+            switch signal {
+            case .interrupt: shell.receive(.interrupt)
+            case .terminate: shell.receive(.terminate)
+            case .hangUp: shell.receive(.hangUp)
+            }
+        }
+        wiring.start()
+        if interactive {
+            reader.printAbove("pausecam shell — \(rig.name), \(clock.rawValue) clock, writing to \(wiring.outputDirectory)."
+                              + " Type help for the commands.")
+        }
+        let status = shell.run()
+        wiring.stop()
+        withExtendedLifetime(signals) {}
+        return status
+    }
+
+    /// The text of the shell's `devices`: each lens, what serves it, and whether it is delivering now.
+    static func devicesText(rig: Rig, available: Set<String>) -> String {
+        let width = rig.lenses.map(\.name.count).max() ?? 0
+        return rig.lenses.map { lens in
+            let source: String
+            switch lens.source {
+            case .virtual(let color): source = "virtual lens \(color)"
+            case .camera(let rule): source = "camera matching \(rule)"
+            }
+            let state = available.contains(lens.name) ? "delivering" : "no camera"
+            return "\(lens.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(source) (\(state))"
+        }.joined(separator: "\n")
+    }
+
+    /// Opens `path` with `xdg-open` when it is on the PATH; says so either way.
+    static func openWithDesktopPlayer(_ path: String, environment: [String: String]) -> String {
+        let directories = (environment["PATH"] ?? "").split(separator: ":").map(String.init)
+        guard let opener = directories.map({ $0 + "/xdg-open" })
+                .first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            return "no desktop player here (xdg-open is not installed); the movie is \(path)"
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: opener)
+        process.arguments = [path]
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        do {
+            try process.run()
+            return "opening with xdg-open"
+        } catch {
+            return "xdg-open could not be started: \(error); the movie is \(path)"
+        }
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import PauseCamCore
+import XCTest
+
+/// Signals sent to a recording `pausecam shell` (real clock, commands from a pipe that stays open): each must leave
+/// a finalized, playable movie, a complete sidecar and no `.partial`.
+final class ShellSignalTests: XCTestCase {
+    /// A running shell whose standard output is collected as it comes.
+    final class RunningShell: @unchecked Sendable {
+        let process = Process()
+        let input = Pipe()
+        private let output = Pipe()
+        private let lock = NSLock()
+        private var collected = Data()
+        let directory: URL
+
+        init(name: String) throws {
+            directory = try ProcessRunner.temporaryDirectory(name)
+            process.executableURL = BinaryLocator.pausecam
+            process.arguments = ["shell", ProcessRunner.rig("e2e.yaml"), "--clock", "real", "--output", directory.path]
+            process.standardInput = input
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            output.fileHandleForReading.readabilityHandler = { [weak self] handle in
+                let data = handle.availableData
+                guard let self else { return }
+                self.lock.withLock { self.collected.append(data) }
+            }
+            try process.run()
+        }
+
+        var text: String { lock.withLock { String(decoding: collected, as: UTF8.self) } }
+
+        func send(_ line: String) { input.fileHandleForWriting.write((line + "\n").data(using: .utf8)!) }
+
+        /// Waits (at most `seconds`) until the output contains `needle`.
+        func waitFor(_ needle: String, seconds: Double = 20) -> Bool {
+            let deadline = Date().addingTimeInterval(seconds)
+            while Date() < deadline {
+                if text.contains(needle) { return true }
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+            return false
+        }
+
+        func waitForExit(seconds: Double = 30) -> Bool {
+            let deadline = Date().addingTimeInterval(seconds)
+            while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+            return !process.isRunning
+        }
+
+        deinit {
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            output.fileHandleForReading.readabilityHandler = nil
+        }
+    }
+
+    /// Starts recording, lets a second pass, and returns the shell.
+    func recordingShell(_ name: String) throws -> RunningShell {
+        let shell = try RunningShell(name: name)
+        shell.send("record Take")
+        XCTAssertTrue(shell.waitFor("recording scene 1"), shell.text)
+        Thread.sleep(forTimeInterval: 1.0)
+        return shell
+    }
+
+    /// The movie is finished and plays; the sidecar is complete; nothing partial is left.
+    func assertSaved(_ shell: RunningShell, file: StaticString = #filePath, line: UInt = #line) throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: shell.directory.path).sorted()
+        XCTAssertEqual(names, ["e2e-rig.jpg", "e2e-rig.json", "e2e-rig.mov"], shell.text, file: file, line: line)
+        let probe = MediaProbe(path: shell.directory.appendingPathComponent("e2e-rig.mov").path)
+        XCTAssertGreaterThanOrEqual(try probe.duration(), 0.8, file: file, line: line)
+        XCTAssertEqual(try probe.decodeErrors(), "", file: file, line: line)
+        XCTAssertEqual(try probe.chapters().compactMap(\.title), ["Take"], file: file, line: line)
+        let sidecar = try Sidecar.decode(try Data(contentsOf: shell.directory.appendingPathComponent("e2e-rig.json")))
+        XCTAssertTrue(sidecar.complete, file: file, line: line)
+        XCTAssertEqual(sidecar.duration, try probe.duration(), accuracy: 0.07, file: file, line: line)
+    }
+
+    func testCtrlCAsksOnceThenTheSecondStopsAndSaves() throws {
+        let shell = try recordingShell("sigint")
+        kill(shell.process.processIdentifier, SIGINT)
+        XCTAssertTrue(shell.waitFor("press Ctrl-C again"), shell.text)
+        Thread.sleep(forTimeInterval: 0.3)
+        XCTAssertTrue(shell.process.isRunning, "the first Ctrl-C ended the shell")
+        kill(shell.process.processIdentifier, SIGINT)
+        XCTAssertTrue(shell.waitForExit(), shell.text)
+        XCTAssertEqual(shell.process.terminationStatus, 130)
+        XCTAssertTrue(shell.text.contains("* saved "), shell.text)
+        try assertSaved(shell)
+    }
+
+    func testSIGTERMStopsAndSavesAtOnce() throws {
+        let shell = try recordingShell("sigterm")
+        kill(shell.process.processIdentifier, SIGTERM)
+        XCTAssertTrue(shell.waitForExit(), shell.text)
+        XCTAssertEqual(shell.process.terminationStatus, 143)
+        XCTAssertTrue(shell.text.contains("SIGTERM: stopping and saving the clip"), shell.text)
+        try assertSaved(shell)
+    }
+
+    func testSIGHUPStopsAndSaves() throws {
+        let shell = try recordingShell("sighup")
+        kill(shell.process.processIdentifier, SIGHUP)
+        XCTAssertTrue(shell.waitForExit(), shell.text)
+        XCTAssertEqual(shell.process.terminationStatus, 129)
+        try assertSaved(shell)
+    }
+
+    /// Ctrl-C during `wait` ends the wait, not the recording; the clip is then stopped normally.
+    func testCtrlCDuringWaitInterruptsOnlyTheWait() throws {
+        let shell = try recordingShell("sigint-wait")
+        shell.send("wait 60s")
+        Thread.sleep(forTimeInterval: 0.5)
+        kill(shell.process.processIdentifier, SIGINT)
+        XCTAssertTrue(shell.waitFor("interrupted; the recording goes on"), shell.text)
+        XCTAssertTrue(shell.text.contains("error: wait interrupted"), shell.text)
+        shell.send("stop")
+        XCTAssertTrue(shell.waitFor("* saved "), shell.text)
+        try shell.input.fileHandleForWriting.close()
+        XCTAssertTrue(shell.waitForExit(), shell.text)
+        XCTAssertEqual(shell.process.terminationStatus, 0)
+        try assertSaved(shell)
+    }
+}

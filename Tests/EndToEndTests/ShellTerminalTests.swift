@@ -1,0 +1,110 @@
+import Foundation
+import XCTest
+
+/// The shell on a real terminal: `pausecam shell` inside a detached tmux session of a fixed size, driven with
+/// `send-keys` and read with `capture-pane`. Checks the live prompt, tab completion and history recall.
+final class ShellTerminalTests: XCTestCase {
+    struct Tmux {
+        let socket = "pausecam-test-\(UUID().uuidString.prefix(8))"
+        let binary: String
+
+        @discardableResult
+        func run(_ arguments: [String]) throws -> ProcessResult {
+            try ProcessRunner.run(binary, ["-L", socket] + arguments)
+        }
+
+        /// Starts the session. tmux's server lives on and keeps every descriptor it inherited, so it is spawned
+        /// with /dev/null as its standard streams and waited for with `waitpid` (Foundation's `Process` would wait
+        /// for a descriptor the server never closes).
+        func start(_ command: String) throws {
+            let arguments = [binary, "-L", socket, "new-session", "-d", "-s", "shell", "-x", "100", "-y", "30", command]
+            var actions = posix_spawn_file_actions_t()
+            posix_spawn_file_actions_init(&actions)
+            defer { posix_spawn_file_actions_destroy(&actions) }
+            for fd: Int32 in 0...2 {
+                posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
+            }
+            var argv = arguments.map { strdup($0) } + [nil]
+            defer { argv.forEach { free($0) } }
+            var pid: pid_t = 0
+            let spawned = posix_spawn(&pid, binary, &actions, nil, &argv, environ)
+            guard spawned == 0 else { throw NSError(domain: "posix_spawn", code: Int(spawned)) }
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+        }
+
+        func screen() -> String { (try? run(["capture-pane", "-p", "-t", "shell"]).stdoutText) ?? "" }
+
+        /// The screen once `predicate` holds for it, or nil after `seconds`.
+        func waitForScreen(seconds: Double = 15, _ predicate: (String) -> Bool) -> String? {
+            let deadline = Date().addingTimeInterval(seconds)
+            while Date() < deadline {
+                let text = screen()
+                if predicate(text) { return text }
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+            return nil
+        }
+
+        /// The last non-empty line of the screen: where the prompt and the typed text are.
+        func promptLine() -> String {
+            screen().components(separatedBy: "\n").last { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? ""
+        }
+    }
+
+    func testPromptShowsLiveStatusTabCompletesAndUpRecallsHistory() throws {
+        guard let tmuxPath = ["/usr/bin/tmux", "/usr/local/bin/tmux"].first(where: {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }) else {
+            throw XCTSkip("tmux is not installed: the real-terminal test needs it (apt-get install tmux)")
+        }
+        let tmux = Tmux(binary: tmuxPath)
+        let directory = try ProcessRunner.temporaryDirectory("tmux")
+        let state = try ProcessRunner.temporaryDirectory("tmux-state")
+        let command = "env XDG_STATE_HOME=\(state.path) \(BinaryLocator.pausecam.path) shell "
+            + "\(ProcessRunner.rig("e2e.yaml")) --clock real --output \(directory.path); echo PAUSECAM-EXIT $?; sleep 60"
+        try tmux.start(command)
+        defer { _ = try? tmux.run(["kill-server"]) }
+
+        XCTAssertNotNil(tmux.waitForScreen { $0.contains("idle main >") }, tmux.screen())
+
+        // The prompt shows the recording with a timer that moves.
+        try tmux.run(["send-keys", "-t", "shell", "record", "Enter"])
+        let recording = tmux.waitForScreen { $0.contains("● REC scene 1 00:00:0") }
+        XCTAssertNotNil(recording, tmux.screen())
+        let firstPrompt = tmux.promptLine()
+        let later = tmux.waitForScreen(seconds: 5) { screen in
+            let last = screen.components(separatedBy: "\n").last { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+            return last != firstPrompt && (last ?? "").hasPrefix("● REC scene 1 ")
+        }
+        XCTAssertNotNil(later, "the timer in the prompt did not move: \(firstPrompt)")
+
+        // Tab completes a zoom preset.
+        try tmux.run(["send-keys", "-t", "shell", "zoom 2", "Tab"])
+        XCTAssertNotNil(tmux.waitForScreen(seconds: 5) { _ in
+            tmux.promptLine().hasSuffix("main > zoom 2x")
+        }, tmux.screen())
+        try tmux.run(["send-keys", "-t", "shell", "Enter"])
+        XCTAssertNotNil(tmux.waitForScreen(seconds: 5) { $0.contains("zoom main 2x digital") }, tmux.screen())
+        XCTAssertNotNil(tmux.waitForScreen(seconds: 5) { _ in
+            tmux.promptLine().contains(" main 2.0x >")
+        }, tmux.screen())
+
+        // The up arrow recalls the last command.
+        try tmux.run(["send-keys", "-t", "shell", "Up"])
+        XCTAssertNotNil(tmux.waitForScreen(seconds: 5) { _ in
+            tmux.promptLine().hasSuffix("2.0x > zoom 2x")
+        }, tmux.screen())
+        try tmux.run(["send-keys", "-t", "shell", "C-u"])
+
+        // quit stops and saves; the history file holds the commands.
+        try tmux.run(["send-keys", "-t", "shell", "quit", "Enter"])
+        XCTAssertNotNil(tmux.waitForScreen(seconds: 20) { $0.contains("PAUSECAM-EXIT 0") }, tmux.screen())
+        XCTAssertTrue(tmux.screen().contains("* saved "), tmux.screen())
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        XCTAssertEqual(names, ["e2e-rig.jpg", "e2e-rig.json", "e2e-rig.mov"])
+        let history = try String(contentsOfFile: state.appendingPathComponent("pausecam/history").path, encoding: .utf8)
+        XCTAssertTrue(history.contains("record"), history)
+        XCTAssertTrue(history.contains("quit"), history)
+    }
+}
