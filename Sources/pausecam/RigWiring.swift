@@ -111,7 +111,8 @@ final class RigWiring: @unchecked Sendable {
         controller = RigController(rig: rig, cameras: cameras, microphone: microphone,
                                    sinkFactory: MovieWriterFactory(), store: AtomicSidecarStore(),
                                    scheduler: scheduler, wallClock: wallClock, outputDirectory: outputDirectory,
-                                   warnings: warnings, notify: notify)
+                                   warnings: warnings, storage: FileSystemStorageProbe(),
+                                   storagePolicy: RigWiring.storagePolicy(), notify: notify)
         runner = ScriptRunner(controller: controller, scheduler: scheduler)
     }
 
@@ -165,6 +166,16 @@ final class RigWiring: @unchecked Sendable {
                 controller.detach(lens: lens, reason: "\(identity.devicePath) was unplugged")
             }
         }
+    }
+
+    /// The free-space policy; `PAUSECAM_DISK_WARN_BYTES` and `PAUSECAM_DISK_STOP_BYTES` override its thresholds
+    /// (the tests use them to exercise a full disk on a tiny file system).
+    static func storagePolicy() -> StoragePolicy {
+        let env = ProcessInfo.processInfo.environment
+        var policy = StoragePolicy()
+        if let warn = env["PAUSECAM_DISK_WARN_BYTES"].flatMap(Int64.init) { policy.warnBelow = warn }
+        if let stop = env["PAUSECAM_DISK_STOP_BYTES"].flatMap(Int64.init) { policy.stopBelow = stop }
+        return policy
     }
 
     static func rule(of lens: Rig.Lens) -> String {

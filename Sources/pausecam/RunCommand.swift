@@ -46,6 +46,10 @@ enum RunCommand {
         wiring.stop()
         withExtendedLifetime(signals) {}
         guard let clip else {
+            if let failure = wiring.scheduler.perform({ wiring.controller.lastFailure }) {
+                console.line("the clip was not finished: \(failure)")
+                return 1
+            }
             console.line(completed ? "no clip was recorded" : "interrupted; no clip was recorded")
             return completed ? 1 : 130
         }
@@ -56,6 +60,8 @@ enum RunCommand {
         let dropped = sidecar.video.framesDropped
         console.line("\(sidecar.scenes.count) scene(s), \(String(format: "%.3f", sidecar.duration)) s, "
                      + "\(dropped) dropped frame(s)\(completed ? "" : " (interrupted)")")
-        return completed ? 0 : 130
+        if completed { return 0 }
+        // Ended by PauseCam (full disk, failed write): the clip is saved, but the script did not run to its end.
+        return scheduler.perform({ wiring.controller.clipInterruption }) == nil ? 130 : 1
     }
 }

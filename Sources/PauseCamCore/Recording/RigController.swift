@@ -51,13 +51,24 @@ public final class RigController: @unchecked Sendable {
     public private(set) var lastClip: Recorder.Clip?
     /// Lenses whose camera is running (streaming). With `standby: cold` only the active one.
     public private(set) var availableLenses: Set<String> = []
+    /// Watches free space while recording; `nil` leaves the disk unwatched.
+    private let storage: (any StorageProbe)?
+    private let storagePolicy: StoragePolicy
+    /// Why the current or last clip was stopped by PauseCam rather than by a command (a full disk, a failed
+    /// write); scripts end when they see it. Cleared by `record`.
+    public private(set) var clipInterruption: String?
+    /// Why the last clip could not be finished, if it could not (the `.partial` then holds the recording).
+    public private(set) var lastFailure: String?
     /// The script name for `{script}` in file names, while a script runs.
     public var scriptName: String?
 
     /// A controller for `rig` whose lens roles are served by `cameras` (a missing role has no camera yet).
     public init(rig: Rig, cameras: [String: any Camera], microphone: (any Microphone)?, sinkFactory: any MovieSinkFactory,
                 store: any SidecarStore, scheduler: any Scheduler, wallClock: @escaping @Sendable () -> Date,
-                outputDirectory: String, warnings: [String] = [], notify: @escaping (String) -> Void) {
+                outputDirectory: String, warnings: [String] = [], storage: (any StorageProbe)? = nil,
+                storagePolicy: StoragePolicy = StoragePolicy(), notify: @escaping (String) -> Void) {
+        self.storage = storage
+        self.storagePolicy = storagePolicy
         self.rig = rig
         self.cameras = cameras
         self.microphone = microphone
@@ -170,7 +181,9 @@ public final class RigController: @unchecked Sendable {
         guard let failure = recorder.failure,
               recorder.session.state == .recording || recorder.session.state == .paused else { return }
         notify("recording failed: \(failure); stopping and keeping what was written")
+        clipInterruption = "recording failed: \(failure)"
         _ = execute(.stop, at: time)
+        scheduler.interrupt()
     }
 
     /// A lens's camera ended by itself (unplugged): recording goes on with the nearest lens that has a camera.
@@ -253,6 +266,9 @@ public final class RigController: @unchecked Sendable {
                                                sidecarPath: sidecarPath, started: Self.iso8601(wallClock()))
         let recorder = Recorder(description: description, sink: sink, store: store)
         lastClip = nil
+        lastFailure = nil
+        clipInterruption = nil
+        scheduleStorageCheck(for: recorder, warned: false)
         for warning in rigWarnings { recorder.warn(warning) }
         self.recorder = recorder
         intake.isOpen = true
@@ -312,11 +328,57 @@ public final class RigController: @unchecked Sendable {
             self.recorder = nil
             return clip
         } catch {
-            notify("the clip could not be finished: \(error); what was recorded is in \(recorder.moviePath).partial "
-                   + "or \(recorder.moviePath), described by \(recorder.description.sidecarPath)")
+            let partial = recorder.moviePath + ".partial"
+            lastFailure = "\(error)"
+            notify("the clip could not be finished: \(error)\n"
+                   + "  Everything recorded up to then is in \(partial) (it plays as it is).\n"
+                   + "  To make a normal movie of it once there is room: "
+                   + "ffmpeg -i '\(partial)' -map 0:v -map 0:a -c copy '\(recorder.moviePath)'")
             self.recorder = nil
             return nil
         }
+    }
+
+    // MARK: Free space
+
+    /// Checks the disk every `storagePolicy.interval` while `recorder` records: warns once when it runs low, and
+    /// stops and saves the clip while there is still room to finish it (the final movie needs about the
+    /// `.partial`'s size again).
+    private func scheduleStorageCheck(for recorder: Recorder, warned: Bool) {
+        guard let storage else { return }
+        let next = scheduler.clock.now() + storagePolicy.interval
+        scheduler.schedule(at: next) { [unowned self, weak recorder] in
+            guard let recorder, recorder === self.recorder,
+                  recorder.session.state == .recording || recorder.session.state == .paused else { return }
+            guard let free = storage.availableBytes(at: self.outputDirectory) else {
+                self.scheduleStorageCheck(for: recorder, warned: warned)
+                return
+            }
+            let needed = storage.fileSize(at: recorder.moviePath + ".partial") ?? 0
+            let spare = free - needed
+            if spare < self.storagePolicy.stopBelow {
+                let message = "the disk is nearly full (\(Self.megabytes(free)) left): stopping and saving the clip "
+                    + "while there is room to finish it"
+                self.notify(message)
+                recorder.warn(message)
+                self.clipInterruption = "the disk is nearly full"
+                _ = self.execute(.stop, at: self.scheduler.clock.now())
+                self.scheduler.interrupt()
+                return
+            }
+            var nowWarned = warned
+            if !warned && spare < self.storagePolicy.warnBelow {
+                let message = "the disk is almost full: \(Self.megabytes(free)) left where the clip is written"
+                self.notify(message)
+                recorder.warn(message)
+                nowWarned = true
+            }
+            self.scheduleStorageCheck(for: recorder, warned: nowWarned)
+        }
+    }
+
+    static func megabytes(_ bytes: Int64) -> String {
+        bytes >= 10 << 20 ? "\(bytes >> 20) MB" : String(format: "%.1f MB", Double(bytes) / 1_048_576)
     }
 
     private func lens(_ choice: Command.LensChoice, at time: MediaTime) -> Reply {

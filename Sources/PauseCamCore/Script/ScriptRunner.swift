@@ -25,14 +25,21 @@ public final class ScriptRunner {
     }
 
     /// Runs `script` step by step, reporting each step's reply through `report` (step, reply). A failed step is
-    /// reported and the script goes on, except an interrupted `wait`, which ends the script. Returns false when the
-    /// script was interrupted.
+    /// reported and the script goes on, except an interrupted `wait` or a clip that PauseCam had to stop (full
+    /// disk, failed write), which end the script. Returns false when the script was interrupted.
     @discardableResult
     public func run(_ script: Rig.Script, report: (Command, RigController.Reply) -> Void) -> Bool {
         controller.scriptName = script.name
         defer { controller.scriptName = nil }
+        let controller = self.controller
         for step in script.steps {
             let reply = perform(step)
+            // A clip PauseCam had to stop (full disk, failed write) ends the script: its next steps would only
+            // fail one by one. (It also interrupts a running `wait`.)
+            if let reason = scheduler.perform({ controller.clipInterruption }) {
+                report(step, .failed("script ended: \(reason)"))
+                return false
+            }
             report(step, reply)
             if case .wait = step, !reply.ok { return false }
         }

@@ -1,0 +1,62 @@
+import Foundation
+import PauseCamCore
+import XCTest
+
+/// A disk that fills up while recording, on a tiny tmpfs: the clip is stopped and saved while there is still room,
+/// or — when it fills at once — the `.partial` keeps everything up to then and the message says how to recover it.
+final class DiskFullEndToEndTests: XCTestCase {
+    private var mountPoint: URL?
+
+    /// Mounts a tmpfs of `size` at a fresh folder; skips (loudly) where mounting is not allowed.
+    func mountTinyDisk(size: String) throws -> URL {
+        let directory = try ProcessRunner.temporaryDirectory("disk")
+        let result = try ProcessRunner.run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(size)", "tmpfs", directory.path])
+        guard result.status == 0 else {
+            throw XCTSkip("cannot mount a tmpfs here (needs root and mount rights): \(result.stderr)")
+        }
+        mountPoint = directory
+        return directory
+    }
+
+    override func tearDown() {
+        if let mountPoint { _ = try? ProcessRunner.run("/bin/umount", [mountPoint.path]) }
+        super.tearDown()
+    }
+
+    func testAFillingDiskStopsAndSavesTheClipWhileThereIsRoom() throws {
+        let disk = try mountTinyDisk(size: "1m")
+        let result = try ProcessRunner.run(BinaryLocator.pausecam.path, [
+            "run", ProcessRunner.rig("long.yaml"), "--clock", "simulated", "--output", disk.path,
+        ], environment: ["PAUSECAM_DISK_WARN_BYTES": "400000", "PAUSECAM_DISK_STOP_BYTES": "100000"])
+        XCTAssertEqual(result.status, 1, "the script did not run to its end: \(result.stdoutText)")
+        XCTAssertTrue(result.stderr.contains("the disk is almost full"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("stopping and saving the clip"), result.stderr)
+        let names = try FileManager.default.contentsOfDirectory(atPath: disk.path)
+        XCTAssertFalse(names.contains { $0.hasSuffix(".partial") }, "\(names)")
+        let movie = try XCTUnwrap(names.first { $0.hasSuffix(".mov") }, "\(names)")
+        let probe = MediaProbe(path: disk.appendingPathComponent(movie).path)
+        XCTAssertEqual(try probe.decodeErrors(), "")
+        let sidecar = try Sidecar.decode(Data(contentsOf: disk.appendingPathComponent(
+            String(movie.dropLast(4)) + ".json")))
+        XCTAssertTrue(sidecar.complete)
+        XCTAssertGreaterThan(sidecar.duration, 5)
+        XCTAssertLessThan(sidecar.duration, 600)
+        XCTAssertEqual(try probe.duration(), sidecar.duration, accuracy: 0.05)
+        XCTAssertTrue(sidecar.warnings.contains { $0.contains("disk is nearly full") }, "\(sidecar.warnings)")
+    }
+
+    func testADiskFullAtOnceKeepsThePartialAndSaysHowToRecoverIt() throws {
+        let disk = try mountTinyDisk(size: "40k")
+        let result = try ProcessRunner.run(BinaryLocator.pausecam.path, [
+            "run", ProcessRunner.rig("long.yaml"), "--clock", "simulated", "--output", disk.path,
+        ], environment: ["PAUSECAM_DISK_WARN_BYTES": "0", "PAUSECAM_DISK_STOP_BYTES": "0"])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stderr.contains("No space left on device"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("-map 0:v -map 0:a -c copy"), result.stderr)
+        XCTAssertTrue(result.stdoutText.contains("the clip was not finished"), result.stdoutText)
+        let names = try FileManager.default.contentsOfDirectory(atPath: disk.path)
+        let partial = try XCTUnwrap(names.first { $0.hasSuffix(".mov.partial") }, "\(names)")
+        let frames = try MediaProbe(path: disk.appendingPathComponent(partial).path).videoFrames()
+        XCTAssertGreaterThan(frames.count, 30, "the partial keeps what was written before the disk filled")
+    }
+}
