@@ -107,4 +107,37 @@ final class ShellTerminalTests: XCTestCase {
         XCTAssertTrue(history.contains("record"), history)
         XCTAssertTrue(history.contains("quit"), history)
     }
+
+    func testAnEventIsPrintedAboveTheLineBeingTypedWithoutGarblingIt() throws {
+        guard let tmuxPath = ["/usr/bin/tmux", "/usr/local/bin/tmux"].first(where: {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }) else {
+            throw XCTSkip("tmux is not installed: the real-terminal test needs it (apt-get install tmux)")
+        }
+        let tmux = Tmux(binary: tmuxPath)
+        let directory = try ProcessRunner.temporaryDirectory("tmux-event")
+        let state = try ProcessRunner.temporaryDirectory("tmux-event-state")
+        // Any free space counts as "almost full": the first disk check (2 s after record) raises an event.
+        let command = "env XDG_STATE_HOME=\(state.path) PAUSECAM_DISK_WARN_BYTES=9223372036854775807 "
+            + "\(BinaryLocator.pausecam.path) shell \(ProcessRunner.rig("e2e.yaml")) --clock real "
+            + "--output \(directory.path); echo PAUSECAM-EXIT $?; sleep 60"
+        try tmux.start(command)
+        defer { _ = try? tmux.run(["kill-server"]) }
+        XCTAssertNotNil(tmux.waitForScreen { $0.contains("idle main >") }, tmux.screen())
+        try tmux.run(["send-keys", "-t", "shell", "record", "Enter"])
+        XCTAssertNotNil(tmux.waitForScreen { $0.contains("● REC scene 1") }, tmux.screen())
+        try tmux.run(["send-keys", "-t", "shell", "mark half typed"])
+        let screen = tmux.waitForScreen(seconds: 10) { $0.contains("the disk is almost full") }
+        XCTAssertNotNil(screen, tmux.screen())
+        // The event stands on its own line above the prompt, and the typed text is still there, whole.
+        let lines = tmux.screen().components(separatedBy: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+        let eventLine = try XCTUnwrap(lines.lastIndex { $0.contains("the disk is almost full") }, tmux.screen())
+        XCTAssertFalse(lines[eventLine].contains("REC"), "the event was printed into the prompt: \(lines[eventLine])")
+        XCTAssertTrue(lines.last?.hasSuffix("main > mark half typed") ?? false, tmux.screen())
+        XCTAssertLessThan(eventLine, lines.count - 1)
+        try tmux.run(["send-keys", "-t", "shell", "Enter"])
+        XCTAssertNotNil(tmux.waitForScreen(seconds: 5) { $0.contains("marked \"half typed\"") }, tmux.screen())
+        try tmux.run(["send-keys", "-t", "shell", "quit", "Enter"])
+        XCTAssertNotNil(tmux.waitForScreen(seconds: 20) { $0.contains("PAUSECAM-EXIT 0") }, tmux.screen())
+    }
 }
