@@ -17,6 +17,9 @@ public final class V4L2DeviceNode: V4L2Device {
     public let path: String
     public let access: Access
     private var descriptor: Int32
+    /// Guards `descriptor` between the capture thread (which closes it when the camera is unplugged) and control
+    /// changes from the serial context: an ioctl must never reach a descriptor number already reused elsewhere.
+    private let descriptorLock = NSLock()
     private var mappings: [UInt32: (address: UnsafeMutableRawPointer, length: Int)] = [:]
 
     /// Opens `path` read-write and non-blocking (DQBUF then returns EAGAIN instead of stalling a stop).
@@ -39,6 +42,8 @@ public final class V4L2DeviceNode: V4L2Device {
 
     /// The one ioctl wrapper: retries EINTR, returns 0 or the errno.
     private func control(_ request: UInt, _ argument: UnsafeMutableRawPointer) -> Int32 {
+        descriptorLock.lock()
+        defer { descriptorLock.unlock() }
         guard descriptor >= 0 else { return EBADF }
         while true {
             let result = access == .libv4l2 ? pausecam_v4l2_ioctl(descriptor, request, argument)
@@ -256,6 +261,8 @@ public final class V4L2DeviceNode: V4L2Device {
     }
 
     public func close() {
+        descriptorLock.lock()
+        defer { descriptorLock.unlock() }
         guard descriptor >= 0 else { return }
         unmapBuffers()
         _ = access == .libv4l2 ? v4l2_close(descriptor) : Glibc.close(descriptor)
