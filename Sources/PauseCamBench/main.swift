@@ -59,4 +59,39 @@ for preset in presets {
                  preset, Double(frames) / elapsed, frames, elapsed))
     try? FileManager.default.removeItem(at: directory)
 }
+
+// 3. The ffmpeg command line encoding the same frames (raw yuv420p from the same virtual lens), video only, so the
+//    figures above can be read against the reference tool on this machine.
+let ffmpeg = "/usr/bin/ffmpeg"
+if FileManager.default.isExecutableFile(atPath: ffmpeg) {
+    let frameCount = Int(recordSeconds) * 30
+    let raw = FileManager.default.temporaryDirectory.appendingPathComponent("pausecam-bench-\(getpid()).yuv")
+    _ = FileManager.default.createFile(atPath: raw.path, contents: nil)
+    let handle = try FileHandle(forWritingTo: raw)
+    var previous: MediaTime?
+    for i in 0..<frameCount {
+        let pts = MediaTime(value: Int64(i), timescale: 30)
+        let frame = lens.render(pts: pts, previous: previous)
+        previous = pts
+        for plane in frame.planes { handle.write(Data(plane.bytes)) }
+    }
+    try handle.close()
+    for preset in presets {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("pausecam-bench-\(getpid())-\(preset).mov")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ffmpeg)
+        process.arguments = ["-v", "error", "-y", "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "1920x1080", "-r", "30",
+                             "-i", raw.path, "-c:v", "libx264", "-preset", preset, "-crf", "23", output.path]
+        let elapsed = try seconds {
+            try process.run()
+            process.waitUntilExit()
+        }
+        print(String(format: "ffmpeg CLI, same %d frames 1920x1080 raw → x264 %@ .mov: %.1f fps (%.2f s)",
+                     frameCount, preset, Double(frameCount) / elapsed, elapsed))
+        try? FileManager.default.removeItem(at: output)
+    }
+    try? FileManager.default.removeItem(at: raw)
+} else {
+    print("ffmpeg CLI comparison skipped: \(ffmpeg) not found")
+}
 _ = sink
