@@ -11,6 +11,14 @@ func seconds(_ work: () throws -> Void) rethrows -> Double {
     return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
 }
 
+// `PauseCamBench soak [MINUTES]`: one long clip on the simulated clock (640x360, three lenses, a lens switch every
+// minute, a 10 s pause every 5 minutes): wall time, peak memory, and the movie's duration as ffprobe reads it.
+if CommandLine.arguments.dropFirst().first == "soak" {
+    let minutes = Int64(CommandLine.arguments.dropFirst(2).first.flatMap { Int64($0) } ?? 60)
+    try Soak.run(minutes: minutes)
+    exit(0)
+}
+
 let arguments = CommandLine.arguments.dropFirst()
 let recordSeconds = Int64(arguments.first.flatMap { Int64($0) } ?? 10)
 let presets = arguments.count > 1 ? Array(arguments.dropFirst()) : ["ultrafast", "veryfast"]
