@@ -153,6 +153,11 @@ public final class Shell: @unchecked Sendable {
 
     private func runScript(named name: String) {
         guard let script = controller.rig.script(named: name) else { return }
+        // Every script records its own clip and stops it: run during a clip would end the user's clip.
+        guard state == .idle || state == .finished else {
+            say("error: a clip is being recorded; `run` records a clip of its own — `stop` this one first")
+            return
+        }
         say("running script \"\(script.name)\" (\(DurationParser.clockString(script.scriptedTime)) scripted)")
         let completed = whileBusy {
             runner.run(script) { step, reply in

@@ -70,6 +70,7 @@ public enum TestPatternPainter {
         let barWidth = Swift.max(2, width / 32)
         let barX = phase * (width - barWidth) / Int(periodMs)
         let barTop = height - height / 8
+        let chromaWidth = width / 2
         planes[0].bytes.withUnsafeMutableBufferPointer { luma in
             for row in barTop..<height {
                 let start = row * width + barX
@@ -80,6 +81,16 @@ public enum TestPatternPainter {
                 for row in 0..<side {
                     let start = row * width
                     for i in start..<(start + side) { luma[i] = whiteY }
+                }
+            }
+        }
+        // The bar is white: neutral chroma under it too.
+        for plane in 1...2 {
+            planes[plane].bytes.withUnsafeMutableBufferPointer { chroma in
+                for row in (barTop / 2)..<(height / 2) {
+                    let start = row * chromaWidth + barX / 2
+                    let end = Swift.min(start + (barWidth + 1) / 2, (row + 1) * chromaWidth)
+                    for i in start..<end { chroma[i] = 128 }
                 }
             }
         }

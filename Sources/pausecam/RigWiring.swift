@@ -99,7 +99,7 @@ final class RigWiring: @unchecked Sendable {
                     microphone = try ALSAMicrophone(pcm: name, warn: warn)
                 } catch {
                     if rig.audio.required {
-                        throw UsageError("the microphone is required (audio.required: true) but \(error)")
+                        throw DeviceError("the microphone is required (audio.required: true), but \(error); nothing was recorded")
                     }
                     let message = "microphone \"\(name)\" cannot be opened (\(error)); recording video only"
                     warnings.append(message)
@@ -181,6 +181,12 @@ final class RigWiring: @unchecked Sendable {
     static func rule(of lens: Rig.Lens) -> String {
         if case .camera(let rule) = lens.source { return "\(rule)" }
         return "a virtual source"
+    }
+
+    /// A device the rig needs cannot be used: reported before anything is recorded, exit status 1.
+    struct DeviceError: Error, CustomStringConvertible {
+        var description: String
+        init(_ description: String) { self.description = description }
     }
 
     /// `~` → home, `$XDG_VIDEOS_DIR` / `${XDG_VIDEOS_DIR}` → that variable (or ~/Videos when unset).

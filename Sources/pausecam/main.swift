@@ -56,6 +56,8 @@ do {
     }
 } catch let error as UsageError {
     fail("\(error)\nTry `pausecam --help`.", status: 2)
+} catch let error as RigWiring.DeviceError {
+    fail("\(error)", status: 1)
 } catch let error as RigError {
     fail("\(error)", status: 2)
 } catch {

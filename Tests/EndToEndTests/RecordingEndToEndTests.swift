@@ -207,6 +207,18 @@ final class RecordingEndToEndTests: XCTestCase {
         XCTAssertTrue(sidecar.warnings.contains { $0.contains("PauseCamNoSuchCard") }, "\(sidecar.warnings)")
     }
 
+    func testARequiredMicrophoneThatCannotOpenIsAClearErrorBeforeAnythingIsRecorded() throws {
+        let directory = try ProcessRunner.temporaryDirectory("required")
+        let output = directory.appendingPathComponent("out")
+        let result = try runPausecam(["run", ProcessRunner.rig("e2e-required-mic.yaml"), "--script", "short",
+                                      "--clock", "real", "--output", output.path])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stderr.contains("the microphone is required") && result.stderr.contains("PauseCamNoSuchCard")
+                      && result.stderr.contains("nothing was recorded"), result.stderr)
+        XCTAssertFalse(result.stderr.contains("--help"), "a device failure is not a usage mistake: \(result.stderr)")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: output.path), "nothing may be written")
+    }
+
     func testSIGKILLLeavesAPartialMovieAndASidecarWithEveryFinishedScene() throws {
         let directory = try ProcessRunner.temporaryDirectory("kill")
         let process = Process()

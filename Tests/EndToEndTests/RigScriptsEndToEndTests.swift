@@ -74,4 +74,20 @@ final class RigScriptsEndToEndTests: XCTestCase {
         XCTAssertEqual(help.status, 0)
         XCTAssertTrue(help.stdoutText.contains("pausecam run RIG"), help.stdoutText)
     }
+
+    func testDevicesListsCamerasOrSaysHowToFindThem() throws {
+        let result = try pausecam(["devices", "--json"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+        let cameras = try XCTUnwrap(object["cameras"] as? [Any], result.stdoutText)
+        if cameras.isEmpty {
+            // No camera: never an empty table, but advice on permissions.
+            let advice = try XCTUnwrap(object["advice"] as? String, result.stdoutText)
+            XCTAssertTrue(advice.contains("video") && advice.contains("/dev/video"), advice)
+            let text = try pausecam(["devices", "--rig", ProcessRunner.rigsFolder.appendingPathComponent("desk.yaml").path])
+            XCTAssertEqual(text.status, 0, text.stderr)
+            XCTAssertTrue(text.stdoutText.contains("No cameras found"), text.stdoutText)
+            XCTAssertTrue(text.stdoutText.contains("lens wide: no camera matches serial \"2F4A1C\""), text.stdoutText)
+        }
+    }
 }

@@ -61,7 +61,8 @@ final class ShellTranscriptTests: XCTestCase {
     /// unharmed: the movie has both scenes and exactly the recorded 3 s.
     func testEveryErrorSaysWhyAndTheRecordingGoesOnUnharmed() throws {
         let input = ["record Intro", "wait 1s", "record", "resume", "lens fisheye", "zoom huge", "zoom 0",
-                     "exposure bright", "focus near", "wait soon", "zom 2x", "run nosuch", "last", "mark", "wait 1s",
+                     "exposure bright", "focus near", "wait soon", "zom 2x", "run nosuch", "last", "mark", "run short",
+                     "exposure +1", "focus auto", "help zoomm", "wait 1s",
                      "pause", "pause", "wait 500ms", "resume Two", "wait 1s", "stop", "stop", "pause", "resume", "last"]
         let run = try Self.shell(input.joined(separator: "\n") + "\n", name: "shell-errors")
         XCTAssertEqual(run.status, 0, run.stderr)
