@@ -35,6 +35,7 @@ let package = Package(
                           dependencies: ["PauseCamCore", "PauseCamVirtual", "PauseCamSystem"]),
 
         .testTarget(name: "PauseCamCoreTests", dependencies: ["PauseCamCore", "PauseCamVirtual"]),
+        .testTarget(name: "PauseCamShellTests", dependencies: ["PauseCamCore", "PauseCamShell"]),
         .testTarget(name: "PauseCamSystemTests", dependencies: ["PauseCamCore", "PauseCamSystem", "PauseCamVirtual"],
                     exclude: ["BrokenRigs", "umockdev"]),
         .testTarget(name: "EndToEndTests", dependencies: ["PauseCamCore"], exclude: ["Rigs", "Snapshots"]),

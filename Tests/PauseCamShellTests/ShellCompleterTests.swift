@@ -1,0 +1,30 @@
+import XCTest
+import PauseCamCore
+@testable import PauseCamShell
+
+/// Tab completion: command words first, then each command's own names (lenses, presets, scripts).
+final class ShellCompleterTests: XCTestCase {
+    let completer = ShellCompleter(lenses: ["wide", "main", "tele"], zoomPresets: ["0.5x", "1x", "2x", "3x"],
+                                   exposurePresets: ["bright", "night"], scripts: ["demo", "interview", "pauses"])
+
+    func testCompletesCommandWordsThenTheirArguments() {
+        XCTAssertEqual(completer.complete(""), Command.words)
+        XCTAssertEqual(completer.complete("re"), ["record", "resume"])
+        XCTAssertEqual(completer.complete("l"), ["lens", "last"])
+        XCTAssertEqual(completer.complete("lens t"), ["tele"])
+        XCTAssertEqual(completer.complete("lens "), ["wide", "main", "tele", "next"])
+        XCTAssertEqual(completer.complete("zoom 2"), ["2x"])
+        XCTAssertEqual(completer.complete("exposure "), ["bright", "night", "auto"])
+        XCTAssertEqual(completer.complete("run p"), ["pauses"])
+        XCTAssertEqual(completer.complete("last p"), ["play"])
+        XCTAssertEqual(completer.complete("help zo"), ["zoom"])
+        XCTAssertEqual(completer.complete("LENS m"), ["main"], "command words are case-insensitive")
+    }
+
+    func testOffersNothingWhereNothingFits() {
+        XCTAssertEqual(completer.complete("lens x"), [])
+        XCTAssertEqual(completer.complete("record "), [], "scene names are free text")
+        XCTAssertEqual(completer.complete("lens tele extra"), [])
+        XCTAssertEqual(completer.complete("qq"), [])
+    }
+}
