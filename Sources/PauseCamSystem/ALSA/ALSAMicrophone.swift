@@ -20,10 +20,7 @@ public final class ALSAMicrophone: Microphone, @unchecked Sendable {
     private let pcm: ALSAPCM
     private let warn: @Sendable (String) -> Void
     private let lock = NSLock()
-    private var running = false
-    private var stopRequested = false
-    private var captureThread: Thread?
-    private var finished: DispatchSemaphore?
+    private let capture = CaptureThread()
     private var counters = Statistics()
 
     /// Counters kept while capturing, for the status line and the sidecar.
@@ -68,36 +65,17 @@ public final class ALSAMicrophone: Microphone, @unchecked Sendable {
                       onEnd: @escaping @Sendable (String) -> Void) throws {
         lock.lock()
         defer { lock.unlock() }
-        guard !running else { return }
+        guard !capture.isRunning else { return }
         try pcm.prepare()
         try pcm.start()
-        running = true
-        stopRequested = false
-        let done = DispatchSemaphore(value: 0)
-        finished = done
-        let thread = Thread { [self] in
+        capture.start(name: "pausecam.alsa \(pcm.name)") { [self] in
             captureLoop(deliver: deliver, onEnd: onEnd)
-            done.signal()
         }
-        thread.name = "pausecam.alsa \(pcm.name)"
-        captureThread = thread
-        thread.start()
     }
 
     /// Stops capture and waits for the capture thread (at most one wait timeout). Idempotent.
     public func stop() {
-        lock.lock()
-        guard running, !stopRequested else { lock.unlock(); return }
-        stopRequested = true
-        let done = finished
-        let onCaptureThread = Thread.current === captureThread
-        lock.unlock()
-        if !onCaptureThread { done?.wait() }
-    }
-
-    private var shouldStop: Bool {
-        lock.lock(); defer { lock.unlock() }
-        return stopRequested
+        capture.stop()
     }
 
     private func captureLoop(deliver: @Sendable (AudioChunk) -> Void, onEnd: @Sendable (String) -> Void) {
@@ -105,7 +83,7 @@ public final class ALSAMicrophone: Microphone, @unchecked Sendable {
         let frames = pcm.periodFrames
         var samples = [Int16](repeating: 0, count: frames * channels)
         var endReason: String?
-        while !shouldStop {
+        while !capture.shouldStop {
             let ready = pcm.wait(milliseconds: 100)
             if ready == 0 || ready == -EAGAIN || ready == -EINTR { continue }
             var count = ready < 0 ? ready : 0
@@ -140,11 +118,7 @@ public final class ALSAMicrophone: Microphone, @unchecked Sendable {
             deliver(AudioChunk(pts: placement.pts, sampleRate: sampleRate, channels: channels, samples: chunk))
         }
         pcm.drop()
-        lock.lock()
-        running = false
-        captureThread = nil
-        let endedByItself = endReason != nil && !stopRequested
-        lock.unlock()
+        let endedByItself = capture.end() && endReason != nil
         if endedByItself, let endReason { onEnd(endReason) }
     }
 

@@ -27,10 +27,7 @@ public final class V4L2Camera: Camera, @unchecked Sendable {
     private let lensName: String
     private let warn: @Sendable (String) -> Void
     private let lock = NSLock()
-    private var running = false
-    private var stopRequested = false
-    private var captureThread: Thread?
-    private var finished: DispatchSemaphore?
+    private let capture = CaptureThread()
     private var counters = V4L2CaptureStatistics()
     private var gone = false
 
@@ -97,7 +94,7 @@ public final class V4L2Camera: Camera, @unchecked Sendable {
                       onEnd: @escaping @Sendable (String) -> Void) throws {
         lock.lock()
         defer { lock.unlock() }
-        guard !running else { return }
+        guard !capture.isRunning else { return }
         if gone { throw V4L2Error.unplugged(device: device.path, call: "start") }
         let decoder = negotiated.pixelFormat.isJPEG ? try MJPEGDecoder() : nil
         do {
@@ -111,34 +108,15 @@ public final class V4L2Camera: Camera, @unchecked Sendable {
             releaseBuffers()
             throw error
         }
-        running = true
-        stopRequested = false
-        let done = DispatchSemaphore(value: 0)
-        finished = done
-        let thread = Thread { [self] in
+        capture.start(name: "pausecam.v4l2 \(device.path)") { [self] in
             captureLoop(decoder: decoder, deliver: deliver, onEnd: onEnd)
-            done.signal()
         }
-        thread.name = "pausecam.v4l2 \(device.path)"
-        captureThread = thread
-        thread.start()
     }
 
     /// Stops streaming and waits for the capture thread to finish (at most one poll timeout). Idempotent; safe to
     /// call from `deliver` itself, in which case it does not wait.
     public func stop() {
-        lock.lock()
-        guard running, !stopRequested else { lock.unlock(); return }
-        stopRequested = true
-        let done = finished
-        let onCaptureThread = Thread.current === captureThread
-        lock.unlock()
-        if !onCaptureThread { done?.wait() }
-    }
-
-    private var shouldStop: Bool {
-        lock.lock(); defer { lock.unlock() }
-        return stopRequested
+        capture.stop()
     }
 
     private func captureLoop(decoder: MJPEGDecoder?, deliver: @Sendable (VideoFrame) -> Void,
@@ -146,7 +124,7 @@ public final class V4L2Camera: Camera, @unchecked Sendable {
         var lastSequence: UInt32?
         var warnedClock = false
         var endReason: String?
-        while !shouldStop {
+        while !capture.shouldStop {
             do {
                 guard try device.waitForFrame(timeoutMilliseconds: 200) else { continue }
                 guard let buffer = try device.dequeueBuffer() else { continue }
@@ -161,11 +139,9 @@ public final class V4L2Camera: Camera, @unchecked Sendable {
         _ = try? device.streamOff()
         lock.lock()
         releaseBuffers()
-        let endedByItself = endReason != nil && !stopRequested
         if endReason != nil { gone = true }
-        running = false
-        captureThread = nil
         lock.unlock()
+        let endedByItself = capture.end() && endReason != nil
         if let endReason {
             // Close before telling anyone: whoever hears `onEnd` may reopen the node (re-plug) at once.
             device.close()
