@@ -60,4 +60,13 @@ final class V4L2FormatChooserTests: XCTestCase {
         XCTAssertEqual(V4L2PixelFormat("MJPG"), .mjpeg)
         XCTAssertEqual(V4L2PixelFormat.yuyv.description, "YUYV")
     }
+
+    /// vivid (a real driver) lists big-endian twins such as V4L2_PIX_FMT_Y16_BE = fourcc("Y16 ") | 1 << 31.
+    func testBigEndianFourCCIsNamedNotPrintedAsAByte() {
+        let y16 = V4L2PixelFormat("Y16 ")
+        let y16BE = V4L2PixelFormat(fourcc: y16.fourcc | V4L2PixelFormat.bigEndianFlag)
+        XCTAssertEqual(y16.description, "Y16")
+        XCTAssertEqual(y16BE.description, "Y16-BE")
+        XCTAssertNotEqual(y16, y16BE)
+    }
 }

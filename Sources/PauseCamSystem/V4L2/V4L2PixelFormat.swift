@@ -22,9 +22,16 @@ public struct V4L2PixelFormat: Sendable, Hashable, CustomStringConvertible {
     /// True for the formats PauseCam decodes with the MJPEG decoder.
     public var isJPEG: Bool { self == .mjpeg || self == .jpeg }
 
-    /// The four characters, e.g. "MJPG", "YUYV".
+    /// `V4L2_PIX_FMT_FLAG_BE_FOURCC`: set on the big-endian twin of a format (vivid offers "Y16 " and its BE twin,
+    /// "AR15" and "AR15"|BE…); not a character of the code.
+    public static let bigEndianFlag: UInt32 = 1 << 31
+
+    /// The four characters, e.g. "MJPG", "YUYV"; a big-endian twin gets "-BE" ("Y16-BE"), as `v4l2-ctl` prints it,
+    /// so the flag never shows as an invalid byte in `pausecam devices`.
     public var description: String {
-        let bytes = (0..<4).map { UInt8((fourcc >> (8 * UInt32($0))) & 0xff) }
-        return String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+        let code = fourcc & ~Self.bigEndianFlag
+        let bytes = (0..<4).map { UInt8((code >> (8 * UInt32($0))) & 0xff) }
+        let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+        return fourcc & Self.bigEndianFlag != 0 ? text + "-BE" : text
     }
 }
