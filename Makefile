@@ -2,7 +2,7 @@
 SWIFT ?= swift
 OUT ?= $(CURDIR)/demo-output
 
-.PHONY: deps build demo test bench clean
+.PHONY: deps build demo test bench clean vm-test
 
 deps:
 	@scripts/install-deps
@@ -19,6 +19,10 @@ test: deps
 
 bench: deps
 	@scripts/bench
+
+# Opt-in, not part of `test`: PauseCam against real vivid/snd-aloop drivers in a throw-away QEMU guest (TCG).
+vm-test: build
+	@scripts/vm/run-vm-test
 
 clean:
 	$(SWIFT) package clean
