@@ -43,7 +43,7 @@ public enum CameraMatcher {
             case .ambiguousRule(let lens, let rule, let cameras):
                 let names = cameras.map(CameraMatcher.describe).joined(separator: " and ")
                 return "lens \"\(lens)\": match \(rule) fits \(cameras.count) cameras: \(names); "
-                    + "match by serial or path instead (see `pausecam devices`)"
+                    + "match by serial, path or bus instead (several nodes of one device share a path; see `pausecam devices`)"
             case .cameraClaimedTwice(let camera, let lenses):
                 return "camera \(CameraMatcher.describe(camera)) matches lenses "
                     + lenses.map { "\"\($0)\"" }.joined(separator: " and ") + "; give each lens its own camera"
