@@ -109,7 +109,7 @@ final class RigWiring: @unchecked Sendable {
         }
 
         controller = RigController(rig: rig, cameras: cameras, microphone: microphone,
-                                   sinkFactory: MovieWriterFactory(), store: AtomicSidecarStore(),
+                                   sinkFactory: MovieWriterFactory(extraEncodeTime: RigWiring.slowEncoderFault()), store: AtomicSidecarStore(),
                                    scheduler: scheduler, wallClock: wallClock, outputDirectory: outputDirectory,
                                    warnings: warnings, storage: FileSystemStorageProbe(),
                                    storagePolicy: RigWiring.storagePolicy(), notify: notify)
@@ -176,6 +176,13 @@ final class RigWiring: @unchecked Sendable {
         if let warn = env["PAUSECAM_DISK_WARN_BYTES"].flatMap(Int64.init) { policy.warnBelow = warn }
         if let stop = env["PAUSECAM_DISK_STOP_BYTES"].flatMap(Int64.init) { policy.stopBelow = stop }
         return policy
+    }
+
+    /// `PAUSECAM_FAULT_SLOW_ENCODER_MS`: a fault injection that makes every video frame cost that many more
+    /// milliseconds to encode, to show (and test) what happens on a machine that cannot keep up.
+    static func slowEncoderFault() -> MediaTime {
+        let milliseconds = ProcessInfo.processInfo.environment["PAUSECAM_FAULT_SLOW_ENCODER_MS"].flatMap(Int64.init) ?? 0
+        return .milliseconds(Swift.max(0, milliseconds))
     }
 
     static func rule(of lens: Rig.Lens) -> String {

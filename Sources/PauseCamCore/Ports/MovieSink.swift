@@ -51,10 +51,13 @@ public struct MovieSummary: Sendable, Equatable {
     public var videoFramesDropped: Int
     /// Audio sample frames written.
     public var audioSamplesWritten: Int
+    /// Audio sample frames dropped because the encoder fell behind (real clock only; replaced by silence).
+    public var audioSamplesDropped: Int
     /// The thumbnail JPEG beside the movie, if one was written.
     public var thumbnailPath: String?
     public init(path: String, videoFramesWritten: Int, videoFramesDropped: Int, audioSamplesWritten: Int,
-                thumbnailPath: String? = nil) {
+                audioSamplesDropped: Int = 0, thumbnailPath: String? = nil) {
+        self.audioSamplesDropped = audioSamplesDropped
         self.path = path
         self.thumbnailPath = thumbnailPath
         self.videoFramesWritten = videoFramesWritten

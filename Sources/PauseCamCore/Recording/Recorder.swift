@@ -164,7 +164,14 @@ public final class Recorder {
         var sidecar = makeSidecar(complete: true)
         sidecar.video.framesWritten = summary.videoFramesWritten
         sidecar.video.framesDropped = summary.videoFramesDropped
-        if sidecar.audio != nil { sidecar.audio?.samplesWritten = summary.audioSamplesWritten }
+        if sidecar.audio != nil {
+            sidecar.audio?.samplesWritten = summary.audioSamplesWritten
+            sidecar.audio?.samplesDropped = summary.audioSamplesDropped
+        }
+        if summary.audioSamplesDropped > 0 {
+            sidecar.warnings.append("\(summary.audioSamplesDropped) audio samples dropped (silence in the movie): "
+                                    + "the encoder fell behind")
+        }
         if summary.videoFramesDropped > 0 {
             sidecar.warnings.append("\(summary.videoFramesDropped) frames dropped: the encoder fell behind")
         }

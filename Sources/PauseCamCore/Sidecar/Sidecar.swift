@@ -41,6 +41,8 @@ public struct Sidecar: Codable, Sendable, Equatable {
         public var sampleRate: Int
         public var channels: Int
         public var samplesWritten: Int
+        /// Sample frames dropped because the encoder fell behind (real clock only; the movie has silence there).
+        public var samplesDropped: Int = 0
         /// Sample frames dropped because they overlapped audio already written.
         public var lateSamplesDropped: Int
     }

@@ -17,15 +17,15 @@ final class EncoderQueue<Element>: @unchecked Sendable {
     private let isCounted: (Element) -> Bool
     private var countedWaiting = 0
 
-    /// A queue whose limits, for items that `counting` accepts, count only such items; other items' limits count
-    /// everything that waits. By default every item counts.
+    /// A queue of two kinds of items (those `counting` accepts, and the others), each limited by how many of its
+    /// own kind wait, so one kind never uses up the other's room. By default every item is of the first kind.
     init(counting: @escaping (Element) -> Bool = { _ in true }) {
         isCounted = counting
     }
 
-    /// How many waiting items stand against `item`'s limit.
+    /// How many waiting items stand against `item`'s limit: items of its own kind (counted or not).
     private func waiting(against item: Element) -> Int {
-        isCounted(item) ? countedWaiting : items.count - head
+        isCounted(item) ? countedWaiting : items.count - head - countedWaiting
     }
 
     private func append(_ item: Element) {

@@ -8,8 +8,10 @@ import PauseCamCore
 /// thread (started in `init`, owned by the writer) takes jobs from a bounded `EncoderQueue` and owns the FFmpeg
 /// objects until it ends. With `blockWhenBehind` (simulated clock) a full queue makes the caller wait, so nothing
 /// is lost; otherwise a video frame that finds the queue full is dropped and counted (a keyframe it asked for
-/// moves to the next frame). Audio is never dropped; it waits for room above the video limit, so memory stays
-/// bounded either way. An encoder error stops encoding and is thrown by the next append, or by `finish`.
+/// moves to the next frame). Audio has a limit of its own (seconds of chunks, far more than waits behind eight
+/// frames): on the simulated clock it waits for room; on the real clock a chunk that finds no room is dropped and
+/// counted (the audio encoder fills the hole with silence, so sync holds), because blocking the recorder's serial
+/// context would delay every command and let frames pile up in front of it. Memory stays bounded either way. An encoder error stops encoding and is thrown by the next append, or by `finish`.
 /// The owner must end every writer with `finish` or `abort`: the encoder thread holds the writer until then.
 public final class MovieWriter: MovieSink, @unchecked Sendable {
     /// One unit of work for the encoder thread.
@@ -25,8 +27,9 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
     let settings: MovieSettings
     /// Video frames that may wait in the queue before the caller waits or drops.
     let videoQueueLimit: Int
-    /// Extra room audio may use above the video limit (audio chunks are small and never dropped).
-    let audioHeadroom = 64
+    /// Audio chunks that may wait (audio has its own limit; ~10 s of the microphone's 10–20 ms chunks).
+    let audioQueueLimit = 1000
+    private var droppedAudio = 0
 
     /// Video limits count only video jobs, so the ~1.5 audio chunks per frame do not eat the encoder's slack.
     private let queue = EncoderQueue<Job>(counting: { if case .video = $0 { return true } else { return false } })
@@ -40,11 +43,14 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
     private var ended = false
     /// Receives problems that do not fail the movie (a thumbnail that could not be written).
     private let warn: (String) -> Void
+    /// Fault injection: extra time spent on each video frame (see `MovieWriterFactory`).
+    private let extraEncodeMicroseconds: UInt32
 
     /// Opens the encoders on the reserved `.partial` and starts the encoder thread.
     init(paths: MovieNameReserver.Reservation, settings: MovieSettings, videoQueueLimit: Int = 8,
-         warn: @escaping (String) -> Void = { _ in }) throws {
+         warn: @escaping (String) -> Void = { _ in }, extraEncodeTime: MediaTime = .zero) throws {
         self.warn = warn
+        extraEncodeMicroseconds = UInt32(clamping: (try? extraEncodeTime.rescaled(to: 1_000_000, rounding: .up).value) ?? 0)
         moviePath = paths.moviePath
         partialPath = paths.partialPath
         thumbnailPath = paths.thumbnailPath
@@ -88,7 +94,13 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
 
     public func appendAudio(_ chunk: AudioChunk) throws {
         try throwIfFailed()
-        queue.put(.audio(chunk), waitingBelow: videoQueueLimit + audioHeadroom)
+        if settings.blockWhenBehind {
+            queue.put(.audio(chunk), waitingBelow: audioQueueLimit)
+        } else if !queue.offer(.audio(chunk), below: audioQueueLimit) {
+            lock.lock()
+            droppedAudio += chunk.frameCount
+            lock.unlock()
+        }
     }
 
     /// Waits until every job handed over so far has been encoded and muxed (tests read the `.partial` then).
@@ -120,6 +132,7 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
         lock.lock()
         let frame = thumbnail
         let droppedCount = dropped
+        let droppedAudioCount = droppedAudio
         lock.unlock()
         var writtenThumbnail: String?
         if let frame {
@@ -134,7 +147,7 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
         return MovieSummary(path: moviePath, videoFramesWritten: pipeline.video.framesEncoded,
                             videoFramesDropped: droppedCount,
                             audioSamplesWritten: pipeline.audio?.samplesWritten ?? 0,
-                            thumbnailPath: writtenThumbnail)
+                            audioSamplesDropped: droppedAudioCount, thumbnailPath: writtenThumbnail)
     }
 
     public func abort() {
@@ -173,6 +186,7 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
                 do {
                     switch job {
                     case let .video(frame, time, keyframe):
+                        if extraEncodeMicroseconds > 0 { usleep(extraEncodeMicroseconds) }
                         try pipeline.encodeVideo(frame, at: time, keyframe: keyframe)
                     case let .audio(chunk):
                         try pipeline.encodeAudio(chunk)
