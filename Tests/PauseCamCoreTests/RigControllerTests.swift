@@ -202,3 +202,71 @@ final class RigControllerDeviceTests: XCTestCase {
         XCTAssertEqual(audioTotal, clip.sidecar.duration, accuracy: 0.05)
     }
 }
+
+/// A camera whose driver stamps frames badly: duplicates, steps back, and jumps an hour ahead.
+final class BadTimestampCamera: Camera, @unchecked Sendable {
+    let inner: VirtualLens
+    var displayName: String { "Faulty " + inner.displayName }
+    var format: CameraFormat { inner.format }
+    init(_ inner: VirtualLens) { self.inner = inner }
+
+    func start(deliver: @escaping @Sendable (VideoFrame) -> Void, onEnd: @escaping @Sendable (String) -> Void) throws {
+        final class Count: @unchecked Sendable { var n = 0 }
+        let count = Count()
+        try inner.start(deliver: { frame in
+            count.n += 1
+            var bad = frame
+            switch count.n % 10 {
+            case 3:  // a duplicate: the same frame twice
+                deliver(frame)
+                deliver(frame)
+                return
+            case 6:  // a step back of five frames
+                bad.pts = frame.pts - MediaTime(value: 5, timescale: 30)
+            case 9:  // a jump an hour ahead
+                bad.pts = frame.pts + .seconds(3600)
+            default:
+                break
+            }
+            deliver(bad)
+        }, onEnd: onEnd)
+    }
+
+    func stop() { inner.stop() }
+}
+
+final class BadTimestampTests: XCTestCase {
+    func testBrokenTimestampsAreDroppedAndCountedAndTheMovieStaysMonotonicAndTrue() throws {
+        let rig = EngineFixture.makeRig()
+        let scheduler = SimulatedScheduler()
+        var cameras: [String: any Camera] = [:]
+        for lens in rig.lenses {
+            guard case .virtual(let color) = lens.source else { continue }
+            let virtual = VirtualLens(lens: lens.name, color: color, width: 64, height: 36, rate: FrameRate(30),
+                                      scheduler: scheduler)
+            cameras[lens.name] = lens.name == "main" ? BadTimestampCamera(virtual) : virtual
+        }
+        let factory = RecordingSinkFactory()
+        let controller = RigController(rig: rig, cameras: cameras, microphone: VirtualMicrophone(scheduler: scheduler),
+                                       sinkFactory: factory, store: MemorySidecarStore(), scheduler: scheduler,
+                                       wallClock: { Date(timeIntervalSince1970: 0) }, outputDirectory: "/v",
+                                       notify: { _ in })
+        controller.startDevices()
+        let runner = ScriptRunner(controller: controller, scheduler: scheduler)
+        XCTAssertTrue(runner.perform(.record(name: nil)).ok)
+        XCTAssertTrue(runner.perform(.wait(.seconds(2))).ok)
+        let clip = try XCTUnwrap(runner.finishClip())
+        let sink = try XCTUnwrap(factory.sinks.first)
+        let times = sink.video.map(\.time)
+        for (a, b) in zip(times, times.dropFirst()) { XCTAssertGreaterThan(b, a) }
+        // The hour jumps never stretched the movie; duplicates and steps back were counted as late.
+        XCTAssertEqual(clip.sidecar.duration, 2, accuracy: 1.0 / 30 + 1e-9)
+        // 6 second copies and 6 steps back in the clip (frames of the stop's grace time may add their own).
+        XCTAssertGreaterThanOrEqual(clip.sidecar.video.lateFramesDropped, 12, "\(clip.sidecar.video)")
+        XCTAssertTrue(clip.sidecar.warnings.contains { $0.contains("ahead of the clock") }, "\(clip.sidecar.warnings)")
+        // 60 frames in 2 s, less the 6 that jumped ahead and the 6 that stepped back (duplicates keep one copy).
+        XCTAssertEqual(sink.video.count, 48)
+        let audioSeconds = Double(sink.audio.reduce(0) { $0 + $1.frameCount }) / 48_000
+        XCTAssertEqual(audioSeconds, clip.sidecar.duration, accuracy: 0.011)
+    }
+}

@@ -160,6 +160,7 @@ public final class RigController: @unchecked Sendable {
 
     /// A frame from any lens: the switcher keeps the active lens's frames, the recorder places them.
     public func receive(_ frame: VideoFrame) {
+        guard isPlausible(frame.pts, what: "video frames from lens \(frame.lens)") else { return }
         guard let routed = switcher.route(frame) else { return }
         // Only a frame of the lens now chosen proves the switch happened: a late frame of the old lens must not
         // stop the new lens's camera.
@@ -171,9 +172,22 @@ public final class RigController: @unchecked Sendable {
 
     /// Audio from the microphone.
     public func receive(_ chunk: AudioChunk) {
+        guard isPlausible(chunk.pts, what: "audio chunks") else { return }
         guard let recorder else { return }
         recorder.appendAudio(chunk)
         stopIfFailed(recorder, at: chunk.pts)
+    }
+
+    /// How far ahead of the clock a sample's capture time may be before it is taken for a broken timestamp.
+    public static let maximumFutureSkew = MediaTime.seconds(1)
+
+    /// A sample cannot have been captured after now: one stamped more than `maximumFutureSkew` ahead of the clock
+    /// is a driver's broken timestamp. It is dropped (appending it would stretch the movie by the jump, and every
+    /// honest sample after it would then look late), and the clip's sidecar says so once per source.
+    private func isPlausible(_ pts: MediaTime, what: String) -> Bool {
+        guard let limit = try? scheduler.clock.now().adding(Self.maximumFutureSkew), pts > limit else { return true }
+        recorder?.warn("\(what) with timestamps ahead of the clock were dropped (a driver's broken timestamps)")
+        return false
     }
 
     /// A sink that failed (disk full…) cannot take more: stop now and keep what was written.
