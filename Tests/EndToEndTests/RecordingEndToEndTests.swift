@@ -211,24 +211,26 @@ final class RecordingEndToEndTests: XCTestCase {
         let directory = try ProcessRunner.temporaryDirectory("slow")
         // Every frame costs 100 ms more to encode: a third of real time.
         let result = try ProcessRunner.run(BinaryLocator.pausecam.path, [
-            "run", ProcessRunner.rig("slow-encoder.yaml"), "--script", "two-seconds", "--clock", "real",
+            "run", ProcessRunner.rig("slow-encoder.yaml"), "--script", "three-seconds", "--clock", "real",
             "--output", directory.path,
         ], environment: ["PAUSECAM_FAULT_SLOW_ENCODER_MS": "100"])
         XCTAssertEqual(result.status, 0, result.stderr)
         let (moviePath, sidecar, _) = try outputs(in: directory)
         let probe = MediaProbe(path: moviePath)
         let frames = try probe.videoFrames()
-        XCTAssertGreaterThan(sidecar.video.framesDropped, 20, "an encoder at a third of real time must drop")
+        XCTAssertGreaterThan(sidecar.video.framesDropped, 30, "an encoder at a third of real time must drop")
         XCTAssertEqual(frames.count, sidecar.video.framesWritten)
-        // Commands on the real clock fall between frames: 2 s hold 60 or 61 frames.
-        XCTAssertTrue((60...61).contains(frames.count + sidecar.video.framesDropped),
+        // Commands on the real clock fall between frames: 3 s hold 90 or 91 frames.
+        XCTAssertTrue((90...91).contains(frames.count + sidecar.video.framesDropped),
                       "every frame is written or counted: \(frames.count) + \(sidecar.video.framesDropped)")
         XCTAssertTrue(sidecar.warnings.contains { $0.contains("frames dropped") }, "\(sidecar.warnings)")
+        XCTAssertTrue(result.stderr.contains("frames dropped in the last 00:00:02.0: the encoder cannot keep up"),
+                      "a live event while recording: \(result.stderr)")
         XCTAssertTrue(result.stdoutText.contains("\(sidecar.video.framesDropped) dropped frame(s)"), result.stdoutText)
         // Dropped frames leave gaps, not a shorter movie: timestamps keep their place, audio stays in sync.
         let times = frames.map(\.time)
         for (a, b) in zip(times, times.dropFirst()) { XCTAssertGreaterThan(b, a) }
-        XCTAssertEqual(sidecar.duration, 2, accuracy: 2 * Self.frame)
+        XCTAssertEqual(sidecar.duration, 3, accuracy: 2 * Self.frame)
         XCTAssertEqual(try probe.audioDuration(), sidecar.duration, accuracy: 1024.0 / 48_000 + 2 * Self.frame)
         XCTAssertEqual(try probe.decodeErrors(), "")
     }

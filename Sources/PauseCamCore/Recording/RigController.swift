@@ -282,7 +282,7 @@ public final class RigController: @unchecked Sendable {
         lastClip = nil
         lastFailure = nil
         clipInterruption = nil
-        scheduleStorageCheck(for: recorder, warned: false)
+        scheduleHealthCheck(for: recorder)
         for warning in rigWarnings { recorder.warn(warning) }
         self.recorder = recorder
         intake.isOpen = true
@@ -353,41 +353,51 @@ public final class RigController: @unchecked Sendable {
         }
     }
 
-    // MARK: Free space
+    // MARK: Health while recording
 
-    /// Checks the disk every `storagePolicy.interval` while `recorder` records: warns once when it runs low, and
-    /// stops and saves the clip while there is still room to finish it (the final movie needs about the
-    /// `.partial`'s size again).
-    private func scheduleStorageCheck(for recorder: Recorder, warned: Bool) {
-        guard let storage else { return }
+    /// What the periodic check remembers between rounds.
+    private struct HealthState {
+        var warnedDisk = false
+        var droppedFramesSeen = 0
+    }
+
+    /// Every `storagePolicy.interval` while `recorder` records: reports frames the encoder had to drop since the
+    /// last round, warns once when the disk runs low, and stops and saves the clip while there is still room to
+    /// finish it (the final movie needs about the `.partial`'s size again).
+    private func scheduleHealthCheck(for recorder: Recorder, _ state: HealthState = HealthState()) {
         let next = scheduler.clock.now() + storagePolicy.interval
         scheduler.schedule(at: next) { [unowned self, weak recorder] in
             guard let recorder, recorder === self.recorder,
                   recorder.session.state == .recording || recorder.session.state == .paused else { return }
-            guard let free = storage.availableBytes(at: self.outputDirectory) else {
-                self.scheduleStorageCheck(for: recorder, warned: warned)
-                return
+            var state = state
+            let dropped = recorder.droppedVideoFrames
+            if dropped > state.droppedFramesSeen {
+                self.notify("\(dropped - state.droppedFramesSeen) frames dropped in the last "
+                            + "\(DurationParser.clockString(self.storagePolicy.interval)): the encoder cannot keep up "
+                            + "(a faster preset or a smaller size helps)")
+                state.droppedFramesSeen = dropped
             }
-            let needed = storage.fileSize(at: recorder.moviePath + ".partial") ?? 0
-            let spare = free - needed
-            if spare < self.storagePolicy.stopBelow {
-                let message = "the disk is nearly full (\(Self.megabytes(free)) left): stopping and saving the clip "
-                    + "while there is room to finish it"
-                self.notify(message)
-                recorder.warn(message)
-                self.clipInterruption = "the disk is nearly full"
-                _ = self.execute(.stop, at: self.scheduler.clock.now())
-                self.scheduler.interrupt()
-                return
+            if let storage = self.storage, let free = storage.availableBytes(at: self.outputDirectory) {
+                let needed = storage.fileSize(at: recorder.moviePath + ".partial") ?? 0
+                let spare = free - needed
+                if spare < self.storagePolicy.stopBelow {
+                    let message = "the disk is nearly full (\(Self.megabytes(free)) left): stopping and saving the "
+                        + "clip while there is room to finish it"
+                    self.notify(message)
+                    recorder.warn(message)
+                    self.clipInterruption = "the disk is nearly full"
+                    _ = self.execute(.stop, at: self.scheduler.clock.now())
+                    self.scheduler.interrupt()
+                    return
+                }
+                if !state.warnedDisk && spare < self.storagePolicy.warnBelow {
+                    let message = "the disk is almost full: \(Self.megabytes(free)) left where the clip is written"
+                    self.notify(message)
+                    recorder.warn(message)
+                    state.warnedDisk = true
+                }
             }
-            var nowWarned = warned
-            if !warned && spare < self.storagePolicy.warnBelow {
-                let message = "the disk is almost full: \(Self.megabytes(free)) left where the clip is written"
-                self.notify(message)
-                recorder.warn(message)
-                nowWarned = true
-            }
-            self.scheduleStorageCheck(for: recorder, warned: nowWarned)
+            self.scheduleHealthCheck(for: recorder, state)
         }
     }
 
