@@ -40,5 +40,5 @@ let package = Package(
                     exclude: ["BrokenRigs", "umockdev"]),
         .testTarget(name: "EndToEndTests", dependencies: ["PauseCamCore"], exclude: ["Rigs", "Snapshots"]),
     ],
-    swiftLanguageModes: [.v5]
+    swiftLanguageModes: [.v6]
 )

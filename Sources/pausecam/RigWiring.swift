@@ -17,10 +17,10 @@ final class RigWiring: @unchecked Sendable {
     private var watcher: UdevWatcher?
     /// The device node serving each real lens, touched only on the serial context.
     private var lensNodes: [String: String] = [:]
-    private let notify: (String) -> Void
+    private let notify: @Sendable (String) -> Void
 
     /// Wires `rig`; `output` overrides the rig's directory; `notify` prints events for the user.
-    init(rig: Rig, clock: ClockKind, output: String?, notify: @escaping (String) -> Void) throws {
+    init(rig: Rig, clock: ClockKind, output: String?, notify: @escaping @Sendable (String) -> Void) throws {
         self.rig = rig
         self.notify = notify
         let scheduler: any Scheduler

@@ -18,8 +18,9 @@ final class SimulatedSchedulerTests: XCTestCase {
         let scheduler = SimulatedScheduler()
         let log = Log()
         let clock = scheduler.simulatedClock
+        let start = self.start
         for (name, time) in [("c", at(30)), ("a1", at(10)), ("b", at(20)), ("a2", at(10)), ("a3", at(10))] {
-            scheduler.schedule(at: time) { log.add("\(name)@\(clock.now() - self.start)") }
+            scheduler.schedule(at: time) { log.add("\(name)@\(clock.now() - start)") }
         }
         XCTAssertTrue(scheduler.advance(until: at(100)))
         XCTAssertEqual(log.all, ["a1@10/1000", "a2@10/1000", "a3@10/1000", "b@20/1000", "c@30/1000"])

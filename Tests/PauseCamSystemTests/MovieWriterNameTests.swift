@@ -22,15 +22,18 @@ final class MovieWriterNameTests: XCTestCase {
 
     func testConcurrentReservationsNeverShareAName() throws {
         let directory = try MovieWriterFixture.directory("race")
-        let lock = NSLock()
-        var paths: [String] = []
+        final class Paths: @unchecked Sendable {
+            let lock = NSLock()
+            var all: [String] = []
+            func add(_ path: String) { lock.withLock { all.append(path) } }
+        }
+        let collected = Paths()
         DispatchQueue.concurrentPerform(iterations: 16) { _ in
             let reservation = try? MovieNameReserver(directory: directory, baseName: "rig-2026-11-30-120000",
                                                      fileExtension: "mov").reserve()
-            lock.lock()
-            paths.append(reservation?.moviePath ?? "failed")
-            lock.unlock()
+            collected.add(reservation?.moviePath ?? "failed")
         }
+        let paths = collected.all
         XCTAssertFalse(paths.contains("failed"))
         XCTAssertEqual(Set(paths).count, 16, "every reservation got its own name")
     }

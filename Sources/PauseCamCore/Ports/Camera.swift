@@ -2,7 +2,7 @@
 ///
 /// A camera delivers frames stamped with their capture time on the session clock, from whatever thread it
 /// captures on; the composition root hops them onto the serial context before they reach the recorder.
-public protocol Camera: AnyObject {
+public protocol Camera: AnyObject, Sendable {
     /// A name for messages and the sidecar's device list ("Virtual wide", "/dev/video2 (HD Pro Webcam C920)").
     var displayName: String { get }
     /// What the camera will deliver once started.

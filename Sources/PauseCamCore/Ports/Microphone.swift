@@ -1,7 +1,7 @@
 /// A source of audio: an ALSA capture PCM (PauseCamSystem) or the virtual microphone (PauseCamVirtual).
 ///
 /// Chunks carry the capture time of their first sample on the session clock, so audio and video share one timeline.
-public protocol Microphone: AnyObject {
+public protocol Microphone: AnyObject, Sendable {
     /// For messages and the sidecar ("ALSA default", "Virtual microphone").
     var displayName: String { get }
     /// Samples per second of every chunk.

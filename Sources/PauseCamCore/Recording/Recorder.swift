@@ -5,7 +5,7 @@ import Foundation
 /// Used only on the serial context (the `Scheduler`'s), so it needs no locks: the session decides, the retimer
 /// places samples, and this class performs what they return — appending to the sink, writing the sidecar at every
 /// scene boundary, and finishing the movie with one chapter per scene.
-public final class Recorder {
+public final class Recorder: @unchecked Sendable {
     /// Facts about the clip that do not change while it records.
     public struct Description: Sendable {
         public var rigName: String

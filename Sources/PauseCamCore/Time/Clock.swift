@@ -12,7 +12,7 @@ public protocol Clock: AnyObject, Sendable {
 /// single-threaded by construction. Two implementations: a real-time one (a serial dispatch queue and timers on the
 /// monotonic clock, in `PauseCamSystem`) and `SimulatedScheduler`, a discrete-event loop whose clock jumps from one
 /// event to the next, so an hour of recording runs as fast as the encoder allows and always the same way.
-public protocol Scheduler: AnyObject {
+public protocol Scheduler: AnyObject, Sendable {
     /// The clock this scheduler's times are on.
     var clock: any Clock { get }
     /// Runs `work` on the serial context at `time` (at once if `time` has passed). Callable from any thread.

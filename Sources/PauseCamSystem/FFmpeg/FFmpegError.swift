@@ -17,7 +17,7 @@ public struct FFmpegError: Error, CustomStringConvertible, Sendable {
     public var message: String {
         var buffer = [CChar](repeating: 0, count: 256)
         av_strerror(code, &buffer, buffer.count)
-        return String(cString: buffer)
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     public var description: String { "\(call) failed: \(message) (\(code))" }

@@ -6,7 +6,7 @@ import PauseCamCore
 /// Webcam JPEGs decode to `yuvj422p` or `yuvj420p`; their planes are handed on as `yuv422p`/`yuv420p` without the
 /// full-to-limited range conversion (~4 ms per 1080p frame), which the encoder's scaler does anyway. One decoder per
 /// camera, used from that camera's capture thread only; it owns its codec context, packet and frame.
-public final class MJPEGDecoder {
+public final class MJPEGDecoder: @unchecked Sendable {
     private var context: UnsafeMutablePointer<AVCodecContext>?
     private var packet: UnsafeMutablePointer<AVPacket>?
     private var frame: UnsafeMutablePointer<AVFrame>?

@@ -41,7 +41,7 @@ public final class LibEditLineReader: LineReader, @unchecked Sendable {
         } else if setlocale(LC_CTYPE, nil) == nil {
             _ = setlocale(LC_CTYPE, "C.UTF-8")
         }
-        rl_catch_signals = 0
+        pausecam_rl_set_catch_signals(0)
         rl_initialize()
         using_history()
         stifle_history(1000)
@@ -49,7 +49,7 @@ public final class LibEditLineReader: LineReader, @unchecked Sendable {
             LineEditorSystemCalls.makeDirectories((historyPath as NSString).deletingLastPathComponent)
             _ = read_history(historyPath)
         }
-        rl_attempted_completion_function = libEditComplete
+        pausecam_rl_set_completion_function(libEditComplete)
         activeReader = self
     }
 
@@ -183,10 +183,10 @@ public final class LibEditLineReader: LineReader, @unchecked Sendable {
     /// The completion matches in readline's convention: the text to put in place of the word first, then every
     /// match, then NULL; memory from `malloc`, freed by libedit.
     fileprivate func completions() -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
-        rl_attempted_completion_over = 1
-        guard let completer, let buffer = rl_line_buffer else { return nil }
+        pausecam_rl_set_completion_over(1)
+        guard let completer, let buffer = pausecam_rl_line_buffer() else { return nil }
         let typed = UnsafeBufferPointer(start: UnsafeRawPointer(buffer).assumingMemoryBound(to: UInt8.self),
-                                        count: Int(max(0, rl_point)))
+                                        count: Int(max(0, pausecam_rl_point())))
         let matches = completer(String(decoding: typed, as: UTF8.self))
         guard let first = matches.first else { return nil }
         var common = first
