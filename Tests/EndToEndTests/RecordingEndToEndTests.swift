@@ -220,8 +220,9 @@ final class RecordingEndToEndTests: XCTestCase {
         let frames = try probe.videoFrames()
         XCTAssertGreaterThan(sidecar.video.framesDropped, 30, "an encoder at a third of real time must drop")
         XCTAssertEqual(frames.count, sidecar.video.framesWritten)
-        // Commands on the real clock fall between frames: 3 s hold 90 or 91 frames.
-        XCTAssertTrue((90...91).contains(frames.count + sidecar.video.framesDropped),
+        // Commands on the real clock fall between frames, and a busy machine may take the stop a frame or two
+        // late: 3 s hold 90 to 93 frames.
+        XCTAssertTrue((90...93).contains(frames.count + sidecar.video.framesDropped),
                       "every frame is written or counted: \(frames.count) + \(sidecar.video.framesDropped)")
         XCTAssertTrue(sidecar.warnings.contains { $0.contains("frames dropped") }, "\(sidecar.warnings)")
         XCTAssertTrue(result.stderr.contains("frames dropped in the last 00:00:02.0: the encoder cannot keep up"),
@@ -230,8 +231,8 @@ final class RecordingEndToEndTests: XCTestCase {
         // Dropped frames leave gaps, not a shorter movie: timestamps keep their place, audio stays in sync.
         let times = frames.map(\.time)
         for (a, b) in zip(times, times.dropFirst()) { XCTAssertGreaterThan(b, a) }
-        XCTAssertEqual(sidecar.duration, 3, accuracy: 2 * Self.frame)
-        XCTAssertEqual(try probe.audioDuration(), sidecar.duration, accuracy: 1024.0 / 48_000 + 2 * Self.frame)
+        XCTAssertEqual(sidecar.duration, 3, accuracy: 4 * Self.frame)
+        XCTAssertEqual(try probe.audioDuration(), sidecar.duration, accuracy: 1024.0 / 48_000 + 4 * Self.frame)
         XCTAssertEqual(try probe.decodeErrors(), "")
     }
 
@@ -281,8 +282,10 @@ final class RecordingEndToEndTests: XCTestCase {
         let probe = MediaProbe(path: partial)
         let frames = try probe.videoFrames()
         let held = (frames.last?.time ?? 0) + Self.frame
-        // 2 s of scene 1 plus ≥ 2.5 s of scene 2 were recorded; all but the last second must be there.
-        XCTAssertGreaterThanOrEqual(held, 2.0 + 2.5 - 1.0 - 0.2, "the partial holds only \(held) s")
+        // 2 s of scene 1 plus ≥ 2.5 s of scene 2 were captured; all but the last second must be there. The extra
+        // 0.5 s is for frames still inside the encoder (x264's lookahead, at most eight queued frames) on a busy
+        // machine; fragments themselves are cut every 0.5 s.
+        XCTAssertGreaterThanOrEqual(held, 2.0 + 2.5 - 1.0 - 0.5, "the partial holds only \(held) s")
         let sidecar = try Sidecar.decode(try Data(contentsOf: sidecarURL))
         XCTAssertFalse(sidecar.complete)
         XCTAssertEqual(sidecar.scenes.first?.name, "First")
