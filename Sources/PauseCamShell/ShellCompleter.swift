@@ -18,8 +18,9 @@ public struct ShellCompleter: Sendable {
 
     /// The names of `rig`.
     public init(rig: Rig) {
-        self.init(lenses: rig.lenses.map(\.name), zoomPresets: rig.zoomPresets.map(\.name),
-                  exposurePresets: rig.exposurePresets.map(\.name), scripts: rig.scripts.map(\.name))
+        let names = rig.names
+        self.init(lenses: names.lenses, zoomPresets: names.zoomPresets, exposurePresets: names.exposurePresets,
+                  scripts: names.scripts)
     }
 
     /// Whole words that could replace the partial last word of `line` (the text up to the cursor).

@@ -33,6 +33,20 @@ public struct Rig: Sendable, Equatable {
         self.scripts = scripts
     }
 
+    /// The names a user can type for this rig: what the command parser checks and the shell completes.
+    public struct Names: Sendable, Equatable {
+        public var lenses: [String]
+        public var zoomPresets: [String]
+        public var exposurePresets: [String]
+        public var scripts: [String]
+    }
+
+    /// Lens roles, zoom and exposure preset names and script names, in file order.
+    public var names: Names {
+        Names(lenses: lenses.map(\.name), zoomPresets: zoomPresets.map(\.name),
+              exposurePresets: exposurePresets.map(\.name), scripts: scripts.map(\.name))
+    }
+
     /// The lens with this role name.
     public func lens(named name: String) -> Lens? { lenses.first { $0.name == name } }
     /// The zoom preset with this name.

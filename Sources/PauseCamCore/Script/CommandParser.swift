@@ -28,8 +28,9 @@ public struct CommandParser: Sendable {
 
     /// A parser that checks names against this rig.
     public init(rig: Rig) {
-        self.init(lenses: rig.lenses.map(\.name), zoomPresets: rig.zoomPresets.map(\.name),
-                  exposurePresets: rig.exposurePresets.map(\.name), scripts: rig.scripts.map(\.name))
+        let names = rig.names
+        self.init(lenses: names.lenses, zoomPresets: names.zoomPresets, exposurePresets: names.exposurePresets,
+                  scripts: names.scripts)
     }
 
     /// Why a line is not a command. `part` says whether the command word or its argument is at fault, so a rig
