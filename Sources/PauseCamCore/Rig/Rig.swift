@@ -17,10 +17,14 @@ public struct Rig: Sendable, Equatable {
     public var exposurePresets: [ExposurePreset]
     /// Scene scripts in file order.
     public var scripts: [Script]
+    /// The largest digital (centre-crop) zoom a command or preset may ask for (`max_digital_zoom`, default 4):
+    /// beyond it the picture is mostly upscaled blur, so the command is refused with the limit named.
+    public var maxDigitalZoom: Double
 
     public init(name: String, output: OutputSettings = OutputSettings(), audio: AudioInput = AudioInput(),
                 lenses: [Lens], defaultLens: String? = nil, standby: Standby = .hot, onAttach: AttachPolicy = .switch,
-                zoomPresets: [ZoomPreset] = [], exposurePresets: [ExposurePreset] = [], scripts: [Script] = []) {
+                zoomPresets: [ZoomPreset] = [], exposurePresets: [ExposurePreset] = [], scripts: [Script] = [],
+                maxDigitalZoom: Double = 4) {
         self.name = name
         self.output = output
         self.audio = audio
@@ -31,6 +35,7 @@ public struct Rig: Sendable, Equatable {
         self.zoomPresets = zoomPresets
         self.exposurePresets = exposurePresets
         self.scripts = scripts
+        self.maxDigitalZoom = maxDigitalZoom
     }
 
     /// The names a user can type for this rig: what the command parser checks and the shell completes.
@@ -251,9 +256,25 @@ public struct Rig: Sendable, Equatable {
     public struct Script: Sendable, Equatable {
         public var name: String
         public var steps: [Command]
-        public init(name: String, steps: [Command]) {
+        /// Where each step stands in the rig file, parallel to `steps`; empty for scripts built in code. The error
+        /// of a failed step names it (`rigs/desk.yaml:42`).
+        public var stepMarks: [SourceMark]
+        /// What a failed step does to the rest of the script (`on_error:`; `stop` unless the rig says otherwise).
+        public var onError: OnError
+
+        /// `on_error:` of a script.
+        public enum OnError: String, Sendable, Equatable, CaseIterable {
+            /// The first failed step ends the script; the clip in progress is stopped and saved (like `set -e`).
+            case stop
+            /// A failed step is reported and the script goes on (`pausecam run --keep-going` does the same).
+            case `continue`
+        }
+
+        public init(name: String, steps: [Command], stepMarks: [SourceMark] = [], onError: OnError = .stop) {
             self.name = name
             self.steps = steps
+            self.stepMarks = stepMarks
+            self.onError = onError
         }
 
         /// The sum of the script's `wait` steps.
