@@ -292,7 +292,7 @@ public final class RigController: @unchecked Sendable {
     private func movieSettings() -> MovieSettings {
         let output = rig.output
         let audio = microphone.map {
-            MovieSettings.AudioSettings(sampleRate: 48_000, channels: $0.channels, bitrate: output.audioBitrate)
+            MovieSettings.AudioSettings(sampleRate: $0.sampleRate, channels: $0.channels, bitrate: output.audioBitrate)
         }
         return MovieSettings(width: output.width, height: output.height, rate: output.rate,
                              container: output.container, preset: output.preset, crf: output.crf,
