@@ -2,7 +2,7 @@
 SWIFT ?= swift
 OUT ?= $(CURDIR)/demo-output
 
-.PHONY: deps build demo test bench clean vm-test
+.PHONY: deps build demo test test-sanitizers bench clean vm-test
 
 deps:
 	@scripts/install-deps
@@ -16,6 +16,10 @@ demo: build
 
 test: deps
 	@scripts/run-tests
+
+# The suite under ThreadSanitizer, then AddressSanitizer (slower: separate build folders).
+test-sanitizers: deps
+	@scripts/test-sanitizers
 
 bench: deps
 	@scripts/bench
