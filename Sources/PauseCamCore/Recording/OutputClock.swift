@@ -1,10 +1,11 @@
 // The movie's own clock, in five lines:
 // 1. A segment (from a start or resume to the next pause or stop) is a grid of slots at the output rate, anchored at
 //    the capture time of its first frame: slot n is at anchor + n × frame duration, exactly (`MediaTime`).
-// 2. Slot s shows the newest frame captured before s + ½ frame (rounding to the nearest slot, as FFmpeg's `fps`
-//    filter does, so capture jitter at equal rates never turns into repeat-then-skip pairs).
-// 3. A slower lens is repeated, a faster one skipped. A slot is decided once a frame captured at
-//    or after s + ½ frame arrives, or when the caller says no such frame can come any more (`flush`).
+// 2. Slot s shows the first frame captured in its window [s − ½, s + ½) — rounding to the nearest slot, as FFmpeg's
+//    `fps` filter does, so capture jitter at equal rates never turns into repeat-then-skip pairs — and is decided
+//    the moment that frame arrives; a slot whose window passes with no frame shows the picture before it again.
+// 3. A slower lens is repeated, a faster one skipped. The caller decides the slots no frame can reach any more
+//    (the clip stops, or the camera went away and the picture is held) with `flush`.
 // 4. Frames leave stamped with their slot's time, so the `Retimer` downstream sees a constant rate and keeps the
 //    seed's model on slot times: the seam at a resume is exactly one frame, and audio shares the same offset.
 
@@ -29,6 +30,9 @@ public struct OutputClock: Sendable {
     /// The output's frame duration (1/30 s, 1001/30000 s…).
     public let frameDuration: MediaTime
     private let halfFrame: MediaTime
+    /// Frames offered that were no newer than the newest frame before them (a duplicate, a driver's step back, a
+    /// late frame of the lens switched away from): they change nothing and are counted here for the sidecar.
+    public private(set) var lateFrames = 0
 
     /// The current grid: its anchor and the index of the next slot to decide; `nil` before the first anchor.
     private var grid: (anchor: MediaTime, next: Int64)?
@@ -62,27 +66,35 @@ public struct OutputClock: Sendable {
     /// Which slots the movie keeps (not those of a pause) is the `Retimer`'s decision, so repeats and skips are
     /// counted by the caller on the slots it keeps.
     public mutating func offer(_ frame: VideoFrame) -> [Slot] {
-        if let candidate, frame.pts <= candidate.pts { return [] }
+        if let candidate, frame.pts <= candidate.pts {
+            lateFrames += 1
+            return []
+        }
         var slots: [Slot] = []
         if let anchor = pendingAnchor, frame.pts >= anchor {
             // Everything of the old grid before the restart is decided now: no older frame can come.
-            slots += decide(before: anchor, inclusiveOfTime: nil)
+            slots += decide(before: anchor, windowClosedBy: nil)
             pendingAnchor = nil
             grid = (frame.pts, 0)
-            replaceCandidate(with: frame)
-            return slots
+        } else if grid != nil {
+            // Slots whose window ended before this frame show the picture before it.
+            slots += decide(before: pendingAnchor, windowClosedBy: frame.pts)
         }
-        if grid != nil {
-            slots += decide(before: nil, inclusiveOfTime: frame.pts)
+        candidate = frame
+        candidateShown = false
+        // A frame inside the next slot's window is the nearest picture that slot can get (only a lens faster than
+        // the output could send a nearer one, half a frame away at most): decide it now, so the movie — and the
+        // timer, which is its duration — is never a frame behind the camera.
+        if let next = nextSlotTime, next - halfFrame <= frame.pts, pendingAnchor.map({ next < $0 }) ?? true {
+            slots += decide(before: next + halfFrame, windowClosedBy: nil)
         }
-        replaceCandidate(with: frame)
         return slots
     }
 
     /// Decides every slot before `time` with the newest frame offered: the caller knows no earlier frame can come
     /// any more (the clip stops at `time`, or the camera went away and the picture is held).
     public mutating func flush(before time: MediaTime) -> [Slot] {
-        decide(before: time, inclusiveOfTime: nil)
+        decide(before: time, windowClosedBy: nil)
     }
 
     /// The time of the next slot to decide, if a grid is running.
@@ -92,19 +104,15 @@ public struct OutputClock: Sendable {
 
     // MARK: Internals
 
-    private mutating func replaceCandidate(with frame: VideoFrame) {
-        candidate = frame
-        candidateShown = false
-    }
-
-    /// Decides slots in order while `slot < limit` (when given) and `slot + ½ frame <= decidedBy` (when given).
-    private mutating func decide(before limit: MediaTime?, inclusiveOfTime decidedBy: MediaTime?) -> [Slot] {
+    /// Decides slots in order with the current picture while `slot < limit` (when given) and while the slot's window
+    /// `[slot − ½, slot + ½)` has ended by `closedBy` (when given).
+    private mutating func decide(before limit: MediaTime?, windowClosedBy closedBy: MediaTime?) -> [Slot] {
         guard var current = grid, let picture = candidate else { return [] }
         var slots: [Slot] = []
         while true {
             let time = slotTime(anchor: current.anchor, index: current.next)
             if let limit, time >= limit { break }
-            if let decidedBy, time + halfFrame > decidedBy { break }
+            if let closedBy, time + halfFrame > closedBy { break }
             var stamped = picture
             stamped.pts = time
             let changed = lastSlotLens != nil && lastSlotLens != picture.lens

@@ -166,7 +166,7 @@ public final class RigController: @unchecked Sendable {
         // stop the new lens's camera.
         if frame.lens == switcher.activeLens && availableLenses.count > 1 { stopColdStandbyCameras(keeping: frame.lens) }
         guard let recorder else { return }
-        recorder.appendVideo(routed.frame, keyframe: routed.lensChanged)
+        recorder.appendVideo(routed.frame)
         stopIfFailed(recorder, at: frame.pts)
     }
 
