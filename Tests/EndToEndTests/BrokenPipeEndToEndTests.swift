@@ -48,6 +48,19 @@ final class BrokenPipeEndToEndTests: XCTestCase {
         try assertFinishedClip(in: directory, scenes: 6)
     }
 
+    func testAShellWithStandardOutputAndErrorClosedStillFinishesTheClip() throws {
+        let directory = try ProcessRunner.temporaryDirectory("closed-both")
+        let commands = directory.appendingPathComponent("commands")
+        try Data("record\nwait 3s\npause\nresume\nwait 2s\n".utf8).write(to: commands)
+        let clips = directory.appendingPathComponent("clips")
+        let result = try ProcessRunner.run("/bin/sh", [
+            "-c", "exec \"$0\" \"$@\" <\"$COMMANDS\" >&- 2>&-", BinaryLocator.pausecam.path,
+            "shell", ProcessRunner.rig("e2e.yaml"), "--clock", "simulated", "--output", clips.path,
+        ], environment: ["COMMANDS": commands.path])
+        XCTAssertEqual(result.status, 0)
+        try assertFinishedClip(in: clips, scenes: 2)
+    }
+
     func testTheIssuesPipeIntoHeadLeavesAFinishedMovieWithChapters() throws {
         let directory = try ProcessRunner.temporaryDirectory("head")
         // The command of the report, at the rig's own size: its 13 s script takes long enough that `head` is gone
@@ -68,7 +81,8 @@ final class BrokenPipeEndToEndTests: XCTestCase {
     private func assertFinishedClip(in directory: URL, scenes: Int, file: StaticString = #filePath,
                                     line: UInt = #line) throws {
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
-        XCTAssertFalse(names.contains { $0.hasSuffix(".partial") }, "\(names)", file: file, line: line)
+        XCTAssertFalse(names.contains { $0.hasSuffix(".partial") || $0.contains(".tmp") }, "\(names)",
+                       file: file, line: line)
         let movie = try XCTUnwrap(names.first { $0.hasSuffix(".mov") }, "no movie: \(names)", file: file, line: line)
         let probe = MediaProbe(path: directory.appendingPathComponent(movie).path)
         XCTAssertEqual(try probe.chapters().count, scenes, file: file, line: line)

@@ -34,9 +34,12 @@ final class StandardStreamWriterTests: XCTestCase {
         XCTAssertEqual(writer.goneReason, EBADF)
     }
 
-    func testALargeWriteArrivesWholeThroughAPipeThatTakesItInParts() throws {
+    func testALargeWriteArrivesWholeThroughANonBlockingPipeThatTakesItInParts() throws {
         let (readEnd, writeEnd) = try Self.makePipe()
-        // 1 MiB is sixteen times a Linux pipe's buffer: the write goes through in many partial writes.
+        // 1 MiB is sixteen times a Linux pipe's buffer: the write goes through in many partial writes, and as the
+        // descriptor does not block (as when another program made a shared terminal non-blocking), some meet
+        // EAGAIN and must wait, not give up.
+        XCTAssertEqual(fcntl(writeEnd, F_SETFL, fcntl(writeEnd, F_GETFL) | O_NONBLOCK), 0)
         let text = String((0..<(1 << 20)).map { Character(Unicode.Scalar(UInt8(97 + $0 % 26))) })
         final class Box: @unchecked Sendable { var data = Data() }
         let received = Box()
