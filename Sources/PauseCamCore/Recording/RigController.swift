@@ -347,7 +347,7 @@ public final class RigController: @unchecked Sendable {
             notify("the clip could not be finished: \(error)\n"
                    + "  Everything recorded up to then is in \(partial) (it plays as it is).\n"
                    + "  To make a normal movie of it once there is room: "
-                   + "ffmpeg -i '\(partial)' -map 0:v -map 0:a -c copy '\(recorder.moviePath)'")
+                   + "ffmpeg -i \(ShellWord.path(partial)) -map 0:v -map '0:a?' -c copy \(ShellWord.path(recorder.moviePath))")
             self.recorder = nil
             return nil
         }
