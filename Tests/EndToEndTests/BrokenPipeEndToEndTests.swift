@@ -85,6 +85,7 @@ final class BrokenPipeEndToEndTests: XCTestCase {
                        file: file, line: line)
         let movie = try XCTUnwrap(names.first { $0.hasSuffix(".mov") }, "no movie: \(names)", file: file, line: line)
         let probe = MediaProbe(path: directory.appendingPathComponent(movie).path)
+        try probe.assertConstantRate(30)
         XCTAssertEqual(try probe.chapters().count, scenes, file: file, line: line)
         XCTAssertEqual(try probe.decodeErrors(), "", file: file, line: line)
         let sidecarURL = directory.appendingPathComponent(String(movie.dropLast(4)) + ".json")

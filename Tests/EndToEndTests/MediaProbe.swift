@@ -91,6 +91,43 @@ struct MediaProbe {
         return result.stdout.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
     }
 
+    /// The video stream's frame rates as ffprobe states them (`r_frame_rate`, `avg_frame_rate`, e.g. "30/1").
+    func videoFrameRates() throws -> (real: String, average: String) {
+        let object = try json(["-select_streams", "v:0", "-show_entries", "stream=r_frame_rate,avg_frame_rate",
+                               "-show_streams"])
+        let stream = (object["streams"] as? [[String: Any]])?.first ?? [:]
+        return (stream["r_frame_rate"] as? String ?? "?", stream["avg_frame_rate"] as? String ?? "?")
+    }
+
+    /// Checks that the movie is constant-rate at `fps` (numerator/denominator): ffprobe's real and average rates
+    /// are exactly it, and every video frame lasts exactly one frame duration (presentation times one duration
+    /// apart, in the stream's own ticks, so no rounding can hide a hole or a double).
+    func assertConstantRate(_ numerator: Int, _ denominator: Int = 1, file: StaticString = #filePath,
+                            line: UInt = #line) throws {
+        let rates = try videoFrameRates()
+        XCTAssertEqual(rates.real, "\(numerator)/\(denominator)", "r_frame_rate", file: file, line: line)
+        XCTAssertEqual(rates.average, "\(numerator)/\(denominator)", "avg_frame_rate", file: file, line: line)
+        let object = try json(["-select_streams", "v:0", "-show_entries", "stream=time_base:packet=pts,duration",
+                               "-show_streams", "-show_packets"])
+        let timeBase = ((object["streams"] as? [[String: Any]])?.first?["time_base"] as? String ?? "")
+            .split(separator: "/").compactMap { Int($0) }
+        guard timeBase.count == 2, timeBase[0] > 0 else { return XCTFail("no time base", file: file, line: line) }
+        // Ticks per frame: time_base = num/den seconds per tick; a frame is denominator/numerator seconds.
+        let ticks = timeBase[1] * denominator
+        guard ticks % (timeBase[0] * numerator) == 0 else {
+            return XCTFail("time base \(timeBase) cannot hold \(numerator)/\(denominator) fps exactly", file: file, line: line)
+        }
+        let perFrame = ticks / (timeBase[0] * numerator)
+        let packets = object["packets"] as? [[String: Any]] ?? []
+        let pts = packets.compactMap { $0["pts"] as? Int }.sorted()
+        XCTAssertEqual(pts.count, packets.count, "every packet has a pts", file: file, line: line)
+        let steps = zip(pts, pts.dropFirst()).map { $1 - $0 }.filter { $0 != perFrame }
+        XCTAssertTrue(steps.isEmpty, "frames not one duration (\(perFrame) ticks) apart: \(Set(steps).sorted().prefix(8))",
+                      file: file, line: line)
+        let durations = Set(packets.compactMap { $0["duration"] as? Int })
+        XCTAssertTrue(durations.isSubset(of: [perFrame]), "packet durations \(durations)", file: file, line: line)
+    }
+
     /// What `ffmpeg -v error -i FILE -f null -` prints: nothing for a clean file.
     func decodeErrors() throws -> String {
         let result = try ProcessRunner.run("/usr/bin/ffmpeg", ["-v", "error", "-i", path, "-f", "null", "-"])

@@ -54,6 +54,7 @@ final class RecordingEndToEndTests: XCTestCase {
         XCTAssertTrue(result.stdoutText.contains("6 scene(s)"), result.stdoutText)
         let (moviePath, sidecar, thumbnail) = try outputs(in: directory)
         let probe = MediaProbe(path: moviePath)
+        try probe.assertConstantRate(30)
 
         // Streams: H.264 + AAC.
         let streams = try probe.streams()

@@ -53,6 +53,7 @@ final class RigScriptsEndToEndTests: XCTestCase {
             let sidecar = try Sidecar.decode(Data(contentsOf: directory.appendingPathComponent(
                 String(movie.dropLast(4)) + ".json")))
             let probe = MediaProbe(path: directory.appendingPathComponent(movie).path)
+            try probe.assertConstantRate(30)
             XCTAssertEqual(try probe.chapters().count, sidecar.scenes.filter { $0.duration > 0 }.count, script)
             // veryfast uses B-frames: the first frame must still be at 0 and the file as long as the sidecar says.
             XCTAssertEqual(try probe.videoFrames().first?.time ?? -1, 0, accuracy: 1e-6, script)
