@@ -319,3 +319,36 @@ extension MediaTime {
     /// `self × count`, trapping on overflow: for test grids only.
     fileprivate func multipliedUnchecked(_ count: Int64) -> MediaTime { try! multiplied(by: count) }
 }
+
+/// Segments that overlap in capture time (the resume frame came less than one frame after the last kept one, as
+/// with jitter or a lens faster than the output): the overlapping audio is written once, by the old segment.
+final class RetimerOverlappingSegmentTests: XCTestCase {
+    func testAudioOfOverlappingSegmentsIsNeverWrittenTwice() {
+        let d = MediaTime(value: 1, timescale: 30)
+        let base = MediaTime.seconds(10)
+        var harness = RetimerHarness(frameDuration: d)
+        // Frames 0, 1/30, 2/30 kept: segment 1 is [0, 100 ms) of capture time. Paused at 80 ms, resumed at 85 ms;
+        // the next frame comes at 90 ms, so segment 2 starts 10 ms before segment 1 ends.
+        harness.retimer.start(at: base)
+        harness.retimer.pause(at: base + .milliseconds(80))
+        harness.retimer.resume(at: base + .milliseconds(85))
+        harness.retimer.stop(at: base + .milliseconds(250))
+        // Audio arrives after the video (a microphone with more latency than the camera), so both segments are
+        // known when it is cut.
+        for k in 0...2 { harness.video(base + (try! d.multiplied(by: Int64(k)))) }
+        for k in 0..<5 { harness.video(base + .milliseconds(90) + (try! d.multiplied(by: Int64(k)))) }
+        harness.audio(RetimerHarness.chunk(base: base, rate: 48000, first: 0, count: 48000 / 2))
+        harness.finish()
+        XCTAssertEqual(harness.frames.filter(\.startsSegment).count, 2)
+        let (ranges, contiguous) = harness.keptSampleRanges()
+        XCTAssertTrue(contiguous)
+        var seen = Set<Int64>()
+        var repeated = 0
+        for range in ranges { for g in range { if !seen.insert(g).inserted { repeated += 1 } } }
+        XCTAssertEqual(repeated, 0, "no captured sample is written twice: \(ranges)")
+        // Segment 1's audio runs to its end (100 ms = sample 4800); segment 2's starts there, not at 90 ms.
+        XCTAssertEqual(ranges.first?.lowerBound, 0)
+        XCTAssertTrue(ranges.contains { $0.contains(4799) } && ranges.contains { $0.contains(4800) })
+        XCTAssertFalse(ranges.contains { $0.lowerBound == 4320 }, "segment 2's audio must not restart at 90 ms")
+    }
+}

@@ -339,9 +339,17 @@ public struct Retimer: Sendable {
     }
 
     /// Cuts `range` of `chunk` against the segments and appends the kept pieces, in file time, to `releasedAudio`.
+    ///
+    /// A segment's audio starts at the later of its start and the previous segment's end: when a resume frame came
+    /// less than one frame after the last kept one, the two segments overlap in capture time, and the overlap
+    /// belongs to the old segment only — otherwise the same sound would play twice across the seam (the new
+    /// segment then starts with less than a frame of silence instead).
     private mutating func cut(_ chunk: AudioChunk, samples range: Range<Int>) {
+        var previousEnd: MediaTime?
         for segment in segments {
-            let from = Swift.max(range.lowerBound, samples(of: chunk, before: segment.start))
+            defer { previousEnd = segment.end }
+            let audioStart = previousEnd.map { MediaTime.max($0, segment.start) } ?? segment.start
+            let from = Swift.max(range.lowerBound, samples(of: chunk, before: audioStart))
             let to = Swift.min(range.upperBound, segment.end.map { samples(of: chunk, before: $0) } ?? range.upperBound)
             guard from < to else { continue }
             var piece = chunk.slice(from..<to)
