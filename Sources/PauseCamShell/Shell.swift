@@ -114,14 +114,15 @@ public final class Shell: @unchecked Sendable {
         }
     }
 
-    /// A signal, from any thread: queued for the main thread, which is woken from its read or its `wait`.
+    /// A signal, from any thread: queued for the main thread, which is woken from its read or its `wait`. (A busy
+    /// main thread looks at the queue as soon as its command returns: cutting the next read short as well would
+    /// only print an empty prompt.)
     public func receive(_ signal: ExitGuard.Signal) {
         let wasBusy = lock.withLock { () -> Bool in
             pendingSignals.append((signal, busy: busy))
             return busy
         }
-        if wasBusy { scheduler.interrupt() }
-        surroundings.interruptRead()
+        if wasBusy { scheduler.interrupt() } else { surroundings.interruptRead() }
     }
 
     /// The prompt for the live state: `● REC scene 3 00:01:23.4 main 2x > `.
