@@ -4,6 +4,11 @@ import PauseCamCore
 /// The REPL: reads lines through a `LineReader`, turns each into a `Command` with the one `CommandParser`, and
 /// carries it out through the `ScriptRunner` (which hops onto the engine's serial context), printing the reply.
 ///
+/// Like a shell script, a session can be judged by its caller: results go to standard output, failures to
+/// standard error (with the input line number when piped), and the exit status is 1 when any command or clip
+/// failed — a clip with nothing recorded, one PauseCam had to stop, one that could not be finished included.
+/// `--on-error stop` ends the session at the first failure. Lines starting with `#` are comments.
+///
 /// Threading: `run()` and everything it calls happen on one thread (the main thread); the engine's events may come
 /// from any thread and go straight to `LineReader.printAbove`. Signals arrive through `receive(_:)` from any thread:
 /// they are queued, the read or the running `wait` is cut short, and the main thread acts on them, so the recording
