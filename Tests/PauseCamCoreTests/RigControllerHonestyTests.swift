@@ -115,6 +115,50 @@ final class RigControllerHonestyTests: XCTestCase {
     }
 }
 
+/// A lens with controls that half work: exposure answers with a warning, focus fails.
+final class HalfControllableCamera: Camera, CameraControlling, @unchecked Sendable {
+    struct Refused: Error, CustomStringConvertible { var description: String { "VIDIOC_S_CTRL: Input/output error" } }
+    let inner: VirtualLens
+    var displayName: String { "Half " + inner.displayName }
+    var format: CameraFormat { inner.format }
+    init(_ inner: VirtualLens) { self.inner = inner }
+    func start(deliver: @escaping @Sendable (VideoFrame) -> Void, onEnd: @escaping @Sendable (String) -> Void) throws {
+        try inner.start(deliver: deliver, onEnd: onEnd)
+    }
+    func stop() { inner.stop() }
+    func setExposure(_ setting: Rig.ExposurePreset.Setting) throws -> [String] { ["no exposure bias control"] }
+    func setFocus(_ setting: Command.FocusChoice) throws -> [String] { throw Refused() }
+}
+
+final class ControlWarningTests: XCTestCase {
+    func testWarningsAndFailuresOfRealControlsReachTheSidecar() throws {
+        let rig = EngineFixture.makeRig()
+        let scheduler = SimulatedScheduler()
+        var cameras: [String: any Camera] = [:]
+        for lens in rig.lenses {
+            guard case .virtual(let color) = lens.source else { continue }
+            let virtual = VirtualLens(lens: lens.name, color: color, width: 64, height: 36, rate: FrameRate(30),
+                                      scheduler: scheduler)
+            cameras[lens.name] = lens.name == "main" ? HalfControllableCamera(virtual) : virtual
+        }
+        let controller = RigController(rig: rig, cameras: cameras, microphone: nil, sinkFactory: RecordingSinkFactory(),
+                                       store: MemorySidecarStore(), scheduler: scheduler,
+                                       wallClock: { Date(timeIntervalSince1970: 0) }, outputDirectory: "/v",
+                                       notify: { _ in })
+        controller.startDevices()
+        let runner = ScriptRunner(controller: controller, scheduler: scheduler)
+        XCTAssertTrue(runner.perform(.record(name: nil)).ok)
+        XCTAssertEqual(runner.perform(.exposure(.bias(0.7))),
+                       .ok("exposure set on lens main\nno exposure bias control (noted in the clip's sidecar)"))
+        XCTAssertEqual(runner.perform(.focus(.manual(40))),
+                       .failed("focus on lens main: VIDIOC_S_CTRL: Input/output error (noted in the clip's sidecar)"))
+        XCTAssertTrue(runner.perform(.wait(.milliseconds(300))).ok)
+        let clip = try XCTUnwrap(runner.finishClip())
+        XCTAssertEqual(clip.sidecar.warnings, ["exposure +0.7: no exposure bias control",
+                                               "focus 40: focus on lens main: VIDIOC_S_CTRL: Input/output error"])
+    }
+}
+
 /// The lens and digital zoom chosen for a factor, as a table.
 final class LensForZoomTests: XCTestCase {
     let lenses = EngineFixture.makeRig().lenses  // wide 0.5, main 1, tele 3

@@ -550,7 +550,8 @@ public final class RigController: @unchecked Sendable {
             let noted = warnings.map { clipWarning("\(asked): \($0)") }.last ?? ""
             return .ok((["\(what) set on lens \(lens)"] + warnings).joined(separator: "\n") + noted)
         } catch {
-            return .failed("\(what) on lens \(lens): \(error)")
+            let message = "\(what) on lens \(lens): \(error)"
+            return .failed(message + clipWarning("\(asked): \(message)"))
         }
     }
 
