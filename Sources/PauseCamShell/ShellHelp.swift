@@ -70,7 +70,9 @@ public enum ShellHelp {
             return """
             zoom PRESET|FACTOR
               A zoom preset of the rig (a lens and a digital zoom, perhaps ramped), or a factor: the longest lens
-              that does not overshoot it, then digital zoom for the rest.
+              that does not overshoot it, then digital zoom for the rest. A factor wider than every lens uses the
+              widest and says so; digital zoom beyond the rig's max_digital_zoom (4x unless the rig sets it) is
+              refused. The prompt shows the lens and its digital zoom, as the reply does.
               Examples: zoom 2x    zoom 1.5
             """
         case "exposure":
