@@ -1,6 +1,6 @@
 import PauseCamCore
 
-/// The shell's prompt, which shows the live state: `● REC scene 3 00:01:23.4 main 2.0x >`,
+/// The shell's prompt, which shows the live state: `● REC scene 3 00:01:23.4 main 2x >`,
 /// `‖ PAUSED scene 3 00:01:23.4 main >`, `idle main >`. Plain text when colour is off (`NO_COLOR`, not a terminal).
 public struct PromptFormatter: Sendable {
     public var color: Bool
@@ -9,7 +9,7 @@ public struct PromptFormatter: Sendable {
     /// The prompt for a session `state` at `scene` with the timer, the active lens and its digital zoom.
     public func prompt(state: Session.State, scene: Int, timer: MediaTime, lens: String, digitalZoom: Double) -> String {
         let time = DurationParser.clockString(timer)
-        let zoom = digitalZoom > 1.0001 ? " " + String(format: "%.1fx", digitalZoom) : ""
+        let zoom = digitalZoom > 1.0001 ? " " + ZoomFactor.text(digitalZoom) : ""
         switch state {
         case .recording:
             let dot = color ? "\u{1B}[31m●\u{1B}[0m" : "●"
@@ -22,6 +22,14 @@ public struct PromptFormatter: Sendable {
             return "idle \(lens)\(zoom) > "
         }
     }
-}
 
-import Foundation
+    /// The line shown while a `wait` runs on a terminal: the prompt's live state (without the `> `, since nothing
+    /// can be typed), how far the wait is and how to end it. `elapsed` is clamped to the wait's length.
+    public func waiting(prompt: String, elapsed: MediaTime, total: MediaTime) -> String {
+        var body = prompt
+        if body.hasSuffix("> ") { body.removeLast(2) }
+        let done = Swift.min(Swift.max(elapsed, .zero), total)
+        return body + "· waiting \(DurationParser.clockString(done)) of \(DurationParser.clockString(total))"
+            + " (Ctrl-C ends it)"
+    }
+}

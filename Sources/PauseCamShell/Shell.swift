@@ -4,6 +4,11 @@ import PauseCamCore
 /// The REPL: reads lines through a `LineReader`, turns each into a `Command` with the one `CommandParser`, and
 /// carries it out through the `ScriptRunner` (which hops onto the engine's serial context), printing the reply.
 ///
+/// Like a shell script, a session can be judged by its caller: results go to standard output, failures to
+/// standard error (with the input line number when piped), and the exit status is 1 when any command or clip
+/// failed — a clip with nothing recorded, one PauseCam had to stop, one that could not be finished included.
+/// `--on-error stop` ends the session at the first failure. Lines starting with `#` are comments.
+///
 /// Threading: `run()` and everything it calls happen on one thread (the main thread); the engine's events may come
 /// from any thread and go straight to `LineReader.printAbove`. Signals arrive through `receive(_:)` from any thread:
 /// they are queued, the read or the running `wait` is cut short, and the main thread acts on them, so the recording
@@ -35,21 +40,42 @@ public final class Shell: @unchecked Sendable {
     private let formatter: PromptFormatter
     /// A person at a terminal (line editing, no echo) rather than a pipe of commands (each echoed after its prompt).
     private let interactive: Bool
+    /// What a failed command does (`--on-error`).
+    private let errorPolicy: ShellErrorPolicy
+    /// Whether a `wait` shows a ticking status line (a terminal on the real clock; the simulated clock's wait runs
+    /// the engine on this thread, so nothing may look at it from another).
+    private let liveStatusWhileWaiting: Bool
 
     private let lock = NSLock()
     private var pendingSignals: [(ExitGuard.Signal, busy: Bool)] = []
     private var busy = false
     private var exitGuard: ExitGuard
 
-    /// A shell on a wired rig. `color` turns on colour in the prompt (off for NO_COLOR and non-terminals).
+    /// The number of the input line being carried out (comments and blank lines count, as in a script).
+    private var lineNumber = 0
+    /// The command being carried out, for error lines of a piped session.
+    private var currentCommand: String?
+    /// Whether the command being carried out failed.
+    private var commandFailed = false
+    /// Commands (and clips) that failed in this session: the exit status is 1 when there was any.
+    private var failures = 0
+    /// The engine's failure reports already counted, so each is counted once.
+    private var seenOutcome = EngineOutcome()
+
+    /// A shell on a wired rig. `color` turns on colour in the prompt (off for NO_COLOR and non-terminals);
+    /// `errorPolicy` is `--on-error`; `liveStatusWhileWaiting` lets a `wait` redraw the status line (the composition
+    /// root allows it on a terminal with the real clock).
     public init(controller: RigController, runner: ScriptRunner, scheduler: any Scheduler, reader: any LineReader,
-                interactive: Bool, color: Bool, surroundings: Surroundings) {
+                interactive: Bool, color: Bool, errorPolicy: ShellErrorPolicy = .continue,
+                liveStatusWhileWaiting: Bool = false, surroundings: Surroundings) {
         self.controller = controller
         self.runner = runner
         self.scheduler = scheduler
         self.reader = reader
         self.surroundings = surroundings
         self.interactive = interactive
+        self.errorPolicy = errorPolicy
+        self.liveStatusWhileWaiting = liveStatusWhileWaiting
         parser = CommandParser(rig: controller.rig)
         formatter = PromptFormatter(color: color)
         exitGuard = ExitGuard(interactive: interactive)
@@ -62,36 +88,49 @@ public final class Shell: @unchecked Sendable {
 
     // MARK: The loop
 
-    /// Reads and carries out commands until `quit`, end of input or a signal that ends the session; a recording is
-    /// always stopped and saved first. Returns the process's exit status.
+    /// Reads and carries out commands until `quit`, end of input, a signal that ends the session, or (with
+    /// `--on-error stop`) a failed command; a recording is always stopped and saved first. Returns the process's
+    /// exit status: 128 + N for a signal N, else 1 when any command or clip failed, else 0.
     public func run() -> Int32 {
         while true {
             if let status = actOnSignals() { return status }
             let prompt = self.prompt()
             guard let line = reader.readLine(prompt: prompt) else {
                 if let status = actOnSignals() { return status }
-                return endOfInput()
+                return endSession(before: "end of input: stopping and saving the clip")
             }
+            // A read cut short by a signal returns "" without consuming a line.
+            if !(line.isEmpty && signalsPending) { lineNumber += 1 }
             let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if trimmed.isEmpty { continue }
+            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
             if !interactive { say(prompt + trimmed) }
             reader.addHistory(trimmed)
             lock.withLock { _ = exitGuard.handle(.commandTyped) }
-            if let status = perform(trimmed) { return status }
+            currentCommand = trimmed
+            commandFailed = false
+            let quits = perform(trimmed)
+            noticeEngineFailures()
+            currentCommand = nil
+            if quits { return endSession(before: "stopping and saving the clip before quitting") }
+            if commandFailed && errorPolicy == .stop {
+                reader.printError("--on-error stop: ending the session at the first failed command")
+                return endSession(before: "stopping and saving the clip")
+            }
         }
     }
 
-    /// A signal, from any thread: queued for the main thread, which is woken from its read or its `wait`.
+    /// A signal, from any thread: queued for the main thread, which is woken from its read or its `wait`. (A busy
+    /// main thread looks at the queue as soon as its command returns: cutting the next read short as well would
+    /// only print an empty prompt.)
     public func receive(_ signal: ExitGuard.Signal) {
         let wasBusy = lock.withLock { () -> Bool in
             pendingSignals.append((signal, busy: busy))
             return busy
         }
-        if wasBusy { scheduler.interrupt() }
-        surroundings.interruptRead()
+        if wasBusy { scheduler.interrupt() } else { surroundings.interruptRead() }
     }
 
-    /// The prompt for the live state: `● REC scene 3 00:01:23.4 main 2.0x > `.
+    /// The prompt for the live state: `● REC scene 3 00:01:23.4 main 2x > `.
     public func prompt() -> String {
         let controller = self.controller
         let status = scheduler.perform { controller.status }
@@ -101,19 +140,19 @@ public final class Shell: @unchecked Sendable {
 
     // MARK: Commands
 
-    /// Carries out one typed line; returns an exit status when the session ends.
-    func perform(_ line: String) -> Int32? {
+    /// Carries out one typed line; returns true when it ends the session (`quit`).
+    func perform(_ line: String) -> Bool {
         let command: Command
         switch parser.parse(line) {
         case .failure(let failure):
-            say("error: \(failure.message)")
-            return nil
+            fail(failure.message)
+            return false
         case .success(let parsed):
             command = parsed
         }
         switch command {
         case .quit:
-            return stopAndSave(before: "stopping and saving the clip before quitting") ?? 0
+            return true
         case .help(let topic):
             say(topic.map(ShellHelp.details) ?? ShellHelp.overview)
         case .devices:
@@ -122,8 +161,11 @@ public final class Shell: @unchecked Sendable {
             last(play: play)
         case .run(let name):
             runScript(named: name)
-        case .wait:
-            reply(whileBusy { runner.perform(command) })
+        case .wait(let duration):
+            let answer = whileBusy { withLiveStatus(waiting: duration) { runner.perform(command) } }
+            // A wait cut short by Ctrl-C is what the user asked for; one cut short by a clip PauseCam had to stop
+            // is counted when the engine's failure is noticed. Neither is the wait's own failure.
+            if answer.ok || signalsPending || interruption != nil { say(answer.message) } else { fail(answer.message) }
         case .stop:
             let answer = runner.perform(command)
             reply(answer)
@@ -131,14 +173,28 @@ public final class Shell: @unchecked Sendable {
         default:
             reply(runner.perform(command))
         }
-        return nil
+        return false
     }
 
     private func reply(_ reply: RigController.Reply) {
-        say(reply.ok ? reply.message : "error: \(reply.message)")
+        if reply.ok { say(reply.message) } else { fail(reply.message) }
     }
 
     private func say(_ text: String) { reader.printAbove(text) }
+
+    /// Reports a failed command: on standard error, and in a piped session with the line number and the command,
+    /// so a log of errors alone says where each came from.
+    private func fail(_ message: String, echo: Bool = true) {
+        commandFailed = true
+        failures += 1
+        guard echo else { return }
+        if interactive {
+            reader.printError("error: \(message)")
+        } else {
+            let context = currentCommand.map { "line \(lineNumber): \($0): " } ?? ""
+            reader.printError("error: \(context)\(message)")
+        }
+    }
 
     private func whileBusy<T>(_ work: () -> T) -> T {
         lock.withLock { busy = true }
@@ -146,23 +202,47 @@ public final class Shell: @unchecked Sendable {
         return work()
     }
 
+    /// Runs `work` (a wait of `duration`) with a status line that keeps the timer moving, when allowed.
+    private func withLiveStatus<T>(waiting duration: MediaTime, _ work: () -> T) -> T {
+        guard liveStatusWhileWaiting else { return work() }
+        let clock = scheduler.clock
+        let start = clock.now()
+        reader.beginLiveStatus { [weak self] in
+            guard let self else { return "" }
+            return self.formatter.waiting(prompt: self.prompt(), elapsed: clock.now() - start, total: duration)
+        }
+        defer { reader.endLiveStatus() }
+        return work()
+    }
+
+    private var signalsPending: Bool { lock.withLock { !pendingSignals.isEmpty } }
+
     private var state: Session.State {
         let controller = self.controller
         return scheduler.perform { controller.status.state }
+    }
+
+    private var interruption: String? {
+        let controller = self.controller
+        return scheduler.perform { controller.clipInterruption }
     }
 
     private func runScript(named name: String) {
         guard let script = controller.rig.script(named: name) else { return }
         // Every script records its own clip and stops it: run during a clip would end the user's clip.
         guard state == .idle || state == .finished else {
-            say("error: a clip is being recorded; `run` records a clip of its own — `stop` this one first")
+            fail("a clip is being recorded; `run` records a clip of its own — `stop` this one first")
             return
         }
         say("running script \"\(script.name)\" (\(DurationParser.clockString(script.scriptedTime)) scripted)")
         let completed = whileBusy {
             runner.run(script) { step, reply in
                 if case .wait = step, reply.ok { return }
-                say("  \(CommandParser.line(for: step)): \(reply.ok ? "" : "error: ")\(reply.message)")
+                if reply.ok {
+                    say("  \(CommandParser.line(for: step)): \(reply.message)")
+                } else {
+                    fail("step \(CommandParser.line(for: step)): \(reply.message)")
+                }
             }
         }
         if !completed {
@@ -187,23 +267,54 @@ public final class Shell: @unchecked Sendable {
         say(lines.joined(separator: "\n"))
     }
 
+    // MARK: Failures the engine reports
+
+    /// What the engine says went wrong with clips, as last seen.
+    private struct EngineOutcome: Equatable {
+        var interruption: String?
+        var failure: String?
+        var nothingRecorded: String?
+    }
+
+    /// Counts (once each) the clip failures the engine reported since the last look — a clip it had to stop (full
+    /// disk), one it could not finish, one with nothing recorded — as failures of the command that led to them.
+    /// The engine's own event already told a person at a terminal; a piped session also gets an error line.
+    private func noticeEngineFailures() {
+        let controller = self.controller
+        let now = scheduler.perform {
+            EngineOutcome(interruption: controller.clipInterruption, failure: controller.lastFailure,
+                          nothingRecorded: controller.nothingRecorded)
+        }
+        defer { seenOutcome = now }
+        if let text = now.interruption, text != seenOutcome.interruption {
+            fail("the recording was stopped: \(text)", echo: !interactive)
+        }
+        if let text = now.failure, text != seenOutcome.failure {
+            fail("the clip could not be finished: \(text)", echo: !interactive)
+        }
+        if let text = now.nothingRecorded, text != seenOutcome.nothingRecorded {
+            fail(text, echo: !interactive)
+        }
+    }
+
     // MARK: Ways out
 
     /// Stops and saves a clip that is recording, paused or being stopped; says `message` first when there is one.
-    /// Returns nil (for the caller's own status).
-    @discardableResult
-    private func stopAndSave(before message: String) -> Int32? {
+    private func stopAndSave(before message: String) {
         let current = state
         if current == .recording || current == .paused || current == .stopping {
             say(message)
             whileBusy { _ = runner.finishClip() }
         }
-        return nil
     }
 
-    private func endOfInput() -> Int32 {
-        stopAndSave(before: "end of input: stopping and saving the clip")
-        return 0
+    /// Ends the session normally (quit, end of input, `--on-error stop`): saves the clip, then gives the status —
+    /// a signal's if one came while saving, else 1 when anything failed, else 0.
+    private func endSession(before message: String) -> Int32 {
+        stopAndSave(before: message)
+        noticeEngineFailures()
+        if let signal = lock.withLock({ pendingSignals.first?.0 }) { return signal.exitStatus }
+        return failures > 0 ? 1 : 0
     }
 
     /// Acts on the signals received since the last look; returns an exit status when one ends the session.

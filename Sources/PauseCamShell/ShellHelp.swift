@@ -18,7 +18,7 @@ public enum ShellHelp {
         ("run SCRIPT", "run one of the rig's scene scripts; Ctrl-C stops the script, not the recording"),
         ("last [play]", "path, duration and thumbnail of the last clip; play opens it"),
         ("help [COMMAND]", "this list, or more about one command"),
-        ("quit", "leave the shell (a recording is stopped and saved first)"),
+        ("quit|exit|q", "leave the shell (a recording is stopped and saved first)"),
     ]
 
     /// `help`: every command on one line.
@@ -26,7 +26,9 @@ public enum ShellHelp {
         let width = summaries.map(\.usage.count).max() ?? 0
         let lines = summaries.map { "  " + $0.usage.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.summary }
         return (["commands (Tab completes words and names; ↑ recalls history):"] + lines
-                + ["Ctrl-C during a recording asks first; Ctrl-D or quit stops and saves."]).joined(separator: "\n")
+                + ["Ctrl-C during a recording asks first; Ctrl-D or quit stops and saves.",
+                   "Lines starting with # are comments. Errors go to standard error; a session in which a command",
+                   "failed exits with status 1 (--on-error stop ends it at the first failure)."]).joined(separator: "\n")
     }
 
     /// `help COMMAND`: the longer text.
@@ -68,7 +70,9 @@ public enum ShellHelp {
             return """
             zoom PRESET|FACTOR
               A zoom preset of the rig (a lens and a digital zoom, perhaps ramped), or a factor: the longest lens
-              that does not overshoot it, then digital zoom for the rest.
+              that does not overshoot it, then digital zoom for the rest. A factor wider than every lens uses the
+              widest and says so; digital zoom beyond the rig's max_digital_zoom (4x unless the rig sets it) is
+              refused. The prompt shows the lens and its digital zoom, as the reply does.
               Examples: zoom 2x    zoom 1.5
             """
         case "exposure":
@@ -120,12 +124,13 @@ public enum ShellHelp {
         case "help":
             return """
             help [COMMAND]
-              The list of commands, or more about one.
+              The list of commands, or more about one. An unknown COMMAND is an error.
             """
         case "quit":
             return """
-            quit
-              Leaves the shell. A clip still recording is stopped and saved first; so does Ctrl-D.
+            quit (or exit, or q)
+              Leaves the shell. A clip still recording is stopped and saved first; so does Ctrl-D or the end of
+              piped input. The exit status is 1 when any command in the session failed, 0 otherwise.
             """
         default:
             return "no help for \"\(word)\""

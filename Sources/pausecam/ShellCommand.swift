@@ -3,18 +3,23 @@ import PauseCamCore
 import PauseCamShell
 import PauseCamSystem
 
-/// `pausecam shell RIG [--output DIR] [--clock real|simulated]` (and plain `pausecam RIG`): wires the rig like
-/// `pausecam run`, picks the line reader (libedit on a terminal, plain lines from a pipe), maps the operating
-/// system's signals onto the shell, and runs the REPL until it ends. The exit status is the shell's.
+/// `pausecam shell RIG [--output DIR] [--clock real|simulated] [--on-error continue|stop]` (and plain
+/// `pausecam RIG`): wires the rig like `pausecam run`, picks the line reader (libedit on a terminal, plain lines
+/// from a pipe), maps the operating system's signals onto the shell, and runs the REPL until it ends. The exit
+/// status is the shell's: 0, 1 when a command or clip failed, 128 + N after signal N.
 enum ShellCommand {
     static func run(_ arguments: Arguments) throws -> Int32 {
-        try arguments.allow(options: ["output", "clock"], flags: [])
+        try arguments.allow(options: ["output", "clock", "on-error"], flags: [])
         guard arguments.positional.count == 1, let rigPath = arguments.positional.first else {
             throw UsageError("shell needs exactly one rig file: pausecam shell RIG [--output DIR]")
         }
         let clockText = arguments.options["clock"] ?? "real"
         guard let clock = RigWiring.ClockKind(rawValue: clockText) else {
             throw UsageError("--clock is real or simulated, not \"\(clockText)\"")
+        }
+        let errorText = arguments.options["on-error"] ?? "continue"
+        guard let errorPolicy = ShellErrorPolicy(argument: errorText) else {
+            throw UsageError("--on-error is continue or stop, not \"\(errorText)\"")
         }
         let rig = try RigLoader.load(path: rigPath)
         let environment = ProcessInfo.processInfo.environment
@@ -34,7 +39,8 @@ enum ShellCommand {
             openMovie: { openWithDesktopPlayer($0, environment: environment) },
             interruptRead: { editor?.interruptRead(); plain?.interruptRead() })
         let shell = Shell(controller: controller, runner: wiring.runner, scheduler: scheduler, reader: reader,
-                          interactive: interactive, color: color, surroundings: surroundings)
+                          interactive: interactive, color: color, errorPolicy: errorPolicy,
+                          liveStatusWhileWaiting: interactive && clock == .real, surroundings: surroundings)
         editor?.livePrompt = { shell.prompt() }
         let signals = SignalWatcher { signal in
             switch signal {

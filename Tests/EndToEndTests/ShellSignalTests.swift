@@ -3,33 +3,44 @@ import PauseCamCore
 import XCTest
 
 /// Signals sent to a recording `pausecam shell` (real clock, commands from a pipe that stays open): each must leave
-/// a finalized, playable movie, a complete sidecar and no `.partial`.
+/// a finalized, playable movie, a complete sidecar and no `.partial`, and end the shell with 128 + the signal's
+/// number (SIGINT 130, SIGTERM 143, SIGHUP 129) wherever it arrives: at the prompt, during a `wait`, or while the
+/// clip is being saved at the end of input.
 final class ShellSignalTests: XCTestCase {
     /// A running shell whose standard output is collected as it comes.
     final class RunningShell: @unchecked Sendable {
         let process = Process()
         let input = Pipe()
         private let output = Pipe()
+        private let errors = Pipe()
         private let lock = NSLock()
         private var collected = Data()
+        private var collectedErrors = Data()
         let directory: URL
 
-        init(name: String) throws {
+        init(name: String, rig: String = "e2e.yaml", environment: [String: String] = [:]) throws {
             directory = try ProcessRunner.temporaryDirectory(name)
             process.executableURL = BinaryLocator.pausecam
-            process.arguments = ["shell", ProcessRunner.rig("e2e.yaml"), "--clock", "real", "--output", directory.path]
+            process.arguments = ["shell", ProcessRunner.rig(rig), "--clock", "real", "--output", directory.path]
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
             process.standardInput = input
             process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
+            process.standardError = errors
             output.fileHandleForReading.readabilityHandler = { [weak self] handle in
                 let data = handle.availableData
                 guard let self else { return }
                 self.lock.withLock { self.collected.append(data) }
             }
+            errors.fileHandleForReading.readabilityHandler = { [weak self] handle in
+                let data = handle.availableData
+                guard let self else { return }
+                self.lock.withLock { self.collectedErrors.append(data) }
+            }
             try process.run()
         }
 
         var text: String { lock.withLock { String(decoding: collected, as: UTF8.self) } }
+        var errorText: String { lock.withLock { String(decoding: collectedErrors, as: UTF8.self) } }
 
         func send(_ line: String) { input.fileHandleForWriting.write((line + "\n").data(using: .utf8)!) }
 
@@ -52,12 +63,14 @@ final class ShellSignalTests: XCTestCase {
         deinit {
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             output.fileHandleForReading.readabilityHandler = nil
+            errors.fileHandleForReading.readabilityHandler = nil
         }
     }
 
     /// Starts recording, lets a second pass, and returns the shell.
-    func recordingShell(_ name: String) throws -> RunningShell {
-        let shell = try RunningShell(name: name)
+    func recordingShell(_ name: String, rig: String = "e2e.yaml", environment: [String: String] = [:]) throws
+        -> RunningShell {
+        let shell = try RunningShell(name: name, rig: rig, environment: environment)
         shell.send("record Take")
         XCTAssertTrue(shell.waitFor("recording scene 1"), shell.text)
         Thread.sleep(forTimeInterval: 1.0)
@@ -65,14 +78,15 @@ final class ShellSignalTests: XCTestCase {
     }
 
     /// The movie is finished and plays; the sidecar is complete; nothing partial is left.
-    func assertSaved(_ shell: RunningShell, file: StaticString = #filePath, line: UInt = #line) throws {
+    func assertSaved(_ shell: RunningShell, as base: String = "e2e-rig", file: StaticString = #filePath,
+                     line: UInt = #line) throws {
         let names = try FileManager.default.contentsOfDirectory(atPath: shell.directory.path).sorted()
-        XCTAssertEqual(names, ["e2e-rig.jpg", "e2e-rig.json", "e2e-rig.mov"], shell.text, file: file, line: line)
-        let probe = MediaProbe(path: shell.directory.appendingPathComponent("e2e-rig.mov").path)
+        XCTAssertEqual(names, ["\(base).jpg", "\(base).json", "\(base).mov"], shell.text, file: file, line: line)
+        let probe = MediaProbe(path: shell.directory.appendingPathComponent("\(base).mov").path)
         XCTAssertGreaterThanOrEqual(try probe.duration(), 0.8, file: file, line: line)
         XCTAssertEqual(try probe.decodeErrors(), "", file: file, line: line)
         XCTAssertEqual(try probe.chapters().compactMap(\.title), ["Take"], file: file, line: line)
-        let sidecar = try Sidecar.decode(try Data(contentsOf: shell.directory.appendingPathComponent("e2e-rig.json")))
+        let sidecar = try Sidecar.decode(try Data(contentsOf: shell.directory.appendingPathComponent("\(base).json")))
         XCTAssertTrue(sidecar.complete, file: file, line: line)
         XCTAssertEqual(sidecar.duration, try probe.duration(), accuracy: 0.07, file: file, line: line)
     }
@@ -107,19 +121,59 @@ final class ShellSignalTests: XCTestCase {
         try assertSaved(shell)
     }
 
-    /// Ctrl-C during `wait` ends the wait, not the recording; the clip is then stopped normally.
+    /// Ctrl-C during `wait` ends the wait, not the recording; the clip is then stopped normally. The user asked
+    /// for the interruption, so it is not a failed command: the session still exits 0.
     func testCtrlCDuringWaitInterruptsOnlyTheWait() throws {
         let shell = try recordingShell("sigint-wait")
         shell.send("wait 60s")
         Thread.sleep(forTimeInterval: 0.5)
         kill(shell.process.processIdentifier, SIGINT)
         XCTAssertTrue(shell.waitFor("interrupted; the recording goes on"), shell.text)
-        XCTAssertTrue(shell.text.contains("error: wait interrupted"), shell.text)
+        XCTAssertTrue(shell.text.contains("\nwait interrupted\n"), shell.text)
         shell.send("stop")
         XCTAssertTrue(shell.waitFor("* saved "), shell.text)
         try shell.input.fileHandleForWriting.close()
         XCTAssertTrue(shell.waitForExit(), shell.text)
-        XCTAssertEqual(shell.process.terminationStatus, 0)
+        XCTAssertEqual(shell.process.terminationStatus, 0, shell.errorText)
+        XCTAssertEqual(shell.errorText, "")
         try assertSaved(shell)
+    }
+
+    /// SIGTERM and SIGHUP during a `wait` end it, and the shell, with their own statuses and the clip saved.
+    func testSIGTERMAndSIGHUPDuringAWaitStopAndSaveWithTheirStatus() throws {
+        for (signal, status) in [(SIGTERM, Int32(143)), (SIGHUP, Int32(129))] {
+            let shell = try recordingShell("wait-\(signal)")
+            shell.send("wait 60s")
+            Thread.sleep(forTimeInterval: 0.5)
+            kill(shell.process.processIdentifier, signal)
+            XCTAssertTrue(shell.waitForExit(), shell.text)
+            XCTAssertEqual(shell.process.terminationStatus, status, shell.text)
+            try assertSaved(shell)
+        }
+    }
+
+    /// A signal that arrives while the clip is being saved at the end of input still gives the signal's status
+    /// (before, the session ended 0 as if nothing had happened). The slow encoder makes the save take a while.
+    func testASignalWhileTheLastClipIsSavedGivesItsStatus() throws {
+        let shell = try recordingShell("sigterm-saving", rig: "slow-encoder.yaml",
+                                       environment: ["PAUSECAM_FAULT_SLOW_ENCODER_MS": "100"])
+        try shell.input.fileHandleForWriting.close()
+        XCTAssertTrue(shell.waitFor("end of input: stopping and saving the clip"), shell.text)
+        kill(shell.process.processIdentifier, SIGTERM)
+        XCTAssertTrue(shell.waitForExit(), shell.text)
+        XCTAssertTrue(shell.text.contains("* saved "), shell.text)
+        XCTAssertEqual(shell.process.terminationStatus, 143, shell.text)
+        try assertSaved(shell, as: "slow-encoder-rig")
+    }
+
+    func testSIGTERMAtAnIdlePromptQuitsWith143AndLeavesNoFile() throws {
+        let shell = try RunningShell(name: "sigterm-idle")
+        shell.send("status")
+        XCTAssertTrue(shell.waitFor("state idle"), shell.text)
+        kill(shell.process.processIdentifier, SIGTERM)
+        XCTAssertTrue(shell.waitForExit(), shell.text)
+        XCTAssertEqual(shell.process.terminationStatus, 143)
+        XCTAssertTrue(shell.text.contains("SIGTERM: quitting"), shell.text)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: shell.directory.path), [])
     }
 }

@@ -87,13 +87,13 @@ final class ShellTerminalTests: XCTestCase {
         try tmux.run(["send-keys", "-t", "shell", "Enter"])
         XCTAssertNotNil(tmux.waitForScreen(seconds: 5) { $0.contains("zoom main 2x digital") }, tmux.screen())
         XCTAssertNotNil(tmux.waitForScreen(seconds: 5) { _ in
-            tmux.promptLine().contains(" main 2.0x >")
+            tmux.promptLine().contains(" main 2x >")
         }, tmux.screen())
 
         // The up arrow recalls the last command.
         try tmux.run(["send-keys", "-t", "shell", "Up"])
         XCTAssertNotNil(tmux.waitForScreen(seconds: 5) { _ in
-            tmux.promptLine().hasSuffix("2.0x > zoom 2x")
+            tmux.promptLine().hasSuffix(" 2x > zoom 2x")
         }, tmux.screen())
         try tmux.run(["send-keys", "-t", "shell", "C-u"])
 
@@ -106,6 +106,44 @@ final class ShellTerminalTests: XCTestCase {
         let history = try String(contentsOfFile: state.appendingPathComponent("pausecam/history").path, encoding: .utf8)
         XCTAssertTrue(history.contains("record"), history)
         XCTAssertTrue(history.contains("quit"), history)
+    }
+
+    /// During a real-clock `wait` the status line keeps ticking (before, the screen froze until the wait ended),
+    /// and when the wait ends the line is cleared and the prompt comes back.
+    func testTheStatusLineKeepsTickingDuringAWait() throws {
+        guard let tmuxPath = ["/usr/bin/tmux", "/usr/local/bin/tmux"].first(where: {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }) else {
+            throw XCTSkip("tmux is not installed: the real-terminal test needs it (apt-get install tmux)")
+        }
+        let tmux = Tmux(binary: tmuxPath)
+        let directory = try ProcessRunner.temporaryDirectory("tmux-wait")
+        let state = try ProcessRunner.temporaryDirectory("tmux-wait-state")
+        let command = "env XDG_STATE_HOME=\(state.path) \(BinaryLocator.pausecam.path) shell "
+            + "\(ProcessRunner.rig("e2e.yaml")) --clock real --output \(directory.path); echo PAUSECAM-EXIT $?; sleep 60"
+        try tmux.start(command)
+        defer { _ = try? tmux.run(["kill-server"]) }
+        XCTAssertNotNil(tmux.waitForScreen { $0.contains("idle main >") }, tmux.screen())
+        try tmux.run(["send-keys", "-t", "shell", "record", "Enter"])
+        XCTAssertNotNil(tmux.waitForScreen { $0.contains("● REC scene 1") }, tmux.screen())
+        try tmux.run(["send-keys", "-t", "shell", "wait 5s", "Enter"])
+        let waiting = tmux.waitForScreen(seconds: 5) { _ in tmux.promptLine().contains("· waiting ") }
+        XCTAssertNotNil(waiting, "no status line during the wait: \(tmux.screen())")
+        let first = tmux.promptLine()
+        let later = tmux.waitForScreen(seconds: 4) { _ in
+            let line = tmux.promptLine()
+            return line.contains("· waiting ") && line != first
+        }
+        XCTAssertNotNil(later, "the status line did not move during the wait: \(first)")
+        XCTAssertTrue(first.hasPrefix("● REC scene 1 "), first)
+        // The wait ends: its line is replaced by the reply, and the prompt is back.
+        XCTAssertNotNil(tmux.waitForScreen(seconds: 20) { $0.contains("waited 00:00:05.0") }, tmux.screen())
+        XCTAssertNotNil(tmux.waitForScreen(seconds: 5) { _ in tmux.promptLine().hasPrefix("● REC scene 1 ") &&
+            tmux.promptLine().hasSuffix("main >") }, tmux.screen())
+        XCTAssertFalse(tmux.screen().components(separatedBy: "\n").contains { $0.contains("waited") && $0.contains("·") },
+                       "the reply was printed into the status line: \(tmux.screen())")
+        try tmux.run(["send-keys", "-t", "shell", "quit", "Enter"])
+        XCTAssertNotNil(tmux.waitForScreen(seconds: 20) { $0.contains("PAUSECAM-EXIT 0") }, tmux.screen())
     }
 
     func testAnEventIsPrintedAboveTheLineBeingTypedWithoutGarblingIt() throws {

@@ -5,7 +5,9 @@ import XCTest
 /// Commands piped into the built `pausecam shell` on the e2e rig with the simulated clock: the whole standard output
 /// is compared with a stored, hand-checked transcript (the output folder printed as `<out>`), and the movie with
 /// ffprobe. Transcript format: for every command, the prompt the shell showed and the command (`● REC scene 1
-/// 00:00:02.0 main > pause`), then its result lines; failures start with `error: `, engine events with `* `.
+/// 00:00:02.0 main > pause`), then its result lines; engine events start with `* `. Failures go to standard error,
+/// one line each (`error: line N: COMMAND: why`), compared with a second snapshot; any failure makes the exit
+/// status 1.
 final class ShellTranscriptTests: XCTestCase {
     static func snapshot(_ name: String) throws -> String {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Snapshots/\(name)")
@@ -13,15 +15,17 @@ final class ShellTranscriptTests: XCTestCase {
     }
 
     /// Runs the shell on `input`; returns the exit status, stdout with the folder replaced by `<out>`, and the folder.
-    static func shell(_ input: String, name: String, environment: [String: String]? = nil) throws
+    /// `extra` arguments follow the usual ones; `output` replaces the fresh folder given to `--output`.
+    static func shell(_ input: String, name: String, environment: [String: String]? = nil, extra: [String] = [],
+                      output: String? = nil) throws
         -> (status: Int32, transcript: String, stderr: String, directory: URL) {
         let directory = try ProcessRunner.temporaryDirectory(name)
         let result = try ProcessRunner.run(BinaryLocator.pausecam.path,
                                            ["shell", ProcessRunner.rig("e2e.yaml"), "--clock", "simulated",
-                                            "--output", directory.path],
+                                            "--output", output ?? directory.path] + extra,
                                            input: input, environment: environment)
         return (result.status, result.stdoutText.replacingOccurrences(of: directory.path, with: "<out>"),
-                result.stderr, directory)
+                result.stderr.replacingOccurrences(of: directory.path, with: "<out>"), directory)
     }
 
     /// Line-by-line comparison, so a failure names the first differing line.
@@ -46,6 +50,7 @@ final class ShellTranscriptTests: XCTestCase {
     func testPauseResumeSessionFromTheIssueMatchesItsTranscriptAndMakesATwoSceneMovie() throws {
         let run = try Self.shell("record\nwait 2s\npause\nwait 1s\nresume\nwait 2s\nstop\nlast\nstatus\n", name: "shell-pr")
         XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.stderr, "")
         Self.assertTranscript(run.transcript, equals: try Self.snapshot("shell-pause-resume.txt"))
         let (probe, sidecar) = try Self.movie(in: run.directory)
         XCTAssertEqual(try probe.chapters().compactMap(\.title), ["Scene 1", "Scene 2"])
@@ -57,17 +62,24 @@ final class ShellTranscriptTests: XCTestCase {
     }
 
     /// Every command's error path: wrong state, unknown lens, unknown preset, bad factor, bad duration, unknown
-    /// command, unknown script, missing argument. Each message is in the transcript, and the recording goes on
-    /// unharmed: the movie has both scenes and exactly the recorded 3 s.
+    /// command, unknown script, missing argument. Each message is on standard error with its line number, the
+    /// transcript on standard output has none, the exit status is 1, and the recording goes on unharmed: the movie
+    /// has both scenes and exactly the recorded 3 s. Comments and blank lines are skipped (and counted as lines).
     func testEveryErrorSaysWhyAndTheRecordingGoesOnUnharmed() throws {
         let input = ["record Intro", "wait 1s", "record", "resume", "lens fisheye", "zoom huge", "zoom 0",
                      "exposure bright", "focus near", "wait soon", "zom 2x", "run nosuch", "last", "mark", "run short",
                      "exposure +1", "focus auto", "help zoomm", "wait 1s",
-                     "pause", "pause", "wait 500ms", "resume Two", "wait 1s", "stop", "stop", "pause", "resume", "last"]
+                     "pause", "pause", "wait 500ms", "resume Two", "wait 1s", "stop", "stop", "pause", "resume",
+                     "# comments and blank lines are skipped", "", "last"]
         let run = try Self.shell(input.joined(separator: "\n") + "\n", name: "shell-errors")
-        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.status, 1, "a session with failed commands must not exit 0")
         Self.assertTranscript(run.transcript, equals: try Self.snapshot("shell-errors.txt"))
+        Self.assertTranscript(run.stderr, equals: try Self.snapshot("shell-errors.stderr.txt"))
         let (probe, sidecar) = try Self.movie(in: run.directory)
+        XCTAssertEqual(sidecar.warnings, [
+            "exposure +1: lens main (Virtual main (#20c040)) has no exposure control; nothing changed",
+            "focus auto: lens main (Virtual main (#20c040)) has no focus control; nothing changed",
+        ])
         XCTAssertEqual(try probe.chapters().compactMap(\.title), ["Intro", "Two"])
         XCTAssertEqual(try probe.duration(), 3.0, accuracy: 0.07)
         XCTAssertEqual(sidecar.duration, 3.0, accuracy: 1e-3)
@@ -78,6 +90,7 @@ final class ShellTranscriptTests: XCTestCase {
     func testEndOfInputWhileRecordingStopsAndSavesTheClip() throws {
         let run = try Self.shell("record Only\nlens tele\nwait 1500ms\nmark end soon\n", name: "shell-eof")
         XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.stderr, "")
         Self.assertTranscript(run.transcript, equals: try Self.snapshot("shell-end-of-input.txt"))
         let (probe, sidecar) = try Self.movie(in: run.directory)
         XCTAssertEqual(try probe.duration(), 1.5, accuracy: 0.07)
@@ -85,17 +98,20 @@ final class ShellTranscriptTests: XCTestCase {
         XCTAssertEqual(try probe.chapters().compactMap(\.title), ["Only"])
     }
 
+    /// `quit`, `exit` and `q` all stop, save and leave; what follows them is not read.
     func testQuitWhileRecordingStopsAndSavesAndIgnoresTheRest() throws {
-        let run = try Self.shell("record\nwait 1s\nquit\nrecord\n", name: "shell-quit")
-        XCTAssertEqual(run.status, 0, run.stderr)
-        XCTAssertTrue(run.transcript.hasSuffix("""
-            ● REC scene 1 00:00:01.0 main > quit
-            stopping and saving the clip before quitting
-            * saved <out>/e2e-rig.mov — 1 scene(s), 00:00:01.0, 0 dropped frame(s)
+        for word in ["quit", "exit", "q"] {
+            let run = try Self.shell("record\nwait 1s\n\(word)\nrecord\n", name: "shell-\(word)")
+            XCTAssertEqual(run.status, 0, run.stderr)
+            XCTAssertTrue(run.transcript.hasSuffix("""
+                ● REC scene 1 00:00:01.0 main > \(word)
+                stopping and saving the clip before quitting
+                * saved <out>/e2e-rig.mov — 1 scene(s), 00:00:01.0, 0 dropped frame(s)
 
-            """), run.transcript)
-        let (probe, _) = try Self.movie(in: run.directory)
-        XCTAssertEqual(try probe.duration(), 1.0, accuracy: 0.07)
+                """), run.transcript)
+            let (probe, _) = try Self.movie(in: run.directory)
+            XCTAssertEqual(try probe.duration(), 1.0, accuracy: 0.07)
+        }
     }
 
     func testRunScriptFromTheShellPrintsEachStepAndSavesItsClip() throws {

@@ -76,6 +76,21 @@ final class CommandParserTests: XCTestCase {
         XCTAssertEqual(try? parser.parseScriptStep(word: "mark", argument: "  spaced").get(), .mark("  spaced"))
     }
 
+    /// `exit` and `q` leave the shell as `quit` does (and `help` knows them); an unknown help topic is an error.
+    func testExitAndQAreQuitAndHelpKnowsThem() {
+        XCTAssertEqual(parse("exit"), .quit)
+        XCTAssertEqual(parse("q"), .quit)
+        XCTAssertEqual(parse("  EXIT "), .quit)
+        XCTAssertEqual(parse("help exit"), .help(topic: "quit"))
+        XCTAssertEqual(parse("help q"), .help(topic: "quit"))
+        XCTAssertEqual(failure("exit now"), "\"exit\" takes no argument (got \"now\")")
+        XCTAssertEqual(failure("help bogus"), "unknown command \"bogus\"; did you mean \"focus\"?")
+        guard case .failure(let step) = parser.parseScriptStep(word: "exit", argument: nil) else {
+            return XCTFail("exit accepted as a script step")
+        }
+        XCTAssertEqual(step.message, "\"quit\" works only in the shell, not as a script step")
+    }
+
     func testFailurePartPointsAtWordOrArgument() {
         guard case .failure(let a) = parser.parse("lens mian"), case .failure(let w) = parser.parse("lnes main") else {
             return XCTFail("expected failures")

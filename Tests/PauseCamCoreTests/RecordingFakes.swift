@@ -26,6 +26,8 @@ final class RecordingSink: MovieSink {
                             audioSamplesWritten: audio.reduce(0) { $0 + $1.frameCount })
     }
     func abort() {}
+    var discarded = false
+    func discard() { discarded = true }
 }
 
 final class RecordingSinkFactory: MovieSinkFactory {

@@ -9,10 +9,22 @@ final class PromptFormatterTests: XCTestCase {
     func testPlainPrompts() {
         let plain = PromptFormatter(color: false)
         XCTAssertEqual(plain.prompt(state: .recording, scene: 3, timer: timer, lens: "main", digitalZoom: 2),
-                       "● REC scene 3 00:01:23.4 main 2.0x > ")
+                       "● REC scene 3 00:01:23.4 main 2x > ")
+        XCTAssertEqual(plain.prompt(state: .recording, scene: 1, timer: timer, lens: "tele", digitalZoom: 1.25),
+                       "● REC scene 1 00:01:23.4 tele 1.25x > ", "the same digits as the zoom command's reply")
         XCTAssertEqual(plain.prompt(state: .paused, scene: 3, timer: timer, lens: "main", digitalZoom: 1),
                        "‖ PAUSED scene 3 00:01:23.4 main > ")
         XCTAssertEqual(plain.prompt(state: .idle, scene: 0, timer: .zero, lens: "main", digitalZoom: 1), "idle main > ")
+    }
+
+    /// While a `wait` runs on a terminal, the status line is the prompt's state with the wait's progress.
+    func testWaitingLineShowsTheStateAndTheWaitsProgress() {
+        let plain = PromptFormatter(color: false)
+        let prompt = plain.prompt(state: .recording, scene: 1, timer: .seconds(3), lens: "main", digitalZoom: 1)
+        XCTAssertEqual(plain.waiting(prompt: prompt, elapsed: .milliseconds(2500), total: .seconds(5)),
+                       "● REC scene 1 00:00:03.0 main · waiting 00:00:02.5 of 00:00:05.0 (Ctrl-C ends it)")
+        XCTAssertEqual(plain.waiting(prompt: "idle main > ", elapsed: .seconds(7), total: .seconds(5)),
+                       "idle main · waiting 00:00:05.0 of 00:00:05.0 (Ctrl-C ends it)", "clamped to the wait")
     }
 
     func testColourOnlyWhenAsked() {

@@ -1,4 +1,4 @@
-/// Reads a zoom factor as typed: `1.5`, `2x`, `0.5x`.
+/// Reads a zoom factor as typed: `1.5`, `2x`, `0.5x`; and prints one the same way everywhere.
 public enum ZoomFactor {
     /// The factor, or `nil` when `text` is not a positive number with an optional `x`.
     public static func parse(_ text: String) -> Double? {
@@ -8,5 +8,16 @@ public enum ZoomFactor {
             return nil
         }
         return value
+    }
+
+    /// `2x`, `1.5x`, `1.25x`: at most two decimals, no trailing zeros. The one way a factor is printed, so that a
+    /// command's reply, the prompt and `status` never show the same zoom as two different numbers.
+    public static func text(_ factor: Double) -> String {
+        let hundredths = (factor * 100).rounded()
+        guard hundredths.isFinite, abs(hundredths) < 1e15 else { return "\(factor)x" }
+        let whole = Int64(hundredths)
+        let units = whole / 100, rest = abs(whole % 100)
+        if rest == 0 { return "\(units)x" }
+        return rest % 10 == 0 ? "\(units).\(rest / 10)x" : "\(units).\(rest < 10 ? "0" : "")\(rest)x"
     }
 }

@@ -9,4 +9,20 @@ public protocol LineReader: AnyObject {
     func printAbove(_ text: String)
     /// Words offered by tab completion, given the line typed so far.
     var completer: (@Sendable (String) -> [String])? { get set }
+    /// Prints an error: on standard error, so that a caller reading a piped session's standard output (results)
+    /// can tell failures apart, and a cron job or CI log sees them.
+    func printError(_ text: String)
+    /// While a command lets time pass (`wait`), shows `status()` on a line of its own, redrawn a few times a
+    /// second, so the live timer keeps moving; events are printed above it. `status` is called on another thread.
+    func beginLiveStatus(_ status: @escaping @Sendable () -> String)
+    /// Ends what `beginLiveStatus` started and clears its line. Called on the thread that began it.
+    func endLiveStatus()
+}
+
+extension LineReader {
+    /// Readers with a single output stream (test scripts) print errors like anything else.
+    public func printError(_ text: String) { printAbove(text) }
+    /// Readers without a terminal show no live status: a piped session's transcript stays free of redraws.
+    public func beginLiveStatus(_ status: @escaping @Sendable () -> String) {}
+    public func endLiveStatus() {}
 }

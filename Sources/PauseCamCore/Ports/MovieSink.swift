@@ -20,6 +20,14 @@ public protocol MovieSink: AnyObject {
     var droppedVideoFrames: Int { get }
     /// Abandons the movie after a fatal error, leaving whatever was written (the `.partial` file) in place.
     func abort()
+    /// Abandons a movie that has nothing in it (no video frame was appended) and removes the files it made, so an
+    /// empty clip leaves no `.partial`, no movie and no thumbnail behind.
+    func discard()
+}
+
+extension MovieSink {
+    /// For sinks that write no files (test fakes), discarding is just aborting.
+    public func discard() { abort() }
 }
 
 /// Makes movie sinks: the composition root hands the recorder one of these (the FFmpeg writer, or a fake in tests).

@@ -72,6 +72,9 @@ public final class Recorder: @unchecked Sendable {
     /// The first sink error, if appending failed (disk full…). Recording cannot go on after one.
     public var failure: Error? { sinkError }
 
+    /// True once a video frame reached the sink. A clip that ends without one is no movie: `discard` it.
+    public var hasVideo: Bool { videoFramesAppended > 0 }
+
     /// Applies a state command at session-clock `time`. The returned actions that concern the caller
     /// (`finalize`) are passed back; the rest are done here.
     public func handle(_ command: Session.Command, at time: MediaTime) -> Result<[Session.Action], Session.Rejection> {
@@ -89,7 +92,8 @@ public final class Recorder: @unchecked Sendable {
                 retimer.stop(at: t)
                 stopTime = t
             case .sceneEnded:
-                writeSidecar()
+                // A clip without a frame yet has nothing to describe, and may never have (see `discard`).
+                if hasVideo { writeSidecar() }
             }
         }
         return result
@@ -211,6 +215,13 @@ public final class Recorder: @unchecked Sendable {
         }
         return Clip(moviePath: summary.path, sidecarPath: description.sidecarPath,
                     thumbnailPath: summary.thumbnailPath, sidecar: sidecar)
+    }
+
+    /// Abandons a clip that got no video frame: the sink removes what it wrote (the `.partial`), and since the
+    /// sidecar is first written with the first frame, nothing of the clip is left on disk.
+    public func discard() {
+        retimer.finish()
+        sink.discard()
     }
 
     /// One chapter per scene that got frames, starting at its first frame.

@@ -59,6 +59,13 @@ public final class RigController: @unchecked Sendable {
     public private(set) var clipInterruption: String?
     /// Why the last clip could not be finished, if it could not (the `.partial` then holds the recording).
     public private(set) var lastFailure: String?
+    /// Set when the last clip got no video frame at all (a `stop` right after `record`, or no lens delivering):
+    /// such a clip is not kept — no movie, no `.partial`, no sidecar — and this says so for the user. Callers that
+    /// end on a clip (`pausecam run`, the shell) treat it as a failure. Cleared by `record`.
+    public private(set) var nothingRecorded: String?
+    /// Sidecar warnings that arose while no clip was recording (a control the lens lacks, set before `record`):
+    /// the next clip starts with them, since it is recorded without what was asked for.
+    private var pendingClipWarnings: [String] = []
     /// The script name for `{script}` in file names, while a script runs.
     public var scriptName: String?
 
@@ -281,9 +288,11 @@ public final class RigController: @unchecked Sendable {
         let recorder = Recorder(description: description, sink: sink, store: store)
         lastClip = nil
         lastFailure = nil
+        nothingRecorded = nil
         clipInterruption = nil
         scheduleHealthCheck(for: recorder)
-        for warning in rigWarnings { recorder.warn(warning) }
+        for warning in rigWarnings + pendingClipWarnings { recorder.warn(warning) }
+        pendingClipWarnings = []
         self.recorder = recorder
         intake.isOpen = true
         return state(.record(name: name), at: time)
@@ -332,6 +341,10 @@ public final class RigController: @unchecked Sendable {
     @discardableResult
     public func finalizeIfStopping() -> Recorder.Clip? {
         guard let recorder, recorder.session.state == .stopping else { return nil }
+        if !recorder.hasVideo && recorder.failure == nil {
+            discardEmptyClip(recorder)
+            return nil
+        }
         do {
             intake.isOpen = false
             let clip = try recorder.finish(stoppedAt: Self.iso8601(wallClock()))
@@ -351,6 +364,17 @@ public final class RigController: @unchecked Sendable {
             self.recorder = nil
             return nil
         }
+    }
+
+    /// A clip without a single video frame is no movie (an empty `.mov` with no streams and no thumbnail would
+    /// only look like one): its files are removed and the user is told why.
+    private func discardEmptyClip(_ recorder: Recorder) {
+        intake.isOpen = false
+        recorder.discard()
+        let reason = "nothing was recorded: no video frame arrived between record and stop, so no movie was kept"
+        nothingRecorded = reason
+        notify(reason)
+        self.recorder = nil
     }
 
     // MARK: Health while recording
@@ -437,6 +461,7 @@ public final class RigController: @unchecked Sendable {
         let lensName: String
         let digital: Double
         let ramp: MediaTime
+        var note: String?
         switch choice {
         case .preset(let name):
             guard let preset = rig.zoomPreset(named: name) else {
@@ -445,14 +470,20 @@ public final class RigController: @unchecked Sendable {
                 return .failed("no zoom preset \"\(name)\"\(SpellingSuggestion.clause(for: name, in: names)); "
                                + "presets: \(names.joined(separator: ", "))")
             }
+            guard preset.digital <= rig.maxDigitalZoom + 1e-9 else {
+                return .failed("zoom preset \"\(name)\" asks for \(ZoomFactor.text(preset.digital)) digital zoom, beyond "
+                               + "this rig's limit of \(ZoomFactor.text(rig.maxDigitalZoom)) (max_digital_zoom)")
+            }
             (lensName, digital, ramp) = (preset.lens, preset.digital, preset.ramp)
         case .factor(let factor):
             guard factor > 0, factor.isFinite else { return .failed("a zoom factor is a positive number, like 1.5") }
-            // The longest lens that does not overshoot the factor, then digital zoom for the rest.
-            let candidates = rig.lenses.filter { cameras[$0.name] != nil }
-            guard let lens = candidates.filter({ $0.zoom <= factor + 1e-9 }).max(by: { $0.zoom < $1.zoom })
-                    ?? candidates.min(by: { $0.zoom < $1.zoom }) else { return .failed("no lens has a camera") }
-            (lensName, digital, ramp) = (lens.name, Swift.max(1, factor / lens.zoom), .zero)
+            switch LensForZoom.choose(factor: factor, lenses: rig.lenses.filter { cameras[$0.name] != nil },
+                                      maxDigitalZoom: rig.maxDigitalZoom) {
+            case .failure(let refusal):
+                return .failed(refusal.message)
+            case .success(let choice):
+                (lensName, digital, ramp, note) = (choice.lens, choice.digital, .zero, choice.note)
+            }
         }
         guard activate(lensName) else {
             return .failed("lens \(lensName) has no camera right now; recording stays on \(switcher.activeLens)")
@@ -463,7 +494,8 @@ public final class RigController: @unchecked Sendable {
         }
         if recorder == nil { stopColdStandbyCameras(keeping: lensName) }
         switcher.zoom(to: digital, ramp: ramp, at: time)
-        return .ok("zoom \(lensName)" + (digital > 1.0001 ? String(format: " %.2gx digital", digital) : ""))
+        if let note { return .ok(note) }
+        return .ok("zoom \(lensName)" + (digital > 1.0001 ? " \(ZoomFactor.text(digital)) digital" : ""))
     }
 
     /// Makes sure the camera of `lens` runs. With `standby: cold` it is opened now and the previous lens's camera
@@ -495,27 +527,43 @@ public final class RigController: @unchecked Sendable {
             }
             setting = preset.setting
         }
-        return control("exposure") { try $0.setExposure(setting) }
+        return control("exposure", asked: .exposure(choice)) { try $0.setExposure(setting) }
     }
 
     private func focus(_ choice: Command.FocusChoice) -> Reply {
-        control("focus") { try $0.setFocus(choice) }
+        control("focus", asked: .focus(choice)) { try $0.setFocus(choice) }
     }
 
     /// Applies a camera control on the active lens; a camera without controls (a virtual lens) is told so, and
-    /// nothing else changes. Warnings go into the clip's sidecar too.
-    private func control(_ what: String, _ apply: (any CameraControlling) throws -> [String]) -> Reply {
+    /// nothing else changes. Either way, what could not be done goes into the clip's sidecar as a warning (the
+    /// next clip's, when none is recording), so the sidecar never implies a setting the picture does not have.
+    private func control(_ what: String, asked command: Command,
+                         _ apply: (any CameraControlling) throws -> [String]) -> Reply {
         let lens = switcher.activeLens
+        let asked = CommandParser.line(for: command)
         guard let camera = cameras[lens] as? any CameraControlling else {
-            return .ok("lens \(lens) (\(cameras[lens]?.displayName ?? "no camera")) has no \(what) control; nothing changed")
+            let message = "lens \(lens) (\(cameras[lens]?.displayName ?? "no camera")) has no \(what) control; nothing changed"
+            return .ok(message + clipWarning("\(asked): \(message)"))
         }
         do {
             let warnings = try apply(camera)
-            warnings.forEach { recorder?.warn($0) }
-            return .ok((["\(what) set on lens \(lens)"] + warnings).joined(separator: "\n"))
+            let noted = warnings.map { clipWarning("\(asked): \($0)") }.last ?? ""
+            return .ok((["\(what) set on lens \(lens)"] + warnings).joined(separator: "\n") + noted)
         } catch {
-            return .failed("\(what) on lens \(lens): \(error)")
+            let message = "\(what) on lens \(lens): \(error)"
+            return .failed(message + clipWarning("\(asked): \(message)"))
         }
+    }
+
+    /// Puts `warning` into the sidecar of the clip recording now, or of the next clip when none is; returns the
+    /// words the reply adds to say where it went.
+    private func clipWarning(_ warning: String) -> String {
+        if let recorder, recorder.session.state == .recording || recorder.session.state == .paused {
+            recorder.warn(warning)
+            return " (noted in the clip's sidecar)"
+        }
+        if !pendingClipWarnings.contains(warning) { pendingClipWarnings.append(warning) }
+        return " (noted in the next clip's sidecar)"
     }
 
     // MARK: Status
@@ -537,7 +585,7 @@ public final class RigController: @unchecked Sendable {
             parts.append("scene \(s.scene)")
             parts.append("time \(DurationParser.clockString(s.timer))")
         }
-        parts.append("lens \(s.lens)" + (s.digitalZoom > 1.0001 ? String(format: " %.1fx", s.digitalZoom) : ""))
+        parts.append("lens \(s.lens)" + (s.digitalZoom > 1.0001 ? " " + ZoomFactor.text(s.digitalZoom) : ""))
         parts.append("lenses with a camera: \(rig.lenses.map(\.name).filter { cameras[$0] != nil }.joined(separator: ","))")
         if s.droppedFrames > 0 { parts.append("dropped \(s.droppedFrames)") }
         if let path = s.moviePath { parts.append("file \(path)") }

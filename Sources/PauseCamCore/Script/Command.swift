@@ -88,4 +88,8 @@ public enum Command: Sendable, Equatable {
     /// Every command word, in the order `help` lists them.
     public static let words = ["record", "pause", "resume", "stop", "lens", "zoom", "exposure", "focus", "mark",
                                "wait", "status", "devices", "run", "last", "help", "quit"]
+
+    /// Other spellings of a command word and the word they stand for: `exit` and `q` are what people type to leave
+    /// any shell, so they quit here too rather than being "unknown commands".
+    public static let aliases: [String: String] = ["exit": "quit", "q": "quit"]
 }

@@ -74,10 +74,12 @@ public struct CommandParser: Sendable {
 
     /// The grammar itself: a command word and its argument (already separated and trimmed; `nil` when absent).
     public func parse(word rawWord: String, argument rawArgument: String?) -> Result<Command, Failure> {
-        let word = rawWord.lowercased()
+        let word = Command.aliases[rawWord.lowercased()] ?? rawWord.lowercased()
         let argument = rawArgument.flatMap { $0.isEmpty ? nil : $0 }
         func noArgument(_ command: Command) -> Result<Command, Failure> {
-            if let a = argument { return .failure(Failure("\"\(word)\" takes no argument (got \"\(a)\")", part: .argument)) }
+            if let a = argument {
+                return .failure(Failure("\"\(rawWord.lowercased())\" takes no argument (got \"\(a)\")", part: .argument))
+            }
             return .success(command)
         }
         func required(_ what: String) -> Result<String, Failure> {
@@ -91,7 +93,7 @@ public struct CommandParser: Sendable {
         case "stop": return noArgument(.stop)
         case "status": return noArgument(.status)
         case "devices": return noArgument(.devices)
-        case "quit": return noArgument(.quit)
+        case "quit": return noArgument(.quit)  // also `exit` and `q` (Command.aliases)
         case "lens":
             return required("a lens name or \"next\"").flatMap { name in
                 if let lenses, lenses.contains(name) { return .success(.lens(.named(name))) }
@@ -155,7 +157,8 @@ public struct CommandParser: Sendable {
             }
             return .success(.last(play: true))
         case "help":
-            guard let topic = argument?.lowercased() else { return .success(.help(topic: nil)) }
+            guard let typed = argument?.lowercased() else { return .success(.help(topic: nil)) }
+            let topic = Command.aliases[typed] ?? typed
             return checked(topic, in: Command.words, kind: "command").map { .help(topic: $0) }
         default:
             return .failure(Failure("unknown command \"\(rawWord)\""

@@ -155,6 +155,13 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
         pipeline.abandon()
     }
 
+    /// An empty clip (no video frame) leaves nothing: the encoder thread ends, and the `.partial` — which holds at
+    /// most a header and some audio — is removed. No thumbnail was ever written.
+    public func discard() {
+        abort()
+        unlink(partialPath)
+    }
+
     /// Closes the queue and waits for the encoder thread; throws when it already ended (finish or abort twice).
     private func endThread(discarding: Bool) throws {
         lock.lock()

@@ -28,6 +28,9 @@ public final class LibEditLineReader: LineReader, @unchecked Sendable {
     private var shownPrompt = ""
     fileprivate var finished = false
     fileprivate var finishedLine: String?
+    /// True while `beginLiveStatus`'s thread owns the line; it ends when this turns false.
+    private var liveStatusRunning = false
+    private let liveStatusEnded = DispatchSemaphore(value: 0)
 
     /// How often the live prompt is refreshed while waiting for keys.
     static let refreshMilliseconds: Int32 = 200
@@ -122,6 +125,57 @@ public final class LibEditLineReader: LineReader, @unchecked Sendable {
     public func interruptRead() {
         lock.withLock { interruptRequested = true }
         wakePipe.wake()
+    }
+
+    /// Errors go to standard error; while a line is being read they are printed above it like any message (both
+    /// streams are the same terminal then).
+    public func printError(_ text: String) {
+        let reading = lock.withLock { self.reading }
+        if reading {
+            printAbove(text)
+        } else {
+            lock.withLock { LineEditorSystemCalls.writeAll(2, Array((text + "\n").utf8)) }
+        }
+    }
+
+    // MARK: Live status while busy
+
+    /// Shows `status()` on the current line every `refreshMilliseconds` until `endLiveStatus()`, on a thread of
+    /// its own (the shell's thread is blocked in the `wait`). Meanwhile `printAbove` queues (as while reading) and
+    /// the thread prints the messages above the status line. libedit is not used: the line is only ever ours.
+    public func beginLiveStatus(_ status: @escaping @Sendable () -> String) {
+        lock.withLock {
+            reading = true
+            liveStatusRunning = true
+        }
+        let thread = Thread { [self] in
+            while lock.withLock({ liveStatusRunning }) {
+                let messages = lock.withLock { () -> [String] in
+                    defer { queued.removeAll() }
+                    return queued
+                }
+                write("\r\u{1B}[K" + messages.map { $0 + "\n" }.joined() + status())
+                let ready = LineEditorSystemCalls.poll([wakePipe.readEnd], timeout: Self.refreshMilliseconds)
+                if ready[0] != 0 { wakePipe.drain() }
+            }
+            liveStatusEnded.signal()
+        }
+        thread.name = "PauseCam live status"
+        thread.start()
+    }
+
+    /// Stops the status thread, clears its line and prints what was queued meanwhile.
+    public func endLiveStatus() {
+        let running = lock.withLock { () -> Bool in
+            defer { liveStatusRunning = false }
+            return liveStatusRunning
+        }
+        guard running else { return }
+        wakePipe.wake()
+        liveStatusEnded.wait()
+        write("\r\u{1B}[K")
+        lock.withLock { reading = false }
+        printQueued()
     }
 
     // MARK: Drawing

@@ -62,6 +62,12 @@ public final class PlainLineReader: LineReader, @unchecked Sendable {
         output.write(text + "\n")
     }
 
+    /// Prints `text` as one or more lines on standard error (a piped session's failures, apart from its
+    /// transcript); callable from any thread.
+    public func printError(_ text: String) {
+        lock.withLock { LineEditorSystemCalls.writeAll(2, Array((text + "\n").utf8)) }
+    }
+
     /// Makes a waiting (or the next) `readLine` return `""` at once; callable from any thread (signal handlers).
     public func interruptRead() {
         lock.withLock { interruptRequested = true }
