@@ -30,15 +30,14 @@ final class RigWiring: @unchecked Sendable {
             scheduler = RealTimeScheduler()
             wallClock = { Date() }
         case .simulated:
-            let simulated = SimulatedScheduler()
-            scheduler = simulated
-            // Wall-clock times follow the simulated clock from the real start, so names and sidecars stay plausible.
-            let start = Date()
-            let origin = simulated.clock.now()
-            wallClock = { start.addingTimeInterval((simulated.clock.now() - origin).seconds) }
+            scheduler = SimulatedScheduler()
+            // The sidecar's `started`/`stopped` and the `{time}` in names are the real wall-clock times of the
+            // run, whatever the simulated clock says: a sidecar claims nothing that did not happen.
+            wallClock = { Date() }
         }
         self.scheduler = scheduler
         outputDirectory = RigWiring.expandDirectory(output ?? rig.output.directory)
+        try OutputFolder.prepare(outputDirectory)
 
         var warnings: [String] = []
         let warn: @Sendable (String) -> Void = { notify("warning: \($0)") }

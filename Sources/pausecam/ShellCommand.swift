@@ -8,7 +8,7 @@ import PauseCamSystem
 /// system's signals onto the shell, and runs the REPL until it ends. The exit status is the shell's.
 enum ShellCommand {
     static func run(_ arguments: Arguments) throws -> Int32 {
-        try arguments.allow(options: ["output", "clock"], flags: [])
+        try arguments.allow(options: ["output", "clock", "on-error"], flags: ["quiet"])
         guard arguments.positional.count == 1, let rigPath = arguments.positional.first else {
             throw UsageError("shell needs exactly one rig file: pausecam shell RIG [--output DIR]")
         }
@@ -36,6 +36,8 @@ enum ShellCommand {
         let shell = Shell(controller: controller, runner: wiring.runner, scheduler: scheduler, reader: reader,
                           interactive: interactive, color: color, surroundings: surroundings)
         editor?.livePrompt = { shell.prompt() }
+        let progress = ProgressDrawer.install(on: wiring.runner, quiet: arguments.flags.contains("quiet"),
+                                              measuresPerWait: true)
         let signals = SignalWatcher { signal in
             switch signal {
             case .interrupt: shell.receive(.interrupt)
@@ -50,7 +52,7 @@ enum ShellCommand {
         }
         let status = shell.run()
         wiring.stop()
-        withExtendedLifetime(signals) {}
+        withExtendedLifetime((signals, progress)) {}
         return status
     }
 

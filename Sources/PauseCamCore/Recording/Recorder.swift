@@ -45,6 +45,9 @@ public final class Recorder: @unchecked Sendable {
     private var sinkError: Error?
     /// A keyframe was asked for by a frame that could not be appended; the next appended frame carries it.
     private var keyframeOwed = false
+    /// The serial context this recorder lives on, checked at every entry point; `nil` checks nothing (a recorder
+    /// driven directly by a test).
+    public var serialContext: (any Scheduler)?
 
     public init(description: Description, sink: any MovieSink, store: any SidecarStore) {
         self.description = description
@@ -68,6 +71,7 @@ public final class Recorder: @unchecked Sendable {
     /// Applies a state command at session-clock `time`. The returned actions that concern the caller
     /// (`finalize`) are passed back; the rest are done here.
     public func handle(_ command: Session.Command, at time: MediaTime) -> Result<[Session.Action], Session.Rejection> {
+        serialContext?.assertOnSerialContext()
         let result = session.handle(command, at: time)
         guard case .success(let actions) = result else { return result }
         for action in actions {
@@ -86,6 +90,7 @@ public final class Recorder: @unchecked Sendable {
 
     /// Offers a frame (already routed by the `Switcher`); `keyframe` is asked for at a lens change.
     public func appendVideo(_ frame: VideoFrame, keyframe: Bool) {
+        serialContext?.assertOnSerialContext()
         guard sinkError == nil else { return }
         let decision = retimer.retimeVideo(pts: frame.pts)
         guard case .append(let fileTime, let startsSegment) = decision else {
@@ -111,6 +116,7 @@ public final class Recorder: @unchecked Sendable {
 
     /// Offers captured audio; it reaches the sink once video has passed it.
     public func appendAudio(_ chunk: AudioChunk) {
+        serialContext?.assertOnSerialContext()
         guard sinkError == nil else { return }
         retimer.retimeAudio(chunk)
         flushAudio()
@@ -130,6 +136,7 @@ public final class Recorder: @unchecked Sendable {
 
     /// Adds a marker at the current file time in the current scene.
     public func mark(_ text: String) -> Result<MediaTime, Session.Rejection> {
+        serialContext?.assertOnSerialContext()
         guard let scene = session.currentScene, session.state == .recording || session.state == .paused else {
             return .failure(Session.Rejection(message: "not recording; markers belong to a clip (`record` first)"))
         }
@@ -144,6 +151,7 @@ public final class Recorder: @unchecked Sendable {
     /// Finishes the clip after `stop`: closes the timeline, writes the movie with its chapters, the thumbnail and
     /// the final sidecar. `stoppedAt` is the ISO 8601 wall-clock time of the stop.
     public func finish(stoppedAt: String) throws -> Clip {
+        serialContext?.assertOnSerialContext()
         retimer.finish()
         flushAudio()
         stopped = stoppedAt
