@@ -43,11 +43,9 @@ enum OutputFolder {
     /// The operating system's reason (`No such file or directory`), not Foundation's wrapper text.
     private static func reason(_ error: Error) -> String {
         let wrapped = error as NSError
-        let underlying = (wrapped.userInfo[NSUnderlyingErrorKey] as? NSError) ?? wrapped
-        if underlying.domain == NSPOSIXErrorDomain, let code = POSIXErrorCode(rawValue: Int32(underlying.code)) {
-            return POSIXError(code).localizedDescription
-                .replacingOccurrences(of: "The operation could not be completed. ", with: "")
-        }
+        // On Linux the underlying error is a Swift `POSIXError`, which `as? NSError` does not match.
+        let underlying = (wrapped.userInfo[NSUnderlyingErrorKey] as? Error).map { $0 as NSError } ?? wrapped
         return underlying.localizedDescription
+            .replacingOccurrences(of: "The operation could not be completed. ", with: "")
     }
 }

@@ -325,8 +325,8 @@ public final class RigController: @unchecked Sendable {
         case .success(let actions):
             for case .finalize(let stopTime) in actions {
                 // Only this clip's timer may finish it: a new clip started meanwhile has its own.
-                scheduler.schedule(at: stopTime + Self.stopGrace) { [unowned self, weak recorder] in
-                    guard let recorder, recorder === self.recorder else { return }
+                scheduler.schedule(at: stopTime + Self.stopGrace) { [weak self, weak recorder] in
+                    guard let self, let recorder, recorder === self.recorder else { return }
                     self.finalizeIfStopping()
                 }
             }
@@ -379,8 +379,8 @@ public final class RigController: @unchecked Sendable {
     /// finish it (the final movie needs about the `.partial`'s size again).
     private func scheduleHealthCheck(for recorder: Recorder, _ state: HealthState = HealthState()) {
         let next = scheduler.clock.now() + storagePolicy.interval
-        scheduler.schedule(at: next) { [unowned self, weak recorder] in
-            guard let recorder, recorder === self.recorder,
+        scheduler.schedule(at: next) { [weak self, weak recorder] in
+            guard let self, let recorder, recorder === self.recorder,
                   recorder.session.state == .recording || recorder.session.state == .paused else { return }
             var state = state
             let dropped = recorder.droppedVideoFrames
