@@ -55,13 +55,16 @@ final class RunExitCodesEndToEndTests: XCTestCase {
         XCTAssertEqual(status, 1, run.stdout + run.stderr)
         // The script is 33 s long; the failure at 3 s ends it (generous margin for a loaded machine).
         XCTAssertLessThan(seconds, 20, run.stdout + run.stderr)
-        XCTAssertTrue(run.stderr.contains("step \"record Intro\" failed: cannot start recording"), run.stderr)
+        // `FILE:LINE: step "record Intro" failed`, or `step 2 "record Intro" failed` while the rig decoder does not
+        // fill the steps' positions.
+        XCTAssertNotNil(run.stderr.range(of: #"step (2 )?"record Intro" failed: cannot start recording"#,
+                                         options: .regularExpression), run.stderr)
         XCTAssertFalse(run.stdout.contains("stop:"), "a step after the failure ran:\n\(run.stdout)")
     }
 
     func testTheFailedStepIsNamedByFileAndLine() throws {
         let (_, _, run, rig) = try runWithFailingRecord()
-        if run.stderr.contains("step 2: step \"record Intro\"") {
+        if run.stderr.contains("step 2 \"record Intro\" failed") {
             throw XCTSkip("the rig decoder does not fill Script.stepMarks yet (the rigfiles branch does)")
         }
         // `- record: Intro` is line 18 of the rig above.

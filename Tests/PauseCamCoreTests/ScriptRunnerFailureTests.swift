@@ -31,7 +31,7 @@ final class ScriptRunnerFailureTests: XCTestCase {
         let fixture = EngineFixture.makeFixture(rig: EngineFixture.makeRig())
         let outcome = fixture.runner.run(Rig.Script(name: "s", steps: steps), onError: nil) { _, _ in }
         guard case .stopped(let failure) = outcome else { return XCTFail("\(outcome)") }
-        XCTAssertTrue(failure.description.hasPrefix("step 3: step \"lens nosuch\" failed"), failure.description)
+        XCTAssertTrue(failure.description.hasPrefix("step 3 \"lens nosuch\" failed: no lens"), failure.description)
     }
 
     func testContinueRunsEveryStepAndListsTheFailures() {

@@ -31,9 +31,10 @@ public struct ScriptStepFailure: Sendable, Equatable, CustomStringConvertible {
         self.message = message
     }
 
-    /// `rigs/desk.yaml:42: step "record Intro" failed: cannot start recording: …` (`step 3` without a file).
+    /// `rigs/desk.yaml:42: step "record Intro" failed: cannot start recording: …`; a script built in code has no
+    /// file: `step 3 "record Intro" failed: …`.
     public var description: String {
-        let place = mark.map { "\($0.file):\($0.line)" } ?? "step \(index + 1)"
-        return "\(place): step \"\(step)\" failed: \(message)"
+        guard let mark else { return "step \(index + 1) \"\(step)\" failed: \(message)" }
+        return "\(mark.file):\(mark.line): step \"\(step)\" failed: \(message)"
     }
 }
