@@ -37,7 +37,6 @@ final class RigWiring: @unchecked Sendable {
         }
         self.scheduler = scheduler
         outputDirectory = RigWiring.expandDirectory(output ?? rig.output.directory)
-        try OutputFolder.prepare(outputDirectory)
 
         var warnings: [String] = []
         let warn: @Sendable (String) -> Void = { notify("warning: \($0)") }
@@ -107,6 +106,8 @@ final class RigWiring: @unchecked Sendable {
             }
         }
 
+        // Last of the checks: a rig that cannot run (a required microphone missing) leaves no folder behind.
+        try OutputFolder.prepare(outputDirectory)
         controller = RigController(rig: rig, cameras: cameras, microphone: microphone,
                                    sinkFactory: MovieWriterFactory(extraEncodeTime: RigWiring.slowEncoderFault()), store: AtomicSidecarStore(),
                                    scheduler: scheduler, wallClock: wallClock, outputDirectory: outputDirectory,

@@ -81,7 +81,7 @@ enum RunCommand {
         let signalStatus = received.signal.map { 128 + $0.rawValue }
         guard let clip else {
             if let failure = scheduler.perform({ controller.lastFailure }) {
-                console.event("the clip was not finished: \(failure)")
+                console.line("the clip was not finished: \(failure)")
                 return 1
             }
             if !quiet || outcome.succeeded { console.line("no clip was recorded") }
