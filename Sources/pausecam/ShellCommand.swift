@@ -19,6 +19,7 @@ enum ShellCommand {
         let rig = try RigLoader.load(path: rigPath)
         let environment = ProcessInfo.processInfo.environment
         let interactive = LibEditLineReader.standardStreamsAreTerminals
+        let quiet = arguments.flags.contains("quiet")
         let color = interactive && (environment["NO_COLOR"] ?? "").isEmpty
 
         let editor = interactive ? LibEditLineReader(historyPath: LibEditLineReader.defaultHistoryPath(environment: environment)) : nil
@@ -26,7 +27,10 @@ enum ShellCommand {
         let reader: any LineReader = editor ?? plain!
         let printer = EventPrinter(reader: reader)
         let wiring = try RigWiring(rig: rig, clock: clock, output: arguments.options["output"],
-                                   notify: { printer.print(Shell.eventLine($0)) })
+                                   notify: { text in
+                                       guard !quiet || !RunCommand.isInformational(text) else { return }
+                                       printer.print(Shell.eventLine(text))
+                                   })
         let controller = wiring.controller
         let scheduler = wiring.scheduler
         let surroundings = Shell.Surroundings(
@@ -36,8 +40,7 @@ enum ShellCommand {
         let shell = Shell(controller: controller, runner: wiring.runner, scheduler: scheduler, reader: reader,
                           interactive: interactive, color: color, surroundings: surroundings)
         editor?.livePrompt = { shell.prompt() }
-        let progress = ProgressDrawer.install(on: wiring.runner, quiet: arguments.flags.contains("quiet"),
-                                              measuresPerWait: true)
+        let progress = ProgressDrawer.install(on: wiring.runner, quiet: quiet, measuresPerWait: true)
         let signals = SignalWatcher { signal in
             switch signal {
             case .interrupt: shell.receive(.interrupt)

@@ -61,6 +61,24 @@ final class ProgressTerminalTests: XCTestCase {
         XCTAssertTrue(finalScreen.contains("movie:   \(output.path)/progress-rig.mov"), finalScreen)
     }
 
+    func testAPipedShellsLongWaitShowsTheLineOnATerminal() throws {
+        guard let tmuxPath = ["/usr/bin/tmux", "/usr/local/bin/tmux"].first(where: {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }) else {
+            throw XCTSkip("tmux is not installed: the real-terminal test needs it (apt-get install tmux)")
+        }
+        let tmux = ShellTerminalTests.Tmux(binary: tmuxPath)
+        let output = try ProcessRunner.temporaryDirectory("progress-shell")
+        let command = "printf 'record\\nwait 2m\\nstop\\n' | \(BinaryLocator.pausecam.path) shell \(try writeRig()) "
+            + "--clock simulated --output \(output.path); echo PAUSECAM-EXIT $?; sleep 120"
+        try tmux.start(command)
+        defer { _ = try? tmux.run(["kill-server"]) }
+        let during = tmux.waitForScreen(seconds: 60) { $0.contains("script left") }
+        XCTAssertNotNil(during, tmux.screen())
+        let end = try XCTUnwrap(tmux.waitForScreen(seconds: 120) { $0.contains("PAUSECAM-EXIT") }, tmux.screen())
+        XCTAssertFalse(end.contains("script left"), "the line was not cleared:\n\(end)")
+    }
+
     func testAPipeGetsNoProgressLine() throws {
         let output = try ProcessRunner.temporaryDirectory("progress-pipe")
         let result = try ProcessRunner.run(BinaryLocator.pausecam.path,
