@@ -1,16 +1,16 @@
-import Foundation
+import PauseCamSystem
 
-/// Standard output for results, standard error for events and warnings; line-buffered and thread-safe.
-final class Console: @unchecked Sendable {
-    private let lock = NSLock()
-
+/// Standard output for results, standard error for events and warnings. Both go through `StandardStreamWriter`,
+/// so a closed pipe or terminal (`pausecam run … | head -1`) silences that stream and never ends the recording.
+/// Thread-safe: each line is written whole.
+final class Console: Sendable {
     /// A result line, on standard output.
     func line(_ text: String) {
-        lock.withLock { FileHandle.standardOutput.write((text + "\n").data(using: .utf8)!) }
+        StandardStreamWriter.output.write(text + "\n")
     }
 
     /// An event (scene change, saved clip, unplugged camera), on standard error.
     func event(_ text: String) {
-        lock.withLock { FileHandle.standardError.write(("pausecam: " + text + "\n").data(using: .utf8)!) }
+        StandardStreamWriter.error.write("pausecam: " + text + "\n")
     }
 }

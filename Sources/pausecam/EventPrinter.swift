@@ -1,7 +1,9 @@
 import PauseCamCore
 
 /// Hands the engine's events to the line reader from whatever thread they happen on (the reader is thread-safe
-/// for `printAbove`; this box only lets the closure be `@Sendable`).
+/// for `printAbove`; this box only lets the closure be `@Sendable`). The readers write through
+/// `StandardStreamWriter`, so an event printed after the reader of standard output went away is dropped quietly
+/// instead of killing the shell and its recording.
 final class EventPrinter: @unchecked Sendable {
     private let reader: any LineReader
     init(reader: any LineReader) { self.reader = reader }

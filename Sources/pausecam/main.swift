@@ -4,8 +4,13 @@ import PauseCamSystem
 
 // The composition root: parse the command line and hand over to one command. Nothing else lives here.
 
+// Before anything opens a file: a closed standard descriptor (`>&-`) gets /dev/null, and a vanished pipe reader
+// (`| head -1`) means EPIPE, not a SIGPIPE that would kill a recording and leave only its `.partial`.
+StandardStreamWriter.fillClosedStandardDescriptors()
+BrokenPipe.ignore()
+
 func fail(_ message: String, status: Int32) -> Never {
-    FileHandle.standardError.write(("pausecam: " + message + "\n").data(using: .utf8)!)
+    StandardStreamWriter.error.write("pausecam: " + message + "\n")
     exit(status)
 }
 

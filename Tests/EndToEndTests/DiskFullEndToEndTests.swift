@@ -52,11 +52,41 @@ final class DiskFullEndToEndTests: XCTestCase {
         ], environment: ["PAUSECAM_DISK_WARN_BYTES": "0", "PAUSECAM_DISK_STOP_BYTES": "0"])
         XCTAssertEqual(result.status, 1)
         XCTAssertTrue(result.stderr.contains("No space left on device"), result.stderr)
-        XCTAssertTrue(result.stderr.contains("-map 0:v -map 0:a -c copy"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("-map 0:v -map '0:a?' -c copy"), result.stderr)
         XCTAssertTrue(result.stdoutText.contains("the clip was not finished"), result.stdoutText)
         let names = try FileManager.default.contentsOfDirectory(atPath: disk.path)
         let partial = try XCTUnwrap(names.first { $0.hasSuffix(".mov.partial") }, "\(names)")
         let frames = try MediaProbe(path: disk.appendingPathComponent(partial).path).videoFrames()
         XCTAssertGreaterThan(frames.count, 30, "the partial keeps what was written before the disk filled")
+    }
+
+    func testThePrintedRecoveryCommandQuotesAHostileNameAndWorksWithoutAudio() throws {
+        let disk = try mountTinyDisk(size: "40k")
+        let result = try ProcessRunner.run(BinaryLocator.pausecam.path, [
+            "run", ProcessRunner.rig("e2e-hostile-name.yaml"), "--clock", "simulated", "--output", disk.path,
+        ], environment: ["PAUSECAM_DISK_WARN_BYTES": "0", "PAUSECAM_DISK_STOP_BYTES": "0"])
+        XCTAssertEqual(result.status, 1, result.stderr)
+        let marker = "To make a normal movie of it once there is room: "
+        let line = try XCTUnwrap(result.stderr.split(separator: "\n").first { $0.contains(marker) }, result.stderr)
+        let command = String(line[line.range(of: marker)!.upperBound...])
+        let names = try FileManager.default.contentsOfDirectory(atPath: disk.path)
+        let partial = try XCTUnwrap(names.first { $0.hasSuffix(".mov.partial") }, "\(names)")
+        XCTAssertTrue(partial.hasPrefix("it's $(touch pwned) "), partial)
+
+        // Make room, as the message says, then paste the command into a shell whose folder would catch `pwned`.
+        let grown = try ProcessRunner.run("/bin/mount", ["-o", "remount,size=64m", disk.path])
+        XCTAssertEqual(grown.status, 0, grown.stderr)
+        let workingFolder = try ProcessRunner.temporaryDirectory("paste")
+        XCTAssertTrue(command.hasPrefix("ffmpeg "), command)
+        let quiet = "ffmpeg -nostdin -v error " + command.dropFirst("ffmpeg ".count)
+        let pasted = try ProcessRunner.run("/bin/bash", ["-c", "cd \"$0\" && \(quiet)", workingFolder.path])
+        XCTAssertEqual(pasted.status, 0, "\(command)\n\(pasted.stderr)")
+        for folder in [workingFolder.path, disk.path] {
+            XCTAssertFalse(FileManager.default.fileExists(atPath: folder + "/pwned"), "the name ran a command in \(folder)")
+        }
+        let recovered = disk.appendingPathComponent(String(partial.dropLast(".partial".count))).path
+        let probe = MediaProbe(path: recovered)
+        XCTAssertEqual(try probe.streams().map(\.codecType), ["video"], "a video-only movie")
+        XCTAssertGreaterThan(try probe.videoFrames().count, 30, "the recovered movie holds what the .partial kept")
     }
 }

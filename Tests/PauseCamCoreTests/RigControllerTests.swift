@@ -264,8 +264,10 @@ final class BadTimestampTests: XCTestCase {
         // 6 second copies and 6 steps back in the clip (frames of the stop's grace time may add their own).
         XCTAssertGreaterThanOrEqual(clip.sidecar.video.lateFramesDropped, 12, "\(clip.sidecar.video)")
         XCTAssertTrue(clip.sidecar.warnings.contains { $0.contains("ahead of the clock") }, "\(clip.sidecar.warnings)")
-        // 60 frames in 2 s, less the 6 that jumped ahead and the 6 that stepped back (duplicates keep one copy).
-        XCTAssertEqual(sink.video.count, 48)
+        // The movie keeps its own constant rate: 60 frames in 2 s, exactly one frame apart. The slots of the 6
+        // frames that jumped ahead and the 6 that stepped back show the picture before them again.
+        XCTAssertEqual(sink.video.count, 60)
+        for (a, b) in zip(times, times.dropFirst()) { XCTAssertEqual(b - a, FrameRate(30).frameDuration) }
         let audioSeconds = Double(sink.audio.reduce(0) { $0 + $1.frameCount }) / 48_000
         XCTAssertEqual(audioSeconds, clip.sidecar.duration, accuracy: 0.011)
     }

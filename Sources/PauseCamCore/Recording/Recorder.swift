@@ -1,10 +1,12 @@
 import Foundation
 
-/// One clip being recorded: the `Session` state machine, the `Retimer`, the `SceneLog`, and the sink they feed.
+/// One clip being recorded: the `Session` state machine, the `OutputClock`, the `Retimer`, the `SceneLog`, and the
+/// sink they feed.
 ///
-/// Used only on the serial context (the `Scheduler`'s), so it needs no locks: the session decides, the retimer
-/// places samples, and this class performs what they return — appending to the sink, writing the sidecar at every
-/// scene boundary, and finishing the movie with one chapter per scene.
+/// Used only on the serial context (the `Scheduler`'s), so it needs no locks: the session decides, the output clock
+/// puts the active lens's frames on the movie's own frame grid, the retimer places the grid's slots and the audio,
+/// and this class performs what they return — appending to the sink, writing the sidecar at every scene boundary,
+/// and finishing the movie with one chapter per scene.
 public final class Recorder: @unchecked Sendable {
     /// Facts about the clip that do not change while it records.
     public struct Description: Sendable {
@@ -35,6 +37,8 @@ public final class Recorder: @unchecked Sendable {
 
     public private(set) var session: Session
     public private(set) var retimer: Retimer
+    /// The movie's frame grid: whatever rate the lens delivers, the movie gets one frame per output frame.
+    public private(set) var outputClock: OutputClock
     public private(set) var log: SceneLog
     public let description: Description
     private let sink: any MovieSink
@@ -48,6 +52,8 @@ public final class Recorder: @unchecked Sendable {
     /// The serial context this recorder lives on, checked at every entry point; `nil` checks nothing (a recorder
     /// driven directly by a test).
     public var serialContext: (any Scheduler)?
+    /// The time of `stop`: at the finish, the grid's slots before it are decided with the last picture.
+    private var stopTime: MediaTime?
 
     public init(description: Description, sink: any MovieSink, store: any SidecarStore) {
         self.description = description
@@ -56,6 +62,7 @@ public final class Recorder: @unchecked Sendable {
         let frameDuration = description.settings.rate.frameDuration
         session = Session(frameDuration: frameDuration)
         retimer = Retimer(frameDuration: frameDuration)
+        outputClock = OutputClock(frameDuration: frameDuration)
         log = SceneLog(frameDuration: frameDuration)
     }
 
@@ -78,9 +85,13 @@ public final class Recorder: @unchecked Sendable {
             switch action {
             case .openMovie, .finalize, .sceneBegan:
                 break
-            case .startRetimer(let t): retimer.start(at: t)
+            case .startRetimer(let t):
+                retimer.start(at: t)
+                outputClock.restart(at: t)
             case .pauseRetimer(let t): retimer.pause(at: t)
-            case .stopRetimer(let t): retimer.stop(at: t)
+            case .stopRetimer(let t):
+                retimer.stop(at: t)
+                stopTime = t
             case .sceneEnded:
                 writeSidecar()
             }
@@ -88,10 +99,26 @@ public final class Recorder: @unchecked Sendable {
         return result
     }
 
-    /// Offers a frame (already routed by the `Switcher`); `keyframe` is asked for at a lens change.
-    public func appendVideo(_ frame: VideoFrame, keyframe: Bool) {
+    /// Offers a frame of the active lens (already routed and cropped by the `Switcher`). It reaches the movie
+    /// through the output clock, in the slots it decides: a frame may show in several slots (a slower lens), in none
+    /// (a faster one), and one frame later than it came (a slot is decided by the next frame).
+    public func appendVideo(_ frame: VideoFrame) {
         serialContext?.assertOnSerialContext()
         guard sinkError == nil else { return }
+        for slot in outputClock.offer(frame) { append(slot) }
+    }
+
+    /// Decides the grid's slots before `time` with the last picture: no earlier frame can come any more (the camera
+    /// went away, or is late beyond what the caller waits for). The picture is held rather than leaving a hole.
+    public func holdVideo(before time: MediaTime) {
+        guard sinkError == nil else { return }
+        for slot in outputClock.flush(before: time) { append(slot) }
+    }
+
+    /// One slot of the output grid to the retimer and, when kept, to the sink; a lens change starts a keyframe.
+    private func append(_ slot: OutputClock.Slot) {
+        let frame = slot.frame
+        let keyframe = slot.lensChanged
         let decision = retimer.retimeVideo(pts: frame.pts)
         guard case .append(let fileTime, let startsSegment) = decision else {
             if keyframe { keyframeOwed = true }
@@ -152,6 +179,7 @@ public final class Recorder: @unchecked Sendable {
     /// the final sidecar. `stoppedAt` is the ISO 8601 wall-clock time of the stop.
     public func finish(stoppedAt: String) throws -> Clip {
         serialContext?.assertOnSerialContext()
+        if let stopTime { holdVideo(before: stopTime) }
         retimer.finish()
         flushAudio()
         stopped = stoppedAt
@@ -239,7 +267,7 @@ public final class Recorder: @unchecked Sendable {
             video: Sidecar.VideoStream(codec: "h264", width: settings.width, height: settings.height,
                                        fps: settings.rate.framesPerSecond, framesWritten: videoFramesAppended,
                                        framesDropped: sink.droppedVideoFrames,
-                                       lateFramesDropped: retimer.counters.lateVideoFrames),
+                                       lateFramesDropped: retimer.counters.lateVideoFrames + outputClock.lateFrames),
             audio: audio, scenes: scenes, pauses: pauses, devices: description.devices, warnings: log.warnings)
     }
 }

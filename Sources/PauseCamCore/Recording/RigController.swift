@@ -174,7 +174,7 @@ public final class RigController: @unchecked Sendable {
         // stop the new lens's camera.
         if frame.lens == switcher.activeLens && availableLenses.count > 1 { stopColdStandbyCameras(keeping: frame.lens) }
         guard let recorder else { return }
-        recorder.appendVideo(routed.frame, keyframe: routed.lensChanged)
+        recorder.appendVideo(routed.frame)
         stopIfFailed(recorder, at: frame.pts)
     }
 
@@ -360,7 +360,7 @@ public final class RigController: @unchecked Sendable {
             notify("the clip could not be finished: \(error)\n"
                    + "  Everything recorded up to then is in \(partial) (it plays as it is).\n"
                    + "  To make a normal movie of it once there is room: "
-                   + "ffmpeg -i '\(partial)' -map 0:v -map 0:a -c copy '\(recorder.moviePath)'")
+                   + "ffmpeg -i \(ShellWord.path(partial)) -map 0:v -map '0:a?' -c copy \(ShellWord.path(recorder.moviePath))")
             self.recorder = nil
             return nil
         }

@@ -3,8 +3,8 @@ import Foundation
 import PauseCamCore
 
 /// Writes the clip's thumbnail: a frame fitted to the canvas (so it looks like the movie, bars and zoom included),
-/// scaled to about 480 pixels wide, JPEG-encoded with FFmpeg's `mjpeg` encoder, and created with `O_EXCL` so an
-/// existing file is never overwritten.
+/// scaled to about 480 pixels wide, JPEG-encoded with FFmpeg's `mjpeg` encoder, and written with `NewFile`: an
+/// existing file (or link) is never overwritten, and a write that fails leaves no half-written thumbnail.
 struct ThumbnailWriter {
     var canvasWidth: Int
     var canvasHeight: Int
@@ -50,22 +50,8 @@ struct ThumbnailWriter {
         try FFmpegError.check(avcodec_receive_packet(context, box.packet), "avcodec_receive_packet(mjpeg)")
         defer { av_packet_unref(box.packet) }
 
-        let fd = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o644)
-        guard fd >= 0 else {
-            let code = errno
-            throw FFmpegError("open(\(path)): \(String(cString: strerror(code)))", code: pausecam_averror(code))
-        }
-        defer { Glibc.close(fd) }
-        var offset = 0
-        let size = Int(box.packet.pointee.size)
-        while offset < size {
-            let written = Glibc.write(fd, box.packet.pointee.data + offset, size - offset)
-            if written < 0 {
-                let code = errno
-                if code == EINTR { continue }
-                throw FFmpegError("write(\(path)): \(String(cString: strerror(code)))", code: pausecam_averror(code))
-            }
-            offset += written
-        }
+        // All or nothing: a write that fails half-way (a full disk) removes the file instead of leaving a torn JPEG.
+        try NewFile.write(UnsafeRawBufferPointer(start: box.packet.pointee.data, count: Int(box.packet.pointee.size)),
+                          to: path, synchronize: false)
     }
 }

@@ -2,23 +2,47 @@ import Foundation
 import PauseCamCore
 
 /// Writes sidecars atomically: the new text goes to a temporary file in the same folder, is flushed, and is
-/// renamed over the old one, so a crash at any moment leaves a complete sidecar (the old or the new).
+/// renamed over the old one, then the folder itself is flushed (so the rename, too, survives a power cut). A crash
+/// at any moment leaves a complete sidecar, the old or the new.
+///
+/// The temporary file is `NAME.json.tmp`, created with `O_EXCL|O_NOFOLLOW`: a file or a symbolic link already
+/// sitting there (a leftover of a crash, or planted to make PauseCam write through it) is never opened; the next
+/// name (`NAME.json.tmp-2`, …) is used instead, and the intruder is left alone.
 public final class AtomicSidecarStore: SidecarStore {
+    /// Gives up after this many temporary names already taken.
+    static let maximumAttempts = 100
+
     public init() {}
 
     public func write(_ data: Data, to path: String) throws {
-        let temporary = path + ".tmp"
-        guard FileManager.default.createFile(atPath: temporary, contents: data) else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: temporary])
+        let temporary = try data.withUnsafeBytes { bytes throws(FileWriteError) -> String in
+            for attempt in 1...Self.maximumAttempts {
+                let candidate = attempt == 1 ? path + ".tmp" : path + ".tmp-\(attempt)"
+                do throws(FileWriteError) {
+                    try NewFile.write(bytes, to: candidate, synchronize: true)
+                    return candidate
+                } catch where error.code == EEXIST {
+                    continue
+                }
+            }
+            throw FileWriteError("open", path: path + ".tmp", code: EEXIST)
         }
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: temporary))
-        try handle.synchronize()
-        try handle.close()
-        if rename(temporary, path) != 0 {
-            let message = String(cString: strerror(errno))
-            unlink(temporary)
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path,
-                                                          NSLocalizedDescriptionKey: "rename: \(message)"])
+        do throws(FileWriteError) {
+            try FileSystemCalls.rename(temporary, to: path)
+        } catch {
+            FileSystemCalls.remove(temporary)
+            throw error
         }
+        try Self.synchronizeFolder(of: path)
+    }
+
+    /// Flushes the folder holding `path`, which makes the rename itself durable. The corresponding C calls are
+    /// `open(O_DIRECTORY)` and `fsync`.
+    static func synchronizeFolder(of path: String) throws(FileWriteError) {
+        let folder = (path as NSString).deletingLastPathComponent
+        let directory = folder.isEmpty ? "." : folder
+        let descriptor = try FileSystemCalls.openDirectory(directory)
+        defer { FileSystemCalls.close(descriptor) }
+        try FileSystemCalls.synchronize(descriptor, path: directory)
     }
 }

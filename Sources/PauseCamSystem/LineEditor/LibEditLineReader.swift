@@ -150,8 +150,9 @@ public final class LibEditLineReader: LineReader, @unchecked Sendable {
         rl_forced_update_display()
     }
 
+    /// Through the one EPIPE-safe writer of standard output, shared with the rest of the program.
     private func write(_ text: String) {
-        LineEditorSystemCalls.writeAll(1, Array(text.utf8))
+        StandardStreamWriter.output.write(text)
     }
 
     /// libedit measures the prompt's width itself: colour escapes are wrapped in its ignore markers (`\1`…`\2`).

@@ -10,7 +10,7 @@ import PauseCamCore
 public final class PlainLineReader: LineReader, @unchecked Sendable {
     public var completer: (@Sendable (String) -> [String])?
     private let input: Int32
-    private let output: Int32
+    private let output: StandardStreamWriter
     private let wakePipe = WakePipe()
     private let lock = NSLock()
     private var interruptRequested = false
@@ -20,7 +20,7 @@ public final class PlainLineReader: LineReader, @unchecked Sendable {
     /// A reader of `input` (standard input by default) printing to `output` (standard output).
     public init(input: Int32 = 0, output: Int32 = 1) {
         self.input = input
-        self.output = output
+        self.output = output == 1 ? .output : output == 2 ? .error : StandardStreamWriter(descriptor: output)
     }
 
     /// The next line; `""` when `interruptRead()` cut the wait short; `nil` at end of input.
@@ -56,9 +56,10 @@ public final class PlainLineReader: LineReader, @unchecked Sendable {
     /// No history without a terminal: a piped session is its own record.
     public func addHistory(_ line: String) {}
 
-    /// Prints `text` as one or more lines on the output; callable from any thread.
+    /// Prints `text` as one or more lines on the output; callable from any thread. A closed output (EPIPE) drops
+    /// the text quietly: the session and its recording go on.
     public func printAbove(_ text: String) {
-        lock.withLock { LineEditorSystemCalls.writeAll(output, Array((text + "\n").utf8)) }
+        output.write(text + "\n")
     }
 
     /// Makes a waiting (or the next) `readLine` return `""` at once; callable from any thread (signal handlers).
