@@ -13,6 +13,16 @@ final class ProgressDrawer: @unchecked Sendable {
 
     private init(measuresPerWait: Bool) { self.measuresPerWait = measuresPerWait }
 
+    /// Where a drawer made after the wiring is found by the event printer made before it (any thread).
+    final class Slot: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value: ProgressDrawer?
+        var drawer: ProgressDrawer? {
+            get { lock.withLock { value } }
+            set { lock.withLock { value = newValue } }
+        }
+    }
+
     /// A drawer hooked to `runner`, or `nil` (nothing drawn) when `quiet` or standard error is not a terminal.
     static func install(on runner: ScriptRunner, quiet: Bool, measuresPerWait: Bool) -> ProgressDrawer? {
         guard !quiet, StandardErrorTerminal.isTerminal else { return nil }
@@ -30,7 +40,7 @@ final class ProgressDrawer: @unchecked Sendable {
                 return
             }
             guard let text = line.text(for: progress) else { return }
-            StandardErrorTerminal.write("\r" + text + "\u{1B}[K")
+            StandardStreamWriter.error.write("\r" + text + "\u{1B}[K")
             shown = true
         }
     }
@@ -41,7 +51,7 @@ final class ProgressDrawer: @unchecked Sendable {
     }
 
     private func eraseLocked() {
-        if shown { StandardErrorTerminal.write("\r\u{1B}[K") }
+        if shown { StandardStreamWriter.error.write("\r\u{1B}[K") }
         shown = false
     }
 }

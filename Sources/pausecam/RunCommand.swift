@@ -30,20 +30,20 @@ enum RunCommand {
         }
 
         let console = Console()
-        let progressBox = ProgressBox()
+        let progressSlot = ProgressDrawer.Slot()
         let wiring = try RigWiring(rig: rig, clock: clock, output: arguments.options["output"], notify: { text in
             guard !quiet || !RunCommand.isInformational(text) else { return }
-            progressBox.drawer?.clear()
+            progressSlot.drawer?.clear()
             console.event(text)
         })
         let scheduler = wiring.scheduler
         let runner = wiring.runner
         let controller = wiring.controller
-        progressBox.drawer = ProgressDrawer.install(on: runner, quiet: quiet, measuresPerWait: false)
+        progressSlot.drawer = ProgressDrawer.install(on: runner, quiet: quiet, measuresPerWait: false)
         let received = ReceivedSignal()
         let signals = SignalWatcher { signal in
             received.record(signal)
-            progressBox.drawer?.clear()
+            progressSlot.drawer?.clear()
             console.event("\(signal.name): stopping the script and saving the clip")
             scheduler.interrupt()
         }
@@ -59,7 +59,7 @@ enum RunCommand {
             guard !quiet || !reply.ok else { return }
             let scriptTime = DurationParser.clockString(runner.now - start)
             let movieTime = DurationParser.clockString(scheduler.perform { controller.status.timer })
-            progressBox.drawer?.clear()
+            progressSlot.drawer?.clear()
             let text = step.word == "wait" ? reply.message
                 : "\(CommandParser.line(for: step)): \(reply.ok ? "" : "error: ")\(reply.message)"
             console.line("[script \(scriptTime) movie \(movieTime)] \(text)")
@@ -75,7 +75,7 @@ enum RunCommand {
             break
         }
         let clip = runner.finishClip()
-        progressBox.drawer?.clear()
+        progressSlot.drawer?.clear()
         wiring.stop()
         withExtendedLifetime(signals) {}
         let signalStatus = received.signal.map { 128 + $0.rawValue }
@@ -105,16 +105,6 @@ enum RunCommand {
     static func isInformational(_ text: String) -> Bool {
         ["saved ", "switched to lens ", "audio: none"].contains { text.hasPrefix($0) }
             || (text.hasPrefix("lens ") && text.hasSuffix(" attached"))
-    }
-
-    /// The progress drawer, set once wiring made the runner; read by the event printer (any thread).
-    private final class ProgressBox: @unchecked Sendable {
-        private let lock = NSLock()
-        private var value: ProgressDrawer?
-        var drawer: ProgressDrawer? {
-            get { lock.withLock { value } }
-            set { lock.withLock { value = newValue } }
-        }
     }
 
     /// The first stop signal received, for the exit status (128 + its number).

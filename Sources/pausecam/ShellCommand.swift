@@ -26,9 +26,11 @@ enum ShellCommand {
         let plain = interactive ? nil : PlainLineReader()
         let reader: any LineReader = editor ?? plain!
         let printer = EventPrinter(reader: reader)
+        let progressSlot = ProgressDrawer.Slot()
         let wiring = try RigWiring(rig: rig, clock: clock, output: arguments.options["output"],
                                    notify: { text in
                                        guard !quiet || !RunCommand.isInformational(text) else { return }
+                                       progressSlot.drawer?.clear()
                                        printer.print(Shell.eventLine(text))
                                    })
         let controller = wiring.controller
@@ -40,7 +42,7 @@ enum ShellCommand {
         let shell = Shell(controller: controller, runner: wiring.runner, scheduler: scheduler, reader: reader,
                           interactive: interactive, color: color, surroundings: surroundings)
         editor?.livePrompt = { shell.prompt() }
-        let progress = ProgressDrawer.install(on: wiring.runner, quiet: quiet, measuresPerWait: true)
+        progressSlot.drawer = ProgressDrawer.install(on: wiring.runner, quiet: quiet, measuresPerWait: true)
         let signals = SignalWatcher { signal in
             switch signal {
             case .interrupt: shell.receive(.interrupt)
@@ -55,7 +57,7 @@ enum ShellCommand {
         }
         let status = shell.run()
         wiring.stop()
-        withExtendedLifetime((signals, progress)) {}
+        withExtendedLifetime((signals, progressSlot)) {}
         return status
     }
 
