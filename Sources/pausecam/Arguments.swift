@@ -1,3 +1,5 @@
+import PauseCamCore
+
 /// A small command-line parser: positional words, `--flag`, `--option VALUE` and `--option=VALUE`.
 struct Arguments {
     var positional: [String] = []
@@ -5,7 +7,7 @@ struct Arguments {
     var flags: Set<String> = []
 
     /// Options that take a value; every other `--word` is a flag.
-    static let valued: Set<String> = ["script", "output", "clock", "rig"]
+    static let valued: Set<String> = ["script", "output", "clock", "rig", "on-error"]
 
     init(_ words: [String]) throws {
         var index = 0
@@ -36,11 +38,21 @@ struct Arguments {
     }
 
     /// Rejects options this command does not know, naming them.
+    /// A misspelt one gets "did you mean" with the nearest known option (`--scirpt` → `--script`).
     func allow(options allowedOptions: Set<String>, flags allowedFlags: Set<String>) throws {
-        for key in options.keys where !allowedOptions.contains(key) { throw UsageError("unknown option --\(key)") }
-        for flag in flags where !allowedFlags.contains(flag) && flag != "help" {
-            throw UsageError("unknown option --\(flag)")
+        let known = (allowedOptions.union(allowedFlags).union(["help"])).sorted()
+        for key in options.keys.sorted() where !allowedOptions.contains(key) {
+            throw UsageError("unknown option --\(key)\(Arguments.suggestion(for: key, among: known))")
         }
+        for flag in flags.sorted() where !allowedFlags.contains(flag) && flag != "help" {
+            throw UsageError("unknown option --\(flag)\(Arguments.suggestion(for: flag, among: known))")
+        }
+    }
+
+    /// `; did you mean --script?` when a known option is close to `word`, else nothing.
+    static func suggestion(for word: String, among known: [String]) -> String {
+        guard let near = SpellingSuggestion.closest(to: word, in: known) else { return "" }
+        return "; did you mean --\(near)?"
     }
 }
 

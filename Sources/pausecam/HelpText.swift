@@ -12,6 +12,7 @@ enum HelpText {
       pausecam devices [--json] [--rig RIG]
                                     list cameras, their formats and controls, and which lens each serves
       pausecam help [COMMAND]       this text, or one command's
+      pausecam --version            the version
 
     EXAMPLES
       pausecam run rigs/virtual.yaml --script demo       # a 6 s demo on virtual lenses, no hardware needed
@@ -25,21 +26,46 @@ enum HelpText {
       survives a crash. An existing file is never overwritten: NAME-2.mov, NAME-3.mov… are used instead.
 
     Ctrl-C, SIGTERM and SIGHUP stop and save the clip. See README.md for the rig file format.
+
+    EXIT STATUS
+    \(exitStatus)
+    """
+
+    /// The exit statuses, the same for `run` and a piped `shell`: what a caller (cron, systemd, CI) can rely on.
+    static let exitStatus = """
+      0    success
+      1    a command or the recording failed (a failed script step, an output folder that cannot be written,
+           a full disk); the clip recorded so far is saved
+      2    usage or rig-file error: nothing was recorded
+      128+N  ended by signal N, the clip saved: 130 SIGINT (Ctrl-C), 143 SIGTERM, 129 SIGHUP
     """
 
     static let run = """
-    pausecam run RIG [--script NAME] [--output DIR] [--clock real|simulated]
+    pausecam run RIG [--script NAME] [--output DIR] [--clock real|simulated] [--keep-going] [--quiet]
 
     Runs one scene script of the rig file RIG unattended: its steps (record, wait, pause, resume, lens, zoom,
-    exposure, focus, mark, stop) are the same commands the shell takes. At the end it prints the movie's and the
-    sidecar's paths and a summary line. A clip still recording when the script ends is stopped and saved.
+    exposure, focus, mark, stop) are the same commands the shell takes. Each step is logged with two times:
+    `script` (scripted time since the start) and `movie` (the movie's duration so far; it stands still while
+    paused). At the end it prints the movie's and the sidecar's paths and a summary line.
+
+    The first step that fails ends the script, like `set -e`: the error names the step (FILE:LINE in the rig file
+    and the step), the clip in progress is stopped and saved, and the exit status is 1. A script with
+    `on_error: continue`, or --keep-going, reports a failed step and goes on (exit status 1 all the same).
 
       --script NAME     which script (default: the first in the file)
-      --output DIR      where to write (default: the rig's output.directory)
+      --output DIR      where to write (default: the rig's output.directory); a path that is a file or cannot
+                        be created is reported before anything records
       --clock real      run in real time on the cameras' clock (default)
       --clock simulated run on a simulated clock: virtual lenses only, as fast as the encoder allows, the same
-                        frames and timestamps every time
+                        frames and timestamps every time (the sidecar's started/stopped are still real times)
+      --keep-going      do not stop at a failed step (as `on_error: continue`)
+      --quiet           print only errors and the final paths
 
+    While a long script or a wait of more than 2 s runs, a progress line (movie time, scripted time left,
+    speed) is rewritten in place on standard error when it is a terminal; never into a pipe or a file.
+
+    EXIT STATUS
+    \(exitStatus)
     Example: pausecam run rigs/virtual.yaml --script pauses --clock simulated --output /tmp/clips
     """
 
@@ -60,10 +86,22 @@ enum HelpText {
     """
 
     static let shell = """
-    pausecam shell RIG [--output DIR] [--clock real|simulated]     (or: pausecam RIG)
+    pausecam shell RIG [--output DIR] [--clock real|simulated] [--on-error stop] [--quiet]     (or: pausecam RIG)
 
     An interactive shell whose prompt shows the live state (● REC scene 3 00:01:23.4 main 2.0x >). Type `help` in
-    it for its commands. When standard input is not a terminal, commands are read line by line and each result is
-    printed, so a session can be scripted.
+    it for its commands; `exit`, `q` or `quit` leaves it (a clip still recording is stopped and saved).
+
+    When standard input is not a terminal, commands are read line by line, so a session can be scripted: results
+    go to standard output, errors to standard error; blank lines and lines starting with `#` are comments. The
+    exit status is 1 if any command failed.
+
+      --on-error stop   end a piped session at the first failed command, saving the clip (exit status 1)
+      --quiet           print only errors and the final paths; no progress line
+      --output DIR, --clock real|simulated   as for `pausecam run`
+
+    A `wait` of more than 2 s shows a progress line on standard error when it is a terminal.
+
+    EXIT STATUS
+    \(exitStatus)
     """
 }

@@ -30,12 +30,10 @@ final class RigWiring: @unchecked Sendable {
             scheduler = RealTimeScheduler()
             wallClock = { Date() }
         case .simulated:
-            let simulated = SimulatedScheduler()
-            scheduler = simulated
-            // Wall-clock times follow the simulated clock from the real start, so names and sidecars stay plausible.
-            let start = Date()
-            let origin = simulated.clock.now()
-            wallClock = { start.addingTimeInterval((simulated.clock.now() - origin).seconds) }
+            scheduler = SimulatedScheduler()
+            // The sidecar's `started`/`stopped` and the `{time}` in names are the real wall-clock times of the
+            // run, whatever the simulated clock says: a sidecar claims nothing that did not happen.
+            wallClock = { Date() }
         }
         self.scheduler = scheduler
         outputDirectory = RigWiring.expandDirectory(output ?? rig.output.directory)
@@ -108,6 +106,8 @@ final class RigWiring: @unchecked Sendable {
             }
         }
 
+        // Last of the checks: a rig that cannot run (a required microphone missing) leaves no folder behind.
+        try OutputFolder.prepare(outputDirectory)
         controller = RigController(rig: rig, cameras: cameras, microphone: microphone,
                                    sinkFactory: MovieWriterFactory(extraEncodeTime: RigWiring.slowEncoderFault()), store: AtomicSidecarStore(),
                                    scheduler: scheduler, wallClock: wallClock, outputDirectory: outputDirectory,

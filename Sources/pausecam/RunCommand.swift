@@ -2,11 +2,14 @@ import Foundation
 import PauseCamCore
 import PauseCamSystem
 
-/// `pausecam run RIG [--script NAME] [--output DIR] [--clock real|simulated]`: runs one scene script unattended,
-/// then prints the movie's and sidecar's paths and a one-line summary.
+/// `pausecam run RIG [--script NAME] [--output DIR] [--clock real|simulated] [--keep-going] [--quiet]`: runs one
+/// scene script unattended, then prints the movie's and sidecar's paths and a one-line summary.
+///
+/// Fails like a Unix tool: the first failed step ends the script (unless `--keep-going` or `on_error: continue`),
+/// the clip in progress is saved either way, and the exit status says what happened (see `HelpText.exitStatus`).
 enum RunCommand {
     static func run(_ arguments: Arguments) throws -> Int32 {
-        try arguments.allow(options: ["script", "output", "clock"], flags: [])
+        try arguments.allow(options: ["script", "output", "clock"], flags: ["keep-going", "quiet"])
         guard arguments.positional.count == 1, let rigPath = arguments.positional.first else {
             throw UsageError("run needs exactly one rig file: pausecam run RIG [--script NAME]")
         }
@@ -14,6 +17,7 @@ enum RunCommand {
         guard let clock = RigWiring.ClockKind(rawValue: clockText) else {
             throw UsageError("--clock is real or simulated, not \"\(clockText)\"")
         }
+        let quiet = arguments.flags.contains("quiet")
         let rig = try RigLoader.load(path: rigPath)
         guard let firstScript = rig.scripts.first else {
             throw UsageError("\(rigPath) has no scripts; add one under `scripts:` or use `pausecam shell \(rigPath)`")
@@ -26,42 +30,92 @@ enum RunCommand {
         }
 
         let console = Console()
-        let wiring = try RigWiring(rig: rig, clock: clock, output: arguments.options["output"],
-                                   notify: { console.event($0) })
+        let progressSlot = ProgressDrawer.Slot()
+        let wiring = try RigWiring(rig: rig, clock: clock, output: arguments.options["output"], notify: { text in
+            guard !quiet || !RunCommand.isInformational(text) else { return }
+            progressSlot.drawer?.clear()
+            console.event(text)
+        })
         let scheduler = wiring.scheduler
+        let runner = wiring.runner
+        let controller = wiring.controller
+        progressSlot.drawer = ProgressDrawer.install(on: runner, quiet: quiet, measuresPerWait: false)
+        let received = ReceivedSignal()
         let signals = SignalWatcher { signal in
+            received.record(signal)
+            progressSlot.drawer?.clear()
             console.event("\(signal.name): stopping the script and saving the clip")
             scheduler.interrupt()
         }
         wiring.start()
-        console.line("running script \"\(script.name)\" of \(rig.name) (\(clock.rawValue) clock, "
-                     + "\(DurationParser.clockString(script.scriptedTime)) scripted)")
-        let start = wiring.runner.now
-        let completed = wiring.runner.run(script) { step, reply in
-            let at = DurationParser.clockString(wiring.runner.now - start)
-            if case .wait = step { if !reply.ok { console.line("[\(at)] \(reply.message)") }; return }
-            console.line("[\(at)] \(CommandParser.line(for: step)): \(reply.ok ? "" : "error: ")\(reply.message)")
+        if !quiet {
+            console.line("running script \"\(script.name)\" of \(rig.name) (\(clock.rawValue) clock, "
+                         + "\(DurationParser.clockString(script.scriptedTime)) scripted)")
         }
-        let clip = wiring.runner.finishClip()
+        let start = runner.now
+        let onError: Rig.Script.OnError? = arguments.flags.contains("keep-going") ? .continue : nil
+        let outcome = runner.run(script, onError: onError) { step, reply in
+            if case .wait = step, reply.ok { return }
+            guard !quiet || !reply.ok else { return }
+            let scriptTime = DurationParser.clockString(runner.now - start)
+            let movieTime = DurationParser.clockString(scheduler.perform { controller.status.timer })
+            progressSlot.drawer?.clear()
+            let text = step.word == "wait" ? reply.message
+                : "\(CommandParser.line(for: step)): \(reply.ok ? "" : "error: ")\(reply.message)"
+            console.line("[script \(scriptTime) movie \(movieTime)] \(text)")
+        }
+        switch outcome {
+        case .stopped(let failure):
+            console.event("\(failure); the script stops here (on_error: continue or --keep-going would go on)")
+        case .completed(let failures) where !failures.isEmpty:
+            console.event("\(failures.count) step(s) failed: "
+                          + failures.map { $0.mark.map { "\($0.file):\($0.line)" } ?? "step \($0.index + 1)" }
+                                .joined(separator: ", "))
+        default:
+            break
+        }
+        let clip = runner.finishClip()
+        progressSlot.drawer?.clear()
         wiring.stop()
         withExtendedLifetime(signals) {}
+        let signalStatus = received.signal.map { 128 + $0.rawValue }
         guard let clip else {
-            if let failure = wiring.scheduler.perform({ wiring.controller.lastFailure }) {
+            if let failure = scheduler.perform({ controller.lastFailure }) {
                 console.line("the clip was not finished: \(failure)")
                 return 1
             }
-            console.line(completed ? "no clip was recorded" : "interrupted; no clip was recorded")
-            return completed ? 1 : 130
+            if let reason = scheduler.perform({ controller.nothingRecorded }) {
+                console.line(reason)
+            } else if !quiet || outcome.succeeded {
+                console.line("no clip was recorded")
+            }
+            return signalStatus ?? 1
         }
         let sidecar = clip.sidecar
         console.line("movie:   \(clip.moviePath)")
         console.line("sidecar: \(clip.sidecarPath)")
-        if let thumbnail = clip.thumbnailPath { console.line("thumbnail: \(thumbnail)") }
-        let dropped = sidecar.video.framesDropped
-        console.line("\(sidecar.scenes.count) scene(s), \(String(format: "%.3f", sidecar.duration)) s, "
-                     + "\(dropped) dropped frame(s)\(completed ? "" : " (interrupted)")")
-        if completed { return 0 }
-        // Ended by PauseCam (full disk, failed write): the clip is saved, but the script did not run to its end.
-        return scheduler.perform({ wiring.controller.clipInterruption }) == nil ? 130 : 1
+        if !quiet {
+            if let thumbnail = clip.thumbnailPath { console.line("thumbnail: \(thumbnail)") }
+            let dropped = sidecar.video.framesDropped
+            let ended = outcome.succeeded ? "" : (signalStatus != nil ? " (interrupted)" : " (the script failed)")
+            console.line("\(sidecar.scenes.count) scene(s), \(String(format: "%.3f", sidecar.duration)) s, "
+                         + "\(dropped) dropped frame(s)\(ended)")
+        }
+        if let signalStatus { return signalStatus }
+        return outcome.succeeded ? 0 : 1
+    }
+
+    /// Events `--quiet` leaves out: news, not trouble (a saved clip is printed as a path anyway).
+    static func isInformational(_ text: String) -> Bool {
+        ["saved ", "switched to lens ", "audio: none"].contains { text.hasPrefix($0) }
+            || (text.hasPrefix("lens ") && text.hasSuffix(" attached"))
+    }
+
+    /// The first stop signal received, for the exit status (128 + its number).
+    private final class ReceivedSignal: @unchecked Sendable {
+        private let lock = NSLock()
+        private var first: SignalWatcher.Signal?
+        func record(_ signal: SignalWatcher.Signal) { lock.withLock { if first == nil { first = signal } } }
+        var signal: SignalWatcher.Signal? { lock.withLock { first } }
     }
 }

@@ -9,7 +9,7 @@ import PauseCamSystem
 /// status is the shell's: 0, 1 when a command or clip failed, 128 + N after signal N.
 enum ShellCommand {
     static func run(_ arguments: Arguments) throws -> Int32 {
-        try arguments.allow(options: ["output", "clock", "on-error"], flags: [])
+        try arguments.allow(options: ["output", "clock", "on-error"], flags: ["quiet"])
         guard arguments.positional.count == 1, let rigPath = arguments.positional.first else {
             throw UsageError("shell needs exactly one rig file: pausecam shell RIG [--output DIR]")
         }
@@ -24,24 +24,34 @@ enum ShellCommand {
         let rig = try RigLoader.load(path: rigPath)
         let environment = ProcessInfo.processInfo.environment
         let interactive = LibEditLineReader.standardStreamsAreTerminals
+        let quiet = arguments.flags.contains("quiet")
         let color = interactive && (environment["NO_COLOR"] ?? "").isEmpty
 
         let editor = interactive ? LibEditLineReader(historyPath: LibEditLineReader.defaultHistoryPath(environment: environment)) : nil
         let plain = interactive ? nil : PlainLineReader()
         let reader: any LineReader = editor ?? plain!
         let printer = EventPrinter(reader: reader)
+        let progressSlot = ProgressDrawer.Slot()
         let wiring = try RigWiring(rig: rig, clock: clock, output: arguments.options["output"],
-                                   notify: { printer.print(Shell.eventLine($0)) })
+                                   notify: { text in
+                                       guard !quiet || !RunCommand.isInformational(text) else { return }
+                                       progressSlot.drawer?.clear()
+                                       printer.print(Shell.eventLine(text))
+                                   })
         let controller = wiring.controller
         let scheduler = wiring.scheduler
         let surroundings = Shell.Surroundings(
             devices: { devicesText(rig: rig, available: scheduler.perform { controller.availableLenses }) },
             openMovie: { openWithDesktopPlayer($0, environment: environment) },
             interruptRead: { editor?.interruptRead(); plain?.interruptRead() })
+        // An interactive shell on the real clock shows its own live status line during a `wait`; the progress line
+        // (simulated waits, or a terminal on stderr only) would draw over it.
+        let liveStatus = interactive && clock == .real
         let shell = Shell(controller: controller, runner: wiring.runner, scheduler: scheduler, reader: reader,
                           interactive: interactive, color: color, errorPolicy: errorPolicy,
-                          liveStatusWhileWaiting: interactive && clock == .real, surroundings: surroundings)
+                          liveStatusWhileWaiting: liveStatus, surroundings: surroundings)
         editor?.livePrompt = { shell.prompt() }
+        progressSlot.drawer = liveStatus ? nil : ProgressDrawer.install(on: wiring.runner, quiet: quiet, measuresPerWait: true)
         let signals = SignalWatcher { signal in
             switch signal {
             case .interrupt: shell.receive(.interrupt)
@@ -56,7 +66,7 @@ enum ShellCommand {
         }
         let status = shell.run()
         wiring.stop()
-        withExtendedLifetime(signals) {}
+        withExtendedLifetime((signals, progressSlot)) {}
         return status
     }
 

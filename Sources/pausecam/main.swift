@@ -57,7 +57,7 @@ do {
             if wantsHelp { print(HelpText.shell); exit(0) }
             exit(try ShellCommand.run(try Arguments(words)))
         }
-        throw UsageError("unknown command \"\(command)\"\(SpellingSuggestion.clause(for: command, in: ["run", "check", "devices", "shell", "help"]))")
+        throw UsageError("unknown command \"\(command)\"\(SpellingSuggestion.clause(for: command, in: ["run", "check", "devices", "shell", "help", "--help", "--version"]))")
     }
 } catch let error as UsageError {
     fail("\(error)\nTry `pausecam --help`.", status: 2)

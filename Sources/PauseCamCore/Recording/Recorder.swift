@@ -49,6 +49,9 @@ public final class Recorder: @unchecked Sendable {
     private var sinkError: Error?
     /// A keyframe was asked for by a frame that could not be appended; the next appended frame carries it.
     private var keyframeOwed = false
+    /// The serial context this recorder lives on, checked at every entry point; `nil` checks nothing (a recorder
+    /// driven directly by a test).
+    public var serialContext: (any Scheduler)?
     /// The time of `stop`: at the finish, the grid's slots before it are decided with the last picture.
     private var stopTime: MediaTime?
 
@@ -78,6 +81,7 @@ public final class Recorder: @unchecked Sendable {
     /// Applies a state command at session-clock `time`. The returned actions that concern the caller
     /// (`finalize`) are passed back; the rest are done here.
     public func handle(_ command: Session.Command, at time: MediaTime) -> Result<[Session.Action], Session.Rejection> {
+        serialContext?.assertOnSerialContext()
         let result = session.handle(command, at: time)
         guard case .success(let actions) = result else { return result }
         for action in actions {
@@ -103,6 +107,7 @@ public final class Recorder: @unchecked Sendable {
     /// through the output clock, in the slots it decides: a frame may show in several slots (a slower lens), in none
     /// (a faster one), and one frame later than it came (a slot is decided by the next frame).
     public func appendVideo(_ frame: VideoFrame) {
+        serialContext?.assertOnSerialContext()
         guard sinkError == nil else { return }
         for slot in outputClock.offer(frame) { append(slot) }
     }
@@ -142,6 +147,7 @@ public final class Recorder: @unchecked Sendable {
 
     /// Offers captured audio; it reaches the sink once video has passed it.
     public func appendAudio(_ chunk: AudioChunk) {
+        serialContext?.assertOnSerialContext()
         guard sinkError == nil else { return }
         retimer.retimeAudio(chunk)
         flushAudio()
@@ -161,6 +167,7 @@ public final class Recorder: @unchecked Sendable {
 
     /// Adds a marker at the current file time in the current scene.
     public func mark(_ text: String) -> Result<MediaTime, Session.Rejection> {
+        serialContext?.assertOnSerialContext()
         guard let scene = session.currentScene, session.state == .recording || session.state == .paused else {
             return .failure(Session.Rejection(message: "not recording; markers belong to a clip (`record` first)"))
         }
@@ -175,6 +182,7 @@ public final class Recorder: @unchecked Sendable {
     /// Finishes the clip after `stop`: closes the timeline, writes the movie with its chapters, the thumbnail and
     /// the final sidecar. `stoppedAt` is the ISO 8601 wall-clock time of the stop.
     public func finish(stoppedAt: String) throws -> Clip {
+        serialContext?.assertOnSerialContext()
         if let stopTime { holdVideo(before: stopTime) }
         retimer.finish()
         flushAudio()

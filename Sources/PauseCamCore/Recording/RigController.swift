@@ -95,16 +95,18 @@ public final class RigController: @unchecked Sendable {
     /// microphone; their samples are hopped onto the serial context. A camera that fails to start is reported and
     /// left out; the others go on.
     public func startDevices() {
+        scheduler.assertOnSerialContext()
         for lens in rig.lenses where rig.standby == .hot || lens.name == switcher.activeLens {
             startCamera(lens: lens.name)
         }
         if let microphone {
             do {
-                try microphone.start(deliver: { [unowned self, scheduler] chunk in
-                    guard self.intake.isOpen else { return }
-                    scheduler.schedule(at: .zero) { self.receive(chunk) }
-                }, onEnd: { [unowned self, scheduler] reason in
-                    scheduler.schedule(at: .zero) { self.microphoneEnded(reason: reason) }
+                // `weak`: a device's thread may deliver after the controller is gone (a rig torn down mid-stream).
+                try microphone.start(deliver: { [weak self, scheduler] chunk in
+                    guard let self, self.intake.isOpen else { return }
+                    scheduler.schedule(at: .zero) { [weak self] in self?.receive(chunk) }
+                }, onEnd: { [weak self, scheduler] reason in
+                    scheduler.schedule(at: .zero) { [weak self] in self?.microphoneEnded(reason: reason) }
                 })
             } catch {
                 rigWarnings.append("microphone \(microphone.displayName) could not start: \(error)")
@@ -119,11 +121,13 @@ public final class RigController: @unchecked Sendable {
         if availableLenses.contains(name) { return true }
         guard let camera = cameras[name] else { return false }
         do {
-            try camera.start(deliver: { [unowned self, scheduler] frame in
-                guard self.intake.isOpen else { return }
-                scheduler.schedule(at: .zero) { self.receive(frame) }
-            }, onEnd: { [unowned self, scheduler] reason in
-                scheduler.schedule(at: .zero) { self.cameraEnded(lens: name, camera: camera, reason: reason) }
+            try camera.start(deliver: { [weak self, scheduler] frame in
+                guard let self, self.intake.isOpen else { return }
+                scheduler.schedule(at: .zero) { [weak self] in self?.receive(frame) }
+            }, onEnd: { [weak self, scheduler] reason in
+                scheduler.schedule(at: .zero) { [weak self] in
+                    self?.cameraEnded(lens: name, camera: camera, reason: reason)
+                }
             })
             availableLenses.insert(name)
             return true
@@ -137,6 +141,7 @@ public final class RigController: @unchecked Sendable {
     /// A camera for `lens` appeared (plugged in): it serves the lens from now on, and with `on_attach: switch`
     /// becomes the active lens, mid-clip included. Replaces any camera the lens had.
     public func attach(_ camera: any Camera, lens name: String) {
+        scheduler.assertOnSerialContext()
         guard rig.lens(named: name) != nil else { return }
         if let old = cameras[name], old !== camera { old.stop() }
         availableLenses.remove(name)
@@ -154,6 +159,7 @@ public final class RigController: @unchecked Sendable {
     /// The camera of `lens` went away (unplugged, a udev remove): it is stopped and forgotten, and recording goes
     /// on with the nearest lens.
     public func detach(lens name: String, reason: String) {
+        scheduler.assertOnSerialContext()
         guard let camera = cameras[name] else { return }
         camera.stop()
         cameraEnded(lens: name, camera: camera, reason: reason)
@@ -161,12 +167,14 @@ public final class RigController: @unchecked Sendable {
 
     /// Stops every device; idempotent.
     public func stopDevices() {
+        scheduler.assertOnSerialContext()
         for camera in cameras.values { camera.stop() }
         microphone?.stop()
     }
 
     /// A frame from any lens: the switcher keeps the active lens's frames, the recorder places them.
     public func receive(_ frame: VideoFrame) {
+        scheduler.assertOnSerialContext()
         guard isPlausible(frame.pts, what: "video frames from lens \(frame.lens)") else { return }
         guard let routed = switcher.route(frame) else { return }
         // Only a frame of the lens now chosen proves the switch happened: a late frame of the old lens must not
@@ -179,6 +187,7 @@ public final class RigController: @unchecked Sendable {
 
     /// Audio from the microphone.
     public func receive(_ chunk: AudioChunk) {
+        scheduler.assertOnSerialContext()
         guard isPlausible(chunk.pts, what: "audio chunks") else { return }
         guard let recorder else { return }
         recorder.appendAudio(chunk)
@@ -209,6 +218,7 @@ public final class RigController: @unchecked Sendable {
 
     /// A lens's camera ended by itself (unplugged): recording goes on with the nearest lens that has a camera.
     public func cameraEnded(lens: String, camera: any Camera, reason: String) {
+        scheduler.assertOnSerialContext()
         // A camera that was already replaced (re-plugged) ends late: nothing to do.
         guard let current = cameras[lens], current === camera else { return }
         cameras[lens] = nil
@@ -236,6 +246,7 @@ public final class RigController: @unchecked Sendable {
 
     /// Carries out `command`, given at session-clock `time`.
     public func execute(_ command: Command, at time: MediaTime) -> Reply {
+        scheduler.assertOnSerialContext()
         switch command {
         case .record(let name): return record(name: name, at: time)
         case .pause: return state(.pause, at: time)
@@ -286,6 +297,7 @@ public final class RigController: @unchecked Sendable {
         let description = Recorder.Description(rigName: rig.name, settings: settings, devices: devices,
                                                sidecarPath: sidecarPath, started: Self.iso8601(wallClock()))
         let recorder = Recorder(description: description, sink: sink, store: store)
+        recorder.serialContext = scheduler
         lastClip = nil
         lastFailure = nil
         nothingRecorded = nil
@@ -322,8 +334,8 @@ public final class RigController: @unchecked Sendable {
         case .success(let actions):
             for case .finalize(let stopTime) in actions {
                 // Only this clip's timer may finish it: a new clip started meanwhile has its own.
-                scheduler.schedule(at: stopTime + Self.stopGrace) { [unowned self, weak recorder] in
-                    guard let recorder, recorder === self.recorder else { return }
+                scheduler.schedule(at: stopTime + Self.stopGrace) { [weak self, weak recorder] in
+                    guard let self, let recorder, recorder === self.recorder else { return }
                     self.finalizeIfStopping()
                 }
             }
@@ -340,6 +352,7 @@ public final class RigController: @unchecked Sendable {
     /// Finishes a clip whose `stop` grace time has passed; does nothing otherwise. Idempotent.
     @discardableResult
     public func finalizeIfStopping() -> Recorder.Clip? {
+        scheduler.assertOnSerialContext()
         guard let recorder, recorder.session.state == .stopping else { return nil }
         if !recorder.hasVideo && recorder.failure == nil {
             discardEmptyClip(recorder)
@@ -390,8 +403,8 @@ public final class RigController: @unchecked Sendable {
     /// finish it (the final movie needs about the `.partial`'s size again).
     private func scheduleHealthCheck(for recorder: Recorder, _ state: HealthState = HealthState()) {
         let next = scheduler.clock.now() + storagePolicy.interval
-        scheduler.schedule(at: next) { [unowned self, weak recorder] in
-            guard let recorder, recorder === self.recorder,
+        scheduler.schedule(at: next) { [weak self, weak recorder] in
+            guard let self, let recorder, recorder === self.recorder,
                   recorder.session.state == .recording || recorder.session.state == .paused else { return }
             var state = state
             let dropped = recorder.droppedVideoFrames
@@ -570,6 +583,7 @@ public final class RigController: @unchecked Sendable {
 
     /// The live state, derived from sample timestamps.
     public var status: Status {
+        scheduler.assertOnSerialContext()
         let session = recorder?.session
         return Status(state: session?.state ?? .idle, scene: session?.scenes.count ?? 0,
                       timer: session?.timer ?? .zero, lens: switcher.activeLens,

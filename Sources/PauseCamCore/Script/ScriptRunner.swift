@@ -1,9 +1,21 @@
 /// Carries out commands from outside the serial context — a scene script's steps, or lines typed at the shell —
 /// one at a time: `wait` lets time pass on the scheduler (instantly on the simulated clock), every other command is
-/// performed on the serial context at the clock's current time.
+/// performed on the serial context at the time the caller gave it (read before the command is queued).
 public final class ScriptRunner {
     private let controller: RigController
     private let scheduler: any Scheduler
+
+    /// Called while a long `wait` passes (with where it stands) and once when it ends (`nil`: clear the line).
+    /// Set by the composition root to draw a progress line; `nil` shows nothing. Called on the runner's thread.
+    public var progress: ((WaitProgress?) -> Void)?
+
+    /// A `wait` longer than this (or any wait of a script scripted longer than this) reports progress.
+    public static let progressThreshold = MediaTime.seconds(2)
+    /// A reporting `wait` passes in slices of this much session time, reporting after each.
+    public static let progressSlice = MediaTime.milliseconds(250)
+
+    /// While a script runs: the scripted time of its steps after the current one, and whether it reports progress.
+    private var scriptContext: (laterWaits: MediaTime, reports: Bool)?
 
     public init(controller: RigController, scheduler: any Scheduler) {
         self.controller = controller
@@ -14,36 +26,88 @@ public final class ScriptRunner {
     public var now: MediaTime { scheduler.clock.now() }
 
     /// Performs one command. `wait` returns a failed reply when it was interrupted (Ctrl-C).
+    ///
+    /// The command's time is read here, on the caller's clock, before the command is queued: the serial context
+    /// may be busy (a backlog of frames, a remux), and the edge must fall when the user gave the command, not when
+    /// the queue got to it.
     public func perform(_ command: Command) -> RigController.Reply {
         if case .wait(let duration) = command {
-            let reached = scheduler.advance(until: now + duration)
+            let reached = wait(duration)
             return reached ? .ok("waited \(DurationParser.clockString(duration))") : .failed("wait interrupted")
         }
         let controller = self.controller
-        let scheduler = self.scheduler
-        return scheduler.perform { controller.execute(command, at: scheduler.clock.now()) }
+        let time = now
+        return scheduler.perform { controller.execute(command, at: time) }
     }
 
-    /// Runs `script` step by step, reporting each step's reply through `report` (step, reply). A failed step is
-    /// reported and the script goes on, except an interrupted `wait` or a clip that PauseCam had to stop (full
-    /// disk, failed write), which end the script. Returns false when the script was interrupted.
-    @discardableResult
-    public func run(_ script: Rig.Script, report: (Command, RigController.Reply) -> Void) -> Bool {
-        controller.scriptName = script.name
-        defer { controller.scriptName = nil }
+    /// Lets `duration` pass; in slices that report progress when it is long enough to want a progress line.
+    private func wait(_ duration: MediaTime) -> Bool {
+        let end = now + duration
+        let reports = progress != nil && (scriptContext?.reports ?? (duration > Self.progressThreshold))
+        guard reports, let progress else { return scheduler.advance(until: end) }
+        defer { progress(nil) }
         let controller = self.controller
-        for step in script.steps {
+        let later = scriptContext?.laterWaits ?? .zero
+        while true {
+            let sliceEnd = MediaTime.min(end, now + Self.progressSlice)
+            guard scheduler.advance(until: sliceEnd) else { return false }
+            let current = now
+            if current >= end { return true }
+            let movieTime = scheduler.perform { controller.status.timer }
+            progress(WaitProgress(sessionTime: current, movieTime: movieTime, scriptedTimeLeft: (end - current) + later))
+        }
+    }
+
+    /// Runs `script` step by step, reporting each step's reply through `report` (step, reply), and returns how it
+    /// ended. A failed step ends the script (like `set -e`) unless `onError` is `.continue` (the script's
+    /// `on_error:` by default; `pausecam run --keep-going` passes `.continue`). An interrupted `wait`, or a clip
+    /// that PauseCam had to stop (full disk, failed write), always ends it. The clip in progress is left to the
+    /// caller to stop and save (`finishClip`).
+    public func run(_ script: Rig.Script, onError: Rig.Script.OnError?,
+                    report: (Command, RigController.Reply) -> Void) -> ScriptOutcome {
+        let controller = self.controller
+        scheduler.perform { controller.scriptName = script.name }
+        defer { scheduler.perform { controller.scriptName = nil } }
+        let policy = onError ?? script.onError
+        let waits = script.steps.map { step -> MediaTime in
+            if case .wait(let duration) = step { return duration }
+            return .zero
+        }
+        var later = script.scriptedTime
+        let reports = script.scriptedTime > Self.progressThreshold
+        defer { scriptContext = nil }
+        var failures: [ScriptStepFailure] = []
+        for (index, step) in script.steps.enumerated() {
+            later = later - waits[index]
+            scriptContext = (laterWaits: later, reports: reports)
             let reply = perform(step)
+            scriptContext = nil
             // A clip PauseCam had to stop (full disk, failed write) ends the script: its next steps would only
             // fail one by one. (It also interrupts a running `wait`.)
             if let reason = scheduler.perform({ controller.clipInterruption }) {
                 report(step, .failed("script ended: \(reason)"))
-                return false
+                return .clipInterrupted(reason: reason)
             }
             report(step, reply)
-            if case .wait = step, !reply.ok { return false }
+            if case .wait = step, !reply.ok { return .interrupted }
+            guard !reply.ok else { continue }
+            let mark = index < script.stepMarks.count ? script.stepMarks[index] : nil
+            let failure = ScriptStepFailure(index: index, mark: mark, step: CommandParser.line(for: step),
+                                            message: reply.message)
+            if policy == .stop { return .stopped(at: failure) }
+            failures.append(failure)
         }
-        return true
+        return .completed(failedSteps: failures)
+    }
+
+    /// The old entry point (the shell's `run NAME`): runs `script` under its own `on_error:` and returns true
+    /// when every step ran.
+    @discardableResult
+    public func run(_ script: Rig.Script, report: (Command, RigController.Reply) -> Void) -> Bool {
+        switch run(script, onError: nil, report: report) {
+        case .completed: return true
+        case .stopped, .interrupted, .clipInterrupted: return false
+        }
     }
 
     /// Stops a clip still recording, and waits until the clip being stopped is finished. Returns the finished clip.

@@ -26,4 +26,25 @@ public protocol Scheduler: AnyObject, Sendable {
     func advance(until time: MediaTime) -> Bool
     /// Makes a running or the next `advance(until:)` return early (Ctrl-C during `wait`). Callable from any thread.
     func interrupt()
+    /// True when the caller runs on the serial context (inside `perform` or a scheduled work item). The engine's
+    /// classes have no locks: this predicate is what their entry points check.
+    var isOnSerialContext: Bool { get }
+    /// Reports a caller that is not on the serial context. The default traps (`preconditionFailure`): touching the
+    /// engine from another thread is a data race, never a user's mistake. A test scheduler records instead, so a
+    /// test can trip the check without dying.
+    func serialContextViolated(in function: StaticString, file: StaticString, line: UInt)
+}
+
+extension Scheduler {
+    /// Traps unless the caller is on the serial context: the check at the entry points of `RigController` and
+    /// `Recorder` (swift-nio's `EventLoop.preconditionInEventLoop`).
+    public func assertOnSerialContext(_ function: StaticString = #function, file: StaticString = #fileID,
+                                      line: UInt = #line) {
+        if !isOnSerialContext { serialContextViolated(in: function, file: file, line: line) }
+    }
+
+    public func serialContextViolated(in function: StaticString, file: StaticString, line: UInt) {
+        preconditionFailure("\(function) was called off the engine's serial context (\(file):\(line)); "
+                            + "hop onto it with Scheduler.perform or schedule")
+    }
 }

@@ -35,8 +35,32 @@ public final class SimulatedScheduler: Scheduler, @unchecked Sendable {
     private var heap: [Event] = []
     private var nextSequence: UInt64 = 0
     private var interrupted = false
+    /// The thread inside `advance`/`perform` now, and how deeply: the serial context, while it runs.
+    private var runningThread: Thread?
+    private var runningDepth = 0
 
     public init(clock: SimulatedClock = SimulatedClock()) { simulatedClock = clock }
+
+    /// Every event and `perform` runs on the calling thread, so the serial context is whichever thread drives the
+    /// loop: a caller is on it unless another thread is inside `advance` or `perform` right now. (Tests and the
+    /// composition root set a rig up from one thread before the loop runs; that is allowed.)
+    public var isOnSerialContext: Bool {
+        lock.withLock { runningDepth == 0 || runningThread === Thread.current }
+    }
+
+    private func enter() {
+        lock.withLock {
+            if runningDepth == 0 { runningThread = Thread.current }
+            runningDepth += 1
+        }
+    }
+
+    private func leave() {
+        lock.withLock {
+            runningDepth -= 1
+            if runningDepth == 0 { runningThread = nil }
+        }
+    }
 
     public func schedule(at time: MediaTime, _ work: @escaping @Sendable () -> Void) {
         lock.withLock {
@@ -46,10 +70,16 @@ public final class SimulatedScheduler: Scheduler, @unchecked Sendable {
         }
     }
 
-    public func perform<T>(_ work: () throws -> T) rethrows -> T { try work() }
+    public func perform<T>(_ work: () throws -> T) rethrows -> T {
+        enter()
+        defer { leave() }
+        return try work()
+    }
 
     @discardableResult
     public func advance(until time: MediaTime) -> Bool {
+        enter()
+        defer { leave() }
         while true {
             let next: Event? = lock.withLock {
                 if interrupted { return nil }

@@ -26,6 +26,9 @@ public final class RealTimeScheduler: Scheduler, @unchecked Sendable {
         }
     }
 
+    /// True on the engine's dispatch queue (inside `perform` or a scheduled work item).
+    public var isOnSerialContext: Bool { DispatchQueue.getSpecific(key: key) == true }
+
     public func perform<T>(_ work: () throws -> T) rethrows -> T {
         if DispatchQueue.getSpecific(key: key) == true { return try work() }
         return try queue.sync(execute: work)

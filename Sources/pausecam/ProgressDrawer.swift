@@ -1,0 +1,57 @@
+import Foundation
+import PauseCamCore
+import PauseCamSystem
+
+/// Draws `ScriptRunner`'s progress as one line on standard error, rewritten in place (`\r`) and erased when the
+/// wait ends — only on a terminal. Other messages call `clear()` first, so they never land inside the line.
+final class ProgressDrawer: @unchecked Sendable {
+    private let lock = NSLock()
+    private var line = ProgressLine(realClock: MonotonicClock())
+    private var shown = false
+    /// `pausecam run` measures speed over the whole script; the shell, per `wait` (it idles between them).
+    private let measuresPerWait: Bool
+
+    private init(measuresPerWait: Bool) { self.measuresPerWait = measuresPerWait }
+
+    /// Where a drawer made after the wiring is found by the event printer made before it (any thread).
+    final class Slot: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value: ProgressDrawer?
+        var drawer: ProgressDrawer? {
+            get { lock.withLock { value } }
+            set { lock.withLock { value = newValue } }
+        }
+    }
+
+    /// A drawer hooked to `runner`, or `nil` (nothing drawn) when `quiet` or standard error is not a terminal.
+    static func install(on runner: ScriptRunner, quiet: Bool, measuresPerWait: Bool) -> ProgressDrawer? {
+        guard !quiet, StandardErrorTerminal.isTerminal else { return nil }
+        let drawer = ProgressDrawer(measuresPerWait: measuresPerWait)
+        runner.progress = { [weak drawer] progress in drawer?.update(progress) }
+        return drawer
+    }
+
+    /// Redraws the line for `progress`; `nil` (the wait ended) erases it.
+    func update(_ progress: WaitProgress?) {
+        lock.withLock {
+            guard let progress else {
+                eraseLocked()
+                if measuresPerWait { line.reset() }
+                return
+            }
+            guard let text = line.text(for: progress) else { return }
+            StandardStreamWriter.error.write("\r" + text + "\u{1B}[K")
+            shown = true
+        }
+    }
+
+    /// Erases the line, if shown, before another message is printed; the next update draws it again.
+    func clear() {
+        lock.withLock { eraseLocked() }
+    }
+
+    private func eraseLocked() {
+        if shown { StandardStreamWriter.error.write("\r\u{1B}[K") }
+        shown = false
+    }
+}

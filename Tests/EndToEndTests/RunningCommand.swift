@@ -1,0 +1,62 @@
+import Foundation
+import XCTest
+
+/// A `pausecam` process whose standard output and error are collected as they come, for tests that act while it
+/// runs (send a signal, pull its output folder away) and then wait for its exit.
+final class RunningCommand: @unchecked Sendable {
+    let process = Process()
+    private let output = Pipe()
+    private let errors = Pipe()
+    private let lock = NSLock()
+    private var collectedOutput = Data()
+    private var collectedErrors = Data()
+    let started = Date()
+
+    init(_ arguments: [String]) throws {
+        process.executableURL = BinaryLocator.pausecam
+        process.arguments = arguments
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = output
+        process.standardError = errors
+        output.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            guard let self else { return }
+            self.lock.withLock { self.collectedOutput.append(data) }
+        }
+        errors.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            guard let self else { return }
+            self.lock.withLock { self.collectedErrors.append(data) }
+        }
+        try process.run()
+    }
+
+    var stdout: String { lock.withLock { String(decoding: collectedOutput, as: UTF8.self) } }
+    var stderr: String { lock.withLock { String(decoding: collectedErrors, as: UTF8.self) } }
+
+    /// Waits (at most `seconds`) until standard output contains `needle`.
+    func waitFor(_ needle: String, seconds: Double = 30) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if stdout.contains(needle) { return true }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return false
+    }
+
+    /// The exit status once the process ended, or nil after `seconds`; the output is complete then.
+    func waitForExit(seconds: Double = 60) -> Int32? {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        guard !process.isRunning else { return nil }
+        process.waitUntilExit()
+        Thread.sleep(forTimeInterval: 0.2)
+        return process.terminationStatus
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        output.fileHandleForReading.readabilityHandler = nil
+        errors.fileHandleForReading.readabilityHandler = nil
+    }
+}

@@ -1,0 +1,88 @@
+import XCTest
+@testable import PauseCamCore
+import PauseCamVirtual
+
+/// A command takes its time on the caller's clock before it is queued; long waits report progress.
+final class ScriptRunnerTimingTests: XCTestCase {
+    /// A simulated scheduler whose serial context is `backlog` behind: `perform` first lets that much time pass
+    /// (the frames queued in front of the command), as a busy real queue would.
+    final class BackloggedScheduler: Scheduler, @unchecked Sendable {
+        let inner = SimulatedScheduler()
+        var backlog = MediaTime.zero
+        var clock: any Clock { inner.clock }
+        var isOnSerialContext: Bool { inner.isOnSerialContext }
+        func schedule(at time: MediaTime, _ work: @escaping @Sendable () -> Void) { inner.schedule(at: time, work) }
+        func perform<T>(_ work: () throws -> T) rethrows -> T {
+            if backlog > .zero { inner.advance(until: inner.clock.now() + backlog) }
+            return try inner.perform(work)
+        }
+        func advance(until time: MediaTime) -> Bool { inner.advance(until: time) }
+        func interrupt() { inner.interrupt() }
+    }
+
+    func testACommandTakesEffectWhenItWasGivenNotWhenTheQueueGetsToIt() throws {
+        let rig = EngineFixture.makeRig()
+        let scheduler = BackloggedScheduler()
+        var cameras: [String: any Camera] = [:]
+        for lens in rig.lenses {
+            guard case .virtual(let color) = lens.source else { continue }
+            cameras[lens.name] = VirtualLens(lens: lens.name, color: color, width: 64, height: 36, rate: FrameRate(30),
+                                             scheduler: scheduler.inner)
+        }
+        let controller = RigController(rig: rig, cameras: cameras, microphone: nil, sinkFactory: RecordingSinkFactory(),
+                                       store: MemorySidecarStore(), scheduler: scheduler,
+                                       wallClock: { Date(timeIntervalSince1970: 0) }, outputDirectory: "/v",
+                                       notify: { _ in })
+        scheduler.perform { controller.startDevices() }
+        let runner = ScriptRunner(controller: controller, scheduler: scheduler)
+        XCTAssertTrue(runner.perform(.record(name: nil)).ok)
+        XCTAssertTrue(runner.perform(.wait(.seconds(2))).ok)
+        scheduler.backlog = .milliseconds(500)
+        let given = runner.now
+        XCTAssertTrue(runner.perform(.pause).ok)
+        let pause = try XCTUnwrap(controller.recorder?.session.pauses.last)
+        // Read inside the queued block, the pause landed 500 ms late, at the backlog's end.
+        XCTAssertEqual(pause.began, given)
+        XCTAssertEqual(runner.now - given, .milliseconds(500))
+    }
+
+    func testALongWaitReportsProgressAndEndsWithNil() throws {
+        let fixture = EngineFixture.makeFixture(rig: EngineFixture.makeRig())
+        var reports: [WaitProgress?] = []
+        fixture.runner.progress = { reports.append($0) }
+        XCTAssertTrue(fixture.runner.perform(.record(name: nil)).ok)
+        XCTAssertTrue(fixture.runner.perform(.wait(.seconds(3))).ok)
+        XCTAssertEqual(reports.last, .some(nil))
+        let updates = reports.compactMap { $0 }
+        // One report after each 250 ms slice but the last: 11.
+        XCTAssertEqual(updates.count, 11)
+        XCTAssertEqual(updates.first?.scriptedTimeLeft, .milliseconds(2750))
+        XCTAssertEqual(updates.last?.scriptedTimeLeft, .milliseconds(250))
+        XCTAssertEqual(updates.last?.movieTime ?? .zero, .milliseconds(2750), accuracy: .milliseconds(34))
+    }
+
+    func testAShortWaitOutsideAScriptReportsNothing() {
+        let fixture = EngineFixture.makeFixture(rig: EngineFixture.makeRig())
+        var reports = 0
+        fixture.runner.progress = { _ in reports += 1 }
+        XCTAssertTrue(fixture.runner.perform(.wait(.seconds(2))).ok)
+        XCTAssertEqual(reports, 0)
+    }
+
+    func testEveryWaitOfALongScriptReportsTheScriptsTimeLeft() {
+        let fixture = EngineFixture.makeFixture(rig: EngineFixture.makeRig())
+        var lefts: [MediaTime] = []
+        fixture.runner.progress = { if let p = $0 { lefts.append(p.scriptedTimeLeft) } }
+        let script = Rig.Script(name: "s", steps: [.record(name: nil), .wait(.seconds(1)), .pause,
+                                                   .wait(.seconds(1)), .resume(name: nil), .wait(.seconds(1)), .stop])
+        XCTAssertEqual(fixture.runner.run(script, onError: nil) { _, _ in }, .completed(failedSteps: []))
+        XCTAssertEqual(lefts.first, .milliseconds(2750))
+        XCTAssertEqual(lefts.last, .milliseconds(250))
+        XCTAssertEqual(lefts, lefts.sorted(by: >))
+    }
+}
+
+private func XCTAssertEqual(_ a: MediaTime, _ b: MediaTime, accuracy: MediaTime,
+                            file: StaticString = #filePath, line: UInt = #line) {
+    XCTAssertLessThanOrEqual(a > b ? a - b : b - a, accuracy, "\(a.seconds) vs \(b.seconds)", file: file, line: line)
+}
