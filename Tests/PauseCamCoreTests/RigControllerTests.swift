@@ -203,6 +203,31 @@ final class RigControllerDeviceTests: XCTestCase {
     }
 }
 
+/// The output clock through the controller: a camera that goes away never leaves a hole in the movie.
+final class VideoHoldTests: XCTestCase {
+    func testEveryCameraUnpluggedHoldsTheLastPictureAndTheMovieEndsWithTheAudio() throws {
+        let fixture = EngineFixture.makeFixture(rig: EngineFixture.makeRig())
+        let cameras = try ["wide", "main", "tele"].map { try XCTUnwrap(fixture.controller.cameras[$0] as? VirtualLens) }
+        XCTAssertTrue(fixture.runner.perform(.record(name: nil)).ok)
+        XCTAssertTrue(fixture.runner.perform(.wait(.seconds(1))).ok)
+        fixture.scheduler.perform { cameras.forEach { $0.unplug() } }
+        XCTAssertTrue(fixture.runner.perform(.wait(.seconds(3))).ok)
+        let clip = try XCTUnwrap(fixture.runner.finishClip())
+        let sink = try XCTUnwrap(fixture.factory.sinks.first)
+        // Constant rate with no gap: every frame one frame after the one before, for the whole clip.
+        let times = sink.video.map(\.time)
+        let d = FrameRate(30).frameDuration
+        XCTAssertEqual(times.first, .zero)
+        for (a, b) in zip(times, times.dropFirst()) { XCTAssertEqual(b - a, d, "gap after \(a)") }
+        // The picture is held to the stop (4 s), not cut at the unplug (1 s): video and audio end together.
+        XCTAssertEqual(clip.sidecar.duration, 4, accuracy: 2.0 / 30)
+        let audioSeconds = Double(sink.audio.reduce(0) { $0 + $1.frameCount }) / 48_000
+        XCTAssertEqual(audioSeconds, clip.sidecar.duration, accuracy: 0.011)
+        XCTAssertEqual(sink.video.filter { $0.time >= .seconds(1) + d }.map(\.lens).count,
+                       sink.video.count - 31, "after the unplug every slot holds the last picture")
+    }
+}
+
 /// A camera whose driver stamps frames badly: duplicates, steps back, and jumps an hour ahead.
 final class BadTimestampCamera: Camera, @unchecked Sendable {
     let inner: VirtualLens

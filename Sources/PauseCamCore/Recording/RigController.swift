@@ -26,6 +26,13 @@ public final class RigController: @unchecked Sendable {
 
     /// How long after `stop` the clip is finished: samples captured before the stop may still be in flight.
     public static let stopGrace = MediaTime.milliseconds(200)
+    /// How late the active lens's next frame may be before the movie holds its last picture: a slot of the output
+    /// clock older than this is decided with the picture before it, so a stalled or unplugged camera never leaves a
+    /// hole in the movie (and the audio, the timer and the chapters go on with it). Far above a camera's delivery
+    /// latency and a slow lens's frame interval (5 fps is 200 ms).
+    public static let holdAfter = MediaTime.milliseconds(500)
+    /// How often the held picture is extended while no frame comes.
+    static let holdInterval = MediaTime.milliseconds(100)
 
     public let rig: Rig
     /// The camera serving each lens role now; a role without one has no camera (unplugged, or never found).
@@ -303,6 +310,7 @@ public final class RigController: @unchecked Sendable {
         nothingRecorded = nil
         clipInterruption = nil
         scheduleHealthCheck(for: recorder)
+        scheduleVideoHold(for: recorder)
         for warning in rigWarnings + pendingClipWarnings { recorder.warn(warning) }
         pendingClipWarnings = []
         self.recorder = recorder
@@ -435,6 +443,21 @@ public final class RigController: @unchecked Sendable {
                 }
             }
             self.scheduleHealthCheck(for: recorder, state)
+        }
+    }
+
+    /// Every `holdInterval` while `recorder` records: the output clock's slots older than `holdAfter` are decided
+    /// with the last picture. While the active camera delivers, they are decided already and this does nothing.
+    private func scheduleVideoHold(for recorder: Recorder) {
+        scheduler.schedule(at: scheduler.clock.now() + Self.holdInterval) { [weak self, weak recorder] in
+            guard let self, let recorder, recorder === self.recorder,
+                  recorder.session.state == .recording || recorder.session.state == .paused else { return }
+            let now = self.scheduler.clock.now()
+            if let before = try? now.subtracting(Self.holdAfter) {
+                recorder.holdVideo(before: before)
+                self.stopIfFailed(recorder, at: now)
+            }
+            self.scheduleVideoHold(for: recorder)
         }
     }
 
