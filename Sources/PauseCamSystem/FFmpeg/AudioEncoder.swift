@@ -71,8 +71,16 @@ final class AudioEncoder {
         var samples = chunk.samples
         var frames = chunk.frameCount
         if offset > toleranceSamples {
-            let silence = [Int16](repeating: 0, count: Int(offset) * chunk.channels)
-            try resample(silence, frames: Int(offset), channels: chunk.channels)
+            // In runs of at most a second (and encoded as they go), so a long gap never becomes one allocation.
+            let run = max(1, Int64(chunk.sampleRate))
+            let silence = [Int16](repeating: 0, count: Int(min(offset, run)) * chunk.channels)
+            var filled: Int64 = 0
+            while filled < offset {
+                let frames = Int(min(run, offset - filled))
+                try resample(Array(silence.prefix(frames * chunk.channels)), frames: frames, channels: chunk.channels)
+                try encodeFullFrames(emit: emit)
+                filled += Int64(frames)
+            }
             cursor = MediaTime(value: position.value + offset, timescale: chunk.sampleRate)
         } else if offset < -toleranceSamples {
             let trimmed = min(frames, Int(-offset))
