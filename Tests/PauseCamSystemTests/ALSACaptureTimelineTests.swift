@@ -31,6 +31,31 @@ final class ALSACaptureTimelineTests: XCTestCase {
         XCTAssertEqual(timeline.next, ms(1220))
     }
 
+    /// A process stopped (Ctrl-Z) for ten minutes comes back to a ten-minute gap: the silence is handed on in
+    /// runs of at most a second, contiguous from the expected time to where the samples start.
+    func testABigGapIsFilledWithSilenceInCappedRuns() {
+        var timeline = ALSACaptureTimeline(sampleRate: 48_000)
+        _ = timeline.place(measured: ms(1000), frames: 960)
+        let placement = timeline.place(measured: ms(1020) + .seconds(600), frames: 960)
+        XCTAssertEqual(placement.silenceBefore, 600 * 48_000)
+        let runs = timeline.silenceRuns(placement)
+        XCTAssertEqual(runs.count, 600)
+        XCTAssertTrue(runs.allSatisfy { $0.frames <= timeline.maximumSilenceFrames && $0.frames > 0 })
+        XCTAssertEqual(timeline.maximumSilenceFrames, 48_000)
+        XCTAssertEqual(runs.map(\.frames).reduce(0, +), placement.silenceBefore)
+        XCTAssertEqual(runs.first?.pts, ms(1020))
+        for (previous, next) in zip(runs, runs.dropFirst()) {
+            XCTAssertEqual(next.pts, previous.pts + frames(Int64(previous.frames)))
+        }
+        let last = runs[runs.count - 1]
+        XCTAssertEqual(last.pts + frames(Int64(last.frames)), placement.samplesStart(sampleRate: 48_000))
+        XCTAssertEqual(placement.samplesStart(sampleRate: 48_000), ms(1020) + .seconds(600))
+        // A ragged gap ends with a short run.
+        let ragged = ALSACaptureTimeline.Placement(pts: .zero, silenceBefore: 48_000 * 2 + 5, dropFromStart: 0)
+        XCTAssertEqual(timeline.silenceRuns(ragged).map(\.frames), [48_000, 48_000, 5])
+        XCTAssertEqual(timeline.silenceRuns(.init(pts: .zero, silenceBefore: 0, dropFromStart: 0)), [])
+    }
+
     func testSeededRandomJitterKeepsChunksContiguousAndNearTheClock() {
         var generator = SplitMix64(seed: 42)
         var timeline = ALSACaptureTimeline(sampleRate: 48_000)

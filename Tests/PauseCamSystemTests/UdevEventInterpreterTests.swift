@@ -55,4 +55,22 @@ final class UdevEventInterpreterTests: XCTestCase {
         XCTAssertEqual(interpreter.handle(action: "remove", devicePath: "/dev/video0", identity: fromProperties),
                        [.detached(camera)])
     }
+
+    /// After lost events, a fresh enumeration is compared with what was announced: what vanished is detached,
+    /// what appeared is attached, what changed is both, what stayed is silent.
+    func testResynchronizingAfterLostEventsReportsTheMissedAddsAndRemoves() {
+        let kept = CameraIdentity(devicePath: "/dev/video0", name: "C920", serial: "A1")
+        let unplugged = CameraIdentity(devicePath: "/dev/video2", name: "BRIO", serial: "B2")
+        let plugged = CameraIdentity(devicePath: "/dev/video4", name: "C922", serial: "C3")
+        let swappedOld = CameraIdentity(devicePath: "/dev/video6", name: "C920", serial: "D4")
+        let swappedNew = CameraIdentity(devicePath: "/dev/video6", name: "C920", serial: "E5")
+        var interpreter = UdevEventInterpreter()
+        interpreter.seed([kept, unplugged, swappedOld])
+        XCTAssertEqual(interpreter.resynchronize(with: [swappedNew, plugged, kept]),
+                       [.detached(unplugged), .detached(swappedOld), .attached(plugged), .attached(swappedNew)])
+        XCTAssertEqual(interpreter.resynchronize(with: [swappedNew, plugged, kept]), [], "nothing changed since")
+        XCTAssertEqual(interpreter.handle(action: "remove", devicePath: "/dev/video4", identity: nil),
+                       [.detached(plugged)], "a camera found by the enumeration is remembered for its removal")
+    }
 }
+

@@ -27,6 +27,7 @@ final class V4L2FakeDevice: V4L2Device, @unchecked Sendable {
     private(set) var streaming = false
     private(set) var mapped = 0
     private(set) var closed = false
+    private var menuQueryCount = 0
 
     init(path: String = "/dev/video9", card: String = "Fake Cam", modes: [V4L2Mode]) {
         self.path = path
@@ -90,8 +91,12 @@ final class V4L2FakeDevice: V4L2Device, @unchecked Sendable {
     func queryControl(id: UInt32) throws -> V4L2ControlInfo? { controls[id] }
 
     func queryMenu(id: UInt32, index: UInt32) throws -> V4L2MenuItem? {
-        menus[id]?.first { $0.index == index }
+        lock.withLock { menuQueryCount += 1 }
+        return menus[id]?.first { $0.index == index }
     }
+
+    /// How many `VIDIOC_QUERYMENU` calls were made.
+    var menuQueries: Int { lock.withLock { menuQueryCount } }
 
     func getControl(id: UInt32) throws -> Int32 {
         lock.lock(); defer { lock.unlock() }

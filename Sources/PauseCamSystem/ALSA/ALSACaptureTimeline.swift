@@ -9,6 +9,9 @@ import PauseCamCore
 ///   silence, so what follows stays in sync;
 /// - measured earlier (the sound card's clock runs fast against `CLOCK_MONOTONIC`): the surplus samples at the
 ///   start of the read are dropped and counted.
+///
+/// Silence is handed on in runs of at most `maximumSilenceFrames` (`silenceRuns`): a process stopped with Ctrl-Z
+/// for an hour comes back to an hour-long gap, which must not become one allocation of an hour of samples.
 public struct ALSACaptureTimeline: Sendable {
     /// Samples per second.
     public let sampleRate: Int32
@@ -24,10 +27,20 @@ public struct ALSACaptureTimeline: Sendable {
     /// Frames dropped because the card ran ahead, so far.
     public private(set) var droppedFrames = 0
 
+    /// The longest run of silence handed on as one chunk: one second.
+    public let maximumSilenceFrames: Int
+
     public init(sampleRate: Int32) {
         self.sampleRate = sampleRate
         gapTolerance = Int(sampleRate) / 50
         leadTolerance = Int(sampleRate) / 25
+        maximumSilenceFrames = max(1, Int(sampleRate))
+    }
+
+    /// One run of silence: `frames` frames starting at `pts`.
+    public struct SilenceRun: Sendable, Equatable {
+        public var pts: MediaTime
+        public var frames: Int
     }
 
     /// Where a read of `frames` frames whose first sample was measured at `measured` goes.
@@ -38,6 +51,20 @@ public struct ALSACaptureTimeline: Sendable {
         public var silenceBefore: Int
         /// Frames to drop from the start of the read (`frames` drops the whole read).
         public var dropFromStart: Int
+
+        /// Where the read's kept samples start: after the silence.
+        public func samplesStart(sampleRate: Int32) -> MediaTime {
+            pts + MediaTime(value: Int64(silenceBefore), timescale: sampleRate)
+        }
+    }
+
+    /// The silence of `placement` cut into contiguous runs of at most `maximumSilenceFrames`, from its `pts` to
+    /// where the samples start.
+    public func silenceRuns(_ placement: Placement) -> [SilenceRun] {
+        stride(from: 0, to: placement.silenceBefore, by: maximumSilenceFrames).map { start in
+            SilenceRun(pts: placement.pts + MediaTime(value: Int64(start), timescale: sampleRate),
+                       frames: min(maximumSilenceFrames, placement.silenceBefore - start))
+        }
     }
 
     /// Places one read and advances the timeline.

@@ -2,13 +2,15 @@ import CALSA
 import Foundation
 import PauseCamCore
 
-/// An ALSA capture PCM as PauseCam's `Microphone`: 48 kHz S16_LE, mono or stereo as the device allows, chunks of
-/// one period (~20 ms) stamped on `CLOCK_MONOTONIC` so audio shares the video clock.
+/// An ALSA capture PCM as PauseCam's `Microphone`: S16_LE at 48 kHz or the device's nearest rate (a 44.1 kHz USB
+/// microphone records at 44.1 kHz, and `sampleRate` says so), mono or stereo as the device allows, chunks of one
+/// period (~20 ms) stamped on `CLOCK_MONOTONIC` so audio shares the video clock.
 ///
 /// The PCM is opened and configured when the microphone is made, so a rig whose microphone cannot be opened fails
-/// (or warns, with `required: false`) before anything is recorded. Overruns (`-EPIPE`) are recovered with
-/// `snd_pcm_prepare`; the samples lost are counted and filled with silence (`ALSACaptureTimeline`). A PCM that
-/// disappears (`-ENODEV`) ends the microphone and calls `onEnd` once.
+/// (or warns, with `required: false`) before anything is recorded. Overruns (`-EPIPE`) and suspends (`-ESTRPIPE`)
+/// are recovered with `snd_pcm_recover`; the samples lost are counted and filled with silence, in chunks of at
+/// most a second (`ALSACaptureTimeline`). A PCM that disappears (`-ENODEV`) or cannot recover is closed (so an
+/// unplugged card is released) and ends the microphone, calling `onEnd` once.
 public final class ALSAMicrophone: Microphone, @unchecked Sendable {
     public let displayName: String
     public let sampleRate: Int32
@@ -17,15 +19,16 @@ public final class ALSAMicrophone: Microphone, @unchecked Sendable {
     /// What PauseCam asks of every microphone.
     public static let preferredRate: Int32 = 48_000
 
-    private let pcm: ALSAPCM
-    private let warn: @Sendable (String) -> Void
+    private let pcm: ALSACaptureDevice
     private let lock = NSLock()
     private let capture = CaptureThread()
     private var counters = Statistics()
+    /// The PCM ended by itself (unplugged) and was closed; the microphone cannot start again.
+    private var gone: String?
 
     /// Counters kept while capturing, for the status line and the sidecar.
     public struct Statistics: Sendable, Equatable {
-        /// Overruns (`-EPIPE`) recovered.
+        /// Overruns (`-EPIPE`) and suspends (`-ESTRPIPE`) recovered.
         public var overruns = 0
         /// Frames of silence put in for samples lost to overruns.
         public var silenceFrames = 0
@@ -37,16 +40,22 @@ public final class ALSAMicrophone: Microphone, @unchecked Sendable {
 
     /// Opens and configures the PCM `name` ("default", "hw:1,0", "null"…). Throws `ALSAError` naming the PCM and
     /// ALSA's message.
-    public init(pcm name: String = "default", warn: @escaping @Sendable (String) -> Void) throws {
-        pcm = try ALSAPCM(name: name)
-        self.warn = warn
+    public convenience init(pcm name: String = "default", warn: @escaping @Sendable (String) -> Void) throws {
+        let pcm = try ALSAPCM(name: name)
         try pcm.configureHardware(rate: Self.preferredRate, periodFrames: Int(Self.preferredRate) / 50)
         try pcm.configureSoftware()
-        sampleRate = pcm.rate
-        channels = pcm.channels
-        displayName = "ALSA \(name)"
-        if !pcm.monotonicTimestamps {
-            warn("microphone \"\(name)\" cannot timestamp on CLOCK_MONOTONIC; chunks are stamped when read")
+        self.init(device: pcm, warn: warn)
+    }
+
+    /// A microphone on a configured capture device (a scripted one in tests); `sampleRate` and `channels` are what
+    /// the device negotiated.
+    init(device: ALSACaptureDevice, warn: @escaping @Sendable (String) -> Void) {
+        pcm = device
+        sampleRate = device.rate
+        channels = device.channels
+        displayName = "ALSA \(device.name)"
+        if !device.monotonicTimestamps {
+            warn("microphone \"\(device.name)\" cannot timestamp on CLOCK_MONOTONIC; chunks are stamped when read")
         }
     }
 
@@ -66,6 +75,7 @@ public final class ALSAMicrophone: Microphone, @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard !capture.isRunning else { return }
+        if let gone { throw ALSAError(pcm: pcm.name, call: "start (the microphone ended: \(gone))", code: -ENODEV) }
         try pcm.prepare()
         try pcm.start()
         capture.start(name: "pausecam.alsa \(pcm.name)") { [self] in
@@ -93,8 +103,11 @@ public final class ALSAMicrophone: Microphone, @unchecked Sendable {
             if count == -EAGAIN { continue }
             if count == -EPIPE || count == -ESTRPIPE {
                 lock.lock(); counters.overruns += 1; lock.unlock()
-                if (try? pcm.prepare()) == nil || (try? pcm.start()) == nil {
-                    endReason = "microphone \"\(pcm.name)\" could not recover from an overrun"
+                do {
+                    try pcm.recover(from: count)
+                } catch {
+                    let what = count == -EPIPE ? "an overrun" : "a suspend"
+                    endReason = "microphone \"\(pcm.name)\" could not recover from \(what): \(error)"
                     break
                 }
                 continue
@@ -107,17 +120,31 @@ public final class ALSAMicrophone: Microphone, @unchecked Sendable {
             let read = Int(count)
             let measured = firstSampleTime(framesRead: read)
             let placement = timeline.place(measured: measured, frames: read)
-            guard placement.dropFromStart < read else { continue }
-            var chunk = [Int16](repeating: 0, count: placement.silenceBefore * channels)
-            chunk += samples[(placement.dropFromStart * channels)..<(read * channels)]
+            var chunks = timeline.silenceRuns(placement).map {
+                AudioChunk(pts: $0.pts, sampleRate: sampleRate, channels: channels,
+                           samples: [Int16](repeating: 0, count: $0.frames * channels))
+            }
+            if placement.dropFromStart < read {
+                chunks.append(AudioChunk(pts: placement.samplesStart(sampleRate: sampleRate), sampleRate: sampleRate,
+                                         channels: channels,
+                                         samples: Array(samples[(placement.dropFromStart * channels)..<(read * channels)])))
+            }
             lock.lock()
             counters.silenceFrames = timeline.silenceFrames
             counters.droppedFrames = timeline.droppedFrames
-            counters.chunks += 1
+            counters.chunks += chunks.count
             lock.unlock()
-            deliver(AudioChunk(pts: placement.pts, sampleRate: sampleRate, channels: channels, samples: chunk))
+            chunks.forEach(deliver)
         }
         pcm.drop()
+        if let endReason {
+            // Close before telling anyone: an unplugged card is only released once every handle on it is closed,
+            // and whoever hears `onEnd` may want the re-plugged microphone at once.
+            lock.lock()
+            pcm.close()
+            gone = endReason
+            lock.unlock()
+        }
         let endedByItself = capture.end() && endReason != nil
         if endedByItself, let endReason { onEnd(endReason) }
     }

@@ -2,10 +2,11 @@ import CALSA
 import Foundation
 import PauseCamCore
 
-/// An ALSA capture PCM configured for PauseCam: interleaved S16_LE at a fixed rate, non-blocking, with
-/// timestamps on `CLOCK_MONOTONIC` (the clock V4L2 stamps frames with). One wrapper per ALSA call; every failure
-/// is an `ALSAError` naming the PCM. Owned by one `ALSAMicrophone`, used from one thread at a time.
-final class ALSAPCM {
+/// An ALSA capture PCM configured for PauseCam: interleaved S16_LE at the rate nearest the one asked for (what the
+/// device really runs at), non-blocking, with timestamps on `CLOCK_MONOTONIC` (the clock V4L2 stamps frames with).
+/// One wrapper per ALSA call; every failure is an `ALSAError` naming the PCM, and every call after `close()` fails
+/// (`-EBADFD`) instead of reaching a freed handle. Owned by one `ALSAMicrophone`, used from one thread at a time.
+final class ALSAPCM: ALSACaptureDevice, @unchecked Sendable {
     let name: String
     private var handle: OpaquePointer?
     /// Samples per second, as granted.
@@ -34,9 +35,17 @@ final class ALSAPCM {
         if code < 0 { throw ALSAError(pcm: name, call: call, code: code) }
     }
 
-    /// Sets interleaved S16_LE at exactly `rate`, 1 or 2 channels (stereo preferred), about 20 ms periods.
-    /// The corresponding C functions are the `snd_pcm_hw_params_*` family and `snd_pcm_hw_params`.
+    /// The open handle, or an error naming `call` once the PCM was closed.
+    private func openHandle(_ call: String) throws -> OpaquePointer {
+        guard let handle else { throw ALSAError(pcm: name, call: call + " (the PCM was closed)", code: -EBADFD) }
+        return handle
+    }
+
+    /// Sets interleaved S16_LE, 1 or 2 channels (stereo preferred), about 20 ms periods, at the rate nearest
+    /// `rate`: a USB microphone that only runs at 44.1 kHz records at 44.1 kHz (`rate` tells which), rather than
+    /// failing. The corresponding C functions are the `snd_pcm_hw_params_*` family and `snd_pcm_hw_params`.
     func configureHardware(rate wanted: Int32, periodFrames wantedPeriod: Int) throws {
+        let handle = try openHandle("snd_pcm_hw_params")
         var params: OpaquePointer?
         try check(snd_pcm_hw_params_malloc(&params), "snd_pcm_hw_params_malloc")
         defer { snd_pcm_hw_params_free(params) }
@@ -54,8 +63,11 @@ final class ALSAPCM {
         }
         var rateValue = UInt32(wanted)
         var direction: Int32 = 0
-        try check(snd_pcm_hw_params_set_rate(handle, params, rateValue, 0), "snd_pcm_hw_params_set_rate(\(wanted))")
-        var period = snd_pcm_uframes_t(wantedPeriod)
+        try check(snd_pcm_hw_params_set_rate_near(handle, params, &rateValue, &direction),
+                  "snd_pcm_hw_params_set_rate_near(\(wanted))")
+        // The period is asked for in time, not frames: ~20 ms at whatever rate was granted.
+        direction = 0
+        var period = snd_pcm_uframes_t(max(1, Int(rateValue) * wantedPeriod / max(1, Int(wanted))))
         try check(snd_pcm_hw_params_set_period_size_near(handle, params, &period, &direction),
                   "snd_pcm_hw_params_set_period_size_near")
         var buffer = period * 8
@@ -64,6 +76,9 @@ final class ALSAPCM {
         try check(snd_pcm_hw_params(handle, params), "snd_pcm_hw_params")
         try check(snd_pcm_hw_params_get_rate(params, &rateValue, &direction), "snd_pcm_hw_params_get_rate")
         try check(snd_pcm_hw_params_get_period_size(params, &period, &direction), "snd_pcm_hw_params_get_period_size")
+        guard rateValue > 0, rateValue <= UInt32(Int32.max) else {
+            throw ALSAError(pcm: name, call: "snd_pcm_hw_params_get_rate(\(rateValue) Hz)", code: -EINVAL)
+        }
         rate = Int32(rateValue)
         channels = Int(channelCount)
         periodFrames = Int(period)
@@ -73,6 +88,7 @@ final class ALSAPCM {
     /// monotonic clock is not an error (`monotonicTimestamps` stays false). The corresponding C functions are the
     /// `snd_pcm_sw_params_*` family and `snd_pcm_sw_params`.
     func configureSoftware() throws {
+        let handle = try openHandle("snd_pcm_sw_params")
         var params: OpaquePointer?
         try check(snd_pcm_sw_params_malloc(&params), "snd_pcm_sw_params_malloc")
         defer { snd_pcm_sw_params_free(params) }
@@ -86,17 +102,21 @@ final class ALSAPCM {
     }
 
     /// Starts capture. The corresponding C function is `snd_pcm_start`.
-    func start() throws { try check(snd_pcm_start(handle), "snd_pcm_start") }
+    func start() throws { try check(snd_pcm_start(openHandle("snd_pcm_start")), "snd_pcm_start") }
 
     /// Waits up to `milliseconds` for a period; returns the raw result (1 ready, 0 timeout, negative error) so the
     /// caller can treat `-EPIPE` as an overrun. The corresponding C function is `snd_pcm_wait`.
-    func wait(milliseconds: Int32) -> Int32 { snd_pcm_wait(handle, milliseconds) }
+    func wait(milliseconds: Int32) -> Int32 {
+        guard let handle else { return -EBADFD }
+        return snd_pcm_wait(handle, milliseconds)
+    }
 
     /// Reads up to `frames` interleaved frames into `buffer`; returns the frame count or a negative error
     /// (`-EAGAIN` nothing ready, `-EPIPE` overrun, `-ESTRPIPE` suspended, `-ENODEV` unplugged). The corresponding
     /// C function is `snd_pcm_readi`.
     func read(into buffer: UnsafeMutablePointer<Int16>, frames: Int) -> Int {
-        Int(snd_pcm_readi(handle, buffer, snd_pcm_uframes_t(frames)))
+        guard let handle else { return Int(-EBADFD) }
+        return Int(snd_pcm_readi(handle, buffer, snd_pcm_uframes_t(frames)))
     }
 
     /// Frames available and the time (`CLOCK_MONOTONIC` when `monotonicTimestamps`) the hardware position was
@@ -104,15 +124,27 @@ final class ALSAPCM {
     func hardwareTimestamp() -> (available: Int, time: MediaTime)? {
         var available: snd_pcm_uframes_t = 0
         var stamp = timespec()
-        guard snd_pcm_htimestamp(handle, &available, &stamp) >= 0, stamp.tv_sec != 0 || stamp.tv_nsec != 0,
+        guard let handle, snd_pcm_htimestamp(handle, &available, &stamp) >= 0, stamp.tv_sec != 0 || stamp.tv_nsec != 0,
               let time = MediaTime.timespec(seconds: Int64(stamp.tv_sec), nanoseconds: Int64(stamp.tv_nsec))
         else { return nil }
         return (Int(available), time)
     }
 
-    /// Recovers from an overrun: the PCM is prepared and restarted. The corresponding C function is
-    /// `snd_pcm_prepare`.
-    func prepare() throws { try check(snd_pcm_prepare(handle), "snd_pcm_prepare") }
+    /// Makes the PCM ready to start. The corresponding C function is `snd_pcm_prepare`.
+    func prepare() throws { try check(snd_pcm_prepare(openHandle("snd_pcm_prepare")), "snd_pcm_prepare") }
+
+    /// Capture again after `-EPIPE` (an overrun: prepare) or `-ESTRPIPE` (the system suspended: resume, or
+    /// prepare when the device cannot resume), then start if that left the PCM only prepared (a resumed PCM
+    /// runs already). The corresponding C functions are `snd_pcm_recover`, `snd_pcm_state`, `snd_pcm_start`.
+    func recover(from code: Int32) throws {
+        let handle = try openHandle("snd_pcm_recover")
+        try check(snd_pcm_recover(handle, code, 1), "snd_pcm_recover(\(String(cString: snd_strerror(code))))")
+        if snd_pcm_state(handle) == SND_PCM_STATE_PREPARED { try start() }
+    }
+
+    /// The PCM's state, e.g. `SND_PCM_STATE_RUNNING`; `nil` once closed. The corresponding C function is
+    /// `snd_pcm_state`.
+    var state: snd_pcm_state_t? { handle.map { snd_pcm_state($0) } }
 
     /// Stops capture, dropping pending frames. The corresponding C function is `snd_pcm_drop`.
     func drop() { if let handle { _ = snd_pcm_drop(handle) } }

@@ -33,9 +33,7 @@ final class AudioEncoder {
         guard let context = avcodec_alloc_context3(codec) else {
             throw FFmpegError("avcodec_alloc_context3(aac)", code: pausecam_averror(ENOMEM))
         }
-        self.context = context
-        sampleRate = settings.sampleRate
-        channels = max(1, settings.channels)
+        let channels = max(1, settings.channels)
         context.pointee.sample_fmt = AV_SAMPLE_FMT_FLTP
         context.pointee.sample_rate = settings.sampleRate
         context.pointee.time_base = AVRational(num: 1, den: settings.sampleRate)
@@ -49,7 +47,12 @@ final class AudioEncoder {
             throw FFmpegError("avcodec_open2(aac \(settings.sampleRate) Hz \(channels) ch)",
                               code: opened < 0 ? opened : pausecam_averror(ENOMEM))
         }
+        // Stored only now that everything opened: a failure above freed the context before `self` was fully
+        // initialized, so `deinit` never frees it a second time.
+        self.context = context
         self.fifo = fifo
+        sampleRate = settings.sampleRate
+        self.channels = channels
     }
 
     deinit {
@@ -71,8 +74,16 @@ final class AudioEncoder {
         var samples = chunk.samples
         var frames = chunk.frameCount
         if offset > toleranceSamples {
-            let silence = [Int16](repeating: 0, count: Int(offset) * chunk.channels)
-            try resample(silence, frames: Int(offset), channels: chunk.channels)
+            // In runs of at most a second (and encoded as they go), so a long gap never becomes one allocation.
+            let run = max(1, Int64(chunk.sampleRate))
+            let silence = [Int16](repeating: 0, count: Int(min(offset, run)) * chunk.channels)
+            var filled: Int64 = 0
+            while filled < offset {
+                let frames = Int(min(run, offset - filled))
+                try resample(Array(silence.prefix(frames * chunk.channels)), frames: frames, channels: chunk.channels)
+                try encodeFullFrames(emit: emit)
+                filled += Int64(frames)
+            }
             cursor = MediaTime(value: position.value + offset, timescale: chunk.sampleRate)
         } else if offset < -toleranceSamples {
             let trimmed = min(frames, Int(-offset))

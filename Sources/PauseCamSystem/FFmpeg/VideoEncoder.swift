@@ -19,6 +19,10 @@ final class VideoEncoder {
 
     /// Opens libx264 for a `settings.width`×`settings.height` yuv420p canvas. `globalHeader` when the container
     /// wants SPS/PPS in the stream header (mov, mp4, mkv all do).
+    ///
+    /// The context is built and opened in a local and stored only once it is open: a failure frees it here, before
+    /// `self` is fully initialized, so `deinit` (which frees `context`) never runs for it — freeing it in `init`
+    /// after storing it would free it twice.
     init(settings: MovieSettings, globalHeader: Bool) throws {
         guard let codec = avcodec_find_encoder_by_name("libx264") else {
             throw FFmpegError("avcodec_find_encoder_by_name(libx264): this FFmpeg has no libx264; install "
@@ -27,9 +31,6 @@ final class VideoEncoder {
         guard let context = avcodec_alloc_context3(codec) else {
             throw FFmpegError("avcodec_alloc_context3(libx264)", code: pausecam_averror(ENOMEM))
         }
-        self.context = context
-        nominalFrameDuration = (try? settings.rate.frameDuration.rescaled(to: Self.timescale, rounding: .nearest).value)
-            ?? 3000
         context.pointee.width = Int32(settings.width & ~1)
         context.pointee.height = Int32(settings.height & ~1)
         context.pointee.pix_fmt = AV_PIX_FMT_YUV420P
@@ -49,6 +50,9 @@ final class VideoEncoder {
             avcodec_free_context(&owned)
             throw FFmpegError("avcodec_open2(libx264 preset \(settings.preset) crf \(settings.crf))", code: opened)
         }
+        nominalFrameDuration = (try? settings.rate.frameDuration.rescaled(to: Self.timescale, rounding: .nearest).value)
+            ?? 3000
+        self.context = context
     }
 
     deinit {

@@ -8,7 +8,9 @@ import PauseCamCore
 /// - `change` → nothing if the identity is unchanged, else detached(old) + attached(new), or attached when the
 ///   node just became a capture node;
 /// - `remove` → detached with the remembered identity (or the one read from the event's properties);
-/// - anything about a node that is not a capture node (a UVC metadata node) → nothing.
+/// - anything about a node that is not a capture node (a UVC metadata node) → nothing;
+/// - after lost events (the monitor's `ENOBUFS`), a fresh enumeration → detached for every remembered camera that
+///   is gone or changed, then attached for every camera that is new or changed (`resynchronize`).
 public struct UdevEventInterpreter: Sendable {
     /// Present cameras by device node.
     public private(set) var present: [String: CameraIdentity] = [:]
@@ -41,5 +43,16 @@ public struct UdevEventInterpreter: Sendable {
         default:
             return []
         }
+    }
+
+    /// The events that bring what was announced in line with `cameras`, a fresh enumeration: used when the monitor
+    /// lost events, so an add or remove missed in the overflow is still reported. Detaches come first (a node
+    /// re-used by another camera is freed before it is taken), each group in device-node order.
+    public mutating func resynchronize(with cameras: [CameraIdentity]) -> [DeviceEvent] {
+        let now = Dictionary(cameras.map { ($0.devicePath, $0) }, uniquingKeysWith: { _, last in last })
+        let gone = present.filter { now[$0.key] != $0.value }.sorted { $0.key < $1.key }
+        let new = now.filter { present[$0.key] != $0.value }.sorted { $0.key < $1.key }
+        present = now
+        return gone.map { .detached($0.value) } + new.map { .attached($0.value) }
     }
 }

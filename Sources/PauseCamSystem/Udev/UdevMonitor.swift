@@ -10,33 +10,54 @@ final class UdevMonitor: @unchecked Sendable {
     /// Listens for events that udevd has finished processing (the "udev" netlink group), filtered by subsystem —
     /// tag filters are not used: they receive nothing under umockdev. The corresponding C functions are
     /// `udev_monitor_new_from_netlink`, `udev_monitor_filter_add_match_subsystem_devtype`,
-    /// `udev_monitor_enable_receiving`.
-    init(context: UdevContext, subsystem: String) throws {
-        self.context = context
+    /// `udev_monitor_enable_receiving`. `enableReceiving` is that call, replaceable so tests can make it fail.
+    init(context: UdevContext, subsystem: String,
+         enableReceiving: (OpaquePointer) -> Int32 = { udev_monitor_enable_receiving($0) }) throws {
+        // Built in a local and stored only on success: a failure unrefs it here, before `self` is fully
+        // initialized, so `deinit` never unrefs it a second time.
         guard let handle = udev_monitor_new_from_netlink(context.handle, "udev") else {
             throw UdevError(call: "udev_monitor_new_from_netlink(udev)", code: errno == 0 ? EPROTONOSUPPORT : errno)
         }
-        self.handle = handle
         var code = udev_monitor_filter_add_match_subsystem_devtype(handle, subsystem, nil)
         if code < 0 {
             udev_monitor_unref(handle)
             throw UdevError(call: "udev_monitor_filter_add_match_subsystem_devtype(\(subsystem))", code: -code)
         }
-        code = udev_monitor_enable_receiving(handle)
+        // A burst of events (a hub of cameras plugged at once, udevd replaying at boot) overflows the kernel's
+        // default ~200 KiB socket buffer and events are dropped (ENOBUFS); a larger buffer makes that rare, and
+        // the watcher re-enumerates when it happens anyway. Debian 12's libudev already asks for 128 MiB itself,
+        // others do not; asking for less would shrink it. Unprivileged, the kernel caps the size at
+        // net.core.rmem_max, so a failure here is not an error.
+        _ = udev_monitor_set_receive_buffer_size(handle, Self.receiveBufferBytes)
+        code = enableReceiving(handle)
         if code < 0 {
             udev_monitor_unref(handle)
             throw UdevError(call: "udev_monitor_enable_receiving", code: -code)
         }
+        self.context = context
+        self.handle = handle
     }
 
     deinit { udev_monitor_unref(handle) }
 
+    /// The receive buffer asked for: 128 MiB, what udevd and Debian 12's libudev use. The corresponding C
+    /// function is `udev_monitor_set_receive_buffer_size`.
+    static let receiveBufferBytes: Int32 = 128 << 20
+
     /// The socket to poll. The corresponding C function is `udev_monitor_get_fd`.
     var fileDescriptor: Int32 { udev_monitor_get_fd(handle) }
 
-    /// The next event's device, or `nil` when none is ready. The corresponding C function is
-    /// `udev_monitor_receive_device`.
-    func receive() -> UdevDevice? {
-        udev_monitor_receive_device(handle).map { UdevDevice(owning: $0) }
+    /// The next event, or why there is none. `udev_monitor_receive_device` returns NULL with `errno` set: `EAGAIN`
+    /// when nothing is ready, `ENOBUFS` when the kernel dropped events because the socket buffer was full.
+    /// The corresponding C function is `udev_monitor_receive_device`.
+    func receive() -> UdevReception {
+        errno = 0
+        if let device = udev_monitor_receive_device(handle) { return .device(UdevDevice(owning: device)) }
+        let code = errno
+        switch code {
+        case ENOBUFS: return .overflow
+        case 0, EAGAIN, EWOULDBLOCK, EINTR: return .drained
+        default: return .failed(UdevError(call: "udev_monitor_receive_device", code: code))
+        }
     }
 }

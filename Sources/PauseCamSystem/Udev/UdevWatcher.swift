@@ -6,20 +6,34 @@ import PauseCamCore
 /// watcher's own thread together with a wake-up pipe so `stop()` returns promptly. Each add/change/remove of a
 /// capture node becomes a `DeviceEvent` (see `UdevEventInterpreter`) delivered to the handler from that thread;
 /// the composition root hops it onto the session's serial context.
+///
+/// When the kernel drops events because the monitor's buffer overflowed (`ENOBUFS`), the watcher drains what is
+/// still queued, enumerates the cameras again and reports the difference, so no plug or unplug is lost.
 public final class UdevWatcher: DeviceWatcher, @unchecked Sendable {
     private let lock = NSLock()
     private var interpreter = UdevEventInterpreter()
     private var thread: Thread?
     private var wakeWrite: Int32 = -1
     private var finished: DispatchSemaphore?
+    private let makeSource: () throws -> UdevEventSource
+    private let enumerateCameras: () throws -> [CameraIdentity]
 
-    public init() {}
+    /// A watcher on the system's udev.
+    public convenience init() {
+        self.init(makeSource: { try UdevMonitorSource() }, enumerate: { try UdevDeviceManager().cameras() })
+    }
+
+    /// A watcher on any event source: tests script one to inject lost events.
+    init(makeSource: @escaping () throws -> UdevEventSource, enumerate: @escaping () throws -> [CameraIdentity]) {
+        self.makeSource = makeSource
+        enumerateCameras = enumerate
+    }
 
     deinit { stop() }
 
     /// The capture cameras present now; also remembered, so their later removal reports the same identity.
     public func enumerate() throws -> [CameraIdentity] {
-        let cameras = try UdevDeviceManager().cameras()
+        let cameras = try enumerateCameras()
         lock.lock()
         interpreter.seed(cameras)
         lock.unlock()
@@ -32,8 +46,7 @@ public final class UdevWatcher: DeviceWatcher, @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard thread == nil else { return }
-        let manager = try UdevDeviceManager()
-        let monitor = try UdevMonitor(context: UdevContext(), subsystem: "video4linux")
+        let source = try makeSource()
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else { throw UdevError(call: "pipe", code: errno) }
         for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
@@ -42,7 +55,7 @@ public final class UdevWatcher: DeviceWatcher, @unchecked Sendable {
         let done = DispatchSemaphore(value: 0)
         finished = done
         let thread = Thread { [self] in
-            watch(monitor: monitor, manager: manager, wakeRead: wakeRead, handler: handler)
+            watch(source: source, wakeRead: wakeRead, handler: handler)
             close(wakeRead)
             done.signal()
         }
@@ -66,9 +79,8 @@ public final class UdevWatcher: DeviceWatcher, @unchecked Sendable {
         if !onWatcherThread { done?.wait() }
     }
 
-    private func watch(monitor: UdevMonitor, manager: UdevDeviceManager, wakeRead: Int32,
-                       handler: @Sendable (DeviceEvent) -> Void) {
-        var fds = [pollfd(fd: monitor.fileDescriptor, events: Int16(POLLIN), revents: 0),
+    private func watch(source: UdevEventSource, wakeRead: Int32, handler: @Sendable (DeviceEvent) -> Void) {
+        var fds = [pollfd(fd: source.fileDescriptor, events: Int16(POLLIN), revents: 0),
                    pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
         while true {
             let ready = poll(&fds, 2, -1)
@@ -77,14 +89,28 @@ public final class UdevWatcher: DeviceWatcher, @unchecked Sendable {
                 return
             }
             if fds[1].revents != 0 { return }
-            guard fds[0].revents & Int16(POLLIN) != 0 else { continue }
-            while let device = monitor.receive() {
-                let action = device.action ?? "change"
-                let identity = action == "remove" ? manager.identityOfRemoved(device)
-                                                  : manager.identity(of: device, openNode: true)
-                guard let node = device.deviceNode ?? device.property("DEVNAME") else { continue }
+            if fds[0].revents & Int16(POLLNVAL) != 0 { return }
+            // An overflow shows as POLLERR (the socket's pending ENOBUFS), with or without POLLIN.
+            guard fds[0].revents & Int16(POLLIN | POLLERR) != 0 else { continue }
+            var lostEvents = false
+            reading: while true {
+                var events: [DeviceEvent] = []
+                switch source.next() {
+                case .action(let action, let node, let identity):
+                    lock.lock()
+                    events = interpreter.handle(action: action, devicePath: node, identity: identity)
+                    lock.unlock()
+                case .ignored: break
+                case .overflow: lostEvents = true
+                case .drained, .failed: break reading
+                }
+                events.forEach(handler)
+            }
+            // Re-enumerate only once the queue is drained: events still queued behind the overflow are older
+            // than the enumeration, and applying them after it would undo what it found.
+            if lostEvents, let cameras = try? source.cameras() {
                 lock.lock()
-                let events = interpreter.handle(action: action, devicePath: node, identity: identity)
+                let events = interpreter.resynchronize(with: cameras)
                 lock.unlock()
                 events.forEach(handler)
             }

@@ -1,3 +1,5 @@
+import CV4L2
+
 /// What `VIDIOC_QUERYCAP` says about a device node: its names and what the node can do.
 public struct V4L2Capability: Sendable, Equatable {
     /// `driver`, e.g. "uvcvideo".
@@ -25,12 +27,12 @@ public struct V4L2Capability: Sendable, Equatable {
         public var rawValue: UInt32
         public init(rawValue: UInt32) { self.rawValue = rawValue }
         /// `V4L2_CAP_VIDEO_CAPTURE`.
-        public static let videoCapture = Flags(rawValue: 0x0000_0001)
+        public static let videoCapture = Flags(rawValue: UInt32(V4L2_CAP_VIDEO_CAPTURE))
         /// `V4L2_CAP_STREAMING`: mmap/userptr streaming I/O.
-        public static let streaming = Flags(rawValue: 0x0400_0000)
+        public static let streaming = Flags(rawValue: UInt32(V4L2_CAP_STREAMING))
         /// `V4L2_CAP_META_CAPTURE`: a metadata node (UVC's second node per camera).
-        public static let metaCapture = Flags(rawValue: 0x0080_0000)
+        public static let metaCapture = Flags(rawValue: UInt32(V4L2_CAP_META_CAPTURE))
         /// `V4L2_CAP_DEVICE_CAPS`: `device_caps` is filled in.
-        public static let deviceCaps = Flags(rawValue: 0x8000_0000)
+        public static let deviceCaps = Flags(rawValue: UInt32(V4L2_CAP_DEVICE_CAPS))
     }
 }

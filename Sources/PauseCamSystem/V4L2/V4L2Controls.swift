@@ -1,3 +1,4 @@
+import CV4L2
 import Foundation
 import PauseCamCore
 
@@ -77,14 +78,14 @@ public final class V4L2Controls {
 
     /// The anti-flicker setting.
     public func setPowerLine(_ setting: Rig.Controls.PowerLine) {
-        let value: Int32
+        let value: v4l2_power_line_frequency
         switch setting {
-        case .disabled: value = 0
-        case .hz50: value = 1
-        case .hz60: value = 2
-        case .auto: value = 3
+        case .disabled: value = V4L2_CID_POWER_LINE_FREQUENCY_DISABLED
+        case .hz50: value = V4L2_CID_POWER_LINE_FREQUENCY_50HZ
+        case .hz60: value = V4L2_CID_POWER_LINE_FREQUENCY_60HZ
+        case .auto: value = V4L2_CID_POWER_LINE_FREQUENCY_AUTO
         }
-        set(.powerLineFrequency, value)
+        set(.powerLineFrequency, Int32(value.rawValue))
     }
 
     /// Automatic exposure: the menu's `auto` item when offered, else aperture priority (UVC's "auto": the camera
@@ -110,12 +111,13 @@ public final class V4L2Controls {
     public func setExposureBias(millistops: Int64) {
         guard let control = info(.autoExposureBias) else { return missing(.autoExposureBias) }
         if control.type == .integerMenu {
-            var best: (index: UInt32, distance: Int64)?
-            for index in UInt32(max(0, control.minimum))...UInt32(max(0, control.maximum)) {
-                guard let item = try? device.queryMenu(id: control.id, index: index), let value = item.value
-                else { continue }
-                let distance = abs(value - millistops)
-                if best == nil || distance < best!.distance { best = (index, distance) }
+            var best: (index: UInt32, distance: UInt64)?
+            for item in menuItems(control) {
+                guard let value = item.value else { continue }
+                // |value − millistops| without overflow, whatever 64-bit value the driver reports.
+                let distance = value >= millistops ? UInt64(bitPattern: value &- millistops)
+                                                   : UInt64(bitPattern: millistops &- value)
+                if best == nil || distance < best!.distance { best = (item.index, distance) }
             }
             if let best { set(.autoExposureBias, Int32(best.index)) }
         } else {
@@ -125,13 +127,23 @@ public final class V4L2Controls {
 
     /// The menu items the driver offers for a menu control.
     private func menuIndices(_ control: V4L2ControlID) -> Set<UInt32> {
-        guard let info = info(control), info.type == .menu || info.type == .integerMenu,
-              info.minimum >= 0, info.maximum >= info.minimum, info.maximum < 64 else { return [] }
-        var indices: Set<UInt32> = []
-        for index in UInt32(info.minimum)...UInt32(info.maximum) {
-            if (try? device.queryMenu(id: info.id, index: index)).flatMap({ $0 }) != nil { indices.insert(index) }
+        guard let info = info(control) else { return [] }
+        return Set(menuItems(info).map(\.index))
+    }
+
+    /// The most menu items read from one control: real menus have a handful, so a driver that reports a huge
+    /// range is not asked millions of times.
+    static let menuItemLimit: Int32 = 64
+
+    /// The items of a menu or integer-menu control, asked index by index (`VIDIOC_QUERYMENU`; a driver may skip
+    /// indices). Nothing for a range a driver got wrong (maximum below minimum, negative) or larger than
+    /// `menuItemLimit` — a `UInt32(minimum)...UInt32(maximum)` range would trap or run for hours on those.
+    private func menuItems(_ info: V4L2ControlInfo) -> [V4L2MenuItem] {
+        guard info.type == .menu || info.type == .integerMenu, info.minimum >= 0, info.maximum >= info.minimum,
+              info.maximum < Self.menuItemLimit else { return [] }
+        return (UInt32(info.minimum)...UInt32(info.maximum)).compactMap {
+            (try? device.queryMenu(id: info.id, index: $0)).flatMap { $0 }
         }
-        return indices
     }
 
     /// One `VIDIOC_S_CTRL`, clamped to the control's range; a missing control or a failure is a warning.

@@ -1,3 +1,5 @@
+import CV4L2
+
 /// A filled buffer from `VIDIOC_DQBUF`: which mmap buffer, how much of it, and when the frame was captured.
 public struct V4L2DequeuedBuffer: Sendable, Equatable {
     /// Which mmap buffer holds the frame; queue it again after copying.
@@ -27,11 +29,11 @@ public struct V4L2DequeuedBuffer: Sendable, Equatable {
         public var rawValue: UInt32
         public init(rawValue: UInt32) { self.rawValue = rawValue }
         /// `V4L2_BUF_FLAG_ERROR`: the frame is corrupt (a USB hiccup); skip it.
-        public static let error = Flags(rawValue: 0x0000_0040)
+        public static let error = Flags(rawValue: UInt32(V4L2_BUF_FLAG_ERROR))
         /// `V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC`: the timestamp is on `CLOCK_MONOTONIC` (the session clock).
-        public static let timestampMonotonic = Flags(rawValue: 0x0000_2000)
+        public static let timestampMonotonic = Flags(rawValue: UInt32(V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC))
         /// `V4L2_BUF_FLAG_TIMESTAMP_MASK`.
-        public static let timestampMask = Flags(rawValue: 0x0000_e000)
+        public static let timestampMask = Flags(rawValue: UInt32(V4L2_BUF_FLAG_TIMESTAMP_MASK))
     }
 
     /// True when the timestamp is on `CLOCK_MONOTONIC`.

@@ -3,8 +3,9 @@ import Foundation
 import PauseCamCore
 
 /// A real V4L2 device node. Owns the file descriptor and the mmap buffers; `close()` (or deinit) releases both.
-/// Not thread-safe: one `V4L2Camera` drives it from one thread at a time.
-public final class V4L2DeviceNode: V4L2Device {
+/// One `V4L2Camera` drives it; its capture thread and the serial context (control changes) may call it at once,
+/// so every use of the descriptor goes through `descriptorLock` (see `borrowDescriptor`).
+public final class V4L2DeviceNode: V4L2Device, @unchecked Sendable {
     /// Which C calls reach the node.
     public enum Access: Sendable {
         /// libv4l2 (`v4l2_open`, `v4l2_ioctl`, `v4l2_mmap`…): for cameras, whose quirks libv4l2 knows.
@@ -16,22 +17,31 @@ public final class V4L2DeviceNode: V4L2Device {
 
     public let path: String
     public let access: Access
+    /// The open descriptor, or -1 once `close()` was asked for.
     private var descriptor: Int32
-    /// Guards `descriptor` between the capture thread (which closes it when the camera is unplugged) and control
-    /// changes from the serial context: an ioctl must never reach a descriptor number already reused elsewhere.
+    /// Guards `descriptor`, `pollers` and `closeDeferred` between the capture thread (which closes the node when
+    /// the camera is unplugged) and control changes from the serial context: no call may reach a descriptor number
+    /// already closed and reused elsewhere.
     private let descriptorLock = NSLock()
+    /// Threads inside `poll` on `descriptor` right now; while any is, `close()` leaves the real close to the last.
+    private var pollers = 0
+    /// The descriptor `close()` could not close yet because a `poll` was using it.
+    private var closeDeferred: Int32 = -1
+    /// The mmap buffers by index; guarded by `descriptorLock` too, so a `close()` never unmaps a buffer while
+    /// `bufferBytes` copies it.
     private var mappings: [UInt32: (address: UnsafeMutableRawPointer, length: Int)] = [:]
 
-    /// Opens `path` read-write and non-blocking (DQBUF then returns EAGAIN instead of stalling a stop).
-    /// The corresponding C function is `v4l2_open` (or `open`).
+    /// Opens `path` read-write and non-blocking (DQBUF then returns EAGAIN instead of stalling a stop), and
+    /// close-on-exec. The corresponding C function is `v4l2_open` (or `open`).
     public init(path: String, access: Access = .libv4l2) throws {
         self.path = path
         self.access = access
+        let flags = Self.openFlags
         var fd: Int32
         repeat {
             switch access {
-            case .libv4l2: fd = pausecam_v4l2_open(path, O_RDWR | O_NONBLOCK)
-            case .kernel: fd = pausecam_open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
+            case .libv4l2: fd = pausecam_v4l2_open(path, flags)
+            case .kernel: fd = pausecam_open(path, flags)
             }
         } while fd < 0 && errno == EINTR
         if fd < 0 { throw V4L2Error.from(errno: errno, device: path, call: "open") }
@@ -39,6 +49,41 @@ public final class V4L2DeviceNode: V4L2Device {
     }
 
     deinit { close() }
+
+    /// The flags every node is opened with, whichever the access: `O_CLOEXEC` so a camera never stays open (busy)
+    /// in a program PauseCam starts.
+    static let openFlags = O_RDWR | O_NONBLOCK | O_CLOEXEC
+
+    /// The descriptor for a call that may block (`poll`), counted so that `close()` meanwhile does not free the
+    /// number for reuse; `nil` once closed. Give it back with `returnDescriptor()`.
+    private func borrowDescriptor() -> Int32? {
+        descriptorLock.withLock {
+            guard descriptor >= 0 else { return nil }
+            pollers += 1
+            return descriptor
+        }
+    }
+
+    /// Ends a `borrowDescriptor()`; the last borrower performs a close that was asked for meanwhile.
+    private func returnDescriptor() {
+        let deferred: Int32 = descriptorLock.withLock {
+            pollers -= 1
+            guard pollers == 0, closeDeferred >= 0 else { return -1 }
+            defer { closeDeferred = -1 }
+            return closeDeferred
+        }
+        if deferred >= 0 { closeDescriptor(deferred) }
+    }
+
+    /// `v4l2_close` (or `close`) of a descriptor nobody uses any more.
+    private func closeDescriptor(_ fd: Int32) {
+        _ = access == .libv4l2 ? v4l2_close(fd) : Glibc.close(fd)
+    }
+
+    /// Threads in `poll` now (for tests of a close during a wait).
+    var pollsInProgress: Int { descriptorLock.withLock { pollers } }
+    /// The open descriptor, -1 once closed (for tests).
+    var openDescriptor: Int32 { descriptorLock.withLock { descriptor } }
 
     /// The one ioctl wrapper: retries EINTR, returns 0 or the errno.
     private func control(_ request: UInt, _ argument: UnsafeMutableRawPointer) -> Int32 {
@@ -194,17 +239,25 @@ public final class V4L2DeviceNode: V4L2Device {
         buffer.memory = V4L2_MEMORY_MMAP.rawValue
         try perform(pausecam_vidioc_querybuf(), "VIDIOC_QUERYBUF", &buffer)
         let length = Int(buffer.length)
-        let mapped = access == .libv4l2
-            ? v4l2_mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, Int64(buffer.m.offset))
-            : mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, off_t(buffer.m.offset))
-        guard let address = mapped,
-              address != pausecam_map_failed() else {
-            throw V4L2Error.from(errno: errno, device: path, call: "mmap")
+        // Under the lock: the descriptor must not be closed (and its number reused) between reading it and mmap.
+        let failure: Int32? = descriptorLock.withLock {
+            guard descriptor >= 0 else { return EBADF }
+            let address = access == .libv4l2
+                ? v4l2_mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, Int64(buffer.m.offset))
+                : mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, off_t(buffer.m.offset))
+            guard let address, address != pausecam_map_failed() else { return errno }
+            mappings[index] = (address, length)
+            return nil
         }
-        mappings[index] = (address, length)
+        if let failure { throw V4L2Error.from(errno: failure, device: path, call: "mmap") }
     }
 
     public func unmapBuffers() {
+        descriptorLock.withLock { unmapBuffersLocked() }
+    }
+
+    /// `munmap` (or `v4l2_munmap`) of every buffer; called with `descriptorLock` held.
+    private func unmapBuffersLocked() {
         for (_, mapping) in mappings {
             _ = access == .libv4l2 ? v4l2_munmap(mapping.address, mapping.length)
                                    : munmap(mapping.address, mapping.length)
@@ -234,6 +287,8 @@ public final class V4L2DeviceNode: V4L2Device {
     }
 
     public func bufferBytes(index: UInt32, count: Int) -> [UInt8] {
+        descriptorLock.lock()
+        defer { descriptorLock.unlock() }
         guard let mapping = mappings[index] else { return [] }
         let n = min(count, mapping.length)
         return Array(UnsafeRawBufferPointer(start: mapping.address, count: n))
@@ -249,8 +304,12 @@ public final class V4L2DeviceNode: V4L2Device {
         try perform(pausecam_vidioc_streamoff(), "VIDIOC_STREAMOFF", &type)
     }
 
+    /// Polls without holding `descriptorLock` (a wait must not hold up control changes) but with the descriptor
+    /// borrowed, so a `close()` meanwhile cannot free its number for reuse.
     public func waitForFrame(timeoutMilliseconds: Int32) throws -> Bool {
-        var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        guard let fd = borrowDescriptor() else { throw V4L2Error.from(errno: EBADF, device: path, call: "poll") }
+        defer { returnDescriptor() }
+        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         while true {
             let n = poll(&entry, 1, timeoutMilliseconds)
             // A vanished device wakes poll with POLLERR; DQBUF then reports ENODEV, which the camera handles.
@@ -260,12 +319,18 @@ public final class V4L2DeviceNode: V4L2Device {
         }
     }
 
+    /// Unmaps the buffers and closes the descriptor — at once, or, while a `poll` uses it, when that poll
+    /// returns. Every call after it fails with `EBADF`. Idempotent.
     public func close() {
         descriptorLock.lock()
         defer { descriptorLock.unlock() }
         guard descriptor >= 0 else { return }
-        unmapBuffers()
-        _ = access == .libv4l2 ? v4l2_close(descriptor) : Glibc.close(descriptor)
+        unmapBuffersLocked()
+        if pollers > 0 {
+            closeDeferred = descriptor
+        } else {
+            closeDescriptor(descriptor)
+        }
         descriptor = -1
     }
 
