@@ -36,7 +36,7 @@ func runDevices(json: Bool, rig: Rig?) -> Int32 {
 }
 
 private func printError(_ text: String) {
-    FileHandle.standardError.write(Data((text + "\n").utf8))
+    StandardStreamWriter.error.write(text + "\n")
 }
 
 /// The listing `pausecam devices` prints, built from what the device manager and the matcher found.
