@@ -16,7 +16,8 @@ public protocol MovieSink: AnyObject {
     func appendAudio(_ chunk: AudioChunk) throws
     /// Writes everything queued, adds one chapter per entry, closes the file and gives its final path.
     func finish(chapters: [Chapter]) throws -> MovieSummary
-    /// Frames dropped so far because the encoder fell behind (real clock only); for live status.
+    /// Pictures dropped so far because the encoder fell behind (real clock only; each one's frame repeats the picture
+    /// before it, so the movie keeps its constant rate); for live status.
     var droppedVideoFrames: Int { get }
     /// Abandons the movie after a fatal error, leaving whatever was written (the `.partial` file) in place.
     func abort()
@@ -55,7 +56,7 @@ public struct MovieSummary: Sendable, Equatable {
     public var path: String
     /// Video frames written to the file.
     public var videoFramesWritten: Int
-    /// Video frames dropped because the encoder fell behind (real clock only).
+    /// Pictures dropped because the encoder fell behind (real clock only): their frames repeat the picture before.
     public var videoFramesDropped: Int
     /// Audio sample frames written.
     public var audioSamplesWritten: Int

@@ -29,11 +29,27 @@ final class EncodingPipeline {
         scaler = CanvasScaler(width: settings.width, height: settings.height)
     }
 
+    /// The last canvas picture encoded, kept (owned here) so a frame whose picture was dropped can repeat it.
+    private var lastPicture: UnsafeMutablePointer<AVFrame>?
+
+    deinit {
+        av_frame_free(&lastPicture)
+    }
+
     /// Scales and encodes one frame.
     func encodeVideo(_ frame: VideoFrame, at fileTime: MediaTime, keyframe: Bool) throws {
-        var picture: UnsafeMutablePointer<AVFrame>? = try scaler.scale(frame)
-        defer { av_frame_free(&picture) }
-        try video.encode(picture!, at: fileTime, keyframe: keyframe, emit: writeVideo)
+        let picture = try scaler.scale(frame)
+        av_frame_free(&lastPicture)
+        lastPicture = picture
+        try video.encode(picture, at: fileTime, keyframe: keyframe, emit: writeVideo)
+    }
+
+    /// Encodes the last picture again at `fileTime`: the frame of a picture the encoder had no time for. The movie
+    /// keeps its constant rate, and x264 codes an unchanged picture in almost no time and bits. Nothing happens
+    /// before the first picture (the movie then starts later, as the retimer's first frame does).
+    func repeatVideo(at fileTime: MediaTime) throws {
+        guard let lastPicture else { return }
+        try video.encode(lastPicture, at: fileTime, keyframe: false, emit: writeVideo)
     }
 
     /// Places and encodes one audio chunk (ignored for a video-only movie).

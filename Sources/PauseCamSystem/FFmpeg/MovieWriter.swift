@@ -7,8 +7,9 @@ import PauseCamCore
 /// Threads: the recorder calls `appendVideo`/`appendAudio` on its serial context; they only enqueue. One encoder
 /// thread (started in `init`, owned by the writer) takes jobs from a bounded `EncoderQueue` and owns the FFmpeg
 /// objects until it ends. With `blockWhenBehind` (simulated clock) a full queue makes the caller wait, so nothing
-/// is lost; otherwise a video frame that finds the queue full is dropped and counted (a keyframe it asked for
-/// moves to the next frame). Audio has a limit of its own (seconds of chunks, far more than waits behind eight
+/// is lost; otherwise a video frame that finds the queue full has its picture dropped and counted (a keyframe it
+/// asked for moves to the next frame), and its place in the movie repeats the picture before it, so the movie keeps
+/// its constant rate (a repeat is a small job without pixels, queued with the audio). Audio has a limit of its own (seconds of chunks, far more than waits behind eight
 /// frames): on the simulated clock it waits for room; on the real clock a chunk that finds no room is dropped and
 /// counted (the audio encoder fills the hole with silence, so sync holds), because blocking the recorder's serial
 /// context would delay every command and let frames pile up in front of it. Memory stays bounded either way. An encoder error stops encoding and is thrown by the next append, or by `finish`.
@@ -17,6 +18,8 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
     /// One unit of work for the encoder thread.
     enum Job {
         case video(VideoFrame, MediaTime, keyframe: Bool)
+        /// The picture before, again, at this file time: a frame whose picture was dropped.
+        case repeatVideo(MediaTime)
         case audio(AudioChunk)
     }
 
@@ -76,6 +79,8 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
         let job = Job.video(frame, fileTime, keyframe: wantsKeyframe)
         let accepted = settings.blockWhenBehind ? queue.put(job, waitingBelow: videoQueueLimit)
                                                 : queue.offer(job, below: videoQueueLimit)
+        // A frame whose picture finds no room keeps its place: the encoder repeats the picture before.
+        if !accepted { _ = queue.offer(.repeatVideo(fileTime), below: audioQueueLimit) }
         lock.lock()
         if accepted {
             keyframeOwed = false
@@ -195,6 +200,8 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
                     case let .video(frame, time, keyframe):
                         if extraEncodeMicroseconds > 0 { usleep(extraEncodeMicroseconds) }
                         try pipeline.encodeVideo(frame, at: time, keyframe: keyframe)
+                    case let .repeatVideo(time):
+                        try pipeline.repeatVideo(at: time)
                     case let .audio(chunk):
                         try pipeline.encodeAudio(chunk)
                     }
