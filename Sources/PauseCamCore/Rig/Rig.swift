@@ -20,11 +20,14 @@ public struct Rig: Sendable, Equatable {
     /// The largest digital (centre-crop) zoom a command or preset may ask for (`max_digital_zoom`, default 4):
     /// beyond it the picture is mostly upscaled blur, so the command is refused with the limit named.
     public var maxDigitalZoom: Double
+    /// How long the last picture is held when no lens delivers (every camera unplugged) before a "no signal" slate
+    /// fills the movie (`hold:`, default 2 s). The movie never has a hole; audio goes on.
+    public var hold: MediaTime
 
     public init(name: String, output: OutputSettings = OutputSettings(), audio: AudioInput = AudioInput(),
                 lenses: [Lens], defaultLens: String? = nil, standby: Standby = .hot, onAttach: AttachPolicy = .switch,
                 zoomPresets: [ZoomPreset] = [], exposurePresets: [ExposurePreset] = [], scripts: [Script] = [],
-                maxDigitalZoom: Double = 4) {
+                maxDigitalZoom: Double = 4, hold: MediaTime = .seconds(2)) {
         self.name = name
         self.output = output
         self.audio = audio
@@ -36,6 +39,7 @@ public struct Rig: Sendable, Equatable {
         self.exposurePresets = exposurePresets
         self.scripts = scripts
         self.maxDigitalZoom = maxDigitalZoom
+        self.hold = hold
     }
 
     /// The names a user can type for this rig: what the command parser checks and the shell completes.
@@ -125,9 +129,13 @@ public struct Rig: Sendable, Equatable {
         public var rate: FrameRate?
         /// `controls:` applied when the lens opens.
         public var controls: Controls
+        /// How long after the light hit the sensor this camera stamps a frame (`latency: 40ms`): subtracted from its
+        /// timestamps, so cameras with different pipelines stay in sync with the microphone.
+        public var latency: MediaTime
 
         public init(name: String, zoom: Double = 1, source: Source, format: CaptureFormat = .any, width: Int? = nil,
-                    height: Int? = nil, rate: FrameRate? = nil, controls: Controls = Controls()) {
+                    height: Int? = nil, rate: FrameRate? = nil, controls: Controls = Controls(),
+                    latency: MediaTime = .zero) {
             self.name = name
             self.zoom = zoom
             self.source = source
@@ -136,6 +144,7 @@ public struct Rig: Sendable, Equatable {
             self.height = height
             self.rate = rate
             self.controls = controls
+            self.latency = latency
         }
 
         public enum Source: Sendable, Equatable {
@@ -197,10 +206,15 @@ public struct Rig: Sendable, Equatable {
         public var exposure: Mode?
         public var focus: Mode?
         public var powerLine: PowerLine?
-        public init(exposure: Mode? = nil, focus: Mode? = nil, powerLine: PowerLine? = nil) {
+        /// `exposure_priority:` — whether auto exposure may lower the frame rate in low light (UVC's
+        /// `exposure_auto_priority`, on by default in most cameras). `nil` turns it off, so a camera keeps its rate;
+        /// `true` leaves the camera free to slow down.
+        public var exposurePriority: Bool?
+        public init(exposure: Mode? = nil, focus: Mode? = nil, powerLine: PowerLine? = nil, exposurePriority: Bool? = nil) {
             self.exposure = exposure
             self.focus = focus
             self.powerLine = powerLine
+            self.exposurePriority = exposurePriority
         }
     }
 
