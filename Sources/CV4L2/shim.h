@@ -57,4 +57,5 @@ static inline uint32_t pausecam_v4l2_cid_gain(void) { return V4L2_CID_GAIN; }
 static inline uint32_t pausecam_v4l2_cid_focus_auto(void) { return V4L2_CID_FOCUS_AUTO; }
 static inline uint32_t pausecam_v4l2_cid_focus_absolute(void) { return V4L2_CID_FOCUS_ABSOLUTE; }
 static inline uint32_t pausecam_v4l2_cid_power_line_frequency(void) { return V4L2_CID_POWER_LINE_FREQUENCY; }
+static inline uint32_t pausecam_v4l2_cid_exposure_auto_priority(void) { return V4L2_CID_EXPOSURE_AUTO_PRIORITY; }
 #endif

@@ -63,7 +63,7 @@ final class RigWiring: @unchecked Sendable {
                     continue
                 }
                 do {
-                    cameras[lens.name] = try V4L2Camera.open(path: identity.devicePath, lens: lens, warn: warn)
+                    cameras[lens.name] = try RigWiring.openCamera(path: identity.devicePath, lens: lens, rig: rig, warn: warn)
                     lensNodes[lens.name] = identity.devicePath
                 } catch {
                     let message = "lens \(lens.name): \(identity.devicePath) could not be opened: \(error)"
@@ -141,6 +141,20 @@ final class RigWiring: @unchecked Sendable {
         scheduler.perform { controller.stopDevices() }
     }
 
+    /// Opens the camera at `path` for `lens`, asking for the movie's frame rate when the lens names none, and warns
+    /// when the camera cannot deliver that rate in the mode it got (the output clock will repeat its frames).
+    static func openCamera(path: String, lens: Rig.Lens, rig: Rig,
+                           warn: @escaping @Sendable (String) -> Void) throws -> V4L2Camera {
+        var wanted = lens
+        if wanted.rate == nil { wanted.rate = rig.output.rate }
+        let camera = try V4L2Camera.open(path: path, lens: wanted, warn: warn)
+        if let advice = CameraRateAdvice.warning(lens: lens.name, camera: camera.displayName, delivered: camera.format,
+                                                 output: rig.output.rate, format: lens.format) {
+            warn(advice)
+        }
+        return camera
+    }
+
     /// A camera appeared or disappeared (on the watcher's thread): open it for its lens, or detach its lens, on
     /// the serial context.
     private func handle(_ event: DeviceEvent) {
@@ -150,7 +164,7 @@ final class RigWiring: @unchecked Sendable {
             let warn: @Sendable (String) -> Void = { [notify] in notify("warning: \($0)") }
             let camera: V4L2Camera
             do {
-                camera = try V4L2Camera.open(path: identity.devicePath, lens: lens, warn: warn)
+                camera = try RigWiring.openCamera(path: identity.devicePath, lens: lens, rig: rig, warn: warn)
             } catch {
                 notify("lens \(lens.name): \(identity.devicePath) was plugged in but cannot be opened: \(error)")
                 return

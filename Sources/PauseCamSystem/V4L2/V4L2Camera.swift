@@ -25,6 +25,8 @@ public final class V4L2Camera: Camera, @unchecked Sendable {
 
     private let device: V4L2Device
     private let lensName: String
+    /// The lens's `latency:`, taken off every timestamp: when the light hit the sensor, not when the camera stamped.
+    private let latency: MediaTime
     private let warn: @Sendable (String) -> Void
     private let lock = NSLock()
     private let capture = CaptureThread()
@@ -42,6 +44,7 @@ public final class V4L2Camera: Camera, @unchecked Sendable {
     public init(device: V4L2Device, lens: Rig.Lens, warn: @escaping @Sendable (String) -> Void) throws {
         self.device = device
         self.lensName = lens.name
+        self.latency = lens.latency
         self.warn = warn
         capability = try device.queryCapability()
         displayName = "\(device.path) (\(capability.card))"
@@ -160,17 +163,18 @@ public final class V4L2Camera: Camera, @unchecked Sendable {
         var corrupt = buffer.flags.contains(.error) || buffer.bytesUsed == 0
         var frame: VideoFrame?
         if !corrupt {
-            let pts: MediaTime
+            let stamped: MediaTime
             if buffer.hasMonotonicTimestamp,
                let stamp = MediaTime.timespec(seconds: buffer.seconds, nanoseconds: buffer.microseconds * 1000) {
-                pts = stamp
+                stamped = stamp
             } else {
                 if !warnedClock {
                     warn("\(displayName): the driver's timestamps are not on CLOCK_MONOTONIC; using dequeue time")
                     warnedClock = true
                 }
-                pts = Self.monotonicNow()
+                stamped = Self.monotonicNow()
             }
+            let pts = latency == .zero ? stamped : ((try? stamped.subtracting(latency)) ?? stamped)
             let bytes = device.bufferBytes(index: buffer.index, count: buffer.bytesUsed)
             if let decoder {
                 frame = try? decoder.decode(bytes, pts: pts, lens: lensName)

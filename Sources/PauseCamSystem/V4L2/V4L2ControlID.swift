@@ -19,6 +19,8 @@ public enum V4L2ControlID: CaseIterable, Sendable, Hashable, CustomStringConvert
     case focusAbsolute
     /// `V4L2_CID_POWER_LINE_FREQUENCY`: a menu, 0 disabled, 1 50 Hz, 2 60 Hz, 3 auto.
     case powerLineFrequency
+    /// `V4L2_CID_EXPOSURE_AUTO_PRIORITY`: a boolean; on, auto exposure may lower the frame rate in low light.
+    case exposureAutoPriority
 
     /// The kernel's control ID.
     public var id: UInt32 {
@@ -31,6 +33,7 @@ public enum V4L2ControlID: CaseIterable, Sendable, Hashable, CustomStringConvert
         case .focusAuto: return pausecam_v4l2_cid_focus_auto()
         case .focusAbsolute: return pausecam_v4l2_cid_focus_absolute()
         case .powerLineFrequency: return pausecam_v4l2_cid_power_line_frequency()
+        case .exposureAutoPriority: return pausecam_v4l2_cid_exposure_auto_priority()
         }
     }
 
@@ -45,6 +48,7 @@ public enum V4L2ControlID: CaseIterable, Sendable, Hashable, CustomStringConvert
         case .focusAuto: return "focus_automatic_continuous"
         case .focusAbsolute: return "focus_absolute"
         case .powerLineFrequency: return "power_line_frequency"
+        case .exposureAutoPriority: return "exposure_dynamic_framerate"
         }
     }
 

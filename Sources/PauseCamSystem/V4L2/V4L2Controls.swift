@@ -44,6 +44,18 @@ public final class V4L2Controls {
         }
         if let focus = controls.focus { setFocus(focus) }
         if let powerLine = controls.powerLine { setPowerLine(powerLine) }
+        setExposurePriority(controls.exposurePriority)
+    }
+
+    /// Whether auto exposure may lower the frame rate in low light. Off unless the rig asks (`exposure_priority:
+    /// true`): most UVC cameras default to on and drop to 15 fps in a dim room. A camera without the control is
+    /// warned about only when the rig asked for it.
+    public func setExposurePriority(_ asked: Bool?) {
+        guard info(.exposureAutoPriority) != nil else {
+            if asked != nil { missing(.exposureAutoPriority) }
+            return
+        }
+        set(.exposureAutoPriority, asked == true ? 1 : 0)
     }
 
     /// Applies an exposure preset: auto, auto with a bias, or manual time (and gain).
