@@ -118,7 +118,7 @@ final class RigDecoderTests: XCTestCase {
         XCTAssertEqual(rig.scripts, [Rig.Script(name: "a", steps: [
             .record(name: "Intro"), .wait(.milliseconds(1500)), .lens(.next), .zoom(.factor(1.5)),
             .exposure(.bias(-1)), .focus(.manual(40)), .pause, .resume(name: nil), .mark("good: take"), .stop,
-        ])])
+        ], stepMarks: (7...16).map { Self.at($0, 7) }, onError: .stop)])
         XCTAssertEqual(rig.scripts[0].scriptedTime, .milliseconds(1500))
     }
 
