@@ -203,6 +203,15 @@ final class RigDecoderTests: XCTestCase {
         XCTAssertEqual(messages(root), ["t.yaml:6:15: default_lens: unknown lens \"wide\" (expected one of: main)"])
     }
 
+    func testStepLinesLoseTheSameBlanksAsBefore() {
+        XCTAssertEqual(RigDecoder.trimmingBlanks("\t wait  2s \u{00A0}"), "wait  2s")
+        XCTAssertEqual(RigDecoder.trimmingBlanks(" \t "), "")
+        XCTAssertEqual(RigDecoder.trimmingBlanks("mark a\n"), "mark a\n")
+        let steps = Self.q(7, 5, [Self.s("  record   Intro ", 7, 7), Self.s("\twait 1s\t", 8, 7), Self.s("stop", 9, 7)])
+        let rig = try? RigDecoder.decode(Self.rig(extra: [(Self.s("scripts", 5, 1), Self.m(6, 3, [(Self.s("a", 6, 3), steps)]))]))
+        XCTAssertEqual(rig?.scripts.first?.steps, [.record(name: "Intro"), .wait(.seconds(1)), .stop])
+    }
+
     func testValueParsers() {
         XCTAssertNotNil(try? RigValueParser.size("1920x1080").get())
         XCTAssertNil(try? RigValueParser.size("1920x").get())

@@ -459,10 +459,11 @@ public struct RigDecoder {
                 report("empty step", at: node.mark, path: path)
                 return nil
             }
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            let trimmed = Self.trimmingBlanks(Substring(line))
             let wordEnd = trimmed.firstIndex(where: \.isWhitespace) ?? trimmed.endIndex
-            let argument = trimmed[wordEnd...].trimmingCharacters(in: .whitespaces)
-            result = parser.parseScriptStep(word: String(trimmed[..<wordEnd]), argument: argument.isEmpty ? nil : argument)
+            let argument = Self.trimmingBlanks(trimmed[wordEnd...])
+            result = parser.parseScriptStep(word: String(trimmed[..<wordEnd]),
+                                            argument: argument.isEmpty ? nil : String(argument))
         case .mapping(let pairs):
             guard pairs.count == 1, let word = pairs[0].key.text else {
                 report("a step is one command, such as \"- record: Intro\" or \"- pause\" (found \(pairs.count) keys)",
@@ -494,6 +495,20 @@ public struct RigDecoder {
     }
 
     // MARK: Building blocks
+
+    /// `text` without leading and trailing blanks (spaces, tabs, other Unicode space separators: what Foundation's
+    /// `.whitespaces` holds), in pure Swift: Foundation's `trimmingCharacters` bridges every step through
+    /// NSString, a large share of the time to load a long script.
+    static func trimmingBlanks(_ text: Substring) -> Substring {
+        func isBlank(_ c: Character) -> Bool {
+            if c == " " || c == "\t" { return true }
+            guard c.unicodeScalars.count == 1, let scalar = c.unicodeScalars.first, !scalar.isASCII else { return false }
+            return scalar.properties.generalCategory == .spaceSeparator
+        }
+        guard let first = text.firstIndex(where: { !isBlank($0) }) else { return text[text.endIndex...] }
+        let last = text.lastIndex(where: { !isBlank($0) })!
+        return text[first...last]
+    }
 
     /// The text keys of a mapping of user-chosen names, in order, first occurrence only.
     private static func declaredNames(_ node: YAMLNode?) -> [String] {
