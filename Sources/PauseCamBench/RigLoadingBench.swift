@@ -23,11 +23,16 @@ enum RigLoadingBench {
             try Data(text.utf8).write(to: path)
             defer { try? FileManager.default.removeItem(at: path) }
             var loaded = 0
-            let elapsed = try seconds {
-                loaded = try RigLoader.load(path: path.path).scripts.first?.steps.count ?? 0
+            // Best of three: on a shared machine the slowest runs measure the other processes, not the loader.
+            var times: [Double] = []
+            for _ in 0..<3 {
+                times.append(try seconds {
+                    loaded = try RigLoader.load(path: path.path).scripts.first?.steps.count ?? 0
+                })
             }
-            print(String(format: "rig loading, one script of %d steps (%.1f MB): %.2f s (%d steps loaded)",
-                         steps, Double(text.utf8.count) / 1e6, elapsed, loaded))
+            times.sort()
+            print(String(format: "rig loading, one script of %d steps (%.1f MB): %.2f s best of 3 (median %.2f s; "
+                         + "%d steps loaded)", steps, Double(text.utf8.count) / 1e6, times[0], times[1], loaded))
         }
     }
 }
