@@ -196,8 +196,38 @@ public enum YAMLParser {
             } else if let context = parser.context.map({ String(cString: $0) }) {
                 let c = mark(parser.context_mark)
                 message += " (\(context) at line \(c.line), column \(c.column))"
+                let lines = max(0, min(c.line, at.line) - 2)...max(c.line, at.line) - 1
+                if let colour = unquotedColour(onLines: lines, in: input, length: length) {
+                    // `{color: #3050e0}`: YAML reads `#3050e0}` as a comment, so the flow mapping never closes.
+                    message += "; \(colour) is read as a comment: write \"\(colour)\" " + RigValueParser.commentHint
+                }
             }
             return RigError(message, at: at)
+        }
+
+        /// The first unquoted `#rrggbb` (or `#rgb`) written as a value after `: ` on these lines (0-based), if any.
+        private func unquotedColour(onLines lines: ClosedRange<Int>, in input: UnsafePointer<UInt8>,
+                                    length: Int) -> String? {
+            var line = 0, index = 0
+            while index < length, line < lines.lowerBound {
+                if input[index] == UInt8(ascii: "\n") { line += 1 }
+                index += 1
+            }
+            let hex: (UInt8) -> Bool = { ($0 >= 48 && $0 <= 57) || ($0 | 0x20 >= 97 && $0 | 0x20 <= 102) }
+            while index + 3 < length, line <= lines.upperBound {
+                if input[index] == UInt8(ascii: "\n") { line += 1 }
+                if input[index] == UInt8(ascii: ":"), input[index + 1] == UInt8(ascii: " "),
+                   input[index + 2] == UInt8(ascii: "#") {
+                    var end = index + 3
+                    while end < length, hex(input[end]) { end += 1 }
+                    if end - index - 3 == 6 || end - index - 3 == 3 {
+                        return String(decoding: UnsafeBufferPointer(start: input + index + 2, count: end - index - 2),
+                                      as: UTF8.self)
+                    }
+                }
+                index += 1
+            }
+            return nil
         }
 
         /// The first tab in the indentation of `line` (0-based, as libyaml counts), when libyaml's error lies
