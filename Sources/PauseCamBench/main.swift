@@ -23,6 +23,9 @@ let arguments = CommandLine.arguments.dropFirst()
 let recordSeconds = Int64(arguments.first.flatMap { Int64($0) } ?? 10)
 let presets = arguments.count > 1 ? Array(arguments.dropFirst()) : ["ultrafast", "veryfast"]
 
+// 0. Loading a rig file with a very long scene script (linear, not quadratic, in the number of steps).
+try RigLoadingBench.run()
+
 // 1. Rendering one virtual 1080p frame (static parts drawn once; bar and flash per frame).
 let scheduler = SimulatedScheduler()
 let lens = VirtualLens(lens: "main", color: RGBColor(hex: "#20c040")!, width: 1920, height: 1080,

@@ -118,7 +118,7 @@ final class RigDecoderTests: XCTestCase {
         XCTAssertEqual(rig.scripts, [Rig.Script(name: "a", steps: [
             .record(name: "Intro"), .wait(.milliseconds(1500)), .lens(.next), .zoom(.factor(1.5)),
             .exposure(.bias(-1)), .focus(.manual(40)), .pause, .resume(name: nil), .mark("good: take"), .stop,
-        ])])
+        ], stepMarks: (7...16).map { Self.at($0, 7) }, onError: .stop)])
         XCTAssertEqual(rig.scripts[0].scriptedTime, .milliseconds(1500))
     }
 
@@ -155,6 +155,61 @@ final class RigDecoderTests: XCTestCase {
         XCTAssertNil(SpellingSuggestion.closest(to: "xyz", in: ["wide", "main"]))
         XCTAssertEqual(SpellingSuggestion.distance(Array("ab"), Array("ba")), 1)
         XCTAssertEqual(SpellingSuggestion.distance(Array(""), Array("abc")), 3)
+    }
+
+    func testMaxDigitalZoomDefaultsToFourAndBoundsTheZoomPresets() throws {
+        XCTAssertEqual(try RigDecoder.decode(Self.rig()).maxDigitalZoom, 4)
+        let presets = Self.m(8, 3, [
+            (Self.s("4x", 8, 3), Self.m(8, 9, [(Self.s("lens", 8, 9), Self.s("main", 8, 15)),
+                                               (Self.s("digital", 8, 21), Self.s("4", 8, 30))])),
+        ])
+        XCTAssertEqual(try RigDecoder.decode(Self.rig(extra: [(Self.s("zoom_presets", 7, 1), presets)])).zoomPresets,
+                       [Rig.ZoomPreset(name: "4x", lens: "main", digital: 4)])
+        let limited = Self.rig(extra: [(Self.s("max_digital_zoom", 6, 1), Self.s("2.5", 6, 19)),
+                                       (Self.s("zoom_presets", 7, 1), presets)])
+        XCTAssertEqual(messages(limited), ["t.yaml:8:30: zoom_presets.4x.digital: digital zoom 4 is more than the rig's "
+                                           + "max_digital_zoom (2.5); lower it, or raise max_digital_zoom (at most 10)"])
+        let raised = Self.rig(extra: [(Self.s("max_digital_zoom", 6, 1), Self.s("10", 6, 19)),
+                                      (Self.s("zoom_presets", 7, 1), presets)])
+        XCTAssertEqual(try RigDecoder.decode(raised).maxDigitalZoom, 10)
+        // A bad limit is reported once; the presets are not blamed for it.
+        let bad = Self.rig(extra: [(Self.s("max_digital_zoom", 6, 1), Self.s("0.9", 6, 19)),
+                                   (Self.s("zoom_presets", 7, 1), presets)])
+        XCTAssertEqual(messages(bad), ["t.yaml:6:19: max_digital_zoom: expected a digital zoom limit from 1 to 10, "
+                                       + "found \"0.9\""])
+    }
+
+    func testScriptAsAMappingHasOnErrorAndStepMarks() throws {
+        let steps = Self.q(9, 7, [Self.s("record", 9, 9), Self.s("pause", 10, 9), Self.s("stop", 11, 9)])
+        let script = Self.m(8, 5, [(Self.s("on_error", 8, 5), Self.s("continue", 8, 15)), (Self.s("steps", 9, 5), steps)])
+        let plain = Self.q(13, 5, [Self.s("record", 13, 7), Self.s("stop", 14, 7)])
+        let rig = try RigDecoder.decode(Self.rig(extra: [(Self.s("scripts", 6, 1), Self.m(7, 3, [
+            (Self.s("lenient", 7, 3), script), (Self.s("strict", 12, 3), plain),
+        ]))]))
+        XCTAssertEqual(rig.scripts, [
+            Rig.Script(name: "lenient", steps: [.record(name: nil), .pause, .stop],
+                       stepMarks: [Self.at(9, 9), Self.at(10, 9), Self.at(11, 9)], onError: .continue),
+            Rig.Script(name: "strict", steps: [.record(name: nil), .stop],
+                       stepMarks: [Self.at(13, 7), Self.at(14, 7)], onError: .stop),
+        ])
+        let stop = Self.m(8, 5, [(Self.s("on_error", 8, 5), Self.s("stop", 8, 15)), (Self.s("steps", 9, 5), steps)])
+        XCTAssertEqual(try RigDecoder.decode(Self.rig(extra: [(Self.s("scripts", 6, 1), Self.m(7, 3, [
+            (Self.s("s", 7, 3), stop),
+        ]))])).scripts.first?.onError, .stop)
+    }
+
+    func testUnknownDefaultLensListsTheLenses() {
+        let root = Self.rig(extra: [(Self.s("default_lens", 6, 1), Self.s("wide", 6, 15))])
+        XCTAssertEqual(messages(root), ["t.yaml:6:15: default_lens: unknown lens \"wide\" (expected one of: main)"])
+    }
+
+    func testStepLinesLoseTheSameBlanksAsBefore() {
+        XCTAssertEqual(RigDecoder.trimmingBlanks("\t wait  2s \u{00A0}"), "wait  2s")
+        XCTAssertEqual(RigDecoder.trimmingBlanks(" \t "), "")
+        XCTAssertEqual(RigDecoder.trimmingBlanks("mark a\n"), "mark a\n")
+        let steps = Self.q(7, 5, [Self.s("  record   Intro ", 7, 7), Self.s("\twait 1s\t", 8, 7), Self.s("stop", 9, 7)])
+        let rig = try? RigDecoder.decode(Self.rig(extra: [(Self.s("scripts", 5, 1), Self.m(6, 3, [(Self.s("a", 6, 3), steps)]))]))
+        XCTAssertEqual(rig?.scripts.first?.steps, [.record(name: "Intro"), .wait(.seconds(1)), .stop])
     }
 
     func testValueParsers() {

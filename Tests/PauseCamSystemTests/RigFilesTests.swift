@@ -102,6 +102,29 @@ final class RigFilesTests: XCTestCase {
         XCTAssertEqual(rig.onAttach, .switch)
     }
 
+    func testSummaryShowsTheDigitalZoomLimitAndEachScriptsOnError() throws {
+        let text = """
+        name: Summary
+        max_digital_zoom: 2.5
+        lenses:
+          main: {zoom: 1, virtual: {color: "#20c040"}}
+        scripts:
+          strict: [record, stop]
+          lenient:
+            on_error: continue
+            steps: [record, stop]
+        """
+        let rig = try RigLoader.load(text: text, file: "s.yaml")
+        XCTAssertEqual(rig.maxDigitalZoom, 2.5)
+        XCTAssertEqual(rig.scripts.map(\.onError), [.stop, .continue])
+        let lines = RigSummary.text(of: rig, file: "s.yaml").split(separator: "\n").map(String.init)
+        XCTAssertTrue(lines.contains("  digital zoom: at most 2.5x (max_digital_zoom)"), lines.joined(separator: "\n"))
+        XCTAssertTrue(lines.contains("  script strict (00:00:00.00 scripted, 2 steps, on error stop):"),
+                      lines.joined(separator: "\n"))
+        XCTAssertTrue(lines.contains("  script lenient (00:00:00.00 scripted, 2 steps, on error continue):"),
+                      lines.joined(separator: "\n"))
+    }
+
     func testMissingFileIsAnErrorWithoutPosition() {
         XCTAssertThrowsError(try RigLoader.load(path: "/nonexistent/rig.yaml")) { error in
             let e = error as! RigError

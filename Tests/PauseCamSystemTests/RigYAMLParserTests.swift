@@ -51,9 +51,8 @@ final class RigYAMLParserTests: XCTestCase {
             XCTAssertEqual(diagnostics[0].message, "YAML syntax error: did not find expected ',' or ']' "
                            + "(while parsing a flow sequence at line 2, column 9)")
         }
-        XCTAssertThrowsError(try YAMLParser.parse("a: b\n\tc: d\n", file: "t.yaml")) { error in
+        XCTAssertThrowsError(try YAMLParser.parse("a: b\nc d: [\n", file: "t.yaml")) { error in
             let d = (error as! RigError).diagnostics[0]
-            XCTAssertEqual(d.mark.line, 2)
             XCTAssertTrue(d.message.hasPrefix("YAML syntax error: "), d.message)
         }
     }

@@ -21,7 +21,7 @@ public struct RigDecoder {
     // MARK: Keys
 
     static let topKeys = ["name", "output", "audio", "lenses", "default_lens", "standby", "on_attach",
-                          "zoom_presets", "exposure_presets", "scripts"]
+                          "max_digital_zoom", "zoom_presets", "exposure_presets", "scripts"]
     static let outputKeys = ["directory", "name", "container", "size", "fps", "video", "audio"]
     static let videoKeys = ["codec", "preset", "crf", "keyframe_interval"]
     static let outputAudioKeys = ["codec", "bitrate"]
@@ -31,6 +31,10 @@ public struct RigDecoder {
     static let controlKeys = ["exposure", "focus", "power_line"]
     static let zoomPresetKeys = ["lens", "digital", "ramp"]
     static let exposurePresetKeys = ["bias", "mode", "time", "gain"]
+    static let scriptKeys = ["on_error", "steps"]
+    /// The range `max_digital_zoom` may take: below 1 would forbid the whole frame; beyond 10 a centre crop of a
+    /// 1080p picture is under 200 pixels wide, blur rather than zoom.
+    static let digitalZoomRange = 1.0...10.0
     static let x264Presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower",
                               "veryslow", "placebo"]
     static let namePlaceholders = ["rig", "date", "time", "script"]
@@ -52,12 +56,24 @@ public struct RigDecoder {
         var defaultLens = lensNames.first ?? ""
         if let node = top["default_lens"], let d = text(node, .root.child("default_lens")) {
             if lensNames.contains(d) { defaultLens = d } else {
-                report("unknown lens \"\(d)\"" + suggestion(d, lensNames), at: node.mark, path: .root.child("default_lens"))
+                report("unknown lens \"\(d)\"" + suggestion(d, lensNames, orList: true), at: node.mark,
+                       path: .root.child("default_lens"))
             }
         }
         let standby = top["standby"].flatMap { choice($0, .root.child("standby"), Rig.Standby.self) } ?? .hot
         let onAttach = top["on_attach"].flatMap { choice($0, .root.child("on_attach"), Rig.AttachPolicy.self) } ?? .switch
-        let zoomPresets = top["zoom_presets"].map { self.zoomPresets($0, .root.child("zoom_presets"), lenses: lensNames) } ?? []
+        // An invalid limit is reported once; presets are then held to the widest limit, not blamed for it.
+        let maxDigitalZoom = top["max_digital_zoom"].map {
+            number(top, "max_digital_zoom", .root, min: Self.digitalZoomRange.lowerBound,
+                   max: Self.digitalZoomRange.upperBound, inclusiveMin: true, what: "a digital zoom limit from "
+                   + "\(CommandParser.formatNumber(Self.digitalZoomRange.lowerBound)) to "
+                   + "\(CommandParser.formatNumber(Self.digitalZoomRange.upperBound))", $0)
+        }
+        let zoomLimit = maxDigitalZoom.map { $0 ?? Self.digitalZoomRange.upperBound } ?? 4
+        let zoomPresets = top["zoom_presets"].map {
+            self.zoomPresets($0, .root.child("zoom_presets"), lenses: lensNames, limit: zoomLimit,
+                             limitIsDefault: maxDigitalZoom == nil)
+        } ?? []
         let exposurePresets = top["exposure_presets"].map { self.exposurePresets($0, .root.child("exposure_presets")) } ?? []
         _ = (zoomPresets, exposurePresets)
         let parser = CommandParser(lenses: lensNames, zoomPresets: Self.declaredNames(top["zoom_presets"]),
@@ -66,7 +82,7 @@ public struct RigDecoder {
         guard let name else { return nil }
         return Rig(name: name, output: output, audio: audio, lenses: lenses, defaultLens: defaultLens,
                    standby: standby, onAttach: onAttach, zoomPresets: zoomPresets, exposurePresets: exposurePresets,
-                   scripts: scripts)
+                   scripts: scripts, maxDigitalZoom: zoomLimit)
     }
 
     // MARK: Sections
@@ -204,9 +220,14 @@ public struct RigDecoder {
             source = matchRule(m, path.child("match")).map { .camera($0) }
         case (nil, let v?):
             let vp = path.child("virtual")
-            if let vf = fields(v, vp, known: ["color"], required: ["color"]), let c = vf["color"],
-               let color = value(c, vp.child("color"), RigValueParser.color) {
-                source = .virtual(color: color)
+            if let vf = fields(v, vp, known: ["color"], required: ["color"]), let c = vf["color"] {
+                if c.isNull {
+                    // `color: #20c040` unquoted: YAML reads everything from the # on as a comment.
+                    report("no colour given; write \"#rrggbb\" such as \"#20c040\" " + RigValueParser.commentHint,
+                           at: c.mark, path: vp.child("color"))
+                } else if let color = value(c, vp.child("color"), RigValueParser.color) {
+                    source = .virtual(color: color)
+                }
             }
         }
         var lens = Rig.Lens(name: name, zoom: zoom ?? 1, source: source ?? .virtual(color: RGBColor(red: 0, green: 0, blue: 0)))
@@ -280,8 +301,12 @@ public struct RigDecoder {
         return .manual(v)
     }
 
-    private mutating func zoomPresets(_ node: YAMLNode, _ path: KeyPath, lenses: [String]) -> [Rig.ZoomPreset] {
+    /// `limit` is the rig's `max_digital_zoom` (`limitIsDefault` when the rig does not set it, so the message says
+    /// how to raise it).
+    private mutating func zoomPresets(_ node: YAMLNode, _ path: KeyPath, lenses: [String], limit: Double,
+                                      limitIsDefault: Bool) -> [Rig.ZoomPreset] {
         guard let entries = namedEntries(node, path, what: "preset names") else { return [] }
+        let knownLenses = Set(lenses)
         var presets: [Rig.ZoomPreset] = []
         for (name, _, value) in entries {
             let pp = path.child(name)
@@ -289,13 +314,23 @@ public struct RigDecoder {
             guard let l = f["lens"], let lens = text(l, pp.child("lens")) else { continue }
             var preset = Rig.ZoomPreset(name: name, lens: lens)
             var ok = true
-            if !lenses.contains(lens) {
+            if !knownLenses.contains(lens) {
                 report("unknown lens \"\(lens)\"" + suggestion(lens, lenses, orList: true), at: l.mark, path: pp.child("lens"))
                 ok = false
             }
             if let d = f["digital"] {
                 if let v = number(f, "digital", pp, min: 1, max: 10, inclusiveMin: true,
-                                  what: "a digital zoom from 1 to 10", d) { preset.digital = v } else { ok = false }
+                                  what: "a digital zoom from 1 to 10", d) {
+                    if v > limit {
+                        let limitText = CommandParser.formatNumber(limit)
+                        report("digital zoom \(CommandParser.formatNumber(v)) is more than the rig's max_digital_zoom "
+                               + "(\(limitText)\(limitIsDefault ? ", the default" : "")); lower it, or raise "
+                               + "max_digital_zoom (at most 10)", at: d.mark, path: pp.child("digital"))
+                        ok = false
+                    } else {
+                        preset.digital = v
+                    }
+                } else { ok = false }
             }
             if let r = f["ramp"] {
                 if let v = duration(r, pp.child("ramp"), max: .seconds(60), positive: false) { preset.ramp = v } else { ok = false }
@@ -352,95 +387,14 @@ public struct RigDecoder {
         return presets
     }
 
-    private mutating func scripts(_ node: YAMLNode, _ path: KeyPath, parser: CommandParser) -> [Rig.Script] {
-        guard let entries = namedEntries(node, path, what: "script names") else { return [] }
-        var scripts: [Rig.Script] = []
-        for (name, keyNode, value) in entries {
-            let sp = path.child(name)
-            guard let items = value.items else {
-                report("expected a list of steps (\"- record: Intro\"), found \(value.kindDescription)",
-                       at: value.mark, path: sp)
-                continue
-            }
-            var steps: [Command] = []
-            var checker = ScriptStateChecker()
-            var ok = true
-            var total = MediaTime.zero
-            for (index, item) in items.enumerated() {
-                let stepPath = sp.step(index + 1)
-                guard let command = step(item, stepPath, parser: parser) else { ok = false; continue }
-                if let problem = checker.apply(command) {
-                    report(problem, at: item.mark, path: stepPath)
-                    ok = false
-                }
-                if case .wait(let d) = command {
-                    if let sum = try? total.adding(d), sum <= .seconds(7 * 86_400) { total = sum } else {
-                        report("the script's waits add up to more than a week", at: item.mark, path: stepPath)
-                        ok = false
-                    }
-                }
-                steps.append(command)
-            }
-            if ok, !checker.hasRecorded {
-                report("never records (add a \"record\" step)", at: keyNode.mark, path: sp)
-                ok = false
-            }
-            if ok { scripts.append(Rig.Script(name: name, steps: steps)) }
-        }
-        return scripts
-    }
-
-    /// `- pause`, `- wait 5s` (a whole command line), or `- wait: 5s` (a command word and its argument).
-    private mutating func step(_ node: YAMLNode, _ path: KeyPath, parser: CommandParser) -> Command? {
-        let result: Result<Command, CommandParser.Failure>
-        var argumentMark = node.mark
-        switch node.content {
-        case .scalar(let line, _):
-            if node.isNull {
-                report("empty step", at: node.mark, path: path)
-                return nil
-            }
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            let wordEnd = trimmed.firstIndex(where: \.isWhitespace) ?? trimmed.endIndex
-            let argument = trimmed[wordEnd...].trimmingCharacters(in: .whitespaces)
-            result = parser.parseScriptStep(word: String(trimmed[..<wordEnd]), argument: argument.isEmpty ? nil : argument)
-        case .mapping(let pairs):
-            guard pairs.count == 1, let word = pairs[0].key.text else {
-                report("a step is one command, such as \"- record: Intro\" or \"- pause\" (found \(pairs.count) keys)",
-                       at: node.mark, path: path)
-                return nil
-            }
-            let argumentNode = pairs[0].value
-            argumentMark = argumentNode.mark
-            var argument: String?
-            if !argumentNode.isNull {
-                guard let a = argumentNode.text else {
-                    report("the argument of \"\(word)\" must be a single value, not \(argumentNode.kindDescription)",
-                           at: argumentNode.mark, path: path)
-                    return nil
-                }
-                argument = a
-            }
-            result = parser.parseScriptStep(word: word, argument: argument)
-        case .sequence:
-            report("a step is one command, such as \"- record: Intro\" or \"- pause\", not a list", at: node.mark, path: path)
-            return nil
-        }
-        switch result {
-        case .success(let command): return command
-        case .failure(let failure):
-            report(failure.message, at: failure.part == .word ? node.mark : argumentMark, path: path)
-            return nil
-        }
-    }
-
-    // MARK: Building blocks
+    // MARK: Building blocks (shared with RigDecoder+Scripts.swift)
 
     /// The text keys of a mapping of user-chosen names, in order, first occurrence only.
     private static func declaredNames(_ node: YAMLNode?) -> [String] {
         var names: [String] = []
+        var seen: Set<String> = []
         for pair in node?.pairs ?? [] {
-            if let t = pair.key.text, !pair.key.isNull, !names.contains(t) { names.append(t) }
+            if let t = pair.key.text, !pair.key.isNull, seen.insert(t).inserted { names.append(t) }
         }
         return names
     }
@@ -454,7 +408,7 @@ public struct RigDecoder {
 
     /// The mapping's known keys (first occurrence of each); reports a non-mapping, unknown and duplicate keys, and
     /// missing required keys. `nil` when the node is not a mapping.
-    private mutating func fields(_ node: YAMLNode, _ path: KeyPath, known: [String], required: [String] = []) -> Fields? {
+    mutating func fields(_ node: YAMLNode, _ path: KeyPath, known: [String], required: [String] = []) -> Fields? {
         guard let pairs = node.pairs else {
             report("expected a mapping (\(known.prefix(3).map { "\($0):" }.joined(separator: " ")) …), found "
                    + node.kindDescription, at: node.mark, path: path)
@@ -477,7 +431,7 @@ public struct RigDecoder {
     }
 
     /// A mapping of user-chosen names (lenses, presets, scripts), duplicates reported.
-    private mutating func namedEntries(_ node: YAMLNode, _ path: KeyPath, what: String)
+    mutating func namedEntries(_ node: YAMLNode, _ path: KeyPath, what: String)
         -> [(String, YAMLNode, YAMLNode)]? {
         guard let pairs = node.pairs else {
             report("expected a mapping of \(what), found \(node.kindDescription)", at: node.mark, path: path)
@@ -526,7 +480,7 @@ public struct RigDecoder {
         }
     }
 
-    private mutating func choice<T: RawRepresentable & CaseIterable>(_ node: YAMLNode, _ path: KeyPath,
+    mutating func choice<T: RawRepresentable & CaseIterable>(_ node: YAMLNode, _ path: KeyPath,
                                                                      _ type: T.Type) -> T? where T.RawValue == String {
         guard let t = text(node, path) else { return nil }
         if let v = T(rawValue: t) { return v }
@@ -587,7 +541,7 @@ public struct RigDecoder {
         return ""
     }
 
-    private mutating func report(_ message: String, at mark: SourceMark, path: KeyPath) {
+    mutating func report(_ message: String, at mark: SourceMark, path: KeyPath) {
         diagnostics.append(RigDiagnostic(path.isRoot ? message : "\(path): \(message)", at: mark))
     }
 

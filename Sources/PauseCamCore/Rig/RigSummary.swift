@@ -34,6 +34,7 @@ public enum RigSummary {
             lines.append("    " + lens.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
                          + details.joined(separator: ", "))
         }
+        lines.append("  digital zoom: at most \(CommandParser.formatNumber(rig.maxDigitalZoom))x (max_digital_zoom)")
         if !rig.zoomPresets.isEmpty {
             lines.append("  zoom presets: " + rig.zoomPresets.map { p in
                 var s = "\(p.name) → \(p.lens)"
@@ -54,7 +55,7 @@ public enum RigSummary {
         }
         for script in rig.scripts {
             lines.append("  script \(script.name) (\(DurationParser.clockString(script.scriptedTime, decimals: 2)) "
-                         + "scripted, \(script.steps.count) steps):")
+                         + "scripted, \(script.steps.count) steps, on error \(script.onError.rawValue)):")
             for step in script.steps { lines.append("    " + CommandParser.line(for: step)) }
         }
         return lines.joined(separator: "\n") + "\n"

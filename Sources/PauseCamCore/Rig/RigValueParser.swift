@@ -75,10 +75,13 @@ public enum RigValueParser {
     public static func color(_ text: String) -> Result<RGBColor, Problem> {
         let digits = text.hasPrefix("#") ? text.dropFirst() : Substring(text)
         guard digits.count == 6, digits.allSatisfy(\.isHexDigit), let c = RGBColor(hex: text) else {
-            return .failure("\"\(text)\" is not a colour; write \"#rrggbb\" such as \"#20c040\" (quoted: # starts a comment)")
+            return .failure("\"\(text)\" is not a colour; write \"#rrggbb\" such as \"#20c040\" \(commentHint)")
         }
         return .success(c)
     }
+
+    /// Said with every colour problem: an unquoted `#20c040` is a YAML comment, so the value arrives empty or cut.
+    public static let commentHint = "(quote it: # starts a comment)"
 
     /// A non-negative integer of at most 9 digits (no sign, no spaces).
     static func integer<S: StringProtocol>(_ text: S) -> Int? {

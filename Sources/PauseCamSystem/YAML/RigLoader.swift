@@ -1,4 +1,3 @@
-import Foundation
 import PauseCamCore
 
 /// Loads a rig file for `check`, `run` and `shell`: read the file, parse it with libyaml, decode and validate it.
@@ -19,16 +18,9 @@ public enum RigLoader {
         try RigDecoder.decode(YAMLParser.parse(text, file: file))
     }
 
-    /// The file's bytes; a missing or unreadable file is a rig error at line 0 (printed `FILE: message`).
+    /// The file's bytes. A path that is not a readable regular file of at most `YAMLParser.maximumBytes` is a rig
+    /// error at line 0 (printed `FILE: message`) saying what it is instead: missing, a folder, a device, too large.
     public static func read(_ path: String) throws(RigError) -> [UInt8] {
-        let noPosition = SourceMark(file: path, line: 0, column: 0)
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            let reason = (error as NSError).localizedFailureReason ?? (error as NSError).localizedDescription
-            throw RigError("cannot read the rig file: \(reason)", at: noPosition)
-        }
-        return [UInt8](data)
+        try RigFileReader.read(path, limit: YAMLParser.maximumBytes)
     }
 }

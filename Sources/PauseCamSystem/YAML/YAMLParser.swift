@@ -6,9 +6,20 @@ import PauseCamCore
 ///
 /// A rig file is one plain document: a second document (`---`) and aliases (`*name`) are errors, so the tree is
 /// always a tree. Keys are not de-duplicated here (libyaml does not either); `RigDecoder` reports duplicates.
+///
+/// The cost is linear in the input: each node is appended in place to its parent's frame, and the input is capped
+/// (`maximumBytes`, `maximumNodes`), so a file that is not really a rig fails at once with one error instead of
+/// loading for minutes.
 public enum YAMLParser {
     /// Deeper nesting than any rig needs is refused, so a hostile file cannot exhaust the stack later on.
     static let maximumDepth = 64
+    /// The largest rig file accepted: 4 MiB. A real rig is a few kilobytes; even a script of 200,000 steps fits
+    /// (3.3 MB). Anything larger is refused before it is read, with the size and the limit in the message.
+    public static let maximumBytes = 4 * 1024 * 1024
+    /// The most nodes (scalars, mappings, lists) a rig file may hold: far more than any rig needs (a 4 MiB file of
+    /// block-style steps has under a million), but it stops flow-style input such as `[a,a,a,…]` from building
+    /// millions of nodes.
+    public static let maximumNodes = 1_000_000
 
     /// The document's root node (a null scalar for an empty file). `file` is only used in marks and messages.
     public static func parse(_ text: String, file: String) throws(RigError) -> YAMLNode {
@@ -17,6 +28,9 @@ public enum YAMLParser {
 
     /// The same from raw bytes: text that is not UTF-8 is reported by libyaml with the position of the bad byte.
     public static func parse(bytes input: [UInt8], file: String) throws(RigError) -> YAMLNode {
+        if input.count > maximumBytes {
+            throw tooLarge(file: file, size: input.count)
+        }
         // libyaml reads straight from this buffer: it must stay alive (and unmoved) for the whole parse, which
         // `withUnsafeBufferPointer` guarantees. A zero-length buffer would have no base address, so keep one byte.
         var bytes = input
@@ -29,18 +43,39 @@ public enum YAMLParser {
         return try result.get()
     }
 
+    /// The one error for input over `maximumBytes`, with the size, the limit and what to do; shared with
+    /// `RigLoader.read`, which refuses such a file before reading it.
+    static func tooLarge(file: String, size: Int) -> RigError {
+        RigError("the rig file is \(size) bytes, more than the limit of \(maximumBytes) bytes (4 MiB) for a rig "
+                 + "file; check that this is the rig you meant, or split its scripts over several rig files",
+                 at: SourceMark(file: file, line: 0, column: 0))
+    }
+
     /// Drives the libyaml parser and assembles nodes on a stack.
     private struct TreeBuilder {
         let file: String
         private var stack: [Frame] = []
         private var root: YAMLNode?
         private var documents = 0
+        private var nodes = 0
 
         init(file: String) { self.file = file }
 
-        private enum Frame {
-            case mapping(SourceMark, [YAMLNode.Pair], pendingKey: YAMLNode?)
-            case sequence(SourceMark, [YAMLNode])
+        /// A collection being built. It is a struct mutated in place through `stack[last]`, so appending a child
+        /// costs O(1): popping the frame, appending to a copy and pushing it back copied the whole array each time
+        /// (the loader was quadratic: a 200,000-step script took minutes).
+        private struct Frame {
+            enum Kind { case mapping, sequence }
+            let kind: Kind
+            let mark: SourceMark
+            var pairs: [YAMLNode.Pair] = []
+            var items: [YAMLNode] = []
+            var pendingKey: YAMLNode?
+
+            init(_ kind: Kind, at mark: SourceMark) {
+                self.kind = kind
+                self.mark = mark
+            }
         }
 
         mutating func run(_ input: UnsafePointer<UInt8>, length: Int) -> Result<YAMLNode, RigError> {
@@ -92,18 +127,21 @@ public enum YAMLParser {
                 case YAML_FOLDED_SCALAR_STYLE: style = .folded
                 default: style = .plain
                 }
+                if let error = countNode(at: at) { return error }
                 add(.scalar(text, style: style, at: at))
             case YAML_MAPPING_START_EVENT, YAML_SEQUENCE_START_EVENT:
                 if stack.count >= YAMLParser.maximumDepth {
                     return RigError("nested more than \(YAMLParser.maximumDepth) levels deep", at: at)
                 }
-                stack.append(event.type == YAML_MAPPING_START_EVENT ? .mapping(at, [], pendingKey: nil)
-                                                                      : .sequence(at, []))
+                if let error = countNode(at: at) { return error }
+                stack.append(Frame(event.type == YAML_MAPPING_START_EVENT ? .mapping : .sequence, at: at))
             case YAML_MAPPING_END_EVENT, YAML_SEQUENCE_END_EVENT:
-                switch stack.popLast() {
-                case .mapping(let m, let pairs, _)?: add(YAMLNode(.mapping(pairs), at: m))
-                case .sequence(let m, let items)?: add(YAMLNode(.sequence(items), at: m))
-                case nil: preconditionFailure("libyaml ended a collection that was never started")
+                guard let frame = stack.popLast() else {
+                    preconditionFailure("libyaml ended a collection that was never started")
+                }
+                switch frame.kind {
+                case .mapping: add(YAMLNode(.mapping(frame.pairs), at: frame.mark))
+                case .sequence: add(YAMLNode(.sequence(frame.items), at: frame.mark))
                 }
             default:
                 break
@@ -111,21 +149,33 @@ public enum YAMLParser {
             return nil
         }
 
-        /// Puts a finished node into its parent (as a key, a value or an item), or makes it the root.
+        /// Counts one more node; past `maximumNodes` the parse stops with one error at that node.
+        private mutating func countNode(at mark: SourceMark) -> RigError? {
+            nodes += 1
+            guard nodes > YAMLParser.maximumNodes else { return nil }
+            return RigError("more than \(YAMLParser.maximumNodes) YAML nodes (values, keys, lists); no rig needs "
+                            + "that many: check that this is the rig you meant, or split its scripts over several "
+                            + "rig files", at: mark)
+        }
+
+        /// Puts a finished node into its parent (as a key, a value or an item), or makes it the root. The parent's
+        /// frame is mutated in place (`stack[last]`), never copied.
         private mutating func add(_ node: YAMLNode) {
-            guard let top = stack.popLast() else {
+            let last = stack.count - 1
+            guard last >= 0 else {
                 root = node
                 return
             }
-            switch top {
-            case .mapping(let m, var pairs, let key?):
-                pairs.append(YAMLNode.Pair(key: key, value: node))
-                stack.append(.mapping(m, pairs, pendingKey: nil))
-            case .mapping(let m, let pairs, nil):
-                stack.append(.mapping(m, pairs, pendingKey: node))
-            case .sequence(let m, var items):
-                items.append(node)
-                stack.append(.sequence(m, items))
+            switch stack[last].kind {
+            case .sequence:
+                stack[last].items.append(node)
+            case .mapping:
+                if let key = stack[last].pendingKey {
+                    stack[last].pairs.append(YAMLNode.Pair(key: key, value: node))
+                    stack[last].pendingKey = nil
+                } else {
+                    stack[last].pendingKey = node
+                }
             }
         }
 
@@ -138,11 +188,66 @@ public enum YAMLParser {
             if parser.error == YAML_READER_ERROR {
                 at = position(ofByte: min(Int(parser.problem_offset), length), in: input)
                 message = "YAML syntax error: \(problem) (the file must be UTF-8 text)"
+            } else if let tab = tabInIndentation(line: Int(parser.problem_mark.line),
+                                                 column: Int(parser.problem_mark.column), in: input, length: length) {
+                // libyaml's own words ("found character that cannot start any token", "found a tab character that
+                // violates indentation") do not say what to change; a tab in the indentation is the usual cause.
+                return RigError("tabs are not allowed for indentation; use spaces", at: tab)
             } else if let context = parser.context.map({ String(cString: $0) }) {
                 let c = mark(parser.context_mark)
                 message += " (\(context) at line \(c.line), column \(c.column))"
+                let lines = max(0, min(c.line, at.line) - 2)...max(c.line, at.line) - 1
+                if let colour = unquotedColour(onLines: lines, in: input, length: length) {
+                    // `{color: #3050e0}`: YAML reads `#3050e0}` as a comment, so the flow mapping never closes.
+                    message += "; \(colour) is read as a comment: write \"\(colour)\" " + RigValueParser.commentHint
+                }
             }
             return RigError(message, at: at)
+        }
+
+        /// The first unquoted `#rrggbb` (or `#rgb`) written as a value after `: ` on these lines (0-based), if any.
+        private func unquotedColour(onLines lines: ClosedRange<Int>, in input: UnsafePointer<UInt8>,
+                                    length: Int) -> String? {
+            var line = 0, index = 0
+            while index < length, line < lines.lowerBound {
+                if input[index] == UInt8(ascii: "\n") { line += 1 }
+                index += 1
+            }
+            let hex: (UInt8) -> Bool = { ($0 >= 48 && $0 <= 57) || ($0 | 0x20 >= 97 && $0 | 0x20 <= 102) }
+            while index + 3 < length, line <= lines.upperBound {
+                if input[index] == UInt8(ascii: "\n") { line += 1 }
+                if input[index] == UInt8(ascii: ":"), input[index + 1] == UInt8(ascii: " "),
+                   input[index + 2] == UInt8(ascii: "#") {
+                    var end = index + 3
+                    while end < length, hex(input[end]) { end += 1 }
+                    if end - index - 3 == 6 || end - index - 3 == 3 {
+                        return String(decoding: UnsafeBufferPointer(start: input + index + 2, count: end - index - 2),
+                                      as: UTF8.self)
+                    }
+                }
+                index += 1
+            }
+            return nil
+        }
+
+        /// The first tab in the indentation of `line` (0-based, as libyaml counts), when libyaml's error lies
+        /// within that indentation; `nil` otherwise.
+        private func tabInIndentation(line: Int, column: Int, in input: UnsafePointer<UInt8>,
+                                      length: Int) -> SourceMark? {
+            var start = 0, seen = 0
+            while seen < line, start < length {
+                if input[start] == UInt8(ascii: "\n") { seen += 1 }
+                start += 1
+            }
+            guard seen == line else { return nil }
+            var end = start
+            var firstTab: Int?
+            while end < length, input[end] == UInt8(ascii: " ") || input[end] == UInt8(ascii: "\t") {
+                if firstTab == nil, input[end] == UInt8(ascii: "\t") { firstTab = end }
+                end += 1
+            }
+            guard let tab = firstTab, column <= end - start else { return nil }
+            return SourceMark(file: file, line: line + 1, column: tab - start + 1)
         }
 
         private func position(ofByte offset: Int, in input: UnsafePointer<UInt8>) -> SourceMark {
