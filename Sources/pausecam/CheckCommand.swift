@@ -14,7 +14,7 @@ func runCheck(_ paths: [String]) -> Int32 {
     for path in paths {
         do {
             let rig = try RigLoader.load(path: path)
-            FileHandle.standardOutput.write(Data(RigSummary.text(of: rig, file: path).utf8))
+            StandardStreamWriter.output.write(RigSummary.text(of: rig, file: path))
         } catch {
             writeStandardError(error.description + "\n")
             let count = error.diagnostics.count
@@ -26,5 +26,5 @@ func runCheck(_ paths: [String]) -> Int32 {
 }
 
 private func writeStandardError(_ text: String) {
-    FileHandle.standardError.write(Data(text.utf8))
+    StandardStreamWriter.error.write(text)
 }

@@ -212,6 +212,32 @@ final class RigDecoderTests: XCTestCase {
         XCTAssertEqual(rig?.scripts.first?.steps, [.record(name: "Intro"), .wait(.seconds(1)), .stop])
     }
 
+    func testHoldLatencyAndExposurePriority() throws {
+        let defaults = try RigDecoder.decode(Self.rig())
+        XCTAssertEqual(defaults.hold, .seconds(2))
+        XCTAssertEqual(defaults.lenses[0].latency, .zero)
+        XCTAssertNil(defaults.lenses[0].controls.exposurePriority, "off unless the rig asks")
+
+        let set = try RigDecoder.decode(Self.rig(extra: [(Self.s("hold", 9, 1), Self.s("500ms", 9, 7))],
+                                                 lensExtra: [
+                                                     (Self.s("latency", 6, 5), Self.s("40ms", 6, 14)),
+                                                     (Self.s("controls", 7, 5), Self.m(7, 15, [
+                                                         (Self.s("exposure_priority", 7, 16), Self.s("true", 7, 35)),
+                                                     ])),
+                                                 ]))
+        XCTAssertEqual(set.hold, .milliseconds(500))
+        XCTAssertEqual(set.lenses[0].latency, .milliseconds(40))
+        XCTAssertEqual(set.lenses[0].controls.exposurePriority, true)
+
+        XCTAssertEqual(messages(Self.rig(extra: [(Self.s("hold", 9, 1), Self.s("soon", 9, 7))])),
+                       ["t.yaml:9:7: hold: \"soon\" is not a duration (try 2s, 400ms, 1/30)"])
+        XCTAssertEqual(messages(Self.rig(lensExtra: [(Self.s("latency", 6, 5), Self.s("3s", 6, 14))])),
+                       ["t.yaml:6:14: lenses.main.latency: duration 3s is out of range (0 or more, at most 1s)"])
+        XCTAssertEqual(messages(Self.rig(lensExtra: [(Self.s("controls", 7, 5), Self.m(7, 15, [
+            (Self.s("exposure_priority", 7, 16), Self.s("sometimes", 7, 35)),
+        ]))])).count, 1)
+    }
+
     func testValueParsers() {
         XCTAssertNotNil(try? RigValueParser.size("1920x1080").get())
         XCTAssertNil(try? RigValueParser.size("1920x").get())

@@ -21,14 +21,14 @@ public struct RigDecoder {
     // MARK: Keys
 
     static let topKeys = ["name", "output", "audio", "lenses", "default_lens", "standby", "on_attach",
-                          "max_digital_zoom", "zoom_presets", "exposure_presets", "scripts"]
+                          "max_digital_zoom", "hold", "zoom_presets", "exposure_presets", "scripts"]
     static let outputKeys = ["directory", "name", "container", "size", "fps", "video", "audio"]
     static let videoKeys = ["codec", "preset", "crf", "keyframe_interval"]
     static let outputAudioKeys = ["codec", "bitrate"]
     static let audioKeys = ["device", "required"]
-    static let lensKeys = ["zoom", "match", "virtual", "format", "size", "fps", "controls"]
+    static let lensKeys = ["zoom", "match", "virtual", "format", "size", "fps", "latency", "controls"]
     static let matchKeys = ["serial", "path", "name", "usb", "bus", "device"]
-    static let controlKeys = ["exposure", "focus", "power_line"]
+    static let controlKeys = ["exposure", "focus", "power_line", "exposure_priority"]
     static let zoomPresetKeys = ["lens", "digital", "ramp"]
     static let exposurePresetKeys = ["bias", "mode", "time", "gain"]
     static let scriptKeys = ["on_error", "steps"]
@@ -70,6 +70,8 @@ public struct RigDecoder {
                    + "\(CommandParser.formatNumber(Self.digitalZoomRange.upperBound))", $0)
         }
         let zoomLimit = maxDigitalZoom.map { $0 ?? Self.digitalZoomRange.upperBound } ?? 4
+        // How long the last picture is held with no lens delivering, before the no-signal slate.
+        let hold = top["hold"].flatMap { duration($0, .root.child("hold"), max: .seconds(3600), positive: false) }
         let zoomPresets = top["zoom_presets"].map {
             self.zoomPresets($0, .root.child("zoom_presets"), lenses: lensNames, limit: zoomLimit,
                              limitIsDefault: maxDigitalZoom == nil)
@@ -82,7 +84,7 @@ public struct RigDecoder {
         guard let name else { return nil }
         return Rig(name: name, output: output, audio: audio, lenses: lenses, defaultLens: defaultLens,
                    standby: standby, onAttach: onAttach, zoomPresets: zoomPresets, exposurePresets: exposurePresets,
-                   scripts: scripts, maxDigitalZoom: zoomLimit)
+                   scripts: scripts, maxDigitalZoom: zoomLimit, hold: hold ?? .seconds(2))
     }
 
     // MARK: Sections
@@ -238,6 +240,10 @@ public struct RigDecoder {
             (lens.width, lens.height) = (s.width, s.height)
         }
         if let n = f["fps"], let r = value(n, path.child("fps"), RigValueParser.frameRate) { lens.rate = r }
+        // A camera's delay from light to timestamp; a second is far beyond any real pipeline.
+        if let n = f["latency"], let l = duration(n, path.child("latency"), max: .seconds(1), positive: false) {
+            lens.latency = l
+        }
         if let n = f["controls"] { lens.controls = controls(n, path.child("controls")) }
         guard zoom != nil, source != nil else { return nil }
         return lens
@@ -288,6 +294,7 @@ public struct RigDecoder {
         if let n = f["power_line"], let p = choice(n, path.child("power_line"), Rig.Controls.PowerLine.self) {
             controls.powerLine = p
         }
+        if let n = f["exposure_priority"] { controls.exposurePriority = bool(n, path.child("exposure_priority")) }
         return controls
     }
 
