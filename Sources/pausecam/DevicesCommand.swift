@@ -92,6 +92,7 @@ struct DevicesReport {
             if let rig, let match {
                 if let lens = match.lens(servedBy: id) {
                     out += "\tlens: \(lens)\n"
+                    if let advice = rateWarning(camera, lens: lens) { out += "\twarning: \(advice)\n" }
                 } else {
                     out += "\tlens: none (no lens of rig \"\(rig.name)\" matches this camera)\n"
                 }
@@ -117,7 +118,7 @@ struct DevicesReport {
             var `default`: Int32 }
         struct Camera: Encodable {
             var device: String; var name: String; var driver: String?; var bus: String?; var serial: String?
-            var path: String?; var usb: String?; var lens: String?; var problem: String?
+            var path: String?; var usb: String?; var lens: String?; var problem: String?; var rateWarning: String?
             var modes: [Mode]; var controls: [Control]
         }
         struct Report: Encodable {
@@ -128,6 +129,7 @@ struct DevicesReport {
                 let id = camera.identity
                 return Camera(device: id.devicePath, name: id.name, driver: id.driver, bus: id.bus, serial: id.serial,
                               path: id.path, usb: id.usb, lens: match?.lens(servedBy: id), problem: camera.problem,
+                              rateWarning: match?.lens(servedBy: id).flatMap { rateWarning(camera, lens: $0) },
                               modes: camera.modes.map {
                                   Mode(format: $0.pixelFormat.description, width: $0.width, height: $0.height,
                                        fps: $0.rates.map(\.framesPerSecond))
@@ -143,6 +145,20 @@ struct DevicesReport {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let data = (try? encoder.encode(report)) ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The warning a session would give at its start when the mode chosen for `lens` on `camera` is slower than the
+    /// movie (`nil` when it keeps up, or when no mode fits, which the camera's `problem` already says).
+    private func rateWarning(_ camera: CameraDescription, lens name: String) -> String? {
+        guard let rig, let lens = rig.lens(named: name),
+              let choice = try? V4L2FormatChooser.choose(format: lens.format, width: lens.width, height: lens.height,
+                                                          rate: lens.rate ?? rig.output.rate, from: camera.modes,
+                                                          device: camera.identity.devicePath),
+              let rate = choice.rate else { return nil }
+        let delivered = CameraFormat(width: choice.width, height: choice.height, rate: rate,
+                                     pixelFormat: choice.pixelFormat.isJPEG ? .yuv422p : .yuyv422)
+        return CameraRateAdvice.warning(lens: name, camera: camera.identity.devicePath, delivered: delivered,
+                                        output: rig.output.rate, format: lens.format)
     }
 
     private func orderedFormats(_ modes: [V4L2Mode]) -> [V4L2PixelFormat] {
