@@ -158,7 +158,7 @@ struct DevicesReport {
         let delivered = CameraFormat(width: choice.width, height: choice.height, rate: rate,
                                      pixelFormat: choice.pixelFormat.isJPEG ? .yuv422p : .yuyv422)
         return CameraRateAdvice.warning(lens: name, camera: camera.identity.devicePath, delivered: delivered,
-                                        output: rig.output.rate, format: lens.format)
+                                        output: rig.output.rate, format: lens.format, asked: lens.rate)
     }
 
     private func orderedFormats(_ modes: [V4L2Mode]) -> [V4L2PixelFormat] {

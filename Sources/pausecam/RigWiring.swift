@@ -149,7 +149,7 @@ final class RigWiring: @unchecked Sendable {
         if wanted.rate == nil { wanted.rate = rig.output.rate }
         let camera = try V4L2Camera.open(path: path, lens: wanted, warn: warn)
         if let advice = CameraRateAdvice.warning(lens: lens.name, camera: camera.displayName, delivered: camera.format,
-                                                 output: rig.output.rate, format: lens.format) {
+                                                 output: rig.output.rate, format: lens.format, asked: lens.rate) {
             warn(advice)
         }
         return camera

@@ -31,4 +31,12 @@ final class CameraRateAdviceTests: XCTestCase {
         XCTAssertFalse(text.contains("mjpeg"), text)
         XCTAssertTrue(text.contains("smaller `size`"), text)
     }
+
+    func testALensThatAsksForASlowRateIsToldToDropItFirst() throws {
+        let text = try XCTUnwrap(CameraRateAdvice.warning(lens: "red", camera: "cam", delivered: format(FrameRate(15)),
+                                                          output: FrameRate(30), format: .any, asked: FrameRate(15)))
+        XCTAssertTrue(text.contains("removing the lens's `fps: 15`"), text)
+        XCTAssertNil(CameraRateAdvice.warning(lens: "red", camera: "cam", delivered: format(FrameRate(30)),
+                                              output: FrameRate(30), format: .any, asked: FrameRate(30)))
+    }
 }

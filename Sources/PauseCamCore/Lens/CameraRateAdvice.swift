@@ -6,11 +6,16 @@
 public enum CameraRateAdvice {
     /// A warning when `delivered` is slower than `output`, naming the lens, the camera's mode and the fix; `nil`
     /// when the camera keeps up. `format` is the lens's `format:` as the rig asked for it.
+    /// `asked` is the lens's own `fps:`, when it names one.
     public static func warning(lens: String, camera: String, delivered: CameraFormat, output: FrameRate,
-                               format: Rig.Lens.CaptureFormat) -> String? {
+                               format: Rig.Lens.CaptureFormat, asked: FrameRate? = nil) -> String? {
         // Slower means a longer frame duration (exact: no Double).
         guard delivered.rate.frameDuration > output.frameDuration else { return nil }
         var fixes: [String] = []
+        if let asked, asked.frameDuration > output.frameDuration {
+            // The rig itself asked for the slower rate: that is the first thing to change.
+            fixes.append("removing the lens's `fps: \(asked)`")
+        }
         if delivered.pixelFormat == .yuyv422 && format != .mjpeg { fixes.append("`format: mjpeg`") }
         fixes.append("a smaller `size`")
         return "lens \(lens): \(camera) delivers \(delivered.rate) fps at \(delivered.width)x\(delivered.height), "
