@@ -1,6 +1,8 @@
 import Foundation
 import PauseCamCore
+import PauseCamVirtual
 import XCTest
+import CFFmpeg
 @testable import PauseCamSystem
 
 /// Picture levels: full-range MJPEG and limited-range sources meet in one limited-range movie, and the movie says
@@ -72,5 +74,76 @@ final class PictureLevelsTests: XCTestCase {
         XCTAssertEqual(levels[0], 16, accuracy: 2, "black: \(levels)")
         XCTAssertTrue((126...130).contains(levels[1]), "mid-grey: \(levels)")
         XCTAssertEqual(levels[2], 235, accuracy: 2, "white: \(levels)")
+    }
+
+    /// The movie says what it holds: limited range, BT.709 matrix, primaries and transfer for an HD canvas (720
+    /// lines and up), SMPTE 170M (BT.601) for SD. Before, all four were unspecified and each player guessed.
+    func testMovieIsTaggedWithItsRangeAndColourStandard() throws {
+        let cases: [(width: Int, height: Int, standard: String)] = [(1280, 720, "bt709"), (320, 180, "smpte170m")]
+        for (width, height, standard) in cases {
+            let frame = MovieWriterFixture.solidFrame(width: width, height: height, y: 100)
+            let path = try movie("tags-\(height)", frames: [frame, frame], width: width, height: height)
+            let stream = try MovieWriterFixture.probe(path, ["-select_streams", "v:0", "-show_streams"])["streams"]
+                as? [[String: Any]] ?? []
+            XCTAssertEqual(stream.first?["color_range"] as? String, "tv", "\(height) lines")
+            XCTAssertEqual(stream.first?["color_space"] as? String, standard, "\(height) lines")
+            XCTAssertEqual(stream.first?["color_primaries"] as? String, standard, "\(height) lines")
+            XCTAssertEqual(stream.first?["color_transfer"] as? String, standard, "\(height) lines")
+        }
+    }
+
+    /// One scaler alternating between a full-range frame (MJPEG) and a limited-range frame (YUYV, the virtual
+    /// lens) of the same size and format, as an A/B lens switch does: each keeps its own levels, so black is black on
+    /// both lenses (no contrast jump), and the two conversions live side by side in the cache.
+    func testAlternatingRangesThroughOneScalerKeepEachFramesLevels() throws {
+        let scaler = CanvasScaler(width: 320, height: 180)
+        func lumaOf(y: UInt8, range: ColorRange) throws -> UInt8 {
+            var frame = MovieWriterFixture.solidFrame(width: 320, height: 180, y: y)
+            frame.range = range
+            var picture: UnsafeMutablePointer<AVFrame>? = try scaler.scale(frame)
+            defer { av_frame_free(&picture) }
+            let planes = CanvasScaler.planes(of: picture!)
+            return planes.data[0][90 * planes.stride[0] + 160]
+        }
+        for _ in 0..<3 {
+            XCTAssertEqual(Int(try lumaOf(y: 0, range: .full)), 16, accuracy: 1, "full-range black")
+            XCTAssertEqual(Int(try lumaOf(y: 16, range: .limited)), 16, accuracy: 1, "limited-range black")
+            XCTAssertEqual(Int(try lumaOf(y: 255, range: .full)), 235, accuracy: 1, "full-range white")
+            XCTAssertEqual(Int(try lumaOf(y: 235, range: .limited)), 235, accuracy: 1, "limited-range white")
+        }
+        XCTAssertEqual(scaler.cachedContextCount, 2, "one context per range, reused")
+    }
+
+    /// A virtual-lens colour (BT.601 limited) and the same colour as a full-range BT.601 JPEG, into an HD movie
+    /// (converted to and tagged BT.709) and an SD one: ffmpeg, reading the tags, decodes the sRGB colour back. A
+    /// movie tagged BT.709 but holding BT.601 values would come back with green off by about 20.
+    func testColoursSurviveTheMatrixOfEitherCanvas() throws {
+        let colour = RGBColor(red: 0x20, green: 0xc0, blue: 0x40)
+        let directory = try MovieWriterFixture.directory("colour-jpeg")
+        for (width, height) in [(1280, 720), (320, 180)] {
+            let (y, u, v) = TestPatternPainter.yuv(colour)
+            let painted = MovieWriterFixture.solidFrame(width: width, height: height, y: y, u: u, v: v)
+            let jpegPath = directory + "/colour-\(height).jpg"
+            _ = try MovieWriterFixture.run("ffmpeg", [
+                "-v", "error", "-y", "-f", "lavfi", "-i", "color=0x20c040:s=\(width)x\(height)", "-frames:v", "1",
+                "-pix_fmt", "yuvj422p", "-q:v", "2", jpegPath,
+            ])
+            let jpeg = try [UInt8](Data(contentsOf: URL(fileURLWithPath: jpegPath)))
+            let decoded = try XCTUnwrap(try MJPEGDecoder().decode(jpeg, pts: .zero, lens: "mjpeg"))
+            for (name, frame) in [("virtual", painted), ("mjpeg", decoded)] {
+                let path = try movie("colour-\(name)-\(height)", frames: [frame, frame], width: width, height: height)
+                let (out, errors) = try MovieWriterFixture.run("ffmpeg", [
+                    "-v", "error", "-i", path, "-frames:v", "1", "-vf",
+                    "crop=16:16:\(width / 2):\(height / 2),scale=1:1:flags=area", "-f", "rawvideo", "-pix_fmt", "rgb24", "-",
+                ])
+                let rgb = [UInt8](out)
+                XCTAssertEqual(rgb.count, 3, errors)
+                guard rgb.count == 3 else { continue }
+                let what = "\(name) at \(width)x\(height): \(rgb)"
+                XCTAssertEqual(Int(rgb[0]), Int(colour.red), accuracy: 6, what)
+                XCTAssertEqual(Int(rgb[1]), Int(colour.green), accuracy: 6, what)
+                XCTAssertEqual(Int(rgb[2]), Int(colour.blue), accuracy: 6, what)
+            }
+        }
     }
 }
