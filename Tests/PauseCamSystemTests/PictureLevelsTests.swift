@@ -146,4 +146,28 @@ final class PictureLevelsTests: XCTestCase {
             }
         }
     }
+
+    /// The thumbnail of an HD clip (a BT.709 canvas) shows the lens's colour: its JPEG is BT.601 full range (JFIF),
+    /// so the canvas's BT.709 values are converted on the way, not reinterpreted.
+    func testThumbnailOfAnHDClipKeepsTheColour() throws {
+        let colour = RGBColor(red: 0x20, green: 0xc0, blue: 0x40)
+        let (y, u, v) = TestPatternPainter.yuv(colour)
+        let directory = try MovieWriterFixture.directory("thumbnail-hd")
+        let settings = MovieWriterFixture.settings(audio: false, width: 1280, height: 720)
+        let sink = try MovieWriterFactory().makeSink(directory: directory, baseName: "thumbnail", settings: settings)
+        let frame = MovieWriterFixture.solidFrame(width: 1280, height: 720, y: y, u: u, v: v)
+        try sink.appendVideo(frame, at: .zero, keyframe: true)
+        sink.setThumbnail(frame)
+        let thumbnail = try XCTUnwrap(try sink.finish(chapters: []).thumbnailPath)
+        let (out, errors) = try MovieWriterFixture.run("ffmpeg", [
+            "-v", "error", "-i", thumbnail, "-vf", "crop=16:16:200:120,scale=1:1:flags=area", "-f", "rawvideo",
+            "-pix_fmt", "rgb24", "-",
+        ])
+        let rgb = [UInt8](out)
+        XCTAssertEqual(rgb.count, 3, errors)
+        guard rgb.count == 3 else { return }
+        XCTAssertEqual(Int(rgb[0]), Int(colour.red), accuracy: 6, "\(rgb)")
+        XCTAssertEqual(Int(rgb[1]), Int(colour.green), accuracy: 6, "\(rgb)")
+        XCTAssertEqual(Int(rgb[2]), Int(colour.blue), accuracy: 6, "\(rgb)")
+    }
 }
