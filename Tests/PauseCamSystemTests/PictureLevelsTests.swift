@@ -170,4 +170,35 @@ final class PictureLevelsTests: XCTestCase {
         XCTAssertEqual(Int(rgb[1]), Int(colour.green), accuracy: 6, "\(rgb)")
         XCTAssertEqual(Int(rgb[2]), Int(colour.blue), accuracy: 6, "\(rgb)")
     }
+
+    /// The same levels through a UVC camera's path: a fake V4L2 device in MJPEG mode delivers the three JPEGs, the
+    /// camera decodes them (range full), and the movie holds 16, ~128 and 235.
+    func testMJPEGCameraFramesKeepTheirLevelsInTheMovie() throws {
+        let directory = try MovieWriterFixture.directory("camera-levels")
+        let jpegs = try [0, 128, 255].map { try jpeg(luma: $0, width: 64, height: 48, in: directory) }
+        let device = V4L2FakeDevice(modes: [V4L2Mode(pixelFormat: .mjpeg, width: 64, height: 48,
+                                                     rates: [FrameRate(30)])])
+        var script: [V4L2FakeDevice.Dequeue] = []
+        for (index, jpeg) in jpegs.enumerated() {
+            script.append(.frame(V4L2DequeuedBuffer(index: UInt32(index), bytesUsed: jpeg.count,
+                                                    flags: .timestampMonotonic, sequence: UInt32(index), seconds: 7,
+                                                    microseconds: Int64(index) * 33_333), jpeg))
+        }
+        device.play(script + [.failure(ENODEV)])
+        let camera = try V4L2Camera(device: device, lens: Rig.Lens(name: "wide", source: .camera(.device("x")),
+                                                                  format: .mjpeg), warn: { _ in })
+        let recorder = V4L2CameraRecorder()
+        try camera.start(deliver: recorder.deliver, onEnd: recorder.onEnd)
+        wait(for: [recorder.ended], timeout: 10)
+        let frames = recorder.delivered
+        XCTAssertEqual(frames.count, 3)
+        XCTAssertEqual(frames.map(\.range), [.full, .full, .full])
+        let levels = try middleLuma(try movie("camera-levels", frames: frames), width: 320, height: 180)
+        XCTAssertEqual(levels.count, 3)
+        guard levels.count == 3 else { return }
+        // 64x48 is 4:3: pillarboxed to 240x180 in the middle of the 320x180 canvas, so the middle half is picture.
+        XCTAssertEqual(levels[0], 16, accuracy: 2, "black: \(levels)")
+        XCTAssertTrue((126...130).contains(levels[1]), "mid-grey: \(levels)")
+        XCTAssertEqual(levels[2], 235, accuracy: 2, "white: \(levels)")
+    }
 }
