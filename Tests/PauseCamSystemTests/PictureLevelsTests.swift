@@ -1,8 +1,8 @@
+import CFFmpeg
 import Foundation
 import PauseCamCore
 import PauseCamVirtual
 import XCTest
-import CFFmpeg
 @testable import PauseCamSystem
 
 /// Picture levels: full-range MJPEG and limited-range sources meet in one limited-range movie, and the movie says
@@ -100,9 +100,9 @@ final class PictureLevelsTests: XCTestCase {
         func lumaOf(y: UInt8, range: ColorRange) throws -> UInt8 {
             var frame = MovieWriterFixture.solidFrame(width: 320, height: 180, y: y)
             frame.range = range
-            var picture: UnsafeMutablePointer<AVFrame>? = try scaler.scale(frame)
-            defer { av_frame_free(&picture) }
-            let planes = CanvasScaler.planes(of: picture!)
+            let picture = try scaler.scale(frame)
+            defer { FFmpegFrame.release(picture) }
+            let planes = CanvasScaler.planes(of: picture)
             return planes.data[0][90 * planes.stride[0] + 160]
         }
         for _ in 0..<3 {
@@ -200,5 +200,18 @@ final class PictureLevelsTests: XCTestCase {
         XCTAssertEqual(levels[0], 16, accuracy: 2, "black: \(levels)")
         XCTAssertTrue((126...130).contains(levels[1]), "mid-grey: \(levels)")
         XCTAssertEqual(levels[2], 235, accuracy: 2, "white: \(levels)")
+    }
+
+    /// The decoder's range rule as a table: a `yuvj` format is full range whatever its tag; otherwise the tag decides,
+    /// and no tag means limited (a JPEG coded as ITU-R BT.601 decodes to plain `yuv422p`).
+    func testDecodedRangeFollowsFormatThenTag() {
+        let table: [(AVPixelFormat, AVColorRange, ColorRange)] = [
+            (AV_PIX_FMT_YUVJ422P, AVCOL_RANGE_UNSPECIFIED, .full), (AV_PIX_FMT_YUVJ420P, AVCOL_RANGE_MPEG, .full),
+            (AV_PIX_FMT_YUV422P, AVCOL_RANGE_JPEG, .full), (AV_PIX_FMT_YUV420P, AVCOL_RANGE_JPEG, .full),
+            (AV_PIX_FMT_YUV422P, AVCOL_RANGE_MPEG, .limited), (AV_PIX_FMT_YUV422P, AVCOL_RANGE_UNSPECIFIED, .limited),
+        ]
+        for (format, tag, expected) in table {
+            XCTAssertEqual(MJPEGDecoder.range(format: format, tag: tag), expected, "\(format) \(tag)")
+        }
     }
 }
