@@ -43,9 +43,14 @@ public struct VideoFrame: Sendable {
     public var lens: String
     /// The part of the frame to show, for digital zoom; `nil` is the whole frame. The writer scales it to the canvas.
     public var crop: PixelRect?
+    /// The code values the pixels use: full range for decoded MJPEG, limited for everything else. The scaler
+    /// converts from it, so an MJPEG lens and a YUYV lens show the same black and white in one movie.
+    public var range: ColorRange
 
+    /// `range` defaults to limited, what uncompressed cameras and the virtual lenses deliver; only a source that
+    /// knows better (the MJPEG decoder) says otherwise.
     public init(pts: MediaTime, width: Int, height: Int, format: PixelFormat, planes: [Plane], lens: String,
-                crop: PixelRect? = nil) {
+                crop: PixelRect? = nil, range: ColorRange = .limited) {
         self.pts = pts
         self.width = width
         self.height = height
@@ -53,6 +58,7 @@ public struct VideoFrame: Sendable {
         self.planes = planes
         self.lens = lens
         self.crop = crop
+        self.range = range
     }
 }
 

@@ -5,20 +5,45 @@ import PauseCamCore
 /// only its crop rectangle (digital zoom), and letterboxes or pillarboxes a different aspect with black bars, never
 /// stretching. Lenses of different sizes can therefore share one movie.
 ///
-/// Owns one cached `SwsContext` (`sws_getCachedContext` rebuilds it only when the source geometry changes). Not
-/// thread-safe: one scaler per thread.
+/// Levels: the canvas is limited range in its own colour standard (`VideoColorimetry(height:)`: BT.709 from 720
+/// lines, BT.601 below). Each frame is converted from its own range (full for MJPEG, limited otherwise) and from
+/// BT.601, so an MJPEG lens and a YUYV lens show the same black, white and colours, and the encoder's tags are true.
+///
+/// Owns a few `SwsContext`s, cached per source size, pixel format, range and target size (the most recent
+/// `cacheLimit`), so switching back and forth between two lenses builds nothing. Not thread-safe: one scaler per
+/// thread.
 final class CanvasScaler {
     let width: Int
     let height: Int
-    private var context: OpaquePointer?
+    /// The canvas's colour standard, decided by its height; the encoder tags the movie with the same.
+    let colorimetry: VideoColorimetry
+    /// Contexts built so far, most recently used first.
+    private var contexts: [ScalerContext] = []
+    /// How many contexts to keep: a rig's lenses at a zoom or two, without growing while a zoom changes.
+    static let cacheLimit = 4
 
     /// A canvas of `width`×`height`; both are made even (4:2:0 chroma needs it).
     init(width: Int, height: Int) {
         self.width = width & ~1
         self.height = height & ~1
+        colorimetry = VideoColorimetry(height: self.height)
     }
 
-    deinit { sws_freeContext(context) }
+    /// The context for `key`, built on first use and moved to the front of the cache.
+    func context(for key: ScalerContext.Key) throws -> ScalerContext {
+        if let index = contexts.firstIndex(where: { $0.key == key }) {
+            let found = contexts.remove(at: index)
+            contexts.insert(found, at: 0)
+            return found
+        }
+        let made = try ScalerContext(key, output: colorimetry)
+        contexts.insert(made, at: 0)
+        if contexts.count > Self.cacheLimit { contexts.removeLast() }
+        return made
+    }
+
+    /// How many contexts are cached (for tests).
+    var cachedContextCount: Int { contexts.count }
 
     /// Where a source of `sourceWidth`×`sourceHeight` lands on the canvas: the largest centred rectangle with the
     /// source's aspect, with even origin and size.
@@ -41,6 +66,10 @@ final class CanvasScaler {
         output.pointee.width = Int32(width)
         output.pointee.height = Int32(height)
         output.pointee.format = AV_PIX_FMT_YUV420P.rawValue
+        output.pointee.color_range = ColorRange.limited.ffmpegRange
+        output.pointee.colorspace = colorimetry.matrix
+        output.pointee.color_primaries = colorimetry.primaries
+        output.pointee.color_trc = colorimetry.transfer
         do {
             try FFmpegError.check(av_frame_get_buffer(output, 0), "av_frame_get_buffer(canvas \(width)x\(height))")
             try draw(frame, into: output)
@@ -64,18 +93,14 @@ final class CanvasScaler {
         if target.width < width || target.height < height {
             Self.fillBlack(destination, width: width, height: height)
         }
-        let (sourceFormat, planeCount) = Self.ffmpegFormat(frame.format)
+        let (_, planeCount) = Self.ffmpegFormat(frame.format)
         guard frame.planes.count >= planeCount else {
             throw FFmpegError("sws_scale(\(frame.format.rawValue) frame with \(frame.planes.count) planes)",
                               code: pausecam_averror(EINVAL))
         }
-        context = sws_getCachedContext(context, Int32(crop.width), Int32(crop.height), sourceFormat,
-                                       Int32(target.width), Int32(target.height), AV_PIX_FMT_YUV420P,
-                                       SWS_BILINEAR, nil, nil, nil)
-        guard let context else {
-            throw FFmpegError("sws_getCachedContext(\(crop.width)x\(crop.height) \(frame.format.rawValue) → "
-                              + "\(target.width)x\(target.height))", code: pausecam_averror(EINVAL))
-        }
+        let scaler = try context(for: ScalerContext.Key(
+            sourceWidth: crop.width, sourceHeight: crop.height, format: frame.format, range: frame.range,
+            targetWidth: target.width, targetHeight: target.height)).pointer
         var destinationPointers: [UnsafeMutablePointer<UInt8>?] = [
             destination.data[0] + target.y * destination.stride[0] + target.x,
             destination.data[1] + target.y / 2 * destination.stride[1] + target.x / 2,
@@ -90,7 +115,7 @@ final class CanvasScaler {
         let result = Self.withBaseAddresses(Array(frame.planes.prefix(planeCount))) { bases in
             var sourcePointers: [UnsafePointer<UInt8>?] = zip(bases, offsets).map { base, offset in base.map { $0 + offset } }
             sourcePointers += [UnsafePointer<UInt8>?](repeating: nil, count: 4 - sourcePointers.count)
-            return sws_scale(context, &sourcePointers, &strides, 0, height, &destinationPointers, &destinationStrides)
+            return sws_scale(scaler, &sourcePointers, &strides, 0, height, &destinationPointers, &destinationStrides)
         }
         try FFmpegError.check(result, "sws_scale(\(frame.lens) \(frame.format.rawValue))")
     }
