@@ -76,8 +76,9 @@ final class PictureLevelsTests: XCTestCase {
         XCTAssertEqual(levels[2], 235, accuracy: 2, "white: \(levels)")
     }
 
-    /// The movie says what it holds: limited range, BT.709 matrix, primaries and transfer for an HD canvas (720
-    /// lines and up), SMPTE 170M (BT.601) for SD. Before, all four were unspecified and each player guessed.
+    /// The movie says what it holds: limited range and the BT.601 matrix (SMPTE 170M) of every source at every size,
+    /// with BT.709 primaries and transfer for an HD canvas (720 lines and up), SMPTE 170M for SD. Before, all four
+    /// were unspecified, and a player guessed the BT.709 matrix for HD — the wrong one for these pixels.
     func testMovieIsTaggedWithItsRangeAndColourStandard() throws {
         let cases: [(width: Int, height: Int, standard: String)] = [(1280, 720, "bt709"), (320, 180, "smpte170m")]
         for (width, height, standard) in cases {
@@ -86,7 +87,7 @@ final class PictureLevelsTests: XCTestCase {
             let stream = try MovieWriterFixture.probe(path, ["-select_streams", "v:0", "-show_streams"])["streams"]
                 as? [[String: Any]] ?? []
             XCTAssertEqual(stream.first?["color_range"] as? String, "tv", "\(height) lines")
-            XCTAssertEqual(stream.first?["color_space"] as? String, standard, "\(height) lines")
+            XCTAssertEqual(stream.first?["color_space"] as? String, "smpte170m", "\(height) lines")
             XCTAssertEqual(stream.first?["color_primaries"] as? String, standard, "\(height) lines")
             XCTAssertEqual(stream.first?["color_transfer"] as? String, standard, "\(height) lines")
         }
@@ -114,9 +115,9 @@ final class PictureLevelsTests: XCTestCase {
         XCTAssertEqual(scaler.cachedContextCount, 2, "one context per range, reused")
     }
 
-    /// A virtual-lens colour (BT.601 limited) and the same colour as a full-range BT.601 JPEG, into an HD movie
-    /// (converted to and tagged BT.709) and an SD one: ffmpeg, reading the tags, decodes the sRGB colour back. A
-    /// movie tagged BT.709 but holding BT.601 values would come back with green off by about 20.
+    /// A virtual-lens colour (BT.601 limited) and the same colour as a full-range BT.601 JPEG, into an HD movie and
+    /// an SD one: ffmpeg, reading the tags, decodes the sRGB colour back. A movie tagged (or guessed) BT.709 but
+    /// holding BT.601 values would come back with green off by about 20.
     func testColoursSurviveTheMatrixOfEitherCanvas() throws {
         let colour = RGBColor(red: 0x20, green: 0xc0, blue: 0x40)
         let directory = try MovieWriterFixture.directory("colour-jpeg")
@@ -147,8 +148,8 @@ final class PictureLevelsTests: XCTestCase {
         }
     }
 
-    /// The thumbnail of an HD clip (a BT.709 canvas) shows the lens's colour: its JPEG is BT.601 full range (JFIF),
-    /// so the canvas's BT.709 values are converted on the way, not reinterpreted.
+    /// The thumbnail of an HD clip shows the lens's colour: its JPEG is BT.601 full range (JFIF), so the canvas's
+    /// limited-range values are converted on the way, not reinterpreted.
     func testThumbnailOfAnHDClipKeepsTheColour() throws {
         let colour = RGBColor(red: 0x20, green: 0xc0, blue: 0x40)
         let (y, u, v) = TestPatternPainter.yuv(colour)

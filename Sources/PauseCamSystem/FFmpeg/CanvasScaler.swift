@@ -5,9 +5,9 @@ import PauseCamCore
 /// only its crop rectangle (digital zoom), and letterboxes or pillarboxes a different aspect with black bars, never
 /// stretching. Lenses of different sizes can therefore share one movie.
 ///
-/// Levels: the canvas is limited range in its own colour standard (`VideoColorimetry(height:)`: BT.709 from 720
-/// lines, BT.601 below). Each frame is converted from its own range (full for MJPEG, limited otherwise) and from
-/// BT.601, so an MJPEG lens and a YUYV lens show the same black, white and colours, and the encoder's tags are true.
+/// Levels: the canvas is limited range with the BT.601 matrix of every source (`VideoColorimetry.canvas`). Each
+/// frame is converted from its own range (full for MJPEG, limited otherwise), so an MJPEG lens and a YUYV lens show
+/// the same black, white and colours, and the encoder's tags are true.
 ///
 /// Owns a few `SwsContext`s, cached per source size, pixel format, range and target size (the most recent
 /// `cacheLimit`), so switching back and forth between two lenses builds nothing. Not thread-safe: one scaler per
@@ -26,7 +26,7 @@ final class CanvasScaler {
     init(width: Int, height: Int) {
         self.width = width & ~1
         self.height = height & ~1
-        colorimetry = VideoColorimetry(height: self.height)
+        colorimetry = VideoColorimetry.canvas
     }
 
     /// The context for `key`, built on first use and moved to the front of the cache.

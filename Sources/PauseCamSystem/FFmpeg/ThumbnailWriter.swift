@@ -28,7 +28,7 @@ struct ThumbnailWriter {
                                           Int32(width), Int32(height), AV_PIX_FMT_YUVJ420P, SWS_BICUBIC, nil, nil, nil)
         else { throw FFmpegError("sws_getContext(thumbnail)", code: pausecam_averror(EINVAL)) }
         defer { sws_freeContext(scaler) }
-        // The canvas is limited range in its own standard (BT.709 for HD); a JPEG is BT.601 full range (JFIF).
+        // The canvas is limited range; a JPEG is BT.601 full range (JFIF).
         try ScalerContext.setColorspaceDetails(scaler, from: canvas.colorimetry, range: .limited, to: .bt601,
                                                range: .full, what: "thumbnail")
         try FFmpegError.check(sws_scale_frame(scaler, small, picture), "sws_scale_frame(thumbnail)")

@@ -3,9 +3,9 @@ import PauseCamCore
 
 /// H.264 through libavcodec's `libx264`: preset, CRF and GOP from the movie settings, keyframes on request.
 ///
-/// Colour: the stream is tagged limited range in the canvas's standard (`VideoColorimetry(height:)`: BT.709 range,
-/// matrix, primaries and transfer from 720 lines up, SMPTE 170M below), what `CanvasScaler` converts every frame to;
-/// the tags travel in the H.264 VUI and the container, so players need not guess from the size.
+/// Colour: the stream is tagged limited range with the canvas's BT.601 matrix (SMPTE 170M, what `CanvasScaler`
+/// converts every frame's range to), and BT.709 primaries and transfer from 720 lines up (SMPTE 170M below); the
+/// tags travel in the H.264 VUI and the container, so players need not guess from the size.
 ///
 /// Timestamps: file times (exact `MediaTime`) are rescaled to the encoder's 1/90000 time base with rounding, then
 /// kept strictly increasing (a tie after rounding moves up one tick), so the file's frame times equal the given
@@ -43,7 +43,7 @@ final class VideoEncoder {
         context.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
         let colorimetry = VideoColorimetry(height: Int(context.pointee.height))
         context.pointee.color_range = ColorRange.limited.ffmpegRange
-        context.pointee.colorspace = colorimetry.matrix
+        context.pointee.colorspace = VideoColorimetry.canvas.matrix
         context.pointee.color_primaries = colorimetry.primaries
         context.pointee.color_trc = colorimetry.transfer
         context.pointee.gop_size = Int32(clamping: Self.gopSize(settings))
