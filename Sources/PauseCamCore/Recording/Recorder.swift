@@ -54,6 +54,13 @@ public final class Recorder: @unchecked Sendable {
     public var serialContext: (any Scheduler)?
     /// The time of `stop`: at the finish, the grid's slots before it are decided with the last picture.
     private var stopTime: MediaTime?
+    /// Frames offered to the output clock that no slot has shown yet (capture time, lens), oldest first: those a
+    /// newer picture supersedes were skipped.
+    private var unshownFrames: [(pts: MediaTime, lens: String)] = []
+    /// No lens delivers: the lost lens, the capture time of its last picture, and the movie time then.
+    private var signalLost: (lens: String, since: MediaTime, fileTime: MediaTime)?
+    /// A switch asked for and not yet shown: the lens, the capture time of the request, the movie time then.
+    private var pendingSwitch: (lens: String, requested: MediaTime, timer: MediaTime)?
 
     public init(description: Description, sink: any MovieSink, store: any SidecarStore) {
         self.description = description
@@ -109,7 +116,33 @@ public final class Recorder: @unchecked Sendable {
     public func appendVideo(_ frame: VideoFrame) {
         serialContext?.assertOnSerialContext()
         guard sinkError == nil else { return }
-        for slot in outputClock.offer(frame) { append(slot) }
+        let lateBefore = outputClock.lateFrames
+        let slots = outputClock.offer(frame)
+        if outputClock.lateFrames == lateBefore { unshownFrames.append((frame.pts, frame.lens)) }
+        for slot in slots { append(slot) }
+    }
+
+    /// Offers the "no signal" slate (`NoSignalSlate`) for `lens`, lost at capture time `lostAt`, stamped `time`:
+    /// it fills the slots from `time` until a lens delivers again. Its text gives the movie time of the loss.
+    public func appendSlate(lens: String, width: Int, height: Int, at time: MediaTime) {
+        serialContext?.assertOnSerialContext()
+        guard sinkError == nil else { return }
+        let lostAt = signalLost?.fileTime ?? session.timer
+        let slate = NoSignalSlate.frame(width: width, height: height, lens: lens, lostAt: lostAt, pts: time)
+        if signalLost == nil { signalLost = (lens, time, lostAt) }
+        for slot in outputClock.offer(slate) { append(slot) }
+    }
+
+    /// No lens delivers since `lens`'s frame captured at `since`: the slots after it that repeat its picture are
+    /// logged as held (sidecar `no_signal`), until a new picture shows.
+    public func noteSignalLost(lens: String, since: MediaTime) {
+        signalLost = (lens, since, session.timer)
+    }
+
+    /// A switch to `lens` was asked for at capture time `requested`: its first kept slot logs the switch (sidecar
+    /// `switches`) with the requested and the effective file time.
+    public func noteSwitch(to lens: String, requested: MediaTime) {
+        pendingSwitch = (lens, requested, session.timer)
     }
 
     /// Decides the grid's slots before `time` with the last picture: no earlier frame can come any more (the camera
@@ -124,6 +157,9 @@ public final class Recorder: @unchecked Sendable {
         let frame = slot.frame
         let keyframe = slot.lensChanged
         let decision = retimer.retimeVideo(pts: frame.pts)
+        // Frames the slot's picture superseded were never shown: skipped when the slot is kept, forgotten otherwise.
+        let superseded = unshownFrames.prefix { $0.pts <= slot.capturedAt }
+        unshownFrames.removeFirst(superseded.count)
         guard case .append(let fileTime, let startsSegment) = decision else {
             if keyframe { keyframeOwed = true }
             flushAudio()
@@ -131,7 +167,7 @@ public final class Recorder: @unchecked Sendable {
         }
         session.videoAppended(capturePTS: frame.pts, fileTime: fileTime, startsSegment: startsSegment)
         let sceneIndex = (session.segmentScene ?? (session.scenes.count - 1)) + 1
-        log.videoAppended(lens: frame.lens, scene: sceneIndex, fileTime: fileTime)
+        logSlot(slot, fileTime: fileTime, scene: sceneIndex, superseded: Array(superseded))
         let forceKeyframe = keyframe || startsSegment || keyframeOwed
         keyframeOwed = false
         do {
@@ -143,6 +179,33 @@ public final class Recorder: @unchecked Sendable {
         }
         flushAudio()
         if startsSegment { writeSidecar() }
+    }
+
+    /// Logs a kept slot: its lens segment (repeats and skips), a held or slate stretch, a switch taking effect.
+    private func logSlot(_ slot: OutputClock.Slot, fileTime: MediaTime, scene: Int,
+                         superseded: [(pts: MediaTime, lens: String)]) {
+        let lens = slot.frame.lens
+        if lens == NoSignalSlate.lensName {
+            log.noSignalAppended(.slate, lens: signalLost?.lens ?? lens, scene: scene, fileTime: fileTime)
+            return
+        }
+        log.videoAppended(lens: lens, scene: scene, fileTime: fileTime, repeated: slot.repeated)
+        for skipped in superseded where skipped.pts < slot.capturedAt {
+            log.framesSkipped(lens: skipped.lens, scene: scene, count: 1)
+        }
+        if let lost = signalLost {
+            if slot.repeated && slot.capturedAt <= lost.since {
+                log.noSignalAppended(.hold, lens: lost.lens, scene: scene, fileTime: fileTime)
+            } else if !slot.repeated {
+                signalLost = nil
+            }
+        }
+        if let pending = pendingSwitch, pending.lens == lens, slot.lensChanged || !slot.repeated {
+            let waited = (try? slot.frame.pts.subtracting(pending.requested)) ?? .zero
+            let requested = max(pending.timer, (try? fileTime.subtracting(waited)) ?? fileTime)
+            log.switched(to: lens, requested: requested, effective: fileTime)
+            pendingSwitch = nil
+        }
     }
 
     /// Offers captured audio; it reaches the sink once video has passed it.
@@ -256,7 +319,12 @@ public final class Recorder: @unchecked Sendable {
                 index: scene.index, name: scene.name, title: scene.title,
                 start: scene.start?.seconds ?? session.timer.seconds, duration: scene.duration.seconds,
                 lenses: log.lensSegments.filter { $0.scene == scene.index }.map {
-                    Sidecar.LensSegment(lens: $0.lens, start: $0.start.seconds, duration: ($0.end - $0.start).seconds)
+                    Sidecar.LensSegment(lens: $0.lens, start: $0.start.seconds, duration: ($0.end - $0.start).seconds,
+                                        repeatedFrames: $0.repeatedFrames, skippedFrames: $0.skippedFrames)
+                },
+                noSignal: log.noSignal.filter { $0.scene == scene.index }.map {
+                    Sidecar.NoSignal(kind: $0.kind.rawValue, lens: $0.lens, start: $0.start.seconds,
+                                     duration: ($0.end - $0.start).seconds)
                 },
                 markers: log.markers.filter { $0.scene == scene.index }.map {
                     Sidecar.Marker(time: $0.time.seconds, text: $0.text)
@@ -279,6 +347,10 @@ public final class Recorder: @unchecked Sendable {
                                        fps: settings.rate.framesPerSecond, framesWritten: videoFramesAppended,
                                        framesDropped: sink.droppedVideoFrames,
                                        lateFramesDropped: retimer.counters.lateVideoFrames + outputClock.lateFrames),
-            audio: audio, scenes: scenes, pauses: pauses, devices: description.devices, warnings: log.warnings)
+            audio: audio, scenes: scenes, pauses: pauses,
+            switches: log.switches.map {
+                Sidecar.Switch(lens: $0.lens, requested: $0.requested.seconds, effective: $0.effective.seconds)
+            },
+            devices: description.devices, warnings: log.warnings)
     }
 }
