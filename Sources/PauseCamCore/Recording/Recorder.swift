@@ -59,8 +59,10 @@ public final class Recorder: @unchecked Sendable {
     private var unshownFrames: [(pts: MediaTime, lens: String)] = []
     /// No lens delivers: the lost lens, the capture time of its last picture, and the movie time then.
     private var signalLost: (lens: String, since: MediaTime, fileTime: MediaTime)?
-    /// A switch asked for and not yet shown: the lens, the capture time of the request, the movie time then.
-    private var pendingSwitch: (lens: String, requested: MediaTime, timer: MediaTime)?
+    /// A switch asked for and not yet shown: the lens and the capture time of the request.
+    private var pendingSwitch: (lens: String, requested: MediaTime)?
+    /// Where the current segment (since the last start or resume) began: slot time and file time.
+    private var segmentStart: (capture: MediaTime, fileTime: MediaTime)?
 
     public init(description: Description, sink: any MovieSink, store: any SidecarStore) {
         self.description = description
@@ -142,7 +144,7 @@ public final class Recorder: @unchecked Sendable {
     /// A switch to `lens` was asked for at capture time `requested`: its first kept slot logs the switch (sidecar
     /// `switches`) with the requested and the effective file time.
     public func noteSwitch(to lens: String, requested: MediaTime) {
-        pendingSwitch = (lens, requested, session.timer)
+        pendingSwitch = (lens, requested)
     }
 
     /// Decides the grid's slots before `time` with the last picture: no earlier frame can come any more (the camera
@@ -167,6 +169,7 @@ public final class Recorder: @unchecked Sendable {
         }
         session.videoAppended(capturePTS: frame.pts, fileTime: fileTime, startsSegment: startsSegment)
         let sceneIndex = (session.segmentScene ?? (session.scenes.count - 1)) + 1
+        if startsSegment { segmentStart = (frame.pts, fileTime) }
         logSlot(slot, fileTime: fileTime, scene: sceneIndex, superseded: Array(superseded))
         let forceKeyframe = keyframe || startsSegment || keyframeOwed
         keyframeOwed = false
@@ -201,8 +204,15 @@ public final class Recorder: @unchecked Sendable {
             }
         }
         if let pending = pendingSwitch, pending.lens == lens, slot.lensChanged || !slot.repeated {
-            let waited = (try? slot.frame.pts.subtracting(pending.requested)) ?? .zero
-            let requested = max(pending.timer, (try? fileTime.subtracting(waited)) ?? fileTime)
+            // File time runs with capture time inside a segment; a request from before it (while paused) is placed
+            // at the segment's start, the pause point.
+            var requested = fileTime
+            if let start = segmentStart, pending.requested < start.capture {
+                requested = start.fileTime
+            } else if let waited = try? slot.frame.pts.subtracting(pending.requested),
+                      let placed = try? fileTime.subtracting(waited) {
+                requested = placed
+            }
             log.switched(to: lens, requested: requested, effective: fileTime)
             pendingSwitch = nil
         }
