@@ -142,6 +142,21 @@ final class LensBankTests: XCTestCase {
         run(bank, [(.recordingStarted(at: ms(5000)), [.slate(lens: "main", lostAt: ms(1000), at: ms(5000))])])
     }
 
+    func testAClipStartedWhileTheFallbackStartsWaitsForItsFirstFrameNotTheSlate() {
+        // Unplugged while idle: the cold fallback starts, but no frame reaches the bank before the clip.
+        let bank = run(makeBank(standby: .cold), [
+            (.startDevices, [.startCamera("main")]),
+            (.frame(lens: "main", pts: ms(900)), []),
+            (.detached(lens: "main", at: ms(1000)),
+             [.startCamera("wide"), .hold(lens: "main", since: ms(900)), .notify("switched to lens wide")]),
+            (.recordingStarted(at: ms(5000)), []),
+            (.tick(now: ms(5100)), []),
+            (.frame(lens: "wide", pts: ms(5033)),
+             [.switchLens(to: "wide", requested: ms(5000), effective: ms(5033))]),
+        ])
+        XCTAssertEqual(bank.state, .live(lens: "wide"))
+    }
+
     func testAReplugOfTheLostLensEndsTheSlateAtItsFirstFrame() {
         let bank = run(makeBank(withCamera: ["main"]), [
             (.startDevices, [.startCamera("main")]),

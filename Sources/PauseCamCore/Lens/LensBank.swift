@@ -130,12 +130,16 @@ public struct LensBank: Sendable, Equatable {
             return startFailed(lens, at: time)
         case .recordingStarted(let time):
             watchedSince = time
-            if case .lost(let lens, let since, _, _, let waiting) = state {
-                // A resumed scene starts a new frame grid that the held picture cannot reach: it opens on the slate.
-                state = .lost(lens: lens, since: since, slateAt: time, slated: true, waitingFor: waiting)
-                return [.slate(lens: lens, lostAt: since, at: time)]
+            guard case .lost(let lens, let since, _, _, let waiting) = state else { return [] }
+            if let waiting, running.contains(waiting) {
+                // A lens is starting: the new segment begins with its first frame. Should it never deliver, the
+                // hold runs from here.
+                state = .lost(lens: lens, since: time, slateAt: time + hold, slated: false, waitingFor: waiting)
+                return []
             }
-            return []
+            // No lens can deliver: the new segment's frame grid cannot reach the held picture; it opens on the slate.
+            state = .lost(lens: lens, since: since, slateAt: time, slated: true, waitingFor: waiting)
+            return [.slate(lens: lens, lostAt: since, at: time)]
         case .tick(let now):
             return tick(now)
         }
@@ -197,7 +201,9 @@ public struct LensBank: Sendable, Equatable {
             state = .live(lens: lens)
             return [.switchLens(to: lens, requested: requested, effective: pts)] + stopColdCameras(keeping: [lens])
         case .lost(let lost, let since, _, _, let waiting):
-            guard lens == waiting || (waiting == nil && lens == lost), pts > since else { return [] }
+            // The lost lens's own frames must be newer than its last one; another lens's may start right at it.
+            guard lens == waiting || (waiting == nil && lens == lost), lens == lost ? pts > since : pts >= since
+            else { return [] }
             state = .live(lens: lens)
             activeLens = lens
             return [.switchLens(to: lens, requested: since, effective: pts)] + stopColdCameras(keeping: [lens])
