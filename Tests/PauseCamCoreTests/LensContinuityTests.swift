@@ -133,7 +133,8 @@ final class LensContinuityTests: XCTestCase {
         XCTAssertEqual(clip.sidecar.scenes[0].lenses.map(\.lens), ["main", "main"])
         let back = try XCTUnwrap(sink.video.lastIndex { $0.lens == NoSignalSlate.lensName }) + 1
         XCTAssertEqual(sink.video[back].time, .seconds(3), "the replugged camera's first frame ends the slate")
-        XCTAssertEqual(clip.sidecar.switches.map(\.effective), [3])
+        XCTAssertEqual(clip.sidecar.switches.count, 0, "the same lens back is no switch")
+        XCTAssertEqual(clip.sidecar.scenes[0].noSignal.last.map { $0.start + $0.duration } ?? 0, 3, accuracy: 1e-9)
     }
 
     func testLensSegmentsCountRepeatedAndSkippedFrames() throws {
@@ -156,5 +157,39 @@ final class LensContinuityTests: XCTestCase {
         XCTAssertEqual(segments[0].skippedFrames, 0)
         XCTAssertEqual(segments[1].repeatedFrames, 0)
         XCTAssertEqual(Double(segments[1].skippedFrames), 30, accuracy: 1)
+    }
+
+    func testASwitchAskedWhilePausedIsRecordedAtThePausePoint() throws {
+        let fixture = EngineFixture.makeFixture(rig: makeRig())
+        for step: Command in [.record(name: nil), .wait(.seconds(1)), .pause, .wait(.milliseconds(500)),
+                              .lens(.named("tele")), .wait(.milliseconds(500)), .resume(name: nil), .wait(.seconds(1))] {
+            XCTAssertTrue(fixture.runner.perform(step).ok, "\(step)")
+        }
+        let clip = try XCTUnwrap(fixture.runner.finishClip())
+        assertConstantRate(try XCTUnwrap(fixture.factory.sinks.first))
+        XCTAssertEqual(clip.sidecar.switches, [Sidecar.Switch(lens: "tele", requested: 1, effective: 1)])
+    }
+
+    func testAResumeWithNoLensLeftOpensTheSceneOnTheSlateAndAudioEndsWithIt() throws {
+        var rig = makeRig()
+        rig.lenses = rig.lenses.filter { $0.name == "main" }
+        let fixture = EngineFixture.makeFixture(rig: rig)
+        let main = try XCTUnwrap(fixture.controller.cameras["main"] as? VirtualLens)
+        XCTAssertTrue(fixture.runner.perform(.record(name: nil)).ok)
+        XCTAssertTrue(fixture.runner.perform(.wait(.seconds(1))).ok)
+        fixture.scheduler.perform { main.unplug() }
+        for step: Command in [.wait(.seconds(3)), .pause, .wait(.seconds(1)), .resume(name: nil), .wait(.seconds(1))] {
+            XCTAssertTrue(fixture.runner.perform(step).ok, "\(step)")
+        }
+        let clip = try XCTUnwrap(fixture.runner.finishClip())
+        let sink = try XCTUnwrap(fixture.factory.sinks.first)
+        assertConstantRate(sink)
+        XCTAssertEqual(clip.sidecar.duration, 5, accuracy: 1.0 / 30 + 1e-9)
+        XCTAssertEqual(clip.sidecar.scenes.count, 2)
+        XCTAssertEqual(clip.sidecar.scenes[1].noSignal.map(\.kind), ["slate"])
+        XCTAssertEqual(clip.sidecar.scenes[1].noSignal.first?.duration ?? 0, 1, accuracy: 1.0 / 30 + 1e-9)
+        XCTAssertTrue(sink.video.filter { $0.time >= .seconds(4) }.allSatisfy { $0.lens == NoSignalSlate.lensName })
+        let audioSeconds = Double(sink.audio.reduce(0) { $0 + $1.frameCount }) / 48_000
+        XCTAssertEqual(audioSeconds, clip.sidecar.duration, accuracy: 0.05)
     }
 }

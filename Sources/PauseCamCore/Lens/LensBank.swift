@@ -206,7 +206,9 @@ public struct LensBank: Sendable, Equatable {
             else { return [] }
             state = .live(lens: lens)
             activeLens = lens
-            return [.switchLens(to: lens, requested: since, effective: pts)] + stopColdCameras(keeping: [lens])
+            // The lost lens back (a stall over, its camera replugged) is no switch: the router still has it.
+            let switching: [Action] = lens == lost ? [] : [.switchLens(to: lens, requested: since, effective: pts)]
+            return switching + stopColdCameras(keeping: [lens])
         }
     }
 
