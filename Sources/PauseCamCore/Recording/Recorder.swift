@@ -54,15 +54,8 @@ public final class Recorder: @unchecked Sendable {
     public var serialContext: (any Scheduler)?
     /// The time of `stop`: at the finish, the grid's slots before it are decided with the last picture.
     private var stopTime: MediaTime?
-    /// Frames offered to the output clock that no slot has shown yet (capture time, lens), oldest first: those a
-    /// newer picture supersedes were skipped.
-    private var unshownFrames: [(pts: MediaTime, lens: String)] = []
-    /// No lens delivers: the lost lens, the capture time of its last picture, and the movie time then.
-    private var signalLost: (lens: String, since: MediaTime, fileTime: MediaTime)?
-    /// A switch asked for and not yet shown: the lens and the capture time of the request.
-    private var pendingSwitch: (lens: String, requested: MediaTime)?
-    /// Where the current segment (since the last start or resume) began: slot time and file time.
-    private var segmentStart: (capture: MediaTime, fileTime: MediaTime)?
+    /// Repeats, skips, held and slate stretches and switches, counted on the slots kept, for the sidecar.
+    private var ledger = SlotLedger()
 
     public init(description: Description, sink: any MovieSink, store: any SidecarStore) {
         self.description = description
@@ -120,7 +113,7 @@ public final class Recorder: @unchecked Sendable {
         guard sinkError == nil else { return }
         let lateBefore = outputClock.lateFrames
         let slots = outputClock.offer(frame)
-        if outputClock.lateFrames == lateBefore { unshownFrames.append((frame.pts, frame.lens)) }
+        if outputClock.lateFrames == lateBefore { ledger.offered(frame) }
         for slot in slots { append(slot) }
     }
 
@@ -129,22 +122,22 @@ public final class Recorder: @unchecked Sendable {
     public func appendSlate(lens: String, width: Int, height: Int, at time: MediaTime) {
         serialContext?.assertOnSerialContext()
         guard sinkError == nil else { return }
-        let lostAt = signalLost?.fileTime ?? session.timer
+        let lostAt = ledger.lostAt ?? session.timer
+        if ledger.lostAt == nil { ledger.lost(lens: lens, since: time, fileTime: lostAt) }
         let slate = NoSignalSlate.frame(width: width, height: height, lens: lens, lostAt: lostAt, pts: time)
-        if signalLost == nil { signalLost = (lens, time, lostAt) }
         for slot in outputClock.offer(slate) { append(slot) }
     }
 
     /// No lens delivers since `lens`'s frame captured at `since`: the slots after it that repeat its picture are
     /// logged as held (sidecar `no_signal`), until a new picture shows.
     public func noteSignalLost(lens: String, since: MediaTime) {
-        signalLost = (lens, since, session.timer)
+        ledger.lost(lens: lens, since: since, fileTime: session.timer)
     }
 
     /// A switch to `lens` was asked for at capture time `requested`: its first kept slot logs the switch (sidecar
     /// `switches`) with the requested and the effective file time.
     public func noteSwitch(to lens: String, requested: MediaTime) {
-        pendingSwitch = (lens, requested)
+        ledger.switchAsked(to: lens, requested: requested)
     }
 
     /// Decides the grid's slots before `time` with the last picture: no earlier frame can come any more (the camera
@@ -159,18 +152,15 @@ public final class Recorder: @unchecked Sendable {
         let frame = slot.frame
         let keyframe = slot.lensChanged
         let decision = retimer.retimeVideo(pts: frame.pts)
-        // Frames the slot's picture superseded were never shown: skipped when the slot is kept, forgotten otherwise.
-        let superseded = unshownFrames.prefix { $0.pts <= slot.capturedAt }
-        unshownFrames.removeFirst(superseded.count)
         guard case .append(let fileTime, let startsSegment) = decision else {
+            ledger.decided(slot, fileTime: nil, startsSegment: false, scene: 0, log: &log)
             if keyframe { keyframeOwed = true }
             flushAudio()
             return
         }
         session.videoAppended(capturePTS: frame.pts, fileTime: fileTime, startsSegment: startsSegment)
         let sceneIndex = (session.segmentScene ?? (session.scenes.count - 1)) + 1
-        if startsSegment { segmentStart = (frame.pts, fileTime) }
-        logSlot(slot, fileTime: fileTime, scene: sceneIndex, superseded: Array(superseded))
+        ledger.decided(slot, fileTime: fileTime, startsSegment: startsSegment, scene: sceneIndex, log: &log)
         let forceKeyframe = keyframe || startsSegment || keyframeOwed
         keyframeOwed = false
         do {
@@ -182,40 +172,6 @@ public final class Recorder: @unchecked Sendable {
         }
         flushAudio()
         if startsSegment { writeSidecar() }
-    }
-
-    /// Logs a kept slot: its lens segment (repeats and skips), a held or slate stretch, a switch taking effect.
-    private func logSlot(_ slot: OutputClock.Slot, fileTime: MediaTime, scene: Int,
-                         superseded: [(pts: MediaTime, lens: String)]) {
-        let lens = slot.frame.lens
-        if lens == NoSignalSlate.lensName {
-            log.noSignalAppended(.slate, lens: signalLost?.lens ?? lens, scene: scene, fileTime: fileTime)
-            return
-        }
-        log.videoAppended(lens: lens, scene: scene, fileTime: fileTime, repeated: slot.repeated)
-        for skipped in superseded where skipped.pts < slot.capturedAt {
-            log.framesSkipped(lens: skipped.lens, scene: scene, count: 1)
-        }
-        if let lost = signalLost {
-            if slot.repeated && slot.capturedAt <= lost.since {
-                log.noSignalAppended(.hold, lens: lost.lens, scene: scene, fileTime: fileTime)
-            } else if !slot.repeated {
-                signalLost = nil
-            }
-        }
-        if let pending = pendingSwitch, pending.lens == lens, slot.lensChanged || !slot.repeated {
-            // File time runs with capture time inside a segment; a request from before it (while paused) is placed
-            // at the segment's start, the pause point.
-            var requested = fileTime
-            if let start = segmentStart, pending.requested < start.capture {
-                requested = start.fileTime
-            } else if let waited = try? slot.frame.pts.subtracting(pending.requested),
-                      let placed = try? fileTime.subtracting(waited) {
-                requested = placed
-            }
-            log.switched(to: lens, requested: requested, effective: fileTime)
-            pendingSwitch = nil
-        }
     }
 
     /// Offers captured audio; it reaches the sink once video has passed it.
