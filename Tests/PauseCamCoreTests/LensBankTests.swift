@@ -210,6 +210,18 @@ final class LensBankTests: XCTestCase {
         XCTAssertEqual(bank.state, .live(lens: "main"))
     }
 
+    func testACameraThatHasNotDeliveredSinceItStartedIsStartingNotStalled() {
+        run(makeBank(withCamera: ["main"]), [
+            (.startDevices, [.startCamera("main")]),
+            (.recordingStarted(at: .zero), []),
+            (.tick(now: ms(900)), []),
+            (.tick(now: ms(3000)), []),
+            (.frame(lens: "main", pts: ms(3100)), []),
+            (.tick(now: ms(3700)),
+             [.hold(lens: "main", since: ms(3100)), .notify("lens main sends no frames: holding its last picture")]),
+        ])
+    }
+
     func testFramesSeenBeforeTheClipDoNotCountAsAStall() {
         run(makeBank(withCamera: ["main"]), [
             (.startDevices, [.startCamera("main")]),

@@ -284,8 +284,10 @@ public struct LensBank: Sendable, Equatable {
     private mutating func tick(_ now: MediaTime) -> [Action] {
         switch state {
         case .live(let lens), .switching(let lens, _, _):
-            // A camera that stopped delivering without going away (a stall) loses the picture like an unplug.
-            guard let watched = watchedSince else { return [] }
+            // A camera that stopped delivering without going away (a stall) loses the picture like an unplug. One
+            // that has not delivered since it started is starting (a real camera can take a second): the clip
+            // begins with its first frame.
+            guard let watched = watchedSince, delivering.contains(lens) else { return [] }
             let last = max(lastFrame[lens] ?? watched, watched)
             guard now - last > Self.stallAfter else { return [] }
             let waiting: String? = if case .switching(_, let to, _) = state { to } else { lens }
