@@ -31,9 +31,15 @@ public final class VirtualLens: Camera, @unchecked Sendable {
     /// How many times `start` was called (tests of cold standby count camera openings).
     public private(set) var startCount = 0
     private let base: [Plane]
+    /// How long after `start` the first frame is captured: a real camera takes a few hundred milliseconds to
+    /// stream after it is opened, which is what cold standby and plug-to-switch must bridge. Zero by default.
+    public let startupDelay: MediaTime
 
-    /// A lens named `lens` drawing in `color` at `width`×`height` and `rate`, ticking on `scheduler`.
-    public init(lens: String, color: RGBColor, width: Int, height: Int, rate: FrameRate, scheduler: any Scheduler) {
+    /// A lens named `lens` drawing in `color` at `width`×`height` and `rate`, ticking on `scheduler`; its first
+    /// frame comes `startupDelay` after each start.
+    public init(lens: String, color: RGBColor, width: Int, height: Int, rate: FrameRate, scheduler: any Scheduler,
+                startupDelay: MediaTime = .zero) {
+        self.startupDelay = startupDelay
         precondition(width % 2 == 0 && height % 2 == 0 && width >= 16 && height >= 16, "even size ≥ 16 expected")
         self.lens = lens
         self.color = color
@@ -53,9 +59,9 @@ public final class VirtualLens: Camera, @unchecked Sendable {
             startCount += 1
             return generation
         }
-        let now = scheduler.clock.now()
+        let now = scheduler.clock.now() + startupDelay
         let duration = format.rate.frameDuration
-        // The first grid point at or after now.
+        // The first grid point at or after now (plus the start-up delay).
         let index = (try? now.subtracting(.zero).rescaled(to: duration.timescale, rounding: .up).value) ?? 0
         let ticks = (index + duration.value - 1) / duration.value
         tick(frameIndex: ticks, generation: myGeneration, deliver: deliver)

@@ -26,13 +26,15 @@ enum EngineFixture {
                    zoomPresets: [Rig.ZoomPreset(name: "2x", lens: "main", digital: 2, ramp: .milliseconds(400))])
     }
 
-    static func makeFixture(rig: Rig) -> Fixture {
+    /// The engine for `rig`; a lens named in `startupDelays` takes that long to deliver its first frame after a start.
+    static func makeFixture(rig: Rig, startupDelays: [String: MediaTime] = [:]) -> Fixture {
         let scheduler = SimulatedScheduler()
         var cameras: [String: any Camera] = [:]
         for lens in rig.lenses {
             guard case .virtual(let color) = lens.source else { continue }
             cameras[lens.name] = VirtualLens(lens: lens.name, color: color, width: lens.width!, height: lens.height!,
-                                             rate: lens.rate!, scheduler: scheduler)
+                                             rate: lens.rate!, scheduler: scheduler,
+                                             startupDelay: startupDelays[lens.name] ?? .zero)
         }
         let factory = RecordingSinkFactory()
         let store = MemorySidecarStore()

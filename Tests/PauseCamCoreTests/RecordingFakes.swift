@@ -6,6 +6,10 @@ final class RecordingSink: MovieSink {
     let moviePath: String
     var partialPath: String { moviePath + ".partial" }
     var video: [(lens: String, time: MediaTime, keyframe: Bool, crop: PixelRect?)] = []
+    /// A checksum of each appended frame's luma plane: equal neighbours are a repeated (frozen) picture.
+    var pictures: [Int] = []
+    /// The luma plane of each appended frame (for tests that look at what a slot shows).
+    var lumas: [[UInt8]] = []
     var audio: [AudioChunk] = []
     var chapters: [Chapter] = []
     var thumbnails = 0
@@ -16,6 +20,9 @@ final class RecordingSink: MovieSink {
 
     func appendVideo(_ frame: VideoFrame, at fileTime: MediaTime, keyframe: Bool) throws {
         video.append((frame.lens, fileTime, keyframe, frame.crop))
+        let luma = frame.planes.first?.bytes ?? []
+        pictures.append(luma.hashValue)
+        lumas.append(luma)
     }
     func setThumbnail(_ frame: VideoFrame) { thumbnails += 1 }
     func appendAudio(_ chunk: AudioChunk) throws { audio.append(chunk) }

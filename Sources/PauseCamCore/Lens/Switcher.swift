@@ -1,9 +1,11 @@
 /// Decides which lens's frames reach the recorder, and crops them for digital zoom.
 ///
-/// Like pause and resume, a lens switch takes effect at the time it was given, compared with frame timestamps: a
-/// frame from lens L captured at PTS p passes when L was the active lens at p. Frames from the old lens still in
-/// flight when the command arrives therefore pass, and the new lens takes over on its first frame at or after the
-/// switch. The first frame after a lens change asks for a keyframe, so every lens segment starts clean.
+/// Like pause and resume, a lens switch takes effect at a time compared with frame timestamps: a frame from lens L
+/// captured at PTS p passes when L was the active lens at p. Frames from the old lens still in flight when the
+/// command arrives therefore pass, and the new lens takes over on its first frame at or after the switch. The
+/// `LensBank` decides that time: the command's time for a lens that already delivers (hot), the new lens's first
+/// frame for one that must start first (cold standby, a camera just plugged in), so the old lens fills the movie
+/// until then. The first frame after a lens change asks for a keyframe, so every lens segment starts clean.
 public struct Switcher: Sendable {
     /// The lens chosen most recently (what `status` shows).
     public private(set) var activeLens: String

@@ -54,6 +54,8 @@ public final class Recorder: @unchecked Sendable {
     public var serialContext: (any Scheduler)?
     /// The time of `stop`: at the finish, the grid's slots before it are decided with the last picture.
     private var stopTime: MediaTime?
+    /// Repeats, skips, held and slate stretches and switches, counted on the slots kept, for the sidecar.
+    private var ledger = SlotLedger()
 
     public init(description: Description, sink: any MovieSink, store: any SidecarStore) {
         self.description = description
@@ -109,7 +111,33 @@ public final class Recorder: @unchecked Sendable {
     public func appendVideo(_ frame: VideoFrame) {
         serialContext?.assertOnSerialContext()
         guard sinkError == nil else { return }
-        for slot in outputClock.offer(frame) { append(slot) }
+        let lateBefore = outputClock.lateFrames
+        let slots = outputClock.offer(frame)
+        if outputClock.lateFrames == lateBefore { ledger.offered(frame) }
+        for slot in slots { append(slot) }
+    }
+
+    /// Offers the "no signal" slate (`NoSignalSlate`) for `lens`, lost at capture time `lostAt`, stamped `time`:
+    /// it fills the slots from `time` until a lens delivers again. Its text gives the movie time of the loss.
+    public func appendSlate(lens: String, width: Int, height: Int, at time: MediaTime) {
+        serialContext?.assertOnSerialContext()
+        guard sinkError == nil else { return }
+        let lostAt = ledger.lostAt ?? session.timer
+        if ledger.lostAt == nil { ledger.lost(lens: lens, since: time, fileTime: lostAt) }
+        let slate = NoSignalSlate.frame(width: width, height: height, lens: lens, lostAt: lostAt, pts: time)
+        for slot in outputClock.offer(slate) { append(slot) }
+    }
+
+    /// No lens delivers since `lens`'s frame captured at `since`: the slots after it that repeat its picture are
+    /// logged as held (sidecar `no_signal`), until a new picture shows.
+    public func noteSignalLost(lens: String, since: MediaTime) {
+        ledger.lost(lens: lens, since: since, fileTime: session.timer)
+    }
+
+    /// A switch to `lens` was asked for at capture time `requested`: its first kept slot logs the switch (sidecar
+    /// `switches`) with the requested and the effective file time.
+    public func noteSwitch(to lens: String, requested: MediaTime) {
+        ledger.switchAsked(to: lens, requested: requested)
     }
 
     /// Decides the grid's slots before `time` with the last picture: no earlier frame can come any more (the camera
@@ -125,13 +153,14 @@ public final class Recorder: @unchecked Sendable {
         let keyframe = slot.lensChanged
         let decision = retimer.retimeVideo(pts: frame.pts)
         guard case .append(let fileTime, let startsSegment) = decision else {
+            ledger.decided(slot, fileTime: nil, startsSegment: false, scene: 0, log: &log)
             if keyframe { keyframeOwed = true }
             flushAudio()
             return
         }
         session.videoAppended(capturePTS: frame.pts, fileTime: fileTime, startsSegment: startsSegment)
         let sceneIndex = (session.segmentScene ?? (session.scenes.count - 1)) + 1
-        log.videoAppended(lens: frame.lens, scene: sceneIndex, fileTime: fileTime)
+        ledger.decided(slot, fileTime: fileTime, startsSegment: startsSegment, scene: sceneIndex, log: &log)
         let forceKeyframe = keyframe || startsSegment || keyframeOwed
         keyframeOwed = false
         do {
@@ -256,7 +285,12 @@ public final class Recorder: @unchecked Sendable {
                 index: scene.index, name: scene.name, title: scene.title,
                 start: scene.start?.seconds ?? session.timer.seconds, duration: scene.duration.seconds,
                 lenses: log.lensSegments.filter { $0.scene == scene.index }.map {
-                    Sidecar.LensSegment(lens: $0.lens, start: $0.start.seconds, duration: ($0.end - $0.start).seconds)
+                    Sidecar.LensSegment(lens: $0.lens, start: $0.start.seconds, duration: ($0.end - $0.start).seconds,
+                                        repeatedFrames: $0.repeatedFrames, skippedFrames: $0.skippedFrames)
+                },
+                noSignal: log.noSignal.filter { $0.scene == scene.index }.map {
+                    Sidecar.NoSignal(kind: $0.kind.rawValue, lens: $0.lens, start: $0.start.seconds,
+                                     duration: ($0.end - $0.start).seconds)
                 },
                 markers: log.markers.filter { $0.scene == scene.index }.map {
                     Sidecar.Marker(time: $0.time.seconds, text: $0.text)
@@ -279,6 +313,10 @@ public final class Recorder: @unchecked Sendable {
                                        fps: settings.rate.framesPerSecond, framesWritten: videoFramesAppended,
                                        framesDropped: sink.droppedVideoFrames,
                                        lateFramesDropped: retimer.counters.lateVideoFrames + outputClock.lateFrames),
-            audio: audio, scenes: scenes, pauses: pauses, devices: description.devices, warnings: log.warnings)
+            audio: audio, scenes: scenes, pauses: pauses,
+            switches: log.switches.map {
+                Sidecar.Switch(lens: $0.lens, requested: $0.requested.seconds, effective: $0.effective.seconds)
+            },
+            devices: description.devices, warnings: log.warnings)
     }
 }

@@ -52,12 +52,17 @@ public final class RigController: @unchecked Sendable {
     /// Warnings known before any clip (microphone missing…): copied into every clip's sidecar.
     private var rigWarnings: [String] = []
 
+    /// Routes the active lens's frames (a switch takes effect at its time) and crops them for digital zoom.
     public private(set) var switcher: Switcher
+    /// The lens policy: which cameras run, pending switches, fallback, hold and slate. This class performs its
+    /// actions.
+    public private(set) var bank: LensBank
     public private(set) var recorder: Recorder?
     /// The last finished clip.
     public private(set) var lastClip: Recorder.Clip?
-    /// Lenses whose camera is running (streaming). With `standby: cold` only the active one.
-    public private(set) var availableLenses: Set<String> = []
+    /// Lenses whose camera is running (streaming). With `standby: cold` only the active one (two while a switch
+    /// waits for the new lens's first frame).
+    public var availableLenses: Set<String> { bank.running }
     /// Watches free space while recording; `nil` leaves the disk unwatched.
     private let storage: (any StorageProbe)?
     private let storagePolicy: StoragePolicy
@@ -94,6 +99,7 @@ public final class RigController: @unchecked Sendable {
         self.rigWarnings = warnings
         self.notify = notify
         switcher = Switcher(lens: rig.defaultLens)
+        bank = LensBank(rig: rig, withCamera: Set(cameras.keys))
     }
 
     // MARK: Devices
@@ -103,9 +109,7 @@ public final class RigController: @unchecked Sendable {
     /// left out; the others go on.
     public func startDevices() {
         scheduler.assertOnSerialContext()
-        for lens in rig.lenses where rig.standby == .hot || lens.name == switcher.activeLens {
-            startCamera(lens: lens.name)
-        }
+        perform(bank.handle(.startDevices))
         if let microphone {
             do {
                 // `weak`: a device's thread may deliver after the controller is gone (a rig torn down mid-stream).
@@ -122,11 +126,10 @@ public final class RigController: @unchecked Sendable {
         }
     }
 
-    /// Starts the camera of `lens`, if it has one and it is not running; true when it runs afterwards.
-    @discardableResult
-    private func startCamera(lens name: String) -> Bool {
-        if availableLenses.contains(name) { return true }
-        guard let camera = cameras[name] else { return false }
+    /// Starts the camera of `lens` (the bank asked for it); a failure is reported, and the bank told so it can
+    /// choose again.
+    private func startCamera(lens name: String) -> [String] {
+        guard let camera = cameras[name] else { return perform(bank.handle(.startFailed(lens: name, at: scheduler.clock.now()))) }
         do {
             try camera.start(deliver: { [weak self, scheduler] frame in
                 guard let self, self.intake.isOpen else { return }
@@ -136,13 +139,33 @@ public final class RigController: @unchecked Sendable {
                     self?.cameraEnded(lens: name, camera: camera, reason: reason)
                 }
             })
-            availableLenses.insert(name)
-            return true
+            return []
         } catch {
             notify("lens \(name): \(camera.displayName) could not start: \(error)")
             recorder?.warn("lens \(name): \(camera.displayName) could not start: \(error)")
-            return false
+            return perform(bank.handle(.startFailed(lens: name, at: scheduler.clock.now())))
         }
+    }
+
+    /// Carries out the bank's actions in order; returns the rejections (why a command changed nothing).
+    @discardableResult
+    private func perform(_ actions: [LensBank.Action]) -> [String] {
+        var rejections: [String] = []
+        for action in actions {
+            switch action {
+            case .startCamera(let lens): rejections += startCamera(lens: lens)
+            case .stopCamera(let lens): cameras[lens]?.stop()
+            case .switchLens(let lens, let requested, let effective):
+                switcher.switchLens(to: lens, at: effective)
+                recorder?.noteSwitch(to: lens, requested: requested)
+            case .hold(let lens, let since): recorder?.noteSignalLost(lens: lens, since: since)
+            case .slate(let lens, _, let time):
+                recorder?.appendSlate(lens: lens, width: rig.output.width, height: rig.output.height, at: time)
+            case .notify(let message): notify(message)
+            case .reject(let message): rejections.append(message)
+            }
+        }
+        return rejections
     }
 
     /// A camera for `lens` appeared (plugged in): it serves the lens from now on, and with `on_attach: switch`
@@ -151,16 +174,10 @@ public final class RigController: @unchecked Sendable {
         scheduler.assertOnSerialContext()
         guard rig.lens(named: name) != nil else { return }
         if let old = cameras[name], old !== camera { old.stop() }
-        availableLenses.remove(name)
         cameras[name] = camera
         notify("lens \(name): \(camera.displayName) attached")
         recorder?.warn("lens \(name): \(camera.displayName) attached mid-clip")
-        let becomesActive = rig.onAttach == .switch || name == switcher.activeLens
-        guard rig.standby == .hot || becomesActive, startCamera(lens: name) else { return }
-        if rig.onAttach == .switch && name != switcher.activeLens {
-            _ = lens(.named(name), at: scheduler.clock.now())
-            notify("switched to lens \(name)")
-        }
+        perform(bank.handle(.attached(lens: name, at: scheduler.clock.now())))
     }
 
     /// The camera of `lens` went away (unplugged, a udev remove): it is stopped and forgotten, and recording goes
@@ -183,10 +200,9 @@ public final class RigController: @unchecked Sendable {
     public func receive(_ frame: VideoFrame) {
         scheduler.assertOnSerialContext()
         guard isPlausible(frame.pts, what: "video frames from lens \(frame.lens)") else { return }
+        // The bank first: a pending switch takes effect at the new lens's first frame, which must then pass.
+        perform(bank.handle(.frame(lens: frame.lens, pts: frame.pts)))
         guard let routed = switcher.route(frame) else { return }
-        // Only a frame of the lens now chosen proves the switch happened: a late frame of the old lens must not
-        // stop the new lens's camera.
-        if frame.lens == switcher.activeLens && availableLenses.count > 1 { stopColdStandbyCameras(keeping: frame.lens) }
         guard let recorder else { return }
         recorder.appendVideo(routed.frame)
         stopIfFailed(recorder, at: frame.pts)
@@ -229,19 +245,9 @@ public final class RigController: @unchecked Sendable {
         // A camera that was already replaced (re-plugged) ends late: nothing to do.
         guard let current = cameras[lens], current === camera else { return }
         cameras[lens] = nil
-        availableLenses.remove(lens)
         notify("lens \(lens) lost its camera: \(reason)")
         recorder?.warn("lens \(lens) lost its camera: \(reason)")
-        guard switcher.activeLens == lens else { return }
-        let myZoom = rig.lens(named: lens)?.zoom ?? 1
-        let candidates = rig.lenses.filter { $0.name != lens && cameras[$0.name] != nil }
-        for fallback in candidates.sorted(by: { abs($0.zoom - myZoom) < abs($1.zoom - myZoom) }) {
-            guard startCamera(lens: fallback.name) else { continue }
-            switcher.switchLens(to: fallback.name, at: scheduler.clock.now())
-            notify("switched to lens \(fallback.name)")
-            return
-        }
-        notify("no lens has a camera: recording continues with audio only until a camera is plugged in")
+        perform(bank.handle(.detached(lens: lens, at: scheduler.clock.now())))
     }
 
     private func microphoneEnded(reason: String) {
@@ -282,8 +288,8 @@ public final class RigController: @unchecked Sendable {
                 return .failed("already recording (scene \(recorder.session.scenes.count)); use `stop` first")
             }
         }
-        guard availableLenses.contains(switcher.activeLens) else {
-            return .failed("lens \(switcher.activeLens) has no camera; choose another with `lens NAME`")
+        guard availableLenses.contains(bank.activeLens) else {
+            return .failed("lens \(bank.activeLens) has no camera; choose another with `lens NAME`")
         }
         let settings = movieSettings()
         let baseName = FileNamePattern.expand(rig.output.namePattern, rig: rig.name, date: wallClock(),
@@ -340,6 +346,9 @@ public final class RigController: @unchecked Sendable {
         case .failure(let rejection):
             return .failed(rejection.message)
         case .success(let actions):
+            for case .startRetimer(let start) in actions {
+                perform(bank.handle(.recordingStarted(at: start)))
+            }
             for case .finalize(let stopTime) in actions {
                 // Only this clip's timer may finish it: a new clip started meanwhile has its own.
                 scheduler.schedule(at: stopTime + Self.stopGrace) { [weak self, weak recorder] in
@@ -366,6 +375,8 @@ public final class RigController: @unchecked Sendable {
             discardEmptyClip(recorder)
             return nil
         }
+        // A slate due before the stop belongs in the clip (the last tick may have come before it was due).
+        perform(bank.handle(.tick(now: scheduler.clock.now())))
         do {
             intake.isOpen = false
             let clip = try recorder.finish(stoppedAt: Self.iso8601(wallClock()))
@@ -453,6 +464,7 @@ public final class RigController: @unchecked Sendable {
             guard let self, let recorder, recorder === self.recorder,
                   recorder.session.state == .recording || recorder.session.state == .paused else { return }
             let now = self.scheduler.clock.now()
+            self.perform(self.bank.handle(.tick(now: now)))
             if let before = try? now.subtracting(Self.holdAfter) {
                 recorder.holdVideo(before: before)
                 self.stopIfFailed(recorder, at: now)
@@ -476,19 +488,14 @@ public final class RigController: @unchecked Sendable {
             target = name
         case .next:
             let order = rig.lenses.map(\.name).filter { cameras[$0] != nil }
-            guard let index = order.firstIndex(of: switcher.activeLens), order.count > 1 else {
+            guard let index = order.firstIndex(of: bank.activeLens), order.count > 1 else {
                 guard let first = order.first else { return .failed("no lens has a camera") }
                 target = first
                 break
             }
             target = order[(index + 1) % order.count]
         }
-        guard activate(target) else {
-            return .failed("lens \(target) has no camera right now; recording stays on \(switcher.activeLens)")
-        }
-        if target != switcher.activeLens { switcher.switchLens(to: target, at: time) }
-        // No clip, no frames to wait for: with cold standby the old camera closes at once.
-        if recorder == nil { stopColdStandbyCameras(keeping: target) }
+        if let rejection = select(target, at: time) { return .failed(rejection) }
         if switcher.targetZoom > 1 { switcher.zoom(to: 1, ramp: .zero, at: time) }
         return .ok("lens \(target)")
     }
@@ -521,33 +528,18 @@ public final class RigController: @unchecked Sendable {
                 (lensName, digital, ramp, note) = (choice.lens, choice.digital, .zero, choice.note)
             }
         }
-        guard activate(lensName) else {
-            return .failed("lens \(lensName) has no camera right now; recording stays on \(switcher.activeLens)")
-        }
-        if lensName != switcher.activeLens {
-            switcher.switchLens(to: lensName, at: time)
-            switcher.zoom(to: 1, ramp: .zero, at: time)
-        }
-        if recorder == nil { stopColdStandbyCameras(keeping: lensName) }
+        let changesLens = lensName != bank.activeLens
+        if let rejection = select(lensName, at: time) { return .failed(rejection) }
+        if changesLens { switcher.zoom(to: 1, ramp: .zero, at: time) }
         switcher.zoom(to: digital, ramp: ramp, at: time)
         if let note { return .ok(note) }
         return .ok("zoom \(lensName)" + (digital > 1.0001 ? " \(ZoomFactor.text(digital)) digital" : ""))
     }
 
-    /// Makes sure the camera of `lens` runs. With `standby: cold` it is opened now and the previous lens's camera
-    /// is stopped once the new one delivers (see `receive`); with `hot` it is already running.
-    private func activate(_ lens: String) -> Bool {
-        guard cameras[lens] != nil else { return false }
-        return startCamera(lens: lens)
-    }
-
-    /// With `standby: cold`, stops every camera but the active lens's once the active lens delivers frames.
-    private func stopColdStandbyCameras(keeping lens: String) {
-        guard rig.standby == .cold else { return }
-        for name in availableLenses where name != lens {
-            cameras[name]?.stop()
-            availableLenses.remove(name)
-        }
+    /// Makes `lens` the active lens through the bank: at once when it delivers frames (or no clip waits for
+    /// them), else when its first frame comes; returns why not, if it cannot be.
+    private func select(_ lens: String, at time: MediaTime) -> String? {
+        perform(bank.handle(.select(lens: lens, at: time, recording: recorder != nil))).first
     }
 
     private func exposure(_ choice: Command.ExposureChoice) -> Reply {
@@ -575,7 +567,7 @@ public final class RigController: @unchecked Sendable {
     /// next clip's, when none is recording), so the sidecar never implies a setting the picture does not have.
     private func control(_ what: String, asked command: Command,
                          _ apply: (any CameraControlling) throws -> [String]) -> Reply {
-        let lens = switcher.activeLens
+        let lens = bank.activeLens
         let asked = CommandParser.line(for: command)
         guard let camera = cameras[lens] as? any CameraControlling else {
             let message = "lens \(lens) (\(cameras[lens]?.displayName ?? "no camera")) has no \(what) control; nothing changed"
@@ -609,7 +601,7 @@ public final class RigController: @unchecked Sendable {
         scheduler.assertOnSerialContext()
         let session = recorder?.session
         return Status(state: session?.state ?? .idle, scene: session?.scenes.count ?? 0,
-                      timer: session?.timer ?? .zero, lens: switcher.activeLens,
+                      timer: session?.timer ?? .zero, lens: bank.activeLens,
                       digitalZoom: switcher.digitalZoom(at: scheduler.clock.now()),
                       droppedFrames: recorder?.droppedVideoFrames ?? 0, moviePath: recorder?.moviePath)
     }

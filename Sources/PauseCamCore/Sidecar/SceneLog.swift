@@ -1,5 +1,6 @@
-/// Collects what happened in a clip — lens segments and markers per scene — in file time, as frames are appended.
-/// Scenes and pauses themselves come from the `Session`; `sidecar(...)` joins both into the `Sidecar` value.
+/// Collects what happened in a clip — lens segments, switches, held and slate stretches, and markers per scene — in
+/// file time, as slots are appended. Scenes and pauses themselves come from the `Session`; the `Recorder` joins
+/// both into the `Sidecar` value.
 public struct SceneLog: Sendable {
     /// One stretch of one lens inside a scene.
     public struct LensSegment: Sendable, Equatable {
@@ -7,6 +8,10 @@ public struct SceneLog: Sendable {
         public var lens: String
         public var start: MediaTime
         public var end: MediaTime
+        /// Slots that showed the picture of the slot before (the lens is slower than the output, or held).
+        public var repeatedFrames = 0
+        /// Frames of the lens offered in this segment that no kept slot showed (the lens is faster than the output).
+        public var skippedFrames = 0
     }
 
     /// A marker (`mark TEXT`) in a scene at a file time.
@@ -16,22 +21,79 @@ public struct SceneLog: Sendable {
         public var text: String
     }
 
+    /// What the movie shows while no lens delivers: the last picture held, then the slate.
+    public enum NoSignalKind: String, Sendable, Equatable, Codable {
+        case hold
+        case slate
+    }
+
+    /// A stretch of a scene with no lens delivering.
+    public struct NoSignalSpan: Sendable, Equatable {
+        public var scene: Int
+        public var kind: NoSignalKind
+        /// The lens whose picture was lost.
+        public var lens: String
+        public var start: MediaTime
+        public var end: MediaTime
+    }
+
+    /// A lens switch: asked for at `requested`, first shown at `effective` (file times).
+    public struct Switch: Sendable, Equatable {
+        public var lens: String
+        public var requested: MediaTime
+        public var effective: MediaTime
+    }
+
     public private(set) var lensSegments: [LensSegment] = []
+    public private(set) var noSignal: [NoSignalSpan] = []
+    public private(set) var switches: [Switch] = []
     public private(set) var markers: [Marker] = []
     public private(set) var warnings: [String] = []
+    /// A slate slot came since the last lens segment: the next frame of any lens starts a new segment.
+    private var segmentBroken = false
     private let frameDuration: MediaTime
 
     public init(frameDuration: MediaTime) { self.frameDuration = frameDuration }
 
-    /// A frame of `lens` was appended at `fileTime` in scene `scene` (1-based).
-    public mutating func videoAppended(lens: String, scene: Int, fileTime: MediaTime) {
+    /// A slot showing `lens` was appended at `fileTime` in scene `scene` (1-based); `repeated` when it shows the
+    /// same picture as the slot before.
+    public mutating func videoAppended(lens: String, scene: Int, fileTime: MediaTime, repeated: Bool = false) {
         let end = fileTime + frameDuration
-        if var last = lensSegments.last, last.scene == scene, last.lens == lens {
+        if !segmentBroken, var last = lensSegments.last, last.scene == scene, last.lens == lens {
             last.end = end
+            if repeated { last.repeatedFrames += 1 }
             lensSegments[lensSegments.count - 1] = last
         } else {
-            lensSegments.append(LensSegment(scene: scene, lens: lens, start: fileTime, end: end))
+            var segment = LensSegment(scene: scene, lens: lens, start: fileTime, end: end)
+            if repeated { segment.repeatedFrames = 1 }
+            lensSegments.append(segment)
         }
+        segmentBroken = false
+    }
+
+    /// `count` frames of `lens` were passed over by the slots of scene `scene`: they count in its latest segment
+    /// of that scene.
+    public mutating func framesSkipped(lens: String, scene: Int, count: Int) {
+        guard count > 0, let index = lensSegments.lastIndex(where: { $0.scene == scene && $0.lens == lens }) else { return }
+        lensSegments[index].skippedFrames += count
+    }
+
+    /// A slot of the given kind, for lost `lens`, at `fileTime` in scene `scene`. Held slots also belong to the
+    /// lost lens's segment (its picture shows); slate slots belong to no lens.
+    public mutating func noSignalAppended(_ kind: NoSignalKind, lens: String, scene: Int, fileTime: MediaTime) {
+        let end = fileTime + frameDuration
+        if kind == .slate { segmentBroken = true }
+        if var last = noSignal.last, last.scene == scene, last.kind == kind, last.lens == lens, last.end == fileTime {
+            last.end = end
+            noSignal[noSignal.count - 1] = last
+        } else {
+            noSignal.append(NoSignalSpan(scene: scene, kind: kind, lens: lens, start: fileTime, end: end))
+        }
+    }
+
+    /// A switch to `lens` asked for at file time `requested` first showed at `effective`.
+    public mutating func switched(to lens: String, requested: MediaTime, effective: MediaTime) {
+        switches.append(Switch(lens: lens, requested: min(requested, effective), effective: effective))
     }
 
     /// Adds a marker.

@@ -20,6 +20,9 @@ public struct Sidecar: Codable, Sendable, Equatable {
     public var audio: AudioStream?
     public var scenes: [Scene]
     public var pauses: [Pause]
+    /// Every lens switch that reached the movie, in order: when it was asked for and when the new lens's first
+    /// picture showed (they differ when the lens had to start, or was waited for after an unplug).
+    public var switches: [Switch] = []
     public var devices: [Device]
     /// Things the user should know about this clip (microphone missing, control not supported, frames dropped).
     public var warnings: [String]
@@ -55,6 +58,9 @@ public struct Sidecar: Codable, Sendable, Equatable {
         public var start: Double
         public var duration: Double
         public var lenses: [LensSegment]
+        /// Stretches of the scene where no lens delivered: the lost lens's last picture held (`hold`), then the
+        /// "no signal" slate (`slate`).
+        public var noSignal: [NoSignal] = []
         public var markers: [Marker]
     }
 
@@ -62,6 +68,28 @@ public struct Sidecar: Codable, Sendable, Equatable {
         public var lens: String
         public var start: Double
         public var duration: Double
+        /// Output frames that repeated the picture before (a lens slower than the output; a held picture).
+        public var repeatedFrames: Int = 0
+        /// Frames the lens delivered in the segment that the movie never showed (a lens faster than the output).
+        public var skippedFrames: Int = 0
+    }
+
+    /// A stretch with no lens delivering (file times).
+    public struct NoSignal: Codable, Sendable, Equatable {
+        /// `hold` (the last picture repeated, for up to the rig's `hold`) or `slate` (the "no signal" slate).
+        public var kind: String
+        /// The lens whose picture was lost.
+        public var lens: String
+        public var start: Double
+        public var duration: Double
+    }
+
+    /// A lens switch in file times: `requested` when it was asked for (the pause point if asked while paused),
+    /// `effective` the first frame of the new lens. Equal for a hot switch (to the slot); later for a cold one.
+    public struct Switch: Codable, Sendable, Equatable {
+        public var lens: String
+        public var requested: Double
+        public var effective: Double
     }
 
     public struct Marker: Codable, Sendable, Equatable {
