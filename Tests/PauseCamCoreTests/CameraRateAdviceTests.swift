@@ -40,3 +40,20 @@ final class CameraRateAdviceTests: XCTestCase {
                                               output: FrameRate(30), format: .any, asked: FrameRate(30)))
     }
 }
+
+/// A lens's `latency:` is part of the clip's record: the sidecar's device entry says how much was taken off.
+final class SidecarLatencyTests: XCTestCase {
+    func testTheSidecarRecordsEachLensesLatency() throws {
+        var rig = EngineFixture.makeRig()
+        rig.lenses[0].latency = .milliseconds(40)
+        let fixture = EngineFixture.makeFixture(rig: rig)
+        XCTAssertTrue(fixture.runner.perform(.record(name: nil)).ok)
+        XCTAssertTrue(fixture.runner.perform(.wait(.seconds(1))).ok)
+        let clip = try XCTUnwrap(fixture.runner.finishClip())
+        let devices = Dictionary(uniqueKeysWithValues: clip.sidecar.devices.map { ($0.role, $0) })
+        XCTAssertEqual(devices["wide"]?.latency, 0.04)
+        XCTAssertNil(devices["main"]?.latency, "absent when the rig sets none")
+        let json = String(decoding: try clip.sidecar.encoded(), as: UTF8.self)
+        XCTAssertTrue(json.contains("\"latency\" : 0.04"), json)
+    }
+}

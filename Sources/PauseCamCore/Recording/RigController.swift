@@ -302,7 +302,10 @@ public final class RigController: @unchecked Sendable {
         }
         let sidecarPath = String(sink.moviePath.dropLast(settings.container.rawValue.count)) + "json"
         var devices = rig.lenses.compactMap { lens in
-            cameras[lens.name].map { Sidecar.Device(role: lens.name, name: $0.displayName) }
+            cameras[lens.name].map {
+                Sidecar.Device(role: lens.name, name: $0.displayName,
+                               latency: lens.latency == .zero ? nil : lens.latency.seconds)
+            }
         }
         if let microphone, settings.audio != nil {
             devices.append(Sidecar.Device(role: "microphone", name: microphone.displayName))

@@ -109,6 +109,14 @@ public struct Sidecar: Codable, Sendable, Equatable {
         /// The lens role, or "microphone".
         public var role: String
         public var name: String
+        /// The lens's `latency:` in seconds, taken off its camera's timestamps; absent when the rig sets none.
+        public var latency: Double?
+
+        public init(role: String, name: String, latency: Double? = nil) {
+            self.role = role
+            self.name = name
+            self.latency = latency
+        }
     }
 
     /// Pretty, key-sorted JSON with snake_case keys.
