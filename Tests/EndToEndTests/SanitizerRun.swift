@@ -4,10 +4,10 @@ import XCTest
 /// Which sanitizer the suite runs under, as `scripts/test-sanitizers` says in `PAUSECAM_UNDER_SANITIZER`
 /// (`thread` or `address`); nothing in an ordinary run.
 ///
-/// Why: a sanitized build runs 2–15x slower, and a few end-to-end tests assert real-clock bounds (a scene of exactly
-/// 2 s, at most 93 frames in 3 s) that only hold at normal speed. Those tests skip under the named sanitizers — and
-/// only there, so an ordinary run still holds them to their bounds — while every other test, the binary's children
-/// included, runs sanitized.
+/// Why: a sanitized build runs several times slower, and a few end-to-end tests assert real-clock bounds (a scene
+/// of exactly 2 s, at most 93 frames in 3 s) that only hold at normal speed. Those tests skip under the named
+/// sanitizers — and only there, so an ordinary run still holds them to their bounds — while every other test, the
+/// binary's children included, runs sanitized.
 enum SanitizerRun {
     /// The sanitizer in effect, if any.
     static var current: String? { ProcessInfo.processInfo.environment["PAUSECAM_UNDER_SANITIZER"] }
