@@ -46,6 +46,37 @@ final class ScriptRunnerTimingTests: XCTestCase {
         XCTAssertEqual(runner.now - given, .milliseconds(500))
     }
 
+    /// A script's waits keep the script's own time: a step that takes long (here a serial context 300 ms behind at
+    /// every command) shortens the wait after it, so scenes are as long as scripted, not longer by each step's cost.
+    func testAScriptsWaitsDoNotAddUpTheTimeItsOtherStepsTake() throws {
+        let rig = EngineFixture.makeRig()
+        let scheduler = BackloggedScheduler()
+        var cameras: [String: any Camera] = [:]
+        for lens in rig.lenses {
+            guard case .virtual(let color) = lens.source else { continue }
+            cameras[lens.name] = VirtualLens(lens: lens.name, color: color, width: 64, height: 36, rate: FrameRate(30),
+                                             scheduler: scheduler.inner)
+        }
+        let controller = RigController(rig: rig, cameras: cameras, microphone: nil, sinkFactory: RecordingSinkFactory(),
+                                       store: MemorySidecarStore(), scheduler: scheduler,
+                                       wallClock: { Date(timeIntervalSince1970: 0) }, outputDirectory: "/v",
+                                       notify: { _ in })
+        scheduler.perform { controller.startDevices() }
+        let runner = ScriptRunner(controller: controller, scheduler: scheduler)
+        let script = Rig.Script(name: "s", steps: [.record(name: nil), .wait(.seconds(2)), .pause, .wait(.seconds(1)),
+                                                   .resume(name: nil), .wait(.seconds(2)), .stop])
+        scheduler.backlog = .milliseconds(300)
+        let start = runner.now
+        let outcome = runner.run(script, onError: nil) { _, _ in }
+        XCTAssertEqual(outcome, .completed(failedSteps: []))
+        // Commands are given at 0, 2, 3 and 5 s of script time, each landing 300 ms later (after the backlog): the
+        // scenes are 2 s each. Measured from the end of each command instead, each would be 300 ms longer.
+        XCTAssertEqual(runner.now - start, .milliseconds(5900),
+                       "the scripted 5 s, plus one backlog each for naming the script, its last step and unnaming it")
+        let clip = try XCTUnwrap(runner.finishClip())
+        XCTAssertEqual(clip.sidecar.scenes.map(\.duration), [2, 2])
+    }
+
     func testALongWaitReportsProgressAndEndsWithNil() throws {
         let fixture = EngineFixture.makeFixture(rig: EngineFixture.makeRig())
         var reports: [WaitProgress?] = []

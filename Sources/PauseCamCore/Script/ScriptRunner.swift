@@ -40,9 +40,10 @@ public final class ScriptRunner {
         return scheduler.perform { controller.execute(command, at: time) }
     }
 
-    /// Lets `duration` pass; in slices that report progress when it is long enough to want a progress line.
-    private func wait(_ duration: MediaTime) -> Bool {
-        let end = now + duration
+    /// Lets `duration` pass (until `deadline` when given: a script's own clock); in slices that report progress when
+    /// it is long enough to want a progress line.
+    private func wait(_ duration: MediaTime, until deadline: MediaTime? = nil) -> Bool {
+        let end = deadline ?? now + duration
         let reports = progress != nil && (scriptContext?.reports ?? (duration > Self.progressThreshold))
         guard reports, let progress else { return scheduler.advance(until: end) }
         defer { progress(nil) }
@@ -77,14 +78,26 @@ public final class ScriptRunner {
         let reports = script.scriptedTime > Self.progressThreshold
         defer { scriptContext = nil }
         var failures: [ScriptStepFailure] = []
+        // The script's own clock: each `wait` ends at the script's start plus the waits so far, so the time other
+        // steps take (opening the encoder at `record`, a busy serial context) is not added to every scene.
+        var scriptClock = now
         for (index, step) in script.steps.enumerated() {
             later = later - waits[index]
             scriptContext = (laterWaits: later, reports: reports)
-            let reply = perform(step)
+            let reply: RigController.Reply
+            if case .wait(let duration) = step {
+                scriptClock = scriptClock + duration
+                reply = wait(duration, until: scriptClock)
+                    ? .ok("waited \(DurationParser.clockString(duration))") : .failed("wait interrupted")
+            } else {
+                reply = perform(step)
+            }
             scriptContext = nil
             // A clip PauseCam had to stop (full disk, failed write) ends the script: its next steps would only
-            // fail one by one. (It also interrupts a running `wait`.)
-            if let reason = scheduler.perform({ controller.clipInterruption }) {
+            // fail one by one. It interrupts a running (or the next) `wait` and makes clip commands fail, so it is
+            // looked for after a failed step only: a look after every step would queue behind a busy serial context
+            // and make the script late by that much at every step.
+            if !reply.ok, let reason = scheduler.perform({ controller.clipInterruption }) {
                 report(step, .failed("script ended: \(reason)"))
                 return .clipInterrupted(reason: reason)
             }
