@@ -20,7 +20,8 @@ final class ScriptRunnerTimingTests: XCTestCase {
         func interrupt() { inner.interrupt() }
     }
 
-    func testACommandTakesEffectWhenItWasGivenNotWhenTheQueueGetsToIt() throws {
+    /// The test rig's virtual lenses, running, on a `BackloggedScheduler` (no backlog yet).
+    static func backloggedRig() -> (BackloggedScheduler, RigController, ScriptRunner) {
         let rig = EngineFixture.makeRig()
         let scheduler = BackloggedScheduler()
         var cameras: [String: any Camera] = [:]
@@ -35,6 +36,11 @@ final class ScriptRunnerTimingTests: XCTestCase {
                                        notify: { _ in })
         scheduler.perform { controller.startDevices() }
         let runner = ScriptRunner(controller: controller, scheduler: scheduler)
+        return (scheduler, controller, runner)
+    }
+
+    func testACommandTakesEffectWhenItWasGivenNotWhenTheQueueGetsToIt() throws {
+        let (scheduler, controller, runner) = Self.backloggedRig()
         XCTAssertTrue(runner.perform(.record(name: nil)).ok)
         XCTAssertTrue(runner.perform(.wait(.seconds(2))).ok)
         scheduler.backlog = .milliseconds(500)
@@ -49,20 +55,7 @@ final class ScriptRunnerTimingTests: XCTestCase {
     /// A script's waits keep the script's own time: a step that takes long (here a serial context 300 ms behind at
     /// every command) shortens the wait after it, so scenes are as long as scripted, not longer by each step's cost.
     func testAScriptsWaitsDoNotAddUpTheTimeItsOtherStepsTake() throws {
-        let rig = EngineFixture.makeRig()
-        let scheduler = BackloggedScheduler()
-        var cameras: [String: any Camera] = [:]
-        for lens in rig.lenses {
-            guard case .virtual(let color) = lens.source else { continue }
-            cameras[lens.name] = VirtualLens(lens: lens.name, color: color, width: 64, height: 36, rate: FrameRate(30),
-                                             scheduler: scheduler.inner)
-        }
-        let controller = RigController(rig: rig, cameras: cameras, microphone: nil, sinkFactory: RecordingSinkFactory(),
-                                       store: MemorySidecarStore(), scheduler: scheduler,
-                                       wallClock: { Date(timeIntervalSince1970: 0) }, outputDirectory: "/v",
-                                       notify: { _ in })
-        scheduler.perform { controller.startDevices() }
-        let runner = ScriptRunner(controller: controller, scheduler: scheduler)
+        let (scheduler, _, runner) = Self.backloggedRig()
         let script = Rig.Script(name: "s", steps: [.record(name: nil), .wait(.seconds(2)), .pause, .wait(.seconds(1)),
                                                    .resume(name: nil), .wait(.seconds(2)), .stop])
         scheduler.backlog = .milliseconds(300)
