@@ -109,7 +109,8 @@ final class RigWiring: @unchecked Sendable {
         // Last of the checks: a rig that cannot run (a required microphone missing) leaves no folder behind.
         try OutputFolder.prepare(outputDirectory)
         controller = RigController(rig: rig, cameras: cameras, microphone: microphone,
-                                   sinkFactory: MovieWriterFactory(extraEncodeTime: RigWiring.slowEncoderFault()), store: AtomicSidecarStore(),
+                                   sinkFactory: MovieWriterFactory(extraEncodeTime: RigWiring.faultDelay("PAUSECAM_FAULT_SLOW_ENCODER_MS"),
+                                                                   extraOpenTime: RigWiring.faultDelay("PAUSECAM_FAULT_SLOW_OPEN_MS")), store: AtomicSidecarStore(),
                                    scheduler: scheduler, wallClock: wallClock, outputDirectory: outputDirectory,
                                    warnings: warnings, storage: FileSystemStorageProbe(),
                                    storagePolicy: RigWiring.storagePolicy(), notify: notify)
@@ -194,8 +195,9 @@ final class RigWiring: @unchecked Sendable {
 
     /// `PAUSECAM_FAULT_SLOW_ENCODER_MS`: a fault injection that makes every video frame cost that many more
     /// milliseconds to encode, to show (and test) what happens on a machine that cannot keep up.
-    static func slowEncoderFault() -> MediaTime {
-        let milliseconds = ProcessInfo.processInfo.environment["PAUSECAM_FAULT_SLOW_ENCODER_MS"].flatMap(Int64.init) ?? 0
+    /// A fault-injection delay from the environment variable `name` (milliseconds; zero when unset).
+    static func faultDelay(_ name: String) -> MediaTime {
+        let milliseconds = ProcessInfo.processInfo.environment[name].flatMap(Int64.init) ?? 0
         return .milliseconds(Swift.max(0, milliseconds))
     }
 

@@ -208,6 +208,21 @@ final class RecordingEndToEndTests: XCTestCase {
         XCTAssertTrue(sidecar.warnings.contains { $0.contains("PauseCamNoSuchCard") }, "\(sidecar.warnings)")
     }
 
+    /// Opening the movie takes 400 ms (x264 and the file on a slow machine, injected): a scripted 1.5 s scene is
+    /// still 1.5 s long — the script keeps its own clock, and the frames captured while the movie opened belong to the
+    /// clip. (The virtual lenses tick on the serial context, so they wait for the opening anyway; frames from a
+    /// capture thread during the opening are tested in `SlowStartTests`.)
+    func testASlowStartStillRecordsFromTheRecordCommand() throws {
+        let directory = try ProcessRunner.temporaryDirectory("slow-open")
+        let result = try ProcessRunner.run(BinaryLocator.pausecam.path, [
+            "run", ProcessRunner.rig("e2e.yaml"), "--script", "pauses", "--clock", "real", "--output", directory.path,
+        ], environment: ["PAUSECAM_FAULT_SLOW_OPEN_MS": "400"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let (_, sidecar, _) = try outputs(in: directory)
+        // Scene One is scripted 0.37 + 1.13 = 1.5 s; a busy machine may take an edge a frame or two late.
+        XCTAssertEqual(sidecar.scenes.first?.duration ?? 0, 1.5, accuracy: 3 * Self.frame, "\(sidecar.scenes)")
+    }
+
     func testASlowEncoderDropsAndCountsFramesAndTheMovieStaysValidAndInSync() throws {
         try SanitizerRun.skipTimingBound(under: ["thread"], "\"3 s of script hold 90 to 93 frames\"")
         let directory = try ProcessRunner.temporaryDirectory("slow")

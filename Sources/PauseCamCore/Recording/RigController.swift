@@ -294,10 +294,15 @@ public final class RigController: @unchecked Sendable {
         let settings = movieSettings()
         let baseName = FileNamePattern.expand(rig.output.namePattern, rig: rig.name, date: wallClock(),
                                               script: scriptName)
+        // Samples are let in before the sink opens: opening x264 and the file takes a while (half a second on a
+        // slow machine), and the frames captured meanwhile belong to the clip — they wait on the serial context and
+        // reach the recorder right after this command. Closed again if the sink cannot open.
+        intake.isOpen = true
         let sink: any MovieSink
         do {
             sink = try sinkFactory.makeSink(directory: outputDirectory, baseName: baseName, settings: settings)
         } catch {
+            intake.isOpen = false
             return .failed("cannot start recording: \(error)")
         }
         let sidecarPath = String(sink.moviePath.dropLast(settings.container.rawValue.count)) + "json"
@@ -323,7 +328,6 @@ public final class RigController: @unchecked Sendable {
         for warning in rigWarnings + pendingClipWarnings { recorder.warn(warning) }
         pendingClipWarnings = []
         self.recorder = recorder
-        intake.isOpen = true
         return state(.record(name: name), at: time)
     }
 

@@ -9,22 +9,32 @@ public final class MovieWriterFactory: MovieSinkFactory {
     let videoQueueLimit: Int
     /// Fault injection for tests of a slow encoder: extra time spent on every video frame (zero normally).
     let extraEncodeTime: MediaTime
+    /// Fault injection for tests of a slow start: extra time spent opening each movie, as x264 and the file take on
+    /// a slow machine (zero normally).
+    let extraOpenTime: MediaTime
 
     /// `warn` receives messages worth showing the user (nothing is printed by the writer itself).
     /// `extraEncodeTime` makes every video frame cost that much more to encode: a fault injection for tests and
     /// demonstrations of a machine that cannot keep up (frames are then dropped and counted on the real clock).
-    public convenience init(warn: @escaping (String) -> Void = { _ in }, extraEncodeTime: MediaTime = .zero) {
-        self.init(warn: warn, videoQueueLimit: 8, extraEncodeTime: extraEncodeTime)
+    /// `extraOpenTime` makes opening every movie take that much longer.
+    public convenience init(warn: @escaping (String) -> Void = { _ in }, extraEncodeTime: MediaTime = .zero,
+                            extraOpenTime: MediaTime = .zero) {
+        self.init(warn: warn, videoQueueLimit: 8, extraEncodeTime: extraEncodeTime, extraOpenTime: extraOpenTime)
     }
 
-    init(warn: @escaping (String) -> Void, videoQueueLimit: Int, extraEncodeTime: MediaTime = .zero) {
+    init(warn: @escaping (String) -> Void, videoQueueLimit: Int, extraEncodeTime: MediaTime = .zero,
+         extraOpenTime: MediaTime = .zero) {
         self.warn = warn
         self.videoQueueLimit = videoQueueLimit
         self.extraEncodeTime = extraEncodeTime
+        self.extraOpenTime = extraOpenTime
         FFmpegLogLevel.quiet()
     }
 
     public func makeSink(directory: String, baseName: String, settings: MovieSettings) throws -> any MovieSink {
+        if extraOpenTime > .zero, let micros = try? extraOpenTime.rescaled(to: 1_000_000, rounding: .up).value {
+            usleep(UInt32(clamping: micros))
+        }
         let paths = try MovieNameReserver(directory: directory, baseName: baseName,
                                           fileExtension: settings.container.rawValue).reserve()
         if paths.moviePath.hasSuffix("\(baseName).\(settings.container.rawValue)") == false {
