@@ -31,6 +31,7 @@ final class FileLensReader: @unchecked Sendable {
     /// cannot be read, has no video, no frame rate, or a codec FFmpeg cannot decode. The corresponding C functions
     /// are `avformat_open_input`, `avformat_find_stream_info`, `av_find_best_stream`, `avcodec_open2`.
     init(path: String) throws {
+        FFmpegLogLevel.quiet()
         self.path = path
         var opened: UnsafeMutablePointer<AVFormatContext>?
         let openCode = avformat_open_input(&opened, path, nil, nil)
