@@ -48,6 +48,19 @@ extension RigDecoder {
         }
     }
 
+    /// Keys that set up a camera's capture and mean nothing to a movie file, which plays at its own size, rate
+    /// and format: reported rather than silently ignored, so nobody rehearses believing they took effect.
+    static let cameraOnlyKeys = ["format", "size", "fps", "controls"]
+
+    /// Reports each camera-only key a `file:` lens has.
+    mutating func reportCameraOnlyKeys(_ f: Fields, _ path: KeyPath) {
+        for key in Self.cameraOnlyKeys {
+            guard let keyNode = f.keyNode(key) else { continue }
+            report("\"\(key)\" does not apply to a movie file lens (it plays at the file's own size and rate)",
+                   at: keyNode.mark, path: path)
+        }
+    }
+
     /// A movie path as the lens will open it: absolute and `~/` paths as written (the composition root expands
     /// `~`); any other path is relative to the folder of the rig file that names it, so a rig and its footage can
     /// move together. Pure text: Core opens no file (`rigs/desk.yaml` + `clips/a.mov` → `rigs/clips/a.mov`).

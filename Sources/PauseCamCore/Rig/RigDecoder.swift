@@ -223,6 +223,7 @@ public struct RigDecoder {
             lens.latency = l
         }
         if let n = f["controls"] { lens.controls = controls(n, path.child("controls")) }
+        if case .file = source { reportCameraOnlyKeys(f, path) }
         guard zoom != nil, source != nil else { return nil }
         return lens
     }
