@@ -5,7 +5,8 @@ import PauseCamCore
 /// decoded either by `MJPEGDecoder` — the very path a UVC camera's MJPEG buffers take, so full-range levels are
 /// carried the same way — or, for any other codec, by libavcodec into planar YUV.
 ///
-/// One reader serves one pass over the file, from one thread at a time (the lens's decode thread). It owns its
+/// One reader serves one pass over the file, from one thread at a time: made where the lens is wired, then handed
+/// to the lens's decode thread, which alone uses it (hence `@unchecked Sendable`: the hand-over is the only sharing). It owns its
 /// format context, packet, codec context, frame and scaler, built in locals and kept only when every step
 /// succeeded; `deinit` frees them.
 final class FileLensReader: @unchecked Sendable {
