@@ -72,11 +72,22 @@ final class RigWiring: @unchecked Sendable {
                 }
             }
         }
+        // Virtual and file lenses run on either clock: both are driven by the scheduler.
         for lens in rig.lenses {
-            if case .virtual(let color) = lens.source {
+            switch lens.source {
+            case .virtual(let color):
                 cameras[lens.name] = VirtualLens(lens: lens.name, color: color, width: lens.width ?? rig.output.width,
                                                  height: lens.height ?? rig.output.height,
                                                  rate: lens.rate ?? rig.output.rate, scheduler: scheduler)
+            case .file(let path, let loop):
+                do {
+                    cameras[lens.name] = try FileLens(path: RigWiring.expandDirectory(path), lens: lens.name,
+                                                      loop: loop, scheduler: scheduler)
+                } catch {
+                    throw DeviceError("lens \(lens.name): \(error); nothing was recorded")
+                }
+            case .camera:
+                break
             }
         }
 

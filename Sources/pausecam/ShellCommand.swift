@@ -78,6 +78,7 @@ enum ShellCommand {
             switch lens.source {
             case .virtual(let color): source = "virtual lens \(color)"
             case .camera(let rule): source = "camera matching \(rule)"
+            case .file(let path, let loop): source = "movie file \(path)" + (loop ? ", looped" : "")
             }
             let state = available.contains(lens.name) ? "delivering" : "no camera"
             return "\(lens.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(source) (\(state))"

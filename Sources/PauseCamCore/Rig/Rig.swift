@@ -152,6 +152,11 @@ public struct Rig: Sendable, Equatable {
             case camera(MatchRule)
             /// A virtual lens drawing the test pattern in this colour.
             case virtual(color: RGBColor)
+            /// A movie file replayed as if it were a camera (`file: PATH`, `loop: true`), at the file's own frame
+            /// rate: rehearsals with real footage, and camera-like pictures (real JPEGs) without hardware. `path`
+            /// is absolute, or relative to the rig file's folder once decoded (see `RigDecoder`); `~/` is left for
+            /// the composition root to expand. Without `loop` the lens ends at the file's end, like an unplug.
+            case file(path: String, loop: Bool)
         }
 
         public enum CaptureFormat: String, Sendable, Equatable, CaseIterable { case mjpeg, yuyv, any }

@@ -26,7 +26,7 @@ public struct RigDecoder {
     static let videoKeys = ["codec", "preset", "crf", "keyframe_interval"]
     static let outputAudioKeys = ["codec", "bitrate"]
     static let audioKeys = ["device", "required"]
-    static let lensKeys = ["zoom", "match", "virtual", "format", "size", "fps", "latency", "controls"]
+    static let lensKeys = ["zoom", "match", "virtual", "file", "loop", "format", "size", "fps", "latency", "controls"]
     static let matchKeys = ["serial", "path", "name", "usb", "bus", "device"]
     static let controlKeys = ["exposure", "focus", "power_line", "exposure_priority"]
     static let zoomPresetKeys = ["lens", "digital", "ramp"]
@@ -209,29 +209,7 @@ public struct RigDecoder {
     private mutating func lens(_ name: String, _ node: YAMLNode, _ path: KeyPath) -> Rig.Lens? {
         guard let f = fields(node, path, known: Self.lensKeys, required: ["zoom"]) else { return nil }
         let zoom = f["zoom"].flatMap { number(f, "zoom", path, min: 0, max: 100, what: "a zoom factor more than 0 and at most 100", $0) }
-        var source: Rig.Lens.Source?
-        switch (f["match"], f["virtual"]) {
-        case (nil, nil):
-            report("needs \"match\" (which camera) or \"virtual\" (a test pattern)", at: node.mark, path: path)
-        case (let m?, let v?):
-            let second = f.keyNode("match")!.mark < f.keyNode("virtual")!.mark ? f.keyNode("virtual")! : f.keyNode("match")!
-            _ = (m, v)
-            report("has both \"match\" and \"virtual\"; a lens is either a camera or a virtual one",
-                   at: second.mark, path: path)
-        case (let m?, nil):
-            source = matchRule(m, path.child("match")).map { .camera($0) }
-        case (nil, let v?):
-            let vp = path.child("virtual")
-            if let vf = fields(v, vp, known: ["color"], required: ["color"]), let c = vf["color"] {
-                if c.isNull {
-                    // `color: #20c040` unquoted: YAML reads everything from the # on as a comment.
-                    report("no colour given; write \"#rrggbb\" such as \"#20c040\" " + RigValueParser.commentHint,
-                           at: c.mark, path: vp.child("color"))
-                } else if let color = value(c, vp.child("color"), RigValueParser.color) {
-                    source = .virtual(color: color)
-                }
-            }
-        }
+        let source = lensSource(f, node, path)
         var lens = Rig.Lens(name: name, zoom: zoom ?? 1, source: source ?? .virtual(color: RGBColor(red: 0, green: 0, blue: 0)))
         if let n = f["format"], let format = choice(n, path.child("format"), Rig.Lens.CaptureFormat.self) {
             lens.format = format
@@ -245,11 +223,12 @@ public struct RigDecoder {
             lens.latency = l
         }
         if let n = f["controls"] { lens.controls = controls(n, path.child("controls")) }
+        if case .file = source { reportCameraOnlyKeys(f, path) }
         guard zoom != nil, source != nil else { return nil }
         return lens
     }
 
-    private mutating func matchRule(_ node: YAMLNode, _ path: KeyPath) -> Rig.MatchRule? {
+    mutating func matchRule(_ node: YAMLNode, _ path: KeyPath) -> Rig.MatchRule? {
         guard let f = fields(node, path, known: Self.matchKeys) else { return nil }
         guard let first = f.pairs.first else {
             // An unknown key alone was reported already; "needs one rule" would only repeat it.
@@ -468,7 +447,7 @@ public struct RigDecoder {
     }
 
     /// A non-empty single value.
-    private mutating func text(_ node: YAMLNode, _ path: KeyPath) -> String? {
+    mutating func text(_ node: YAMLNode, _ path: KeyPath) -> String? {
         guard let t = node.text, !node.isNull, !t.isEmpty else {
             report("expected a value, found \(node.kindDescription)", at: node.mark, path: path)
             return nil
@@ -476,7 +455,7 @@ public struct RigDecoder {
         return t
     }
 
-    private mutating func value<T>(_ node: YAMLNode, _ path: KeyPath,
+    mutating func value<T>(_ node: YAMLNode, _ path: KeyPath,
                                    _ parse: (String) -> Result<T, RigValueParser.Problem>) -> T? {
         guard let t = text(node, path) else { return nil }
         switch parse(t) {
@@ -496,7 +475,7 @@ public struct RigDecoder {
         return nil
     }
 
-    private mutating func bool(_ node: YAMLNode, _ path: KeyPath) -> Bool? {
+    mutating func bool(_ node: YAMLNode, _ path: KeyPath) -> Bool? {
         guard let t = text(node, path) else { return nil }
         switch t {
         case "true": return true

@@ -26,6 +26,7 @@ public enum RigSummary {
             switch lens.source {
             case .camera(let rule): source = "camera \(rule)"
             case .virtual(let color): source = "virtual \(color)"
+            case .file(let path, let loop): source = "file \(path)" + (loop ? " (looped)" : "")
             }
             var details = ["zoom \(CommandParser.formatNumber(lens.zoom))x", source]
             if let w = lens.width, let h = lens.height { details.append("\(w)x\(h)") }

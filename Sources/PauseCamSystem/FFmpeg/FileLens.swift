@@ -1,0 +1,168 @@
+import Foundation
+import PauseCamCore
+
+/// A camera that replays a movie file (`file: PATH` in a rig): users rehearse a script with real footage, and tests
+/// and benchmarks get camera-like pictures and real JPEGs without hardware.
+///
+/// Timing: frames are captured on the file's own frame grid of the session clock, like a `VirtualLens`'s: frame k
+/// of the file gets PTS = (g + k) × frame duration, g being the first grid point at or after `start`, and is
+/// delivered through the scheduler `deliveryLatency` after its PTS. So on the simulated clock the lens is driven by
+/// the `Scheduler` and a run is deterministic; on the real clock it plays at the file's rate.
+///
+/// Decoding: a decode thread per start reads the file with a `FileLensReader` (MJPEG through `MJPEGDecoder`, the
+/// path a UVC camera's frames take; anything else through libavcodec into yuv420p) and keeps at most
+/// `FileLens.lookahead` pictures ready in a `FileLensFeed`. At the end of the file, `loop: true` opens the file
+/// again and goes on counting frames; otherwise the lens ends like an unplugged camera (`onEnd("end of file …")`).
+/// The thread owns its reader (and so the C objects); it leaves when the lens stops or is released.
+public final class FileLens: Camera, @unchecked Sendable {
+    public let displayName: String
+    public let format: CameraFormat
+    /// The rig role this lens serves; stamped on every frame.
+    public let lens: String
+    /// The movie file, as opened.
+    public let path: String
+    /// Whether the file starts over at its end (`loop: true`) instead of ending the lens.
+    public let loops: Bool
+    /// True when the file is MJPEG: its JPEGs go through the same decoder as a UVC camera's.
+    public let isMJPEG: Bool
+
+    private let scheduler: any Scheduler
+    private let lock = NSLock()
+    private var running = false
+    private var generation = 0
+    private var feed: FileLensFeed?
+    private var onEnd: (@Sendable (String) -> Void)?
+    /// The reader opened by `init` to check the file, handed to the first start so the file is not opened twice.
+    private var prepared: FileLensReader?
+
+    /// How many decoded pictures the decode thread keeps ready: enough to absorb a slow frame, small enough that a
+    /// 1080p lens holds a few megabytes, not a movie.
+    public static let lookahead = 4
+
+    /// How long after its capture time a frame is delivered; never zero, like a real camera's (see `VirtualLens`).
+    public static let deliveryLatency = MediaTime.milliseconds(1)
+
+    /// Opens `path` for the lens named `lens`, checking now that it is a movie FFmpeg can decode, so a missing or
+    /// unreadable file is reported (with its path) before anything is recorded.
+    public init(path: String, lens: String, loop: Bool, scheduler: any Scheduler) throws {
+        let reader = try FileLensReader(path: path)
+        self.path = path
+        self.lens = lens
+        self.loops = loop
+        self.scheduler = scheduler
+        format = reader.format
+        isMJPEG = reader.isMJPEG
+        displayName = "File \(lens) (\((path as NSString).lastPathComponent))"
+        prepared = reader
+    }
+
+    deinit { feed?.cancel() }
+
+    public func start(deliver: @escaping @Sendable (VideoFrame) -> Void,
+                      onEnd: @escaping @Sendable (String) -> Void) throws {
+        let reader = try lock.withLock { () -> FileLensReader? in
+            defer { prepared = nil }
+            return prepared
+        } ?? FileLensReader(path: path)
+        let feed = FileLensFeed(capacity: Self.lookahead)
+        let myGeneration: Int = lock.withLock {
+            self.feed?.cancel()
+            self.feed = feed
+            running = true
+            generation += 1
+            self.onEnd = onEnd
+            return generation
+        }
+        let (path, lens, loops) = (self.path, self.lens, self.loops)
+        let thread = Thread { FileLens.decode(first: reader, path: path, lens: lens, loop: loops, into: feed) }
+        thread.name = "file lens \(lens)"
+        thread.start()
+        let duration = format.rate.frameDuration
+        // The first grid point at or after now.
+        let now = (try? scheduler.clock.now().rescaled(to: duration.timescale, rounding: .up).value) ?? 0
+        let first = (now + duration.value - 1) / duration.value
+        tick(frameIndex: first, generation: myGeneration, feed: feed, deliver: deliver)
+    }
+
+    /// Decodes the file (again and again when looping) into `feed` until the feed is cancelled or the file ends.
+    private static func decode(first: FileLensReader, path: String, lens: String, loop: Bool,
+                               into feed: FileLensFeed) {
+        var reader: FileLensReader? = first
+        var picturesThisPass = 0
+        while !feed.isCancelled {
+            do {
+                if reader == nil {
+                    reader = try FileLensReader(path: path)
+                    picturesThisPass = 0
+                }
+                if let picture = try reader!.nextFrame(pts: .zero, lens: lens) {
+                    picturesThisPass += 1
+                    guard feed.put(.picture(picture)) else { return }
+                } else if loop && picturesThisPass > 0 {
+                    reader = nil
+                } else if loop {
+                    _ = feed.put(.failure("movie file \(path) has no picture to loop"))
+                    return
+                } else {
+                    _ = feed.put(.end)
+                    return
+                }
+            } catch {
+                _ = feed.put(.failure("\(error)"))
+                return
+            }
+        }
+    }
+
+    private func tick(frameIndex: Int64, generation myGeneration: Int, feed: FileLensFeed,
+                      deliver: @escaping @Sendable (VideoFrame) -> Void) {
+        let duration = format.rate.frameDuration
+        let pts = MediaTime(value: frameIndex * duration.value, timescale: duration.timescale)
+        scheduler.schedule(at: pts + Self.deliveryLatency) { [weak self] in
+            guard let self, self.isCurrent(myGeneration), let item = feed.take() else { return }
+            switch item {
+            case .picture(var frame):
+                guard self.isCurrent(myGeneration) else { return }
+                frame.pts = pts
+                deliver(frame)
+                self.tick(frameIndex: frameIndex + 1, generation: myGeneration, feed: feed, deliver: deliver)
+            case .end:
+                self.end(myGeneration, reason: "end of file \(self.path)")
+            case .failure(let reason):
+                self.end(myGeneration, reason: reason)
+            }
+        }
+    }
+
+    private func isCurrent(_ myGeneration: Int) -> Bool {
+        lock.withLock { running && generation == myGeneration }
+    }
+
+    /// The lens ended by itself (end of file, a read error): frames stop and `onEnd` is called once.
+    private func end(_ myGeneration: Int, reason: String) {
+        let end: (@Sendable (String) -> Void)? = lock.withLock {
+            guard running, generation == myGeneration else { return nil }
+            let end = onEnd
+            running = false
+            generation += 1
+            onEnd = nil
+            feed?.cancel()
+            feed = nil
+            return end
+        }
+        end?(reason)
+    }
+
+    public func stop() {
+        lock.withLock {
+            running = false
+            generation += 1
+            onEnd = nil
+            feed?.cancel()
+            feed = nil
+        }
+    }
+
+    /// True while frames are being delivered.
+    public var isRunning: Bool { lock.withLock { running } }
+}

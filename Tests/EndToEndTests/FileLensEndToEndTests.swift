@@ -1,0 +1,121 @@
+import Foundation
+import PauseCamCore
+import XCTest
+
+/// A lens that replays a movie file (`file: PATH`), through the built binary on the simulated clock. The footage is
+/// an MJPEG movie made here with the `ffmpeg` command line (Debian package `ffmpeg`): one second of red, then one
+/// second of blue, at 15 fps, so the decoded movie shows whether its pictures come from the file, and when.
+final class FileLensEndToEndTests: XCTestCase {
+    static let red = (0xd0, 0x30, 0x30)
+    static let blue = (0x30, 0x50, 0xe0)
+
+    /// A folder with `footage/two.mov` in it; the rig written there names it by a relative path.
+    static func folderWithFootage() throws -> URL {
+        let folder = try ProcessRunner.temporaryDirectory("file-lens")
+        let footage = folder.appendingPathComponent("footage")
+        try FileManager.default.createDirectory(at: footage, withIntermediateDirectories: true)
+        let result = try ProcessRunner.run("/usr/bin/ffmpeg", [
+            "-v", "error", "-f", "lavfi", "-i", "color=c=0xd03030:s=320x240:r=15:d=1",
+            "-f", "lavfi", "-i", "color=c=0x3050e0:s=320x240:r=15:d=1",
+            "-filter_complex", "[0:v][1:v]concat=n=2:v=1", "-c:v", "mjpeg", "-q:v", "2",
+            footage.appendingPathComponent("two.mov").path,
+        ])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        return folder
+    }
+
+    /// Writes a rig whose only lens replays `file` (as written in the rig) and runs a script that records for
+    /// `seconds`; returns the run and the output folder.
+    static func record(in folder: URL, file: String, loop: Bool?, seconds: Double) throws -> (ProcessResult, URL) {
+        let rig = """
+        name: Rehearsal
+        output: {name: "{rig}", size: 320x240, fps: 30, video: {codec: h264, preset: ultrafast, crf: 30}}
+        audio: {device: virtual}
+        lenses:
+          main: {zoom: 1, file: \(file)\(loop.map { ", loop: \($0)" } ?? "")}
+        scripts:
+          take:
+            - record: Take
+            - wait: \(seconds)s
+            - stop
+        """
+        let rigPath = folder.appendingPathComponent("rehearsal.yaml")
+        try rig.write(to: rigPath, atomically: true, encoding: .utf8)
+        let out = folder.appendingPathComponent("out")
+        // Run from another folder than the rig's: the relative `file:` must be found from the rig file's folder.
+        let result = try ProcessRunner.run(BinaryLocator.pausecam.path, ["run", rigPath.path, "--script", "take",
+                                                                          "--clock", "simulated", "--output", out.path])
+        return (result, out)
+    }
+
+    static func isNear(_ got: (Int, Int, Int), _ want: (Int, Int, Int)) -> Bool {
+        abs(got.0 - want.0) <= 30 && abs(got.1 - want.1) <= 30 && abs(got.2 - want.2) <= 30
+    }
+
+    /// The frame times and mean colours of the movie in `out`, after checking it is constant-rate at 30 fps and
+    /// lasts `seconds` (the sidecar agreeing).
+    func checkedMovie(_ out: URL, seconds: Double) throws -> (times: [Double], colors: [(Int, Int, Int)], sidecar: Sidecar) {
+        let probe = MediaProbe(path: out.appendingPathComponent("rehearsal.mov").path)
+        try probe.assertConstantRate(30)
+        XCTAssertEqual(try probe.decodeErrors(), "")
+        let frames = try probe.videoFrames()
+        XCTAssertEqual(Double(frames.count) / 30, seconds, accuracy: 1.0 / 30 + 1e-9)
+        let sidecar = try Sidecar.decode(Data(contentsOf: out.appendingPathComponent("rehearsal.json")))
+        XCTAssertEqual(sidecar.duration, seconds, accuracy: 1.0 / 30 + 1e-9)
+        let colors = try probe.regionColors(x: 100, y: 80, width: 40, height: 40)
+        XCTAssertEqual(colors.count, frames.count)
+        return (frames.map(\.time), colors, sidecar)
+    }
+
+    /// The frames between `from` and `to` seconds that do not show `color`.
+    static func mismatches(_ movie: (times: [Double], colors: [(Int, Int, Int)], sidecar: Sidecar), from: Double,
+                           to: Double, _ color: (Int, Int, Int)) -> [String] {
+        zip(movie.times, movie.colors).filter { $0.0 >= from && $0.0 < to && !isNear($0.1, color) }
+            .map { "\($0.0): \($0.1)" }
+    }
+
+    func testAnMJPEGFileLensMakesAConstantRateMovieOfTheFilesPictures() throws {
+        let folder = try Self.folderWithFootage()
+        let (result, out) = try Self.record(in: folder, file: "footage/two.mov", loop: nil, seconds: 1.8)
+        XCTAssertEqual(result.status, 0, result.stdoutText + result.stderr)
+        let movie = try checkedMovie(out, seconds: 1.8)
+        XCTAssertEqual(Self.mismatches(movie, from: 0, to: 0.9, Self.red), [], "the file's first second")
+        XCTAssertEqual(Self.mismatches(movie, from: 1.1, to: 1.8, Self.blue), [], "the file's second second")
+        XCTAssertEqual(movie.sidecar.scenes.flatMap(\.lenses).map(\.lens), ["main"])
+    }
+
+    func testALoopingFileLensPlaysOnPastTheEndOfTheFile() throws {
+        let folder = try Self.folderWithFootage()
+        let (result, out) = try Self.record(in: folder, file: "footage/two.mov", loop: true, seconds: 3.6)
+        XCTAssertEqual(result.status, 0, result.stdoutText + result.stderr)
+        XCTAssertFalse(result.stderr.contains("end of file"), result.stderr)
+        let movie = try checkedMovie(out, seconds: 3.6)
+        XCTAssertEqual(Self.mismatches(movie, from: 1.1, to: 1.9, Self.blue), [])
+        XCTAssertEqual(Self.mismatches(movie, from: 2.1, to: 2.9, Self.red), [], "the file again from its start")
+        XCTAssertEqual(Self.mismatches(movie, from: 3.1, to: 3.6, Self.blue), [])
+        XCTAssertEqual(movie.sidecar.warnings, [])
+    }
+
+    func testWithoutLoopTheLensEndsAtTheEndOfTheFileLikeAnUnplug() throws {
+        let folder = try Self.folderWithFootage()
+        let (result, out) = try Self.record(in: folder, file: "footage/two.mov", loop: false, seconds: 3)
+        XCTAssertEqual(result.status, 0, result.stdoutText + result.stderr)
+        XCTAssertTrue(result.stderr.contains("lens main lost its camera: end of file"), result.stderr)
+        let movie = try checkedMovie(out, seconds: 3)
+        XCTAssertEqual(Self.mismatches(movie, from: 0, to: 0.9, Self.red), [])
+        // The last picture is held (no hole, no loop back to red) while the audio goes on.
+        XCTAssertEqual(Self.mismatches(movie, from: 1.1, to: 3, Self.blue), [], "the held last picture")
+        XCTAssertTrue(movie.sidecar.warnings.contains { $0.contains("end of file") }, "\(movie.sidecar.warnings)")
+    }
+
+    func testAMissingFileStopsTheRunBeforeRecordingAndNamesThePath() throws {
+        let folder = try Self.folderWithFootage()
+        let (result, out) = try Self.record(in: folder, file: "footage/missing.mov", loop: nil, seconds: 1)
+        XCTAssertEqual(result.status, 1, result.stdoutText + result.stderr)
+        let resolved = folder.appendingPathComponent("footage/missing.mov").path
+        XCTAssertTrue(result.stderr.contains("lens main: movie file \(resolved): No such file or directory"),
+                      result.stderr)
+        let written = (try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? []
+        XCTAssertFalse(written.contains { $0.hasSuffix(".mov") }, "\(written)")
+    }
+}
