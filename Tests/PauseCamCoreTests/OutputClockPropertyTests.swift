@@ -100,7 +100,8 @@ final class OutputClockPropertyTests: XCTestCase {
     func testSeededSchedulesThroughTheOutputClock() {
         var failures = 0
         let only = ProcessInfo.processInfo.environment["PROPS_SEED"].flatMap(UInt64.init)
-        for seed in 1...UInt64(300) where failures < 3 && (only.map { $0 == seed } ?? true) {
+        let count = ProcessInfo.processInfo.environment["PROPS_SEEDS"].flatMap(UInt64.init) ?? 300
+        for seed in 1...count where failures < 3 && (only.map { $0 == seed } ?? true) {
             if !runSchedule(seed: seed) { failures += 1 }
         }
     }
@@ -120,8 +121,8 @@ final class OutputClockPropertyTests: XCTestCase {
         let half = MediaTime(value: d.value, timescale: d.timescale * 2)
         let rate: Int32 = Bool.random(using: &rng) ? 44100 : 48000
         let chunkSize = Bool.random(using: &rng) ? 1024 : 441
-        // Capture clocks in µs, from a thousand seconds to eleven days of uptime.
-        let recordUs = (Bool.random(using: &rng) ? 1_000_000_000 : 1_000_000_000_000)
+        // Capture clocks in µs, from a thousand seconds to three years of uptime.
+        let recordUs = [1_000_000_000, 1_000_000_000_000, 100_000_000_000_000].randomElement(using: &rng)!
             + Int64.random(in: 0..<1_000_000, using: &rng)
         let lenses = (0..<Int.random(in: 1...3, using: &rng)).map { index in
             Lens(index: index, rate: [FrameRate(15), FrameRate(25), FrameRate(30), FrameRate(60)].randomElement(using: &rng)!,
@@ -306,6 +307,14 @@ final class OutputClockPropertyTests: XCTestCase {
                     slot = anchor + (try! d.multiplied(by: Int64(slots.count)))
                 }
                 segments.append(Segment(anchor: anchor, slots: slots, firstIndex: expectedSlots.count, nextRestart: nextRestart))
+                // The segment starts at the first frame of its span (at most a lens period and the jitter after it,
+                // or, just after a switch, the new lens's first frame when it overtook the old lens's last one:
+                // their latencies differ by up to 80 ms) and ends after the last slot before the pause (less than a
+                // frame after it).
+                let difference = (slot - anchor) - (us(time) - begin)
+                let slowest = lenses.map { $0.rate.frameDuration }.max()! + us(lenses.count > 1 ? 86_000 : 6_000)
+                check(difference < d && difference > MediaTime.zero - slowest - d,
+                      "segment \(segments.count) differs from its span by \(difference)")
                 expectedSlots += slots
             }
         }
