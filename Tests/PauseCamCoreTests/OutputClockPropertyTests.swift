@@ -7,6 +7,9 @@ import XCTest
 /// pauses and resumes at random times, on frames, within one frame of them, and of zero length. Every invariant of
 /// the time model (`RetimerPropertyTests`) is checked on what reaches the sink, plus the output clock's: a constant
 /// frame rate in the file and the nearest picture in every slot.
+///
+/// `PROPS_SEED=N` replays one seed and prints its events and slots; `PROPS_SEEDS=N` runs seeds 1…N (300 by default,
+/// to keep the debug-build run under half a minute).
 final class OutputClockPropertyTests: XCTestCase {
     /// SplitMix64, as in the retimer's property tests: a failing seed replays exactly.
     private struct SeededGenerator: RandomNumberGenerator {

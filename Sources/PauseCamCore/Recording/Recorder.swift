@@ -65,6 +65,7 @@ public final class Recorder: @unchecked Sendable {
     private var timeSeen: MediaTime?
     /// `stop` came while recording (not paused): the frames before it that no slot showed were skipped.
     private var stoppedWhileRecording = false
+    /// The frames left unshown at the stop were counted (`noteStop`).
     private var stopNoted = false
 
     public init(description: Description, sink: any MovieSink, store: any SidecarStore) {
@@ -127,7 +128,9 @@ public final class Recorder: @unchecked Sendable {
 
     /// Offers a frame of the active lens (already routed and cropped by the `Switcher`). It reaches the movie
     /// through the output clock, in the slots it decides: a frame may show in several slots (a slower lens), in none
-    /// (a faster one), and one frame later than it came (a slot is decided by the next frame).
+    /// (a faster one), and one frame later than it came (a slot is decided by the next frame). A slot decided before
+    /// its time (by a frame up to half a frame early) reaches the retimer once that time has passed, so a command
+    /// given in between still applies to it.
     public func appendVideo(_ frame: VideoFrame) {
         serialContext?.assertOnSerialContext()
         guard sinkError == nil else { return }
