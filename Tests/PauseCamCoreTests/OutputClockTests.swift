@@ -137,6 +137,34 @@ final class OutputClockTests: XCTestCase {
         XCTAssertTrue(clock.flush(before: .seconds(1)).isEmpty, "no slot is decided twice")
     }
 
+    func testRestartsWaitingTogetherEachAnchorTheirOwnGrid() {
+        // Frames lag behind commands: resume at r1, pause, resume at r2 all came before the camera's frame of r1.
+        // (Found by OutputClockPropertyTests seeds 2 and 4.) Each row: the frames' capture times (ms) after the two
+        // restarts, and the slots expected at or after r1 (ms).
+        struct Row { var name: String; var frames: [Int64]; var slotsFromR1: [Int64] }
+        let r1: Int64 = 1_000, r2: Int64 = 1_100
+        let rows = [
+            Row(name: "a frame in each span (the first grid runs up to r2)", frames: [1_010, 1_110, 1_150],
+                slotsFromR1: [1_010, 1_050, 1_090, 1_110, 1_150]),
+            Row(name: "no frame in the first span", frames: [1_105, 1_145],
+                slotsFromR1: [1_105, 1_145]),
+            Row(name: "an old frame first, then a frame in each span", frames: [990, 1_030, 1_120],
+                slotsFromR1: [1_030, 1_070, 1_120]),
+        ]
+        for row in rows {
+            var clock = OutputClock(frameDuration: MediaTime(value: 1, timescale: 25))   // 40 ms
+            clock.restart(at: .milliseconds(0))
+            var slots = run(&clock, (0..<10).map { OutputClockTests.frame(.milliseconds(Int64($0) * 40)) })
+            clock.restart(at: .milliseconds(r1))
+            clock.restart(at: .milliseconds(r2))
+            slots += run(&clock, row.frames.map { OutputClockTests.frame(.milliseconds($0)) })
+            XCTAssertEqual(slots.filter { $0.frame.pts >= .milliseconds(r1) }.map(\.frame.pts),
+                           row.slotsFromR1.map { .milliseconds($0) }, row.name)
+            XCTAssertTrue(slots.filter { $0.frame.pts >= .milliseconds(r1) }.allSatisfy { $0.capturedAt >= .milliseconds(r1) },
+                          "\(row.name): no picture from before the resume after it")
+        }
+    }
+
     // MARK: Properties
 
     /// SplitMix64, as in the retimer's property tests.

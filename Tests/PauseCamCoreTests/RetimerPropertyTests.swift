@@ -31,7 +31,9 @@ final class RetimerPropertyTests: XCTestCase {
     }
 
     func testSeededRandomSchedules() {
-        let schedules = 1000
+        // 600 (was 1000): OutputClockPropertyTests shares the time budget, feeding the same invariants through the
+        // output clock and the recorder.
+        let schedules = 600
         var failures = 0
         for seed in 1...UInt64(schedules) where failures < 3 {
             if !runSchedule(seed: seed) { failures += 1 }

@@ -36,8 +36,11 @@ public struct OutputClock: Sendable {
 
     /// The current grid: its anchor and the index of the next slot to decide; `nil` before the first anchor.
     private var grid: (anchor: MediaTime, next: Int64)?
-    /// A start or resume at this time: the first frame captured at or after it anchors a new grid.
-    private var pendingAnchor: MediaTime?
+    /// Starts and resumes no frame has reached yet, in time order: the first frame captured at or after one anchors
+    /// a new grid. More than one waits when frames lag behind commands (a resume, a pause and a resume again
+    /// before the camera's frame of the first resume came): each span then gets its own grid, anchored at its own
+    /// first frame, and a span no frame reached gets none.
+    private var pendingAnchors: [MediaTime] = []
     /// The newest frame offered, not yet superseded: what the next slots show.
     private var candidate: VideoFrame?
     /// Whether `candidate` has been shown by a slot already (a later slot showing it is a repeat).
@@ -58,7 +61,7 @@ public struct OutputClock: Sendable {
     /// A start or resume at `time`: the first frame captured at or after it anchors a new grid. Slots of the old
     /// grid before `time` are still decided by the frames that come before it.
     public mutating func restart(at time: MediaTime) {
-        pendingAnchor = time
+        pendingAnchors.append(time)
     }
 
     /// Offers a frame of the active lens (frames arrive in capture order per lens); returns the slots it decides,
@@ -71,21 +74,22 @@ public struct OutputClock: Sendable {
             return []
         }
         var slots: [Slot] = []
-        if let anchor = pendingAnchor, frame.pts >= anchor {
-            // Everything of the old grid before the restart is decided now: no older frame can come.
+        if let anchor = pendingAnchors.first, frame.pts >= anchor {
+            // Everything of the old grid before the restart is decided now: no older frame can come. Restarts this
+            // frame also passed had no frame of their own: the latest one's grid starts here.
             slots += decide(before: anchor, windowClosedBy: nil)
-            pendingAnchor = nil
+            pendingAnchors.removeAll { $0 <= frame.pts }
             grid = (frame.pts, 0)
         } else if grid != nil {
             // Slots whose window ended before this frame show the picture before it.
-            slots += decide(before: pendingAnchor, windowClosedBy: frame.pts)
+            slots += decide(before: pendingAnchors.first, windowClosedBy: frame.pts)
         }
         candidate = frame
         candidateShown = false
         // A frame inside the next slot's window is the nearest picture that slot can get (only a lens faster than
         // the output could send a nearer one, half a frame away at most): decide it now, so the movie — and the
         // timer, which is its duration — is never a frame behind the camera.
-        if let next = nextSlotTime, next - halfFrame <= frame.pts, pendingAnchor.map({ next < $0 }) ?? true {
+        if let next = nextSlotTime, next - halfFrame <= frame.pts, pendingAnchors.first.map({ next < $0 }) ?? true {
             slots += decide(before: next + halfFrame, windowClosedBy: nil)
         }
         return slots

@@ -56,6 +56,17 @@ public final class Recorder: @unchecked Sendable {
     private var stopTime: MediaTime?
     /// Repeats, skips, held and slate stretches and switches, counted on the slots kept, for the sidecar.
     private var ledger = SlotLedger()
+    /// Slots the output clock decided before their time came (a frame up to half a frame early decides its slot at
+    /// once), in time order. A pause or stop given before such a slot's time may still come, so a slot reaches the
+    /// retimer only once the serial context has seen that time pass; otherwise a pause given just after the frame
+    /// came would keep a slot after the pause.
+    private var earlySlots: [OutputClock.Slot] = []
+    /// The latest time known to have passed: the newest command time or sample capture time seen.
+    private var timeSeen: MediaTime?
+    /// `stop` came while recording (not paused): the frames before it that no slot showed were skipped.
+    private var stoppedWhileRecording = false
+    /// The frames left unshown at the stop were counted (`noteStop`).
+    private var stopNoted = false
 
     public init(description: Description, sink: any MovieSink, store: any SidecarStore) {
         self.description = description
@@ -84,6 +95,7 @@ public final class Recorder: @unchecked Sendable {
     /// (`finalize`) are passed back; the rest are done here.
     public func handle(_ command: Session.Command, at time: MediaTime) -> Result<[Session.Action], Session.Rejection> {
         serialContext?.assertOnSerialContext()
+        if command == .stop && session.state == .recording { stoppedWhileRecording = true }
         let result = session.handle(command, at: time)
         guard case .success(let actions) = result else { return result }
         for action in actions {
@@ -93,6 +105,13 @@ public final class Recorder: @unchecked Sendable {
             case .startRetimer(let t):
                 retimer.start(at: t)
                 outputClock.restart(at: t)
+                // Early slots of the old grid at or after the resume belong to no segment: the new grid starts
+                // at the first frame after it (the output clock never decides old slots past a restart it knows).
+                let past = earlySlots.firstIndex { $0.frame.pts >= t } ?? earlySlots.count
+                for slot in earlySlots[past...] {
+                    ledger.decided(slot, fileTime: nil, startsSegment: false, scene: 0, log: &log)
+                }
+                earlySlots.removeSubrange(past...)
             case .pauseRetimer(let t): retimer.pause(at: t)
             case .stopRetimer(let t):
                 retimer.stop(at: t)
@@ -102,19 +121,24 @@ public final class Recorder: @unchecked Sendable {
                 if hasVideo { writeSidecar() }
             }
         }
+        // After the command's edges: an early slot at or after them now meets them in the retimer.
+        passed(time)
         return result
     }
 
     /// Offers a frame of the active lens (already routed and cropped by the `Switcher`). It reaches the movie
     /// through the output clock, in the slots it decides: a frame may show in several slots (a slower lens), in none
-    /// (a faster one), and one frame later than it came (a slot is decided by the next frame).
+    /// (a faster one), and one frame later than it came (a slot is decided by the next frame). A slot decided before
+    /// its time (by a frame up to half a frame early) reaches the retimer once that time has passed, so a command
+    /// given in between still applies to it.
     public func appendVideo(_ frame: VideoFrame) {
         serialContext?.assertOnSerialContext()
         guard sinkError == nil else { return }
+        passed(frame.pts)
         let lateBefore = outputClock.lateFrames
         let slots = outputClock.offer(frame)
         if outputClock.lateFrames == lateBefore { ledger.offered(frame) }
-        for slot in slots { append(slot) }
+        for slot in slots { appendWhenDue(slot) }
     }
 
     /// Offers the "no signal" slate (`NoSignalSlate`) for `lens`, lost at capture time `lostAt`, stamped `time`:
@@ -125,7 +149,8 @@ public final class Recorder: @unchecked Sendable {
         let lostAt = ledger.lostAt ?? session.timer
         if ledger.lostAt == nil { ledger.lost(lens: lens, since: time, fileTime: lostAt) }
         let slate = NoSignalSlate.frame(width: width, height: height, lens: lens, lostAt: lostAt, pts: time)
-        for slot in outputClock.offer(slate) { append(slot) }
+        passed(time)
+        for slot in outputClock.offer(slate) { appendWhenDue(slot) }
     }
 
     /// No lens delivers since `lens`'s frame captured at `since`: the slots after it that repeat its picture are
@@ -144,7 +169,34 @@ public final class Recorder: @unchecked Sendable {
     /// went away, or is late beyond what the caller waits for). The picture is held rather than leaving a hole.
     public func holdVideo(before time: MediaTime) {
         guard sinkError == nil else { return }
-        for slot in outputClock.flush(before: time) { append(slot) }
+        passed(time)
+        for slot in outputClock.flush(before: time) { appendWhenDue(slot) }
+    }
+
+    /// The serial context has seen `time` pass: the early slots up to it go on to the retimer.
+    private func passed(_ time: MediaTime) {
+        if timeSeen.map({ time > $0 }) ?? true { timeSeen = time }
+        guard sinkError == nil else { return }
+        let due = earlySlots.prefix { slot in timeSeen.map { slot.frame.pts <= $0 } ?? false }
+        guard !due.isEmpty else { return }
+        earlySlots.removeFirst(due.count)
+        for slot in due { append(slot) }
+    }
+
+    /// A slot to the retimer now if its time has passed, else once it has (in order, after the early ones before it).
+    private func appendWhenDue(_ slot: OutputClock.Slot) {
+        if earlySlots.isEmpty, let timeSeen, slot.frame.pts <= timeSeen {
+            append(slot)
+        } else {
+            earlySlots.append(slot)
+        }
+    }
+
+    /// Every slot before the stop is decided: the frames before it that none showed were skipped (once).
+    private func noteStop(at stop: MediaTime) {
+        guard !stopNoted else { return }
+        stopNoted = true
+        ledger.clipStopped(at: stop, recording: stoppedWhileRecording, scene: session.scenes.count, log: &log)
     }
 
     /// One slot of the output grid to the retimer and, when kept, to the sink; a lens change starts a keyframe.
@@ -153,6 +205,7 @@ public final class Recorder: @unchecked Sendable {
         let keyframe = slot.lensChanged
         let decision = retimer.retimeVideo(pts: frame.pts)
         guard case .append(let fileTime, let startsSegment) = decision else {
+            if let stopTime, frame.pts >= stopTime { noteStop(at: stopTime) }
             ledger.decided(slot, fileTime: nil, startsSegment: false, scene: 0, log: &log)
             if keyframe { keyframeOwed = true }
             flushAudio()
@@ -178,6 +231,7 @@ public final class Recorder: @unchecked Sendable {
     public func appendAudio(_ chunk: AudioChunk) {
         serialContext?.assertOnSerialContext()
         guard sinkError == nil else { return }
+        passed(chunk.end - MediaTime(value: 1, timescale: chunk.sampleRate))
         retimer.retimeAudio(chunk)
         flushAudio()
     }
@@ -213,6 +267,10 @@ public final class Recorder: @unchecked Sendable {
     public func finish(stoppedAt: String) throws -> Clip {
         serialContext?.assertOnSerialContext()
         if let stopTime { holdVideo(before: stopTime) }
+        // Nothing more can come: the slots still early meet the stop (and are dropped when after it).
+        for slot in earlySlots where sinkError == nil { append(slot) }
+        earlySlots.removeAll()
+        if let stopTime { noteStop(at: stopTime) }
         retimer.finish()
         flushAudio()
         stopped = stoppedAt

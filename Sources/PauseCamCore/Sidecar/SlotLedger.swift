@@ -69,6 +69,17 @@ public struct SlotLedger: Sendable {
         }
     }
 
+    /// The clip stopped at capture time `stop`, while recording when `recording`: the lens's frames captured before
+    /// it that no slot showed (a faster lens's last ones) were skipped too, though no later slot superseded them.
+    public mutating func clipStopped(at stop: MediaTime, recording: Bool, scene: Int, log: inout SceneLog) {
+        let before = unshownFrames.prefix { $0.pts < stop }
+        unshownFrames.removeFirst(before.count)
+        guard recording else { return }
+        for frame in before where frame.lens != NoSignalSlate.lensName {
+            log.framesSkipped(lens: frame.lens, scene: scene, count: 1)
+        }
+    }
+
     /// File time runs with capture time inside a segment; a request from before it (while paused) is placed at the
     /// segment's start, the pause point.
     private func requestedFileTime(_ requested: MediaTime, slot: OutputClock.Slot, fileTime: MediaTime) -> MediaTime {
