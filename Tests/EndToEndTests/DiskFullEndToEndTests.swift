@@ -36,6 +36,7 @@ final class DiskFullEndToEndTests: XCTestCase {
         let movie = try XCTUnwrap(names.first { $0.hasSuffix(".mov") }, "\(names)")
         let probe = MediaProbe(path: disk.appendingPathComponent(movie).path)
         XCTAssertEqual(try probe.decodeErrors(), "")
+        try probe.assertConstantRate(30)
         let sidecar = try Sidecar.decode(Data(contentsOf: disk.appendingPathComponent(
             String(movie.dropLast(4)) + ".json")))
         XCTAssertTrue(sidecar.complete)

@@ -83,6 +83,7 @@ final class ShellSignalTests: XCTestCase {
         let names = try FileManager.default.contentsOfDirectory(atPath: shell.directory.path).sorted()
         XCTAssertEqual(names, ["\(base).jpg", "\(base).json", "\(base).mov"], shell.text, file: file, line: line)
         let probe = MediaProbe(path: shell.directory.appendingPathComponent("\(base).mov").path)
+        try probe.assertConstantRate(30)
         XCTAssertGreaterThanOrEqual(try probe.duration(), 0.8, file: file, line: line)
         XCTAssertEqual(try probe.decodeErrors(), "", file: file, line: line)
         XCTAssertEqual(try probe.chapters().compactMap(\.title), ["Take"], file: file, line: line)
