@@ -11,17 +11,6 @@ import XCTest
 /// `PROPS_SEED=N` replays one seed and prints its events and slots; `PROPS_SEEDS=N` runs seeds 1…N (300 by default,
 /// to keep the debug-build run under half a minute).
 final class OutputClockPropertyTests: XCTestCase {
-    /// SplitMix64, as in the retimer's property tests: a failing seed replays exactly.
-    private struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     /// A sink that keeps each frame's slot time, file time, keyframe flag, lens and picture (a frame number
     /// written into its luma plane), and the audio.

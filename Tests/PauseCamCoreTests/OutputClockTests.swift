@@ -167,17 +167,6 @@ final class OutputClockTests: XCTestCase {
 
     // MARK: Properties
 
-    /// SplitMix64, as in the retimer's property tests.
-    private struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     func testSeededJitteredSchedulesKeepTheGridExact() {
         let lensRates = [FrameRate(15), FrameRate(25), FrameRate(30), FrameRate(60), FrameRate(5)]

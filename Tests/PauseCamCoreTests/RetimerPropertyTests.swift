@@ -4,17 +4,6 @@ import XCTest
 /// Seeded random schedules fed through `Session` + `Retimer` exactly as the recorder does, with audio and video
 /// arriving interleaved at random lags; the invariants of the time model are checked on every output.
 final class RetimerPropertyTests: XCTestCase {
-    /// SplitMix64: small, fast and the same on every platform, so a failing seed replays exactly.
-    private struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     private static func us(_ value: Int64) -> MediaTime { MediaTime(value: value, timescale: 1_000_000) }
 
