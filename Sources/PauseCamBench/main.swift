@@ -23,6 +23,12 @@ let arguments = CommandLine.arguments.dropFirst()
 let recordSeconds = Int64(arguments.first.flatMap { Int64($0) } ?? 10)
 let presets = arguments.count > 1 ? Array(arguments.dropFirst()) : ["ultrafast", "veryfast"]
 
+// `PauseCamBench standby [SECONDS]`: only the hot-standby cost (issue 10).
+if CommandLine.arguments.dropFirst().first == "standby" {
+    try StandbyBench.run(seconds: Int64(CommandLine.arguments.dropFirst(2).first.flatMap { Int64($0) } ?? 6))
+    exit(0)
+}
+
 // 0. Loading a rig file with a very long scene script (linear, not quadratic, in the number of steps).
 try RigLoadingBench.run()
 
@@ -106,3 +112,6 @@ if FileManager.default.isExecutableFile(atPath: ffmpeg) {
     print("ffmpeg CLI comparison skipped: \(ffmpeg) not found")
 }
 _ = sink
+
+// 4. Hot standby: what each inactive hot lens costs next to the active one.
+try StandbyBench.run(seconds: recordSeconds)

@@ -25,8 +25,15 @@ final class FileLensTests: XCTestCase {
         return path
     }
 
-    /// The mean of the frame's luma plane, so a test can tell the bright half of the movie from the dark one.
-    static func meanLuma(_ frame: VideoFrame) -> Int {
+    /// The mean of the frame's luma plane, so a test can tell the bright half of the movie from the dark one. An
+    /// MJPEG file's frames arrive compressed (`jpeg`, as a UVC camera's); they are decoded here as the writer would.
+    static func meanLuma(_ delivered: VideoFrame) -> Int {
+        var frame = delivered
+        if delivered.format == .jpeg {
+            guard let decoded = try? MJPEGDecoder().decode(delivered.planes[0].bytes, pts: delivered.pts,
+                                                           lens: delivered.lens) else { return -1 }
+            frame = decoded
+        }
         let plane = frame.planes[0]
         var sum = 0
         for row in 0..<frame.height {
@@ -69,7 +76,8 @@ final class FileLensTests: XCTestCase {
             XCTAssertEqual(frame.pts, start + MediaTime(value: Int64(k), timescale: 15), "frame \(k)")
             XCTAssertEqual(frame.lens, "main")
         }
-        // The MJPEG path: full-range planes as decoded, like a UVC camera's.
+        // The MJPEG path: undecoded full-range JPEGs, like a UVC camera's.
+        XCTAssertEqual(frames.first?.format, .jpeg)
         XCTAssertEqual(frames.first?.range, .full)
         XCTAssertEqual(frames.prefix(15).map(Self.meanLuma).filter { $0 < 150 }, [], "the bright first second")
         XCTAssertEqual(frames.suffix(15).map(Self.meanLuma).filter { $0 > 150 }, [], "the dark second second")

@@ -103,7 +103,9 @@ final class V4L2CameraTests: XCTestCase {
         }
     }
 
-    func testMJPEGFramesAreDecodedToPlanarYUV() throws {
+    /// MJPEG buffers are handed on undecoded (the writer decodes only what reaches the movie); a buffer that does
+    /// not start like a JPEG is skipped and counted.
+    func testMJPEGFramesArePassedOnUndecoded() throws {
         let jpegURL = FileManager.default.temporaryDirectory.appendingPathComponent("pausecam-v4l2-\(getpid()).jpg")
         defer { try? FileManager.default.removeItem(at: jpegURL) }
         let ffmpeg = Process()
@@ -127,9 +129,12 @@ final class V4L2CameraTests: XCTestCase {
         wait(for: [recorder.ended], timeout: 5)
         let frames = recorder.delivered
         XCTAssertEqual(frames.count, 1)
-        XCTAssertEqual(frames.first?.format, .yuv422p)
+        XCTAssertEqual(frames.first?.format, .jpeg)
         XCTAssertEqual(frames.first?.width, 64)
-        XCTAssertEqual(frames.first?.planes.count, 3)
+        XCTAssertEqual(frames.first?.planes.first?.bytes, jpeg, "the buffer's bytes, undecoded")
+        let decoded = try XCTUnwrap(try MJPEGDecoder().decode(jpeg, pts: .zero, lens: "wide"))
+        XCTAssertEqual(decoded.format, .yuv422p)
+        XCTAssertEqual(decoded.planes.count, 3)
         XCTAssertEqual(frames.first?.pts, .nanoseconds(7_000_500_000))
         XCTAssertEqual(camera.statistics.corrupt, 1, "the truncated JPEG is skipped and counted")
     }

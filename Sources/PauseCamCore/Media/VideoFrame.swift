@@ -7,6 +7,13 @@ public enum PixelFormat: String, Sendable, Hashable {
     case yuyv422
     /// Planar 4:2:2 (three planes): what MJPEG from most webcams decodes to.
     case yuv422p
+    /// One still JPEG, undecoded (one plane: the compressed bytes, `stride` 0): what an MJPEG camera or an MJPEG
+    /// `file:` lens delivers. Every MJPEG frame is a keyframe, so a hot lens that is not active costs only the
+    /// keeping of its newest buffer; the movie writer decodes the frames that reach the movie, on its own thread.
+    case jpeg
+
+    /// True for a compressed format whose pixels exist only after decoding.
+    public var isCompressed: Bool { self == .jpeg }
 }
 
 /// One plane of pixel data. `stride` is bytes per row; `bytes.count >= stride × rows`.

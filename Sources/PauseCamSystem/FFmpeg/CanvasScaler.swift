@@ -9,6 +9,11 @@ import PauseCamCore
 /// frame is converted from its own range (full for MJPEG, limited otherwise), so an MJPEG lens and a YUYV lens show
 /// the same black, white and colours, and the encoder's tags are true.
 ///
+/// Compressed frames (`PixelFormat.jpeg`, from MJPEG cameras and files) are decoded here, on the thread that scales
+/// them (the writer's encoder thread, or the thumbnail worker), so only frames that reach the movie are ever decoded
+/// and the controller's serial context never decodes. The last decoded JPEG is kept, so a picture the output clock
+/// repeats is decoded once.
+///
 /// Owns a few `SwsContext`s, cached per source size, pixel format, range and target size (the most recent
 /// `cacheLimit`), so switching back and forth between two lenses builds nothing. Not thread-safe: one scaler per
 /// thread.
@@ -21,6 +26,12 @@ final class CanvasScaler {
     private var contexts: [ScalerContext] = []
     /// How many contexts to keep: a rig's lenses at a zoom or two, without growing while a zoom changes.
     static let cacheLimit = 4
+    /// The JPEG decoder, made at the first compressed frame (a rig without MJPEG never opens one).
+    private var jpegDecoder: MJPEGDecoder?
+    /// The last JPEG decoded (its lens, capture time and size in bytes) and its picture.
+    private var lastDecoded: (lens: String, pts: MediaTime, byteCount: Int, picture: VideoFrame)?
+    /// How many JPEGs were decoded (for tests: a repeated frame is decoded once).
+    private(set) var decodedJPEGCount = 0
 
     /// A canvas of `width`×`height`; both are made even (4:2:0 chroma needs it).
     init(width: Int, height: Int) {
@@ -80,8 +91,32 @@ final class CanvasScaler {
         return output
     }
 
-    /// Draws `frame` into an existing yuv420p canvas-sized `output`.
+    /// `frame` with its pixels: a compressed frame decoded (keeping its lens, capture time and crop), any other
+    /// returned as is. Throws `FFmpegError` for a JPEG that does not decode (a torn USB transfer): the caller
+    /// decides whether to repeat the previous picture.
+    func decompressed(_ frame: VideoFrame) throws -> VideoFrame {
+        guard frame.format.isCompressed else { return frame }
+        let byteCount = frame.planes.first?.bytes.count ?? 0
+        if let last = lastDecoded, last.lens == frame.lens, last.pts == frame.pts, last.byteCount == byteCount {
+            var picture = last.picture
+            picture.crop = frame.crop
+            return picture
+        }
+        if jpegDecoder == nil { jpegDecoder = try MJPEGDecoder() }
+        guard let bytes = frame.planes.first?.bytes,
+              var picture = try jpegDecoder!.decode(bytes, pts: frame.pts, lens: frame.lens) else {
+            throw FFmpegError("mjpeg decoder: no picture in \(frame.lens)'s \(byteCount)-byte JPEG",
+                              code: pausecam_averror(EINVAL))
+        }
+        decodedJPEGCount += 1
+        picture.crop = frame.crop
+        lastDecoded = (frame.lens, frame.pts, byteCount, picture)
+        return picture
+    }
+
+    /// Draws `frame` into an existing yuv420p canvas-sized `output`, decoding it first when it is compressed.
     func draw(_ frame: VideoFrame, into output: UnsafeMutablePointer<AVFrame>) throws {
+        if frame.format.isCompressed { return try draw(decompressed(frame), into: output) }
         var crop = frame.crop ?? PixelRect(x: 0, y: 0, width: frame.width, height: frame.height)
         crop.x = max(0, min(crop.x, frame.width - 2)) & ~1
         crop.y = max(0, min(crop.y, frame.height - 2)) & ~1
@@ -126,6 +161,7 @@ final class CanvasScaler {
         case .yuv420p: return (AV_PIX_FMT_YUV420P, 3)
         case .yuyv422: return (AV_PIX_FMT_YUYV422, 1)
         case .yuv422p: return (AV_PIX_FMT_YUV422P, 3)
+        case .jpeg: return (AV_PIX_FMT_NONE, 1)  // never scaled: `draw` decodes it first
         }
     }
 
@@ -138,6 +174,8 @@ final class CanvasScaler {
                     crop.y / 2 * planes[2].stride + crop.x / 2]
         case .yuyv422:
             return [crop.y * planes[0].stride + crop.x * 2]
+        case .jpeg:
+            return [0]
         case .yuv422p:
             return [crop.y * planes[0].stride + crop.x,
                     crop.y * planes[1].stride + crop.x / 2,

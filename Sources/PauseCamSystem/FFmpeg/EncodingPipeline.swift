@@ -13,6 +13,8 @@ final class EncodingPipeline {
     private let audioStream: Int32
     /// Packets written per stream (for the summary).
     private(set) var videoPacketsWritten = 0
+    /// Compressed frames that did not decode and were replaced by the previous picture.
+    private(set) var undecodablePictures = 0
 
     /// Opens the encoders and writes the `.partial` header.
     init(partialPath: String, settings: MovieSettings) throws {
@@ -36,9 +38,20 @@ final class EncodingPipeline {
         av_frame_free(&lastPicture)
     }
 
-    /// Scales and encodes one frame.
+    /// Scales and encodes one frame. A compressed frame (JPEG) is decoded here first, on the encoder thread: only
+    /// frames that reach the movie are decoded. One that does not decode (a torn transfer; the camera only checks
+    /// the JPEG's start) repeats the previous picture, so the movie keeps its constant rate.
     func encodeVideo(_ frame: VideoFrame, at fileTime: MediaTime, keyframe: Bool) throws {
-        let picture = try scaler.scale(frame)
+        var source = frame
+        if frame.format.isCompressed {
+            guard let decoded = try? scaler.decompressed(frame) else {
+                undecodablePictures += 1
+                guard let lastPicture else { return }
+                return try video.encode(lastPicture, at: fileTime, keyframe: keyframe, emit: writeVideo)
+            }
+            source = decoded
+        }
+        let picture = try scaler.scale(source)
         av_frame_free(&lastPicture)
         lastPicture = picture
         try video.encode(picture, at: fileTime, keyframe: keyframe, emit: writeVideo)

@@ -9,7 +9,7 @@ import PauseCamCore
 /// delivered through the scheduler `deliveryLatency` after its PTS. So on the simulated clock the lens is driven by
 /// the `Scheduler` and a run is deterministic; on the real clock it plays at the file's rate.
 ///
-/// Decoding: a decode thread per start reads the file with a `FileLensReader` (MJPEG through `MJPEGDecoder`, the
+/// Decoding: a decode thread per start reads the file with a `FileLensReader` (MJPEG undecoded, the
 /// path a UVC camera's frames take; anything else through libavcodec into yuv420p) and keeps at most
 /// `FileLens.lookahead` pictures ready in a `FileLensFeed`. At the end of the file, `loop: true` opens the file
 /// again and goes on counting frames; otherwise the lens ends like an unplugged camera (`onEnd("end of file …")`).

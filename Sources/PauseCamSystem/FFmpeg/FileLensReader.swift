@@ -1,9 +1,9 @@
 import CFFmpeg
 import PauseCamCore
 
-/// Reads a movie file's video stream frame after frame for a `FileLens`: libavformat demuxes, and each packet is
-/// decoded either by `MJPEGDecoder` — the very path a UVC camera's MJPEG buffers take, so full-range levels are
-/// carried the same way — or, for any other codec, by libavcodec into planar YUV.
+/// Reads a movie file's video stream frame after frame for a `FileLens`: libavformat demuxes; an MJPEG packet is
+/// handed on undecoded as a `jpeg` frame — the very path a UVC camera's MJPEG buffers take, decoded by the movie
+/// writer only if it reaches the movie — and any other codec is decoded by libavcodec into planar YUV.
 ///
 /// One reader serves one pass over the file, from one thread at a time: made where the lens is wired, then handed
 /// to the lens's decode thread, which alone uses it (hence `@unchecked Sendable`: the hand-over is the only sharing). It owns its
@@ -14,13 +14,12 @@ final class FileLensReader: @unchecked Sendable {
     let path: String
     /// What the file will deliver: its picture size, its own frame rate, and the planar layout its frames decode to.
     let format: CameraFormat
-    /// True when the video stream is MJPEG (every frame a JPEG), decoded by `MJPEGDecoder`.
+    /// True when the video stream is MJPEG (every frame a JPEG), handed on as compressed `jpeg` frames.
     let isMJPEG: Bool
 
     private var input: UnsafeMutablePointer<AVFormatContext>?
     private let streamIndex: Int32
     private var packet: UnsafeMutablePointer<AVPacket>?
-    private let jpegDecoder: MJPEGDecoder?
     private var context: UnsafeMutablePointer<AVCodecContext>?
     private var frame: UnsafeMutablePointer<AVFrame>?
     private var converted: UnsafeMutablePointer<AVFrame>?
@@ -54,15 +53,8 @@ final class FileLensReader: @unchecked Sendable {
                                     fix: "re-encode it at a constant rate, e.g. ffmpeg -i IN -r 30 OUT.mov")
             }
             let mjpeg = parameters.codec_id == AV_CODEC_ID_MJPEG
-            let layout: PixelFormat
-            switch AVPixelFormat(rawValue: parameters.format) {
-            case AV_PIX_FMT_YUVJ422P, AV_PIX_FMT_YUV422P: layout = mjpeg ? .yuv422p : .yuv420p
-            default: layout = .yuv420p
-            }
-            if mjpeg {
-                jpegDecoder = try MJPEGDecoder()
-            } else {
-                jpegDecoder = nil
+            let layout: PixelFormat = mjpeg ? .jpeg : .yuv420p
+            if !mjpeg {
                 context = try Self.openDecoder(parameters: stream.pointee.codecpar, path: path)
                 frame = try FFmpegFrame.allocate("file lens \(path)")
                 converted = try FFmpegFrame.allocate("file lens \(path) yuv420p")
@@ -121,10 +113,11 @@ final class FileLensReader: @unchecked Sendable {
     /// `avcodec_send_packet`, `avcodec_receive_frame`.
     func nextFrame(pts: MediaTime, lens: String) throws -> VideoFrame? {
         while true {
-            if let jpegDecoder {
+            if isMJPEG {
                 guard let bytes = try nextPacketBytes() else { return nil }
-                if let picture = try jpegDecoder.decode(bytes, pts: pts, lens: lens) { return picture }
-                continue
+                guard bytes.count > 2 else { continue }
+                return VideoFrame(pts: pts, width: format.width, height: format.height, format: .jpeg,
+                                  planes: [Plane(bytes: bytes, stride: 0)], lens: lens, range: .full)
             }
             let code = avcodec_receive_frame(context, frame)
             if code >= 0 {

@@ -5,8 +5,9 @@ import PauseCamCore
 ///
 /// Webcam JPEGs decode to `yuvj422p` or `yuvj420p`: full range. Their planes are handed on as `yuv422p`/`yuv420p`
 /// with `range: .full`, untouched: the encoder's scaler maps full to limited range in the pass it makes anyway, so
-/// no separate conversion (~4 ms per 1080p frame) is spent here, and the levels stay right. One decoder per camera,
-/// used from that camera's capture thread only; it owns its codec context, packet and frame.
+/// no separate conversion (~4 ms per 1080p frame) is spent here, and the levels stay right. Cameras hand out their
+/// JPEGs undecoded (`PixelFormat.jpeg`); the one decoder of a `CanvasScaler` decodes the pictures that reach the
+/// movie, on the scaler's thread only. It owns its codec context, packet and frame.
 public final class MJPEGDecoder: @unchecked Sendable {
     private var context: UnsafeMutablePointer<AVCodecContext>?
     private var packet: UnsafeMutablePointer<AVPacket>?
@@ -33,7 +34,7 @@ public final class MJPEGDecoder: @unchecked Sendable {
         avcodec_free_context(&context)
     }
 
-    /// Decodes one JPEG (the bytes of one V4L2 buffer) into a frame stamped `pts` for `lens`. Returns `nil` when
+    /// Decodes one JPEG (the bytes of one V4L2 buffer or MJPEG packet) into a frame stamped `pts` for `lens`. Returns `nil` when
     /// the decoder produced no picture; throws `FFmpegError` for a corrupt JPEG or an unsupported subsampling.
     public func decode(_ jpeg: [UInt8], pts: MediaTime, lens: String) throws -> VideoFrame? {
         guard !jpeg.isEmpty else { return nil }

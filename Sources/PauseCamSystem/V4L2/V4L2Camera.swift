@@ -6,8 +6,8 @@ import PauseCamCore
 ///
 /// Frames are stamped with the driver's capture time (`CLOCK_MONOTONIC`, the session clock), never with when this
 /// code ran. Sequence gaps count as dropped frames, `V4L2_BUF_FLAG_ERROR` frames are skipped and counted. MJPEG is
-/// decoded to planar YUV here; YUYV is passed on packed as `yuyv422`. When the device vanishes mid-stream
-/// (`ENODEV`), the capture thread releases everything and calls `onEnd` once; the session decides what follows.
+/// passed on undecoded as `jpeg` (the writer decodes only what reaches the movie); YUYV is passed on packed as
+/// `yuyv422`. When the device vanishes mid-stream (`ENODEV`), the capture thread releases everything and calls `onEnd` once; the session decides what follows.
 ///
 /// The camera owns its `V4L2Device` and closes it when the device is gone or the camera is released.
 public final class V4L2Camera: Camera, @unchecked Sendable {
@@ -55,7 +55,7 @@ public final class V4L2Camera: Camera, @unchecked Sendable {
         negotiated = try device.setFormat(pixelFormat: choice.pixelFormat, width: choice.width, height: choice.height)
         let pixelFormat: PixelFormat
         if negotiated.pixelFormat.isJPEG {
-            pixelFormat = .yuv422p
+            pixelFormat = .jpeg
         } else if negotiated.pixelFormat == .yuyv {
             pixelFormat = .yuyv422
         } else {
@@ -99,7 +99,6 @@ public final class V4L2Camera: Camera, @unchecked Sendable {
         defer { lock.unlock() }
         guard !capture.isRunning else { return }
         if gone { throw V4L2Error.unplugged(device: device.path, call: "start") }
-        let decoder = negotiated.pixelFormat.isJPEG ? try MJPEGDecoder() : nil
         do {
             let granted = try device.requestBuffers(count: Self.bufferCount)
             for index in 0..<granted {
@@ -112,7 +111,7 @@ public final class V4L2Camera: Camera, @unchecked Sendable {
             throw error
         }
         capture.start(name: "pausecam.v4l2 \(device.path)") { [self] in
-            captureLoop(decoder: decoder, deliver: deliver, onEnd: onEnd)
+            captureLoop(deliver: deliver, onEnd: onEnd)
         }
     }
 
@@ -122,7 +121,7 @@ public final class V4L2Camera: Camera, @unchecked Sendable {
         capture.stop()
     }
 
-    private func captureLoop(decoder: MJPEGDecoder?, deliver: @Sendable (VideoFrame) -> Void,
+    private func captureLoop(deliver: @Sendable (VideoFrame) -> Void,
                              onEnd: @Sendable (String) -> Void) {
         var lastSequence: UInt32?
         var warnedClock = false
@@ -131,7 +130,7 @@ public final class V4L2Camera: Camera, @unchecked Sendable {
             do {
                 guard try device.waitForFrame(timeoutMilliseconds: 200) else { continue }
                 guard let buffer = try device.dequeueBuffer() else { continue }
-                let frame = process(buffer, decoder: decoder, lastSequence: &lastSequence, warnedClock: &warnedClock)
+                let frame = process(buffer, lastSequence: &lastSequence, warnedClock: &warnedClock)
                 try device.queueBuffer(index: buffer.index)
                 if let frame { deliver(frame) }
             } catch {
@@ -152,8 +151,11 @@ public final class V4L2Camera: Camera, @unchecked Sendable {
         }
     }
 
-    /// Turns one dequeued buffer into a frame, or `nil` for a frame that is skipped (and counted).
-    private func process(_ buffer: V4L2DequeuedBuffer, decoder: MJPEGDecoder?, lastSequence: inout UInt32?,
+    /// Turns one dequeued buffer into a frame, or `nil` for a frame that is skipped (and counted). An MJPEG buffer
+    /// is handed on undecoded (`PixelFormat.jpeg`): the movie writer decodes only the frames that reach the movie,
+    /// so a hot lens in standby costs one copy of its buffer, not a decode. Only a buffer that does not even start
+    /// like a JPEG (SOI, `FF D8`) is counted corrupt here; one that fails to decode later repeats the picture before.
+    private func process(_ buffer: V4L2DequeuedBuffer, lastSequence: inout UInt32?,
                          warnedClock: inout Bool) -> VideoFrame? {
         var dropped = 0
         if let last = lastSequence, buffer.sequence &- last > 1, buffer.sequence &- last < 1 << 30 {
@@ -176,8 +178,11 @@ public final class V4L2Camera: Camera, @unchecked Sendable {
             }
             let pts = latency == .zero ? stamped : ((try? stamped.subtracting(latency)) ?? stamped)
             let bytes = device.bufferBytes(index: buffer.index, count: buffer.bytesUsed)
-            if let decoder {
-                frame = try? decoder.decode(bytes, pts: pts, lens: lensName)
+            if negotiated.pixelFormat.isJPEG {
+                if bytes.count > 2 && bytes[0] == 0xFF && bytes[1] == 0xD8 {
+                    frame = VideoFrame(pts: pts, width: negotiated.width, height: negotiated.height, format: .jpeg,
+                                       planes: [Plane(bytes: bytes, stride: 0)], lens: lensName, range: .full)
+                }
             } else {
                 let stride = negotiated.bytesPerLine > 0 ? negotiated.bytesPerLine : negotiated.width * 2
                 if bytes.count >= stride * negotiated.height {
