@@ -88,6 +88,7 @@ final class DiskFullEndToEndTests: XCTestCase {
         let recovered = disk.appendingPathComponent(String(partial.dropLast(".partial".count))).path
         let probe = MediaProbe(path: recovered)
         XCTAssertEqual(try probe.streams().map(\.codecType), ["video"], "a video-only movie")
+        try probe.assertConstantRate(30)
         XCTAssertGreaterThan(try probe.videoFrames().count, 30, "the recovered movie holds what the .partial kept")
     }
 }

@@ -180,7 +180,9 @@ final class RecordingEndToEndTests: XCTestCase {
         XCTAssertEqual(names, ["e2e-rig.mov", "e2e-rig.json", "e2e-rig.jpg", "e2e-rig-2.mov", "e2e-rig-2.json",
                                "e2e-rig-2.jpg"])
         for name in ["e2e-rig.mov", "e2e-rig-2.mov"] {
-            XCTAssertEqual(try MediaProbe(path: directory.appendingPathComponent(name).path).decodeErrors(), "")
+            let probe = MediaProbe(path: directory.appendingPathComponent(name).path)
+            XCTAssertEqual(try probe.decodeErrors(), "")
+            try probe.assertConstantRate(30)
         }
     }
 
@@ -192,6 +194,7 @@ final class RecordingEndToEndTests: XCTestCase {
         XCTAssertTrue(result.stderr.contains("video only"), result.stderr)
         let (movie, sidecar, _) = try outputs(in: directory)
         XCTAssertEqual(try MediaProbe(path: movie).streams().filter { $0.codecType != "data" }.map(\.codecType), ["video"])
+        try MediaProbe(path: movie).assertConstantRate(30)
         XCTAssertNil(sidecar.audio)
     }
 
@@ -205,6 +208,7 @@ final class RecordingEndToEndTests: XCTestCase {
                       result.stderr)
         let (movie, sidecar, _) = try outputs(in: directory)
         XCTAssertEqual(try MediaProbe(path: movie).streams().filter { $0.codecType != "data" }.map(\.codecType), ["video"])
+        try MediaProbe(path: movie).assertConstantRate(30)
         XCTAssertTrue(sidecar.warnings.contains { $0.contains("PauseCamNoSuchCard") }, "\(sidecar.warnings)")
     }
 

@@ -115,6 +115,7 @@ final class RunExitCodesEndToEndTests: XCTestCase {
             let names = try FileManager.default.contentsOfDirectory(atPath: output.path).sorted()
             XCTAssertEqual(names, ["e2e-rig.jpg", "e2e-rig.json", "e2e-rig.mov"], run.stdout + run.stderr)
             let probe = MediaProbe(path: output.appendingPathComponent("e2e-rig.mov").path)
+            try probe.assertConstantRate(30)
             XCTAssertGreaterThan(try probe.duration(), 0.5)
             let sidecar = try Sidecar.decode(try Data(contentsOf: output.appendingPathComponent("e2e-rig.json")))
             XCTAssertTrue(sidecar.complete)

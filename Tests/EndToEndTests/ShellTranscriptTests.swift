@@ -44,7 +44,9 @@ final class ShellTranscriptTests: XCTestCase {
         XCTAssertFalse(names.contains { $0.hasSuffix(".partial") }, "a .partial was left behind: \(names)")
         XCTAssertEqual(names, ["e2e-rig.jpg", "e2e-rig.json", "e2e-rig.mov"])
         let sidecar = try Sidecar.decode(try Data(contentsOf: directory.appendingPathComponent("e2e-rig.json")))
-        return (MediaProbe(path: directory.appendingPathComponent("e2e-rig.mov").path), sidecar)
+        let probe = MediaProbe(path: directory.appendingPathComponent("e2e-rig.mov").path)
+        try probe.assertConstantRate(30)
+        return (probe, sidecar)
     }
 
     func testPauseResumeSessionFromTheIssueMatchesItsTranscriptAndMakesATwoSceneMovie() throws {
