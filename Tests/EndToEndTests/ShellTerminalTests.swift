@@ -52,21 +52,28 @@ final class ShellTerminalTests: XCTestCase {
         }
     }
 
-    func testPromptShowsLiveStatusTabCompletesAndUpRecallsHistory() throws {
+    /// `pausecam shell` on the end-to-end rig (real clock) in a real terminal, at its idle prompt; skipped loudly
+    /// without tmux. Returns the terminal, the output folder and the state folder (history); the caller kills the
+    /// tmux server when done. `environment` is extra `NAME=value` words for the shell's environment.
+    func startShell(_ name: String, environment: String = "") throws -> (tmux: Tmux, directory: URL, state: URL) {
         guard let tmuxPath = ["/usr/bin/tmux", "/usr/local/bin/tmux"].first(where: {
             FileManager.default.isExecutableFile(atPath: $0)
         }) else {
             throw XCTSkip("tmux is not installed: the real-terminal test needs it (apt-get install tmux)")
         }
         let tmux = Tmux(binary: tmuxPath)
-        let directory = try ProcessRunner.temporaryDirectory("tmux")
-        let state = try ProcessRunner.temporaryDirectory("tmux-state")
-        let command = "env XDG_STATE_HOME=\(state.path) \(BinaryLocator.pausecam.path) shell "
+        let directory = try ProcessRunner.temporaryDirectory(name)
+        let state = try ProcessRunner.temporaryDirectory(name + "-state")
+        let command = "env XDG_STATE_HOME=\(state.path) \(environment) \(BinaryLocator.pausecam.path) shell "
             + "\(ProcessRunner.rig("e2e.yaml")) --clock real --output \(directory.path); echo PAUSECAM-EXIT $?; sleep 60"
         try tmux.start(command)
-        defer { _ = try? tmux.run(["kill-server"]) }
-
         XCTAssertNotNil(tmux.waitForScreen { $0.contains("idle main >") }, tmux.screen())
+        return (tmux, directory, state)
+    }
+
+    func testPromptShowsLiveStatusTabCompletesAndUpRecallsHistory() throws {
+        let (tmux, directory, state) = try startShell("tmux")
+        defer { _ = try? tmux.run(["kill-server"]) }
 
         // The prompt shows the recording with a timer that moves.
         try tmux.run(["send-keys", "-t", "shell", "record", "Enter"])
@@ -111,19 +118,8 @@ final class ShellTerminalTests: XCTestCase {
     /// During a real-clock `wait` the status line keeps ticking (before, the screen froze until the wait ended),
     /// and when the wait ends the line is cleared and the prompt comes back.
     func testTheStatusLineKeepsTickingDuringAWait() throws {
-        guard let tmuxPath = ["/usr/bin/tmux", "/usr/local/bin/tmux"].first(where: {
-            FileManager.default.isExecutableFile(atPath: $0)
-        }) else {
-            throw XCTSkip("tmux is not installed: the real-terminal test needs it (apt-get install tmux)")
-        }
-        let tmux = Tmux(binary: tmuxPath)
-        let directory = try ProcessRunner.temporaryDirectory("tmux-wait")
-        let state = try ProcessRunner.temporaryDirectory("tmux-wait-state")
-        let command = "env XDG_STATE_HOME=\(state.path) \(BinaryLocator.pausecam.path) shell "
-            + "\(ProcessRunner.rig("e2e.yaml")) --clock real --output \(directory.path); echo PAUSECAM-EXIT $?; sleep 60"
-        try tmux.start(command)
+        let (tmux, _, _) = try startShell("tmux-wait")
         defer { _ = try? tmux.run(["kill-server"]) }
-        XCTAssertNotNil(tmux.waitForScreen { $0.contains("idle main >") }, tmux.screen())
         try tmux.run(["send-keys", "-t", "shell", "record", "Enter"])
         XCTAssertNotNil(tmux.waitForScreen { $0.contains("● REC scene 1") }, tmux.screen())
         try tmux.run(["send-keys", "-t", "shell", "wait 5s", "Enter"])
@@ -147,21 +143,9 @@ final class ShellTerminalTests: XCTestCase {
     }
 
     func testAnEventIsPrintedAboveTheLineBeingTypedWithoutGarblingIt() throws {
-        guard let tmuxPath = ["/usr/bin/tmux", "/usr/local/bin/tmux"].first(where: {
-            FileManager.default.isExecutableFile(atPath: $0)
-        }) else {
-            throw XCTSkip("tmux is not installed: the real-terminal test needs it (apt-get install tmux)")
-        }
-        let tmux = Tmux(binary: tmuxPath)
-        let directory = try ProcessRunner.temporaryDirectory("tmux-event")
-        let state = try ProcessRunner.temporaryDirectory("tmux-event-state")
         // Any free space counts as "almost full": the first disk check (2 s after record) raises an event.
-        let command = "env XDG_STATE_HOME=\(state.path) PAUSECAM_DISK_WARN_BYTES=9223372036854775807 "
-            + "\(BinaryLocator.pausecam.path) shell \(ProcessRunner.rig("e2e.yaml")) --clock real "
-            + "--output \(directory.path); echo PAUSECAM-EXIT $?; sleep 60"
-        try tmux.start(command)
+        let (tmux, _, _) = try startShell("tmux-event", environment: "PAUSECAM_DISK_WARN_BYTES=9223372036854775807")
         defer { _ = try? tmux.run(["kill-server"]) }
-        XCTAssertNotNil(tmux.waitForScreen { $0.contains("idle main >") }, tmux.screen())
         try tmux.run(["send-keys", "-t", "shell", "record", "Enter"])
         XCTAssertNotNil(tmux.waitForScreen { $0.contains("● REC scene 1") }, tmux.screen())
         try tmux.run(["send-keys", "-t", "shell", "mark half typed"])
