@@ -18,15 +18,26 @@ final class PacedYUYVDevice: V4L2Device, @unchecked Sendable {
     private var next: UInt32 = 0
     private var sequence: UInt32 = 0
     private var nextFrameNanoseconds: UInt64 = 0
+    /// For the floor figure: copy each buffer into this one reused buffer and hand back nothing (the camera then
+    /// counts the frame corrupt and delivers none), so only the memcpy itself is left.
+    private var scratch: UnsafeMutableRawPointer?
 
     /// A device streaming `width`×`height` YUYV at `rate`.
-    init(width: Int, height: Int, rate: FrameRate) {
+    /// With `copyOnly`, `bufferBytes` copies into one reused buffer and returns nothing (the floor of a copy).
+    init(width: Int, height: Int, rate: FrameRate, copyOnly: Bool = false) {
         self.width = width
         self.height = height
         self.rate = rate
+        if copyOnly {
+            scratch = UnsafeMutableRawPointer.allocate(byteCount: width * height * 2, alignment: 4096)
+            memset(scratch!, 0, width * height * 2)
+        }
     }
 
-    deinit { unmapBuffers() }
+    deinit {
+        unmapBuffers()
+        scratch?.deallocate()
+    }
 
     private var frameBytes: Int { width * height * 2 }
     private var frameNanoseconds: UInt64 { UInt64(1_000_000_000) * UInt64(rate.denominator) / UInt64(rate.numerator) }
@@ -88,6 +99,10 @@ final class PacedYUYVDevice: V4L2Device, @unchecked Sendable {
 
     func bufferBytes(index: UInt32, count: Int) -> [UInt8] {
         guard Int(index) < buffers.count else { return [] }
+        if let scratch {
+            memcpy(scratch, buffers[Int(index)], min(count, frameBytes))
+            return []
+        }
         return Array(UnsafeRawBufferPointer(start: buffers[Int(index)], count: min(count, frameBytes)))
     }
 
