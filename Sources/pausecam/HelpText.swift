@@ -75,9 +75,12 @@ enum HelpText {
     static let check = """
     pausecam check RIG…
 
-    Validates rig files without opening any device or file. Every error of every file is printed as
+    Validates rig files without recording or writing anything. Every error of every file is printed as
     FILE:LINE:COLUMN: message, and the exit status is 2 when any file has one. A clean file gets a summary: its
-    lenses, presets and scripts with their steps and total scripted time.
+    lenses, presets and scripts with their steps and total scripted time. For each camera lens it also asks the
+    connected camera (formats, sizes and rates only: it never streams or changes a setting) whether it keeps up
+    with the movie's frame rate, with the fix when it does not, or says "not connected: rate not checked". A rate
+    warning does not change the exit status.
     """
 
     static let devices = """
