@@ -28,8 +28,9 @@ public final class ControlDispatcher: @unchecked Sendable {
         self.publish = publish
     }
 
-    /// The answer to one request line (without its newline).
-    public func answer(_ line: String) -> Answer {
+    /// The answer to one request line (without its newline); `source` names the sender in the event it publishes
+    /// ("remote" for the socket, the signal's name for a pedal signal).
+    public func answer(_ line: String, from source: String = "remote") -> Answer {
         switch ControlRequest.parse(line, parser: parser) {
         case .failure(let failure):
             return .reply(.error(failure.message))
@@ -41,8 +42,11 @@ public final class ControlDispatcher: @unchecked Sendable {
             return .watch(ControlReply(ok: true, message: "watching \(rigName): one JSON line per event until you disconnect"))
         case .success(.command(let command)):
             let reply = perform(command)
-            let text = "\(CommandParser.line(for: command)) (remote): \(reply.message)"
-            publish(ControlStatusJSON.event(text, source: "control", ok: reply.ok), text)
+            // A status query changes nothing: a status bar polling it would only flood `watch` and the shell.
+            if command != .status {
+                let text = "\(CommandParser.line(for: command)) (\(source)): \(reply.message)"
+                publish(ControlStatusJSON.event(text, source: source, ok: reply.ok), text)
+            }
             return .reply(ControlReply(reply))
         }
     }

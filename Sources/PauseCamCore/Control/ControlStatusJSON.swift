@@ -24,7 +24,8 @@ public enum ControlStatusJSON {
     }
 
     /// One event as `watch` prints it: the text the shell prints for it, and where it came from (`engine` for the
-    /// recorder's own news, `control` for a command received over the socket or by a signal, with its reply).
+    /// recorder's own news, `remote` for a command received over the socket, `SIGUSR1`/`SIGUSR2` for a pedal
+    /// signal; those two also say whether the command was carried out).
     public static func event(_ text: String, source: String = "engine", ok: Bool? = nil) -> String {
         var object: [String: Any] = ["event": text, "source": source]
         if let ok { object["ok"] = ok }
