@@ -38,14 +38,21 @@ enum CtlCommand {
 
         let path = try socketPath(rig: rigOption, socket: socketOption)
         let client: ControlClient
+        var sendFailure: (any Error)?
         do {
             client = try ControlClient(path: path)
-            try client.send(request)
         } catch {
             StandardStreamWriter.error.write("pausecam: \(error)\n")
             return 1
         }
-        guard let line = client.readLine(timeoutMilliseconds: replyTimeoutMilliseconds) else {
+        // A server that refuses a client (another user, too many connections) replies and closes at once, maybe
+        // before the request is sent: its reply is still there to read, and says more than "broken pipe".
+        do { try client.send(request) } catch { sendFailure = error }
+        guard let line = client.readLine(timeoutMilliseconds: sendFailure == nil ? replyTimeoutMilliseconds : 2000) else {
+            if let sendFailure {
+                StandardStreamWriter.error.write("pausecam: \(sendFailure)\n")
+                return 1
+            }
             StandardStreamWriter.error.write("pausecam: no reply from \(path) within \(replyTimeoutMilliseconds / 1000) s\n")
             return 1
         }
