@@ -13,6 +13,8 @@ enum HelpText {
                                     list cameras, their formats and controls, and which lens each serves
       pausecam ctl [--rig RIG | --socket PATH] COMMAND…
                                     control a running shell or run from another process (toggle, chapter, mark…)
+      pausecam export CLIP.json --format FORMAT [--output FILE] [--start-timecode HH:MM:SS:FF]
+                                    scenes and markers for editors: edl, fcpxml, csv, ffmetadata, youtube
       pausecam help [COMMAND]       this text, or one command's
       pausecam --version            the version
 
@@ -20,6 +22,7 @@ enum HelpText {
       pausecam run rigs/virtual.yaml --script demo       # a 6 s demo on virtual lenses, no hardware needed
       pausecam run rigs/virtual.yaml --script interview --clock simulated   # runs as fast as the encoder allows
       pausecam check rigs/*.yaml
+      pausecam export ~/Videos/PauseCam/clip.json --format edl    # markers for DaVinci Resolve
       printf 'record\\nwait 2s\\npause\\nwait 1s\\nresume\\nwait 2s\\nstop\\n' | pausecam shell rigs/virtual.yaml --clock simulated
 
     FILES
@@ -134,5 +137,29 @@ enum HelpText {
       pausecam ctl --rig studio watch
 
     Signals do the simplest two: kill -USR1 PID toggles, kill -USR2 PID marks.
+    """
+
+    static let export = """
+    pausecam export CLIP.json --format FORMAT[,FORMAT…] [--output FILE] [--start-timecode HH:MM:SS:FF]
+
+    Writes the scenes (as chapters) and markers of a clip, read from its sidecar CLIP.json, in a format an
+    editor imports. Each file goes beside the sidecar, named after the movie, and never over an existing file
+    (NAME-2.edl, NAME-3.edl… instead); the paths written are printed.
+
+      edl          DaVinci Resolve timeline markers (NAME.edl): Timelines > Import > Timeline Markers from EDL;
+                   scenes are green markers as long as the scene, marks blue one-frame markers
+      fcpxml       FCPXML 1.9 (NAME.fcpxml) for Final Cut Pro and Resolve: a timeline with the movie, a chapter
+                   marker per scene and a marker per mark
+      csv          a table of chapters and markers (NAME.csv): timecodes, seconds and frames
+      ffmetadata   FFmpeg chapters (NAME.ffmeta): ffmpeg -i MOVIE -i NAME.ffmeta -map_metadata 1 -c copy OUT
+      youtube      a chapter list for a YouTube description (NAME.youtube.txt), the first at 0:00
+      all          every format above
+
+      --output FILE      write to FILE instead (one format only); - writes to standard output
+      --start-timecode T the timecode of the movie's first frame (default 00:00:00:00; Resolve's timelines
+                         start at 01:00:00:00). Timecodes follow the movie's frame rate, drop-frame (;) at 29.97
+
+    The rig's output.exports: [edl, fcpxml] writes exports like these after every clip.
+    Exit status 0 when every file was written, 1 otherwise (the reason is printed).
     """
 }

@@ -32,6 +32,7 @@ do {
         case "devices": print(HelpText.devices)
         case "shell": print(HelpText.shell)
         case "ctl": print(HelpText.ctl)
+        case "export": print(HelpText.export)
         default: print(HelpText.main)
         }
         exit(0)
@@ -55,12 +56,15 @@ do {
     case "shell":
         if wantsHelp { print(HelpText.shell); exit(0) }
         exit(try ShellCommand.run(arguments))
+    case "export":
+        if wantsHelp { print(HelpText.export); exit(0) }
+        exit(try ExportCommand.run(arguments))
     default:
         if command.hasSuffix(".yaml") || command.hasSuffix(".yml") || FileManager.default.fileExists(atPath: command) {
             if wantsHelp { print(HelpText.shell); exit(0) }
             exit(try ShellCommand.run(try Arguments(words)))
         }
-        throw UsageError("unknown command \"\(command)\"\(SpellingSuggestion.clause(for: command, in: ["run", "check", "devices", "shell", "ctl", "help", "--help", "--version"]))")
+        throw UsageError("unknown command \"\(command)\"\(SpellingSuggestion.clause(for: command, in: ["run", "check", "devices", "shell", "export", "ctl", "help", "--help", "--version"]))")
     }
 } catch let error as UsageError {
     fail("\(error)\nTry `pausecam --help`.", status: 2)

@@ -22,7 +22,7 @@ public struct RigDecoder {
 
     static let topKeys = ["name", "output", "audio", "lenses", "default_lens", "standby", "on_attach",
                           "max_digital_zoom", "hold", "zoom_presets", "exposure_presets", "scripts"]
-    static let outputKeys = ["directory", "name", "container", "size", "fps", "video", "audio"]
+    static let outputKeys = ["directory", "name", "container", "size", "fps", "video", "audio", "exports"]
     static let videoKeys = ["codec", "preset", "crf", "keyframe_interval"]
     static let outputAudioKeys = ["codec", "bitrate"]
     static let audioKeys = ["device", "required"]
@@ -103,6 +103,7 @@ public struct RigDecoder {
             (settings.width, settings.height) = s
         }
         if let n = f["fps"], let r = value(n, path.child("fps"), RigValueParser.frameRate) { settings.rate = r }
+        if let n = f["exports"] { settings.exports = exportFormats(n, path.child("exports")) }
         if let n = f["video"], let v = fields(n, path.child("video"), known: Self.videoKeys) {
             let vp = path.child("video")
             if let c = v["codec"], let codec = text(c, vp.child("codec")), codec != "h264" {
