@@ -95,4 +95,25 @@ final class ControlSocketTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: socket), "a stopped server removes its socket")
         XCTAssertNoThrow(try ControlSocketLock.claim(socketPath: socket, privateDirectory: false).release())
     }
+
+    /// A request that waits for a busy recorder (a remux on the serial context) holds up no one else: the poll loop
+    /// goes on answering junk and refusing other clients meanwhile, and the slow reply arrives when it is ready.
+    func testASlowAnswerDoesNotHoldUpThePollLoop() throws {
+        let socket = try folder("slow") + "/s.sock"
+        let release = DispatchSemaphore(value: 0)
+        let lock = try ControlSocketLock.claim(socketPath: socket, privateDirectory: false)
+        let server = try ControlServer.start(lock: lock) { line in
+            if line == "slow" { _ = release.wait(timeout: .now() + 30) }
+            return .reply(ControlReply(ok: true, message: line))
+        }
+        defer { server.stop() }
+        let slow = try ControlClient(path: socket)
+        try slow.send("slow")
+        let other = try ControlClient(path: socket)
+        try other.send("\u{0}")
+        let junkReply = other.readLine(timeoutMilliseconds: 10_000)
+        XCTAssertTrue(junkReply?.contains("NUL") ?? false, "the junk reply waited for the slow answer: \(junkReply ?? "none")")
+        release.signal()
+        XCTAssertEqual(slow.readLine(timeoutMilliseconds: 30_000), "ok slow")
+    }
 }

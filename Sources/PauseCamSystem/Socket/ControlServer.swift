@@ -14,8 +14,10 @@ import PauseCamCore
 ///   wait for it;
 /// - a client of another user (the kernel's `SO_PEERCRED`) is refused before it is heard.
 ///
-/// Requests are answered by the `answer` closure on this thread; it waits for the serial context like a script step
-/// does. Events reach `watch` clients through `publish`, callable from any thread without waiting.
+/// Requests are answered by the `answer` closure on one worker queue, in the order they came (it waits for the
+/// serial context like a script step does); its replies come back to the poll loop, which therefore never waits
+/// for the recorder and goes on timing out, refusing and serving everyone else meanwhile. Events reach `watch`
+/// clients through `publish`, callable from any thread without waiting.
 public final class ControlServer: @unchecked Sendable {
     /// The limits on one client.
     public struct Limits: Sendable {
@@ -30,14 +32,19 @@ public final class ControlServer: @unchecked Sendable {
 
     private final class Client {
         let descriptor: Int32
+        /// Unique for the server's life (a descriptor number is reused once closed): answers find their client by it.
+        let id: Int
+        /// Requests handed to the worker and not answered yet: the idle timeout waits for them.
+        var unanswered = 0
         var framer = ControlLineFramer()
         var output: [UInt8] = []
         var deadline: UInt64
         var watching = false
         /// Send what is queued, then close (after a refusal, a too-long line, or the client's end of input).
         var closing = false
-        init(descriptor: Int32, deadline: UInt64) {
+        init(descriptor: Int32, id: Int, deadline: UInt64) {
             self.descriptor = descriptor
+            self.id = id
             self.deadline = deadline
         }
     }
@@ -51,6 +58,11 @@ public final class ControlServer: @unchecked Sendable {
     private let wake = WakePipe()
     private let mutex = NSLock()
     private var pendingEvents: [String] = []
+    /// Answers from the worker, for the poll loop to queue to their client (if it is still connected).
+    private var pendingAnswers: [(client: Int, answer: ControlDispatcher.Answer)] = []
+    /// The id of the next client accepted (used on the server's thread only).
+    private var nextClientID = 0
+    private let worker = DispatchQueue(label: "pausecam.control.requests")
     private var stopping = false
     private var thread: Thread?
     private let finished = DispatchSemaphore(value: 0)
@@ -135,16 +147,34 @@ public final class ControlServer: @unchecked Sendable {
             for client in clients {
                 var events: Int16 = client.closing ? 0 : Int16(POLLIN)
                 if !client.output.isEmpty { events |= Int16(POLLOUT) }
-                descriptors.append(pollfd(fd: client.descriptor, events: events, revents: 0))
+                // A closing client with nothing to send (its answer is still being worked out) is left out of the
+                // poll: a peer that hung up would otherwise report POLLHUP on every round and spin the loop.
+                let idle = client.closing && client.output.isEmpty
+                descriptors.append(pollfd(fd: idle ? -1 : client.descriptor, events: events, revents: 0))
             }
             let now = Self.now()
-            let nextDeadline = clients.filter { !$0.watching }.map(\.deadline).min()
+            let nextDeadline = clients.filter { !$0.watching && $0.unanswered == 0 }.map(\.deadline).min()
             let timeout = nextDeadline.map { Int32(clamping: ($0 > now ? $0 - now : 0) / 1_000_000 + 1) } ?? -1
             SocketCalls.poll(&descriptors, timeout: timeout)
 
             if descriptors[0].revents != 0 {
                 wake.drain()
-                let events = mutex.withLock { defer { pendingEvents = [] }; return pendingEvents }
+                let (events, answers) = mutex.withLock {
+                    defer { pendingEvents = []; pendingAnswers = [] }
+                    return (pendingEvents, pendingAnswers)
+                }
+                for (id, answer) in answers {
+                    guard let client = clients.first(where: { $0.id == id }) else { continue }
+                    client.unanswered -= 1
+                    client.deadline = Self.now() + idleNanoseconds
+                    switch answer {
+                    case .reply(let reply):
+                        queue(reply.line, to: client)
+                    case .watch(let reply):
+                        queue(reply.line, to: client)
+                        client.watching = true
+                    }
+                }
                 for client in clients where client.watching && !client.closing {
                     for event in events { queue(event, to: client) }
                 }
@@ -156,7 +186,8 @@ public final class ControlServer: @unchecked Sendable {
             }
             if descriptors[1].revents != 0 { acceptClients(into: &clients) }
             let later = Self.now()
-            for client in clients where !client.watching && !client.closing && later >= client.deadline {
+            for client in clients where !client.watching && !client.closing && client.unanswered == 0
+                && later >= client.deadline {
                 let what = client.framer.hasPartialLine ? "an unfinished line" : "no request"
                 queue(ControlReply.error("\(what) for \(limits.idleTimeout); closing the connection").line, to: client)
                 client.closing = true
@@ -164,7 +195,7 @@ public final class ControlServer: @unchecked Sendable {
             }
             clients.removeAll { client in
                 // A closing client that does not take its last reply within the idle timeout is dropped with it.
-                let done = (client.closing && (client.output.isEmpty || later >= client.deadline))
+                let done = (client.closing && client.unanswered == 0 && (client.output.isEmpty || later >= client.deadline))
                     || client.output.count > limits.maximumPendingBytes
                 if done { SocketCalls.close(client.descriptor) }
                 return done
@@ -177,7 +208,8 @@ public final class ControlServer: @unchecked Sendable {
 
     private func acceptClients(into clients: inout [Client]) {
         while let descriptor = try? SocketCalls.accept(listener, path: path) {
-            let client = Client(descriptor: descriptor, deadline: Self.now() + idleNanoseconds)
+            let client = Client(descriptor: descriptor, id: nextClientID, deadline: Self.now() + idleNanoseconds)
+            nextClientID += 1
             clients.append(client)
             do throws(SocketError) {
                 try SocketCalls.setNonBlocking(descriptor, path: path)
@@ -226,12 +258,12 @@ public final class ControlServer: @unchecked Sendable {
         switch output {
         case .line(let line):
             if client.watching || line.trimmingCharacters(in: .whitespaces).isEmpty { return }
-            switch answer(line) {
-            case .reply(let reply):
-                queue(reply.line, to: client)
-            case .watch(let reply):
-                queue(reply.line, to: client)
-                client.watching = true
+            client.unanswered += 1
+            let id = client.id
+            worker.async { [self] in
+                let answer = self.answer(line)
+                mutex.withLock { pendingAnswers.append((id, answer)) }
+                wake.wake()
             }
         case .junk(let reason):
             queue(ControlReply.error(reason).line, to: client)
