@@ -31,6 +31,7 @@ enum HelpText {
       survives a crash. An existing file is never overwritten: NAME-2.mov, NAME-3.mov… are used instead.
 
     Ctrl-C, SIGTERM and SIGHUP stop and save the clip. See README.md for the rig file format.
+    SIGUSR1 toggles (record, pause, resume) and SIGUSR2 marks, like `pausecam ctl toggle` and `pausecam ctl mark`.
 
     EXIT STATUS
     \(exitStatus)
