@@ -265,6 +265,8 @@ public final class RigController: @unchecked Sendable {
         case .pause: return state(.pause, at: time)
         case .resume(let name): return state(.resume(name: name), at: time)
         case .stop: return state(.stop, at: time)
+        case .toggle: return toggle(at: time)
+        case .chapter(let name): return chapter(name: name, at: time)
         case .lens(let choice): return lens(choice, at: time)
         case .zoom(let choice): return zoom(choice, at: time)
         case .exposure(let choice): return exposure(choice)
@@ -343,7 +345,7 @@ public final class RigController: @unchecked Sendable {
                              blockWhenBehind: scheduler is SimulatedScheduler)
     }
 
-    private func state(_ command: Session.Command, at time: MediaTime) -> Reply {
+    func state(_ command: Session.Command, at time: MediaTime) -> Reply {
         guard let recorder else {
             switch command {
             case .record: return .failed("cannot start recording")
@@ -370,6 +372,7 @@ public final class RigController: @unchecked Sendable {
             case .pause: return .ok("paused at \(DurationParser.clockString(recorder.session.timer)) (scene \(scene?.index ?? 0))")
             case .resume: return .ok("recording scene \(scene?.index ?? 0)\(scene?.name.map { " \"\($0)\"" } ?? "")")
             case .stop: return .ok("stopping…")
+            case .chapter: return .ok("chapter: scene \(scene?.index ?? 0)\(scene?.name.map { " \"\($0)\"" } ?? "") from the next frame")
             }
         }
     }

@@ -91,6 +91,8 @@ public struct CommandParser: Sendable {
         case "pause": return noArgument(.pause)
         case "resume": return .success(.resume(name: argument))
         case "stop": return noArgument(.stop)
+        case "toggle": return noArgument(.toggle)
+        case "chapter": return .success(.chapter(name: argument))
         case "status": return noArgument(.status)
         case "devices": return noArgument(.devices)
         case "quit": return noArgument(.quit)  // also `exit` and `q` (Command.aliases)
@@ -205,7 +207,8 @@ public struct CommandParser: Sendable {
         switch command {
         case .record(let name): return name.map { "record \($0)" } ?? "record"
         case .resume(let name): return name.map { "resume \($0)" } ?? "resume"
-        case .pause, .stop, .status, .devices, .quit: return command.word
+        case .chapter(let name): return name.map { "chapter \($0)" } ?? "chapter"
+        case .pause, .stop, .toggle, .status, .devices, .quit: return command.word
         case .lens(.next): return "lens next"
         case .lens(.named(let n)): return "lens \(n)"
         case .zoom(.preset(let p)): return "zoom \(p)"
