@@ -49,8 +49,11 @@ public final class PlainLineReader: LineReader, @unchecked Sendable {
 
     private func fill() {
         var chunk = [UInt8](repeating: 0, count: 4096)
-        let n = chunk.withUnsafeMutableBytes { LineEditorSystemCalls.read(input, into: $0.baseAddress!, count: 4096) }
-        if n > 0 { buffer += chunk[..<n] } else if n == 0 || errno != EAGAIN { atEnd = true }
+        switch chunk.withUnsafeMutableBytes({ LineEditorSystemCalls.read(input, into: $0.baseAddress!, count: 4096) }) {
+        case .success(let n) where n > 0: buffer += chunk[..<n]
+        case .failure(.wouldBlock): break
+        case .success, .failure: atEnd = true
+        }
     }
 
     /// No history without a terminal: a piped session is its own record.
