@@ -40,7 +40,8 @@ final class RigSectionKeysTests: XCTestCase {
         let diagnostics: [RigDiagnostic]
         do {
             _ = try RigLoader.load(text: text, file: "keys.yaml")
-            return XCTFail("\(what): a wrong value was accepted (the key is never read)\n\(text)", file: file, line: line)
+            return XCTFail("\(what): a wrong value was accepted (the key is never read)\n\(text)",
+                           file: file, line: line)
         } catch {
             diagnostics = error.diagnostics
         }
@@ -105,7 +106,8 @@ final class RigSectionKeysTests: XCTestCase {
 
     func testEveryPresetKeyIsRead() {
         for key in RigDecoder.ZoomPresetKey.allCases {
-            let body = key == .lens ? "  z:\n    lens: \(Self.wrong)" : "  z:\n    lens: main\n    \(key.rawValue): \(Self.wrong)"
+            let body = key == .lens ? "  z:\n    lens: \(Self.wrong)"
+                                    : "  z:\n    lens: main\n    \(key.rawValue): \(Self.wrong)"
             assertReadAndKnown(Self.rig(zoomPreset: body), "zoom_presets.z.\(key.rawValue)")
         }
         for key in RigDecoder.ExposurePresetKey.names {

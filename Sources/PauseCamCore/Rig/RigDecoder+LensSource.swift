@@ -23,8 +23,8 @@ extension RigDecoder {
         }
         if given.count > 1 {
             let second = given[1]
-            report("has both \"\(first.key.rawValue)\" and \"\(second.key.rawValue)\"; a lens is one of a camera, a virtual lens or "
-                   + "a movie file", at: second.node.mark, path: path)
+            report("has both \"\(first.key.rawValue)\" and \"\(second.key.rawValue)\"; a lens is one of a camera, "
+                   + "a virtual lens or a movie file", at: second.node.mark, path: path)
             return nil
         }
         switch first.key {

@@ -110,7 +110,8 @@ extension RigDecoder {
             return .usb(v.lowercased())
         case .device:
             guard v.hasPrefix("/dev/"), v.count > 5 else {
-                report("\"\(v)\" is not a device node; write a path such as /dev/video2", at: first.value.mark, path: rp)
+                report("\"\(v)\" is not a device node; write a path such as /dev/video2", at: first.value.mark,
+                       path: rp)
                 return nil
             }
             return .device(v)

@@ -3,7 +3,8 @@
 /// suggesting the nearest one for a misspelt key. So a key cannot be decoded in one place and unknown in another,
 /// and adding a key is a case plus the lines that read it.
 ///
-/// The cases' order is the order messages list the keys in (`expected one of: …`, `expected a mapping (a: b: c: …)`).
+/// The cases' order is the order messages list the keys in (`expected one of: …`,
+/// `expected a mapping (a: b: c: …)`).
 protocol RigKey: RawRepresentable, CaseIterable, Hashable, Sendable where RawValue == String {}
 
 extension RigKey {
