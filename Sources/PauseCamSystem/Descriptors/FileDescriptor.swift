@@ -104,19 +104,9 @@ final class FileDescriptor: @unchecked Sendable {
     }
 
     /// Waits until the descriptor has one of `events` (or an error or hang-up), or `timeout` milliseconds pass
-    /// (-1: forever); returns the `revents` (0 on time-out). The corresponding C function is `poll`.
+    /// (-1: forever); returns the `revents` (0 on time-out). The corresponding C function is `poll` (`Poll.wait`).
     func poll(_ events: Int16 = Int16(POLLIN), timeout: Int32) throws(Errno) -> Int16 {
         try checkOpen()
-        return try Self.poll([self], events, timeout: timeout)[0]
-    }
-
-    /// `poll` on several descriptors at once; the `revents` of each, in order.
-    static func poll(_ descriptors: [FileDescriptor], _ events: Int16 = Int16(POLLIN),
-                     timeout: Int32) throws(Errno) -> [Int16] {
-        var set = descriptors.map { pollfd(fd: $0.rawValue, events: events, revents: 0) }
-        _ = try retryingOnInterrupt {
-            set.withUnsafeMutableBufferPointer { Glibc.poll($0.baseAddress, nfds_t($0.count), timeout) }
-        }.get()
-        return set.map(\.revents)
+        return try Poll.wait([rawValue], for: events, timeout: timeout).get()[0]
     }
 }

@@ -67,8 +67,7 @@ public final class StandardStreamWriter: @unchecked Sendable {
     /// Blocks until `descriptor` accepts more bytes (or reports an error, which the next `write` then sees).
     /// The corresponding C function is `poll`.
     private static func waitUntilWritable(_ descriptor: Int32) {
-        var entry = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-        _ = retryingOnInterrupt { Glibc.poll(&entry, 1, -1) }
+        _ = Poll.wait([descriptor], for: Int16(POLLOUT), timeout: -1)
     }
 
     /// Opens `/dev/null` on any of descriptors 0, 1 and 2 that is closed (`pausecam … >&-`), before anything else

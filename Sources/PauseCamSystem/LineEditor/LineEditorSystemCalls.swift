@@ -27,11 +27,7 @@ enum LineEditorSystemCalls {
     /// `revents` of each descriptor, in order; a negative descriptor is skipped (never ready). The corresponding C
     /// function is `poll`.
     static func poll(_ fds: [Int32], timeout: Int32) -> [Int16] {
-        var set = fds.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-        _ = retryingOnInterrupt {
-            set.withUnsafeMutableBufferPointer { Glibc.poll($0.baseAddress, nfds_t($0.count), timeout) }
-        }
-        return set.map(\.revents)
+        (try? Poll.wait(fds, timeout: timeout).get()) ?? fds.map { _ in 0 }
     }
 
     /// True when `fd` is a terminal. The corresponding C function is `isatty`.

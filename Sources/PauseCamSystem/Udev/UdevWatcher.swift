@@ -81,15 +81,13 @@ public final class UdevWatcher: DeviceWatcher, @unchecked Sendable {
     }
 
     private func watch(source: UdevEventSource, wakeRead: FileDescriptor, handler: @Sendable (DeviceEvent) -> Void) {
-        var fds = [pollfd(fd: source.fileDescriptor, events: Int16(POLLIN), revents: 0),
-                   pollfd(fd: wakeRead.rawValue, events: Int16(POLLIN), revents: 0)]
         while true {
-            for i in fds.indices { fds[i].revents = 0 }
-            guard case .success = retryingOnInterrupt({ poll(&fds, 2, -1) }) else { return }
-            if fds[1].revents != 0 { return }
-            if fds[0].revents & Int16(POLLNVAL) != 0 { return }
+            guard case .success(let ready) = Poll.wait([source.fileDescriptor, wakeRead.rawValue], timeout: -1)
+            else { return }
+            if ready[1] != 0 { return }
+            if ready[0] & Int16(POLLNVAL) != 0 { return }
             // An overflow shows as POLLERR (the socket's pending ENOBUFS), with or without POLLIN.
-            guard fds[0].revents & Int16(POLLIN | POLLERR) != 0 else { continue }
+            guard ready[0] & Int16(POLLIN | POLLERR) != 0 else { continue }
             var lostEvents = false
             reading: while true {
                 var events: [DeviceEvent] = []

@@ -310,9 +310,8 @@ public final class V4L2DeviceNode: V4L2Device, @unchecked Sendable {
         defer { returnDescriptor() }
         // A vanished device wakes poll with POLLERR; DQBUF then reports ENODEV, which the camera handles. The poll
         // reads the number without `checkOpen`: the borrow keeps it ours even if `close()` comes meanwhile.
-        var entry = pollfd(fd: fd.rawValue, events: Int16(POLLIN), revents: 0)
-        switch retryingOnInterrupt({ poll(&entry, 1, timeoutMilliseconds) }) {
-        case .success(let n): return n > 0
+        switch Poll.wait([fd.rawValue], timeout: timeoutMilliseconds) {
+        case .success(let ready): return ready[0] != 0
         case .failure(let error): throw V4L2Error.from(error, device: path, call: "poll")
         }
     }
