@@ -34,6 +34,19 @@ final class FileDescriptorTests: XCTestCase {
         for number in numbers { XCTAssertEqual(fcntl(number, F_GETFD), -1, "descriptor \(number) closed") }
     }
 
+    /// A borrowed descriptor (a standard stream) is used but never closed: not by `close()`, not by deinit.
+    func testABorrowedDescriptorIsNeverClosed() throws {
+        let pipe = try FileDescriptor.pipe(nonBlocking: false)
+        var borrowed: FileDescriptor? = FileDescriptor(borrowing: pipe.write.rawValue)
+        XCTAssertEqual(write([5], to: borrowed!), .success(1))
+        try borrowed!.close()
+        XCTAssertEqual(write([5], to: borrowed!), .failure(.badFileDescriptor), "this object no longer uses it")
+        borrowed = nil
+        XCTAssertNotEqual(fcntl(pipe.write.rawValue, F_GETFD), -1, "the owner's descriptor is still open")
+        XCTAssertEqual(write([6], to: pipe.write), .success(1))
+        XCTAssertEqual(read(8, from: pipe.read), .success([5, 6]))
+    }
+
     /// `close()` throws what `close` reported, and releases once even when asked again and then dropped.
     func testCloseReportsTheErrorOnce() {
         let releases = Counter()

@@ -27,6 +27,17 @@ final class FileDescriptor: @unchecked Sendable {
         self.release = release
     }
 
+    /// A descriptor someone else owns — the process's standard streams, which outlive every reader and writer —
+    /// given the same calls: `close()` only stops this object from using it, and nothing closes the number.
+    convenience init(borrowing rawValue: Int32) {
+        self.init(owning: rawValue, release: { _ in 0 })
+    }
+
+    /// Standard input (descriptor 0), borrowed.
+    static let standardInput = FileDescriptor(borrowing: 0)
+    /// Standard error (descriptor 2), borrowed.
+    static let standardError = FileDescriptor(borrowing: 2)
+
     /// Closes quietly what nobody closed: an error here has no one left to hear it.
     deinit { if takeOpen() { _ = release(rawValue) } }
 

@@ -22,6 +22,8 @@ public final class StandardStreamWriter: @unchecked Sendable {
 
     /// The descriptor written to; the writer does not own it and never closes it.
     public let descriptor: Int32
+    /// The same descriptor, borrowed, for the one `write` wrapper.
+    private let stream: FileDescriptor
     private let lock = NSLock()
     private var gone: Errno?
 
@@ -29,6 +31,7 @@ public final class StandardStreamWriter: @unchecked Sendable {
     /// stream shares one lock and one "gone" state.
     public init(descriptor: Int32) {
         self.descriptor = descriptor
+        stream = FileDescriptor(borrowing: descriptor)
     }
 
     /// The errno that ended this stream (EPIPE, EBADF), or nil while it is still written to.
@@ -46,7 +49,10 @@ public final class StandardStreamWriter: @unchecked Sendable {
             guard gone == nil, let base = bytes.baseAddress else { return }
             var offset = 0
             while offset < bytes.count {
-                switch retryingOnInterrupt({ Glibc.write(descriptor, base + offset, bytes.count - offset) }) {
+                let rest = UnsafeRawBufferPointer(start: base + offset, count: bytes.count - offset)
+                let result: Result<Int, Errno>
+                do throws(Errno) { result = .success(try stream.write(rest)) } catch { result = .failure(error) }
+                switch result {
                 case .success(let written) where written > 0:
                     offset += written
                 case .success:

@@ -3,20 +3,17 @@ import Glibc
 #endif
 
 /// The line readers' system calls on the standard streams, which the process owns and these readers only borrow
-/// (so they are plain numbers, not `FileDescriptor`s), one wrapper each, EINTR retried by `retryingOnInterrupt`.
+/// (`FileDescriptor(borrowing:)`), one wrapper each.
 enum LineEditorSystemCalls {
-    /// Reads up to `count` bytes from `fd`; 0 at end of input. The corresponding C function is `read`.
-    static func read(_ fd: Int32, into buffer: UnsafeMutableRawPointer, count: Int) -> Result<Int, Errno> {
-        retryingOnInterrupt { Glibc.read(fd, buffer, count) }
-    }
-
     /// Writes all of `bytes` to `fd` (a terminal or pipe may take them in parts); gives up quietly on an error such
     /// as EPIPE — output to a vanished reader must not end a recording. The corresponding C function is `write`.
-    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
+    static func writeAll(_ fd: FileDescriptor, _ bytes: [UInt8]) {
         var offset = 0
         while offset < bytes.count {
-            let result = bytes.withUnsafeBytes { all in
-                retryingOnInterrupt { Glibc.write(fd, all.baseAddress! + offset, all.count - offset) }
+            let result: Result<Int, Errno> = bytes.withUnsafeBytes { all in
+                do throws(Errno) {
+                    return .success(try fd.write(UnsafeRawBufferPointer(rebasing: all[offset...])))
+                } catch { return .failure(error) }
             }
             guard case .success(let n) = result, n > 0 else { return }
             offset += n
