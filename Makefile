@@ -2,7 +2,7 @@
 SWIFT ?= swift
 OUT ?= $(CURDIR)/demo-output
 
-.PHONY: deps build demo test test-sanitizers bench clean vm-test
+.PHONY: deps build demo test test-sanitizers bench clean vm-test install uninstall
 
 deps:
 	@scripts/install-deps
@@ -30,3 +30,17 @@ vm-test: build
 
 clean:
 	$(SWIFT) package clean
+
+# `make install [PREFIX=~/.local] [BINARY=path/to/pausecam] [RIG=rig.yaml]`: the binary, bash/zsh/fish completions,
+# the man page (from the help text) and a .desktop launcher; a manifest lets `make uninstall` remove exactly those.
+# Without BINARY, a release build is made first. RIG is what the launcher's "Open shell" opens.
+PREFIX ?= $(HOME)/.local
+BINARY ?=
+RIG ?=
+
+install:
+	@if [ -z "$(BINARY)" ]; then $(SWIFT) build -c release --product pausecam; fi
+	@scripts/install "$(PREFIX)" "$(if $(BINARY),$(BINARY),$(CURDIR)/.build/release/pausecam)" $(if $(RIG),"$(RIG)")
+
+uninstall:
+	@scripts/uninstall "$(PREFIX)"

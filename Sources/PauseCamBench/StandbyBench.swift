@@ -8,14 +8,16 @@ import PauseCamVirtual
 /// simulated clock. Each inactive lens's cost is printed as a share of the active lens's, the figure the issue asks
 /// to keep under 5 %: an inactive camera should be neither decoded nor copied.
 enum StandbyBench {
-    /// Records `seconds` of movie for each rig (0, 1, 2 inactive lenses) and prints the figures.
-    static func run(seconds recordSeconds: Int64, preset: String = "ultrafast") throws {
+    /// Records `seconds` of movie for each rig (0, 1, 2 inactive lenses) and prints the figures; returns the active
+    /// lens's cost alone (CPU seconds per recorded second), `nil` when there was no movie to measure with.
+    @discardableResult
+    static func run(seconds recordSeconds: Int64, preset: String = "ultrafast") throws -> Double? {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pausecam-bench-standby-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         guard let movie = try makeMJPEGMovie(in: folder) else {
             print("standby cost skipped: /usr/bin/ffmpeg not found to make the MJPEG movie")
-            return
+            return nil
         }
         var costs: [Double] = []
         for inactive in 0...2 {
@@ -31,6 +33,24 @@ enum StandbyBench {
                          + "= %.1f %% of the active lens's %.3f", inactive, perLens, perLens / costs[0] * 100,
                          costs[0]))
         }
+        return costs[0]
+    }
+
+    /// One active 1080p30 MJPEG file lens's cost alone (CPU seconds per recorded second, x264 `preset`), printed;
+    /// `nil` without ffmpeg to make the movie.
+    static func activeLensCost(seconds recordSeconds: Int64, preset: String = "ultrafast") throws -> Double? {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pausecam-bench-active-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        guard let movie = try makeMJPEGMovie(in: folder) else {
+            print("active lens cost skipped: /usr/bin/ffmpeg not found to make the MJPEG movie")
+            return nil
+        }
+        let cost = try cpuPerRecordedSecond(movie: movie, inactive: 0, seconds: recordSeconds, preset: preset,
+                                            folder: folder)
+        print(String(format: "standby: 1 active 1080p30 MJPEG file lens, x264 %@: %.3f CPU s per recorded s",
+                     preset, cost))
+        return cost
     }
 
     /// A 2 s camera-like (noisy) 1920x1080 30 fps MJPEG movie, 4:2:2 like a webcam's, looped by the lenses.

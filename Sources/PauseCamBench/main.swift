@@ -29,6 +29,15 @@ if CommandLine.arguments.dropFirst().first == "standby" {
     exit(0)
 }
 
+// `PauseCamBench standby-yuyv [SECONDS]`: an inactive hot 1080p30 YUYV camera's capture path, next to one active
+// 1080p30 lens (the MJPEG file lens of `standby`, x264 ultrafast).
+if CommandLine.arguments.dropFirst().first == "standby-yuyv" {
+    let seconds = Int(CommandLine.arguments.dropFirst(2).first.flatMap { Int($0) } ?? 6)
+    let active = try StandbyBench.activeLensCost(seconds: Int64(seconds))
+    try YUYVStandbyBench.run(seconds: seconds, activeCost: active)
+    exit(0)
+}
+
 // 0. Loading a rig file with a very long scene script (linear, not quadratic, in the number of steps).
 try RigLoadingBench.run()
 
@@ -114,4 +123,7 @@ if FileManager.default.isExecutableFile(atPath: ffmpeg) {
 _ = sink
 
 // 4. Hot standby: what each inactive hot lens costs next to the active one.
-try StandbyBench.run(seconds: recordSeconds)
+let activeLensCost = try StandbyBench.run(seconds: recordSeconds)
+
+// 5. An inactive hot YUYV camera: its capture path (dequeue, copy out of the mmap buffer, queue again).
+try YUYVStandbyBench.run(seconds: Int(recordSeconds), activeCost: activeLensCost)

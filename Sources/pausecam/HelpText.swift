@@ -11,6 +11,8 @@ enum HelpText {
       pausecam check RIG…           validate rig files; errors as FILE:LINE:COLUMN: message (exit 2)
       pausecam devices [--json] [--rig RIG]
                                     list cameras, their formats and controls, and which lens each serves
+      pausecam export CLIP.json --format FORMAT [--output FILE] [--start-timecode HH:MM:SS:FF]
+                                    scenes and markers for editors: edl, fcpxml, csv, ffmetadata, youtube
       pausecam help [COMMAND]       this text, or one command's
       pausecam --version            the version
 
@@ -18,6 +20,7 @@ enum HelpText {
       pausecam run rigs/virtual.yaml --script demo       # a 6 s demo on virtual lenses, no hardware needed
       pausecam run rigs/virtual.yaml --script interview --clock simulated   # runs as fast as the encoder allows
       pausecam check rigs/*.yaml
+      pausecam export ~/Videos/PauseCam/clip.json --format edl    # markers for DaVinci Resolve
       printf 'record\\nwait 2s\\npause\\nwait 1s\\nresume\\nwait 2s\\nstop\\n' | pausecam shell rigs/virtual.yaml --clock simulated
 
     FILES
@@ -72,9 +75,12 @@ enum HelpText {
     static let check = """
     pausecam check RIG…
 
-    Validates rig files without opening any device or file. Every error of every file is printed as
+    Validates rig files without recording or writing anything. Every error of every file is printed as
     FILE:LINE:COLUMN: message, and the exit status is 2 when any file has one. A clean file gets a summary: its
-    lenses, presets and scripts with their steps and total scripted time.
+    lenses, presets and scripts with their steps and total scripted time. For each camera lens it also asks the
+    connected camera (formats, sizes and rates only: it never streams or changes a setting) whether it keeps up
+    with the movie's frame rate, with the fix when it does not, or says "not connected: rate not checked". A rate
+    warning does not change the exit status.
     """
 
     static let devices = """
@@ -103,5 +109,29 @@ enum HelpText {
 
     EXIT STATUS
     \(exitStatus)
+    """
+
+    static let export = """
+    pausecam export CLIP.json --format FORMAT[,FORMAT…] [--output FILE] [--start-timecode HH:MM:SS:FF]
+
+    Writes the scenes (as chapters) and markers of a clip, read from its sidecar CLIP.json, in a format an
+    editor imports. Each file goes beside the sidecar, named after the movie, and never over an existing file
+    (NAME-2.edl, NAME-3.edl… instead); the paths written are printed.
+
+      edl          DaVinci Resolve timeline markers (NAME.edl): Timelines > Import > Timeline Markers from EDL;
+                   scenes are green markers as long as the scene, marks blue one-frame markers
+      fcpxml       FCPXML 1.9 (NAME.fcpxml) for Final Cut Pro and Resolve: a timeline with the movie, a chapter
+                   marker per scene and a marker per mark
+      csv          a table of chapters and markers (NAME.csv): timecodes, seconds and frames
+      ffmetadata   FFmpeg chapters (NAME.ffmeta): ffmpeg -i MOVIE -i NAME.ffmeta -map_metadata 1 -c copy OUT
+      youtube      a chapter list for a YouTube description (NAME.youtube.txt), the first at 0:00
+      all          every format above
+
+      --output FILE      write to FILE instead (one format only); - writes to standard output
+      --start-timecode T the timecode of the movie's first frame (default 00:00:00:00; Resolve's timelines
+                         start at 01:00:00:00). Timecodes follow the movie's frame rate, drop-frame (;) at 29.97
+
+    The rig's output.exports: [edl, fcpxml] writes exports like these after every clip.
+    Exit status 0 when every file was written, 1 otherwise (the reason is printed).
     """
 }

@@ -29,6 +29,7 @@ do {
         case "check": print(HelpText.check)
         case "devices": print(HelpText.devices)
         case "shell": print(HelpText.shell)
+        case "export": print(HelpText.export)
         default: print(HelpText.main)
         }
         exit(0)
@@ -52,12 +53,15 @@ do {
     case "shell":
         if wantsHelp { print(HelpText.shell); exit(0) }
         exit(try ShellCommand.run(arguments))
+    case "export":
+        if wantsHelp { print(HelpText.export); exit(0) }
+        exit(try ExportCommand.run(arguments))
     default:
         if command.hasSuffix(".yaml") || command.hasSuffix(".yml") || FileManager.default.fileExists(atPath: command) {
             if wantsHelp { print(HelpText.shell); exit(0) }
             exit(try ShellCommand.run(try Arguments(words)))
         }
-        throw UsageError("unknown command \"\(command)\"\(SpellingSuggestion.clause(for: command, in: ["run", "check", "devices", "shell", "help", "--help", "--version"]))")
+        throw UsageError("unknown command \"\(command)\"\(SpellingSuggestion.clause(for: command, in: ["run", "check", "devices", "shell", "export", "help", "--help", "--version"]))")
     }
 } catch let error as UsageError {
     fail("\(error)\nTry `pausecam --help`.", status: 2)

@@ -5,4 +5,15 @@ import Foundation
 public protocol SidecarStore: AnyObject {
     /// Replaces the file at `path` with `data`, atomically.
     func write(_ data: Data, to path: String) throws
+
+    /// Writes `data` to a file that did not exist: `stem + suffix`, else `stem-2 + suffix`… (`AddOnlyName`), and
+    /// returns its path. Exports beside a movie go through here, so nothing is ever overwritten.
+    func writeNew(_ data: Data, stem: String, suffix: String) throws -> String
+}
+
+extension SidecarStore {
+    /// Stores that keep sidecars only (test fakes) write no other files.
+    public func writeNew(_ data: Data, stem: String, suffix: String) throws -> String {
+        throw ExportError("this sidecar store cannot write new files")
+    }
 }

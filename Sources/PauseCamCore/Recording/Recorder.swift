@@ -17,6 +17,8 @@ public final class Recorder: @unchecked Sendable {
         public var sidecarPath: String
         /// ISO 8601 wall-clock start.
         public var started: String
+        /// Exports written beside the movie once it is finished (`output.exports`).
+        public var exports: [ExportFormat] = []
         public init(rigName: String, settings: MovieSettings, devices: [Sidecar.Device], sidecarPath: String,
                     started: String) {
             self.rigName = rigName
@@ -303,6 +305,8 @@ public final class Recorder: @unchecked Sendable {
         if summary.videoFramesDropped > 0 {
             sidecar.warnings.append("\(summary.videoFramesDropped) frames dropped: the encoder fell behind")
         }
+        sidecar.warnings += ClipExports.write(sidecar: sidecar, movieURL: URL(fileURLWithPath: summary.path),
+                                              formats: description.exports, store: store)
         do {
             try store.write(try sidecar.encoded(), to: description.sidecarPath)
         } catch {
@@ -322,10 +326,10 @@ public final class Recorder: @unchecked Sendable {
 
     /// One chapter per scene that got frames, starting at its first frame.
     public func chapters() -> [Chapter] {
-        session.scenes.compactMap { scene in
+        ChapterTitles.unique(session.scenes.compactMap { scene in
             guard let start = scene.start, let end = scene.end, end > start else { return nil }
             return Chapter(title: scene.title, start: start, end: end)
-        }
+        })
     }
 
     private func writeSidecar() {

@@ -315,8 +315,9 @@ public final class RigController: @unchecked Sendable {
         if let microphone, settings.audio != nil {
             devices.append(Sidecar.Device(role: "microphone", name: microphone.displayName))
         }
-        let description = Recorder.Description(rigName: rig.name, settings: settings, devices: devices,
+        var description = Recorder.Description(rigName: rig.name, settings: settings, devices: devices,
                                                sidecarPath: sidecarPath, started: Self.iso8601(wallClock()))
+        description.exports = rig.output.exports
         let recorder = Recorder(description: description, sink: sink, store: store)
         recorder.serialContext = scheduler
         lastClip = nil

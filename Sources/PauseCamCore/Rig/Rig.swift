@@ -79,6 +79,8 @@ public struct Rig: Sendable, Equatable {
         public var crf: Int
         public var keyframeInterval: MediaTime
         public var audioBitrate: Int
+        /// `exports:`: formats written beside the movie after every clip.
+        public var exports: [ExportFormat] = []
 
         public init(directory: String = "~/Videos/PauseCam", namePattern: String = "{rig}-{date}-{time}",
                     container: MovieSettings.Container = .mov, width: Int = 1920, height: Int = 1080,

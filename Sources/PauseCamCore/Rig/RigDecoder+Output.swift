@@ -2,7 +2,7 @@
 extension RigDecoder {
     /// The keys of `output:`.
     enum OutputKey: String, RigKey {
-        case directory, name, container, size, fps, video, audio
+        case directory, name, container, size, fps, video, audio, exports
     }
 
     /// The keys of `output.video:`.
@@ -34,6 +34,7 @@ extension RigDecoder {
             (settings.width, settings.height) = s
         }
         if let n = f[.fps], let r = value(n, path.child(OutputKey.fps), RigValueParser.frameRate) { settings.rate = r }
+        if let n = f[.exports] { settings.exports = exportFormats(n, path.child(OutputKey.exports)) }
         if let n = f[.video] { video(n, path.child(OutputKey.video), into: &settings) }
         if let n = f[.audio], let a = fields(n, path.child(OutputKey.audio), OutputAudioKey.self) {
             let ap = path.child(OutputKey.audio)

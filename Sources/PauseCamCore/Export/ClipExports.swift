@@ -1,0 +1,30 @@
+import Foundation
+
+/// The exports a rig asks for after every clip (`output.exports: [edl, fcpxml]`), written beside the movie as
+/// `NAME.edl`, `NAME.fcpxml`… with the add-only naming, through the sidecar store (Core does no I/O itself).
+public enum ClipExports {
+    /// Writes each of `formats` for the clip whose final sidecar is `sidecar` and whose movie is at `movieURL`.
+    /// A failure does not touch the clip: it comes back as a warning for the sidecar, one per format.
+    public static func write(sidecar: Sidecar, movieURL: URL, formats: [ExportFormat],
+                             store: any SidecarStore) -> [String] {
+        guard !formats.isEmpty else { return [] }
+        let timeline: ExportTimeline
+        do {
+            timeline = try ExportTimeline(sidecar: sidecar)
+        } catch {
+            return ["the exports (\(formats.map(\.rawValue).joined(separator: ", "))) were not written: \(error)"]
+        }
+        let stem = movieURL.deletingPathExtension().path
+        var warnings: [String] = []
+        for format in formats {
+            let text = format.render(timeline, mediaURL: movieURL.absoluteString)
+            do {
+                _ = try store.writeNew(Data(text.utf8), stem: stem, suffix: format.fileSuffix)
+            } catch {
+                warnings.append("the \(format.rawValue) export was not written: \(error); make it later with "
+                                + "`pausecam export \(ShellWord.path(stem + ".json")) --format \(format.rawValue)`")
+            }
+        }
+        return warnings
+    }
+}

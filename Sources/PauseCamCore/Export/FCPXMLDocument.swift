@@ -1,0 +1,120 @@
+import Foundation
+
+/// An FCPXML 1.9 document that Final Cut Pro and DaVinci Resolve import as a timeline holding the clip, with a
+/// `chapter-marker` per scene and a `marker` per `mark`.
+///
+/// It has what an importer needs to find and place the media: a `format` (frame duration and size), an `asset`
+/// with a `media-rep` pointing at the movie beside the sidecar (a `file://` URL when the folder is known, else the
+/// bare file name for a relative link), and an event, project and sequence whose spine holds one `asset-clip`.
+/// Times are rational seconds on the frame grid (`1001/30000s` per frame at 29.97), never rounded decimals.
+public enum FCPXMLDocument {
+    /// The document's text. `mediaURL` is where the movie is (`file:///…/NAME.mov`); `startFrame` is the
+    /// sequence's start timecode as a frame count.
+    public static func render(_ timeline: ExportTimeline, mediaURL: String? = nil, startFrame: Int64 = 0) -> String {
+        let timecode = Timecode(rate: timeline.rate)
+        let tcFormat = timecode.isDropFrame ? "DF" : "NDF"
+        let oneFrame = time(1, timeline)
+        let duration = time(timeline.durationFrames, timeline)
+        let tcStart = time(startFrame, timeline)
+        let name = escape(timeline.name)
+        var audio = ""
+        if timeline.hasAudio {
+            audio = " hasAudio=\"1\" audioSources=\"1\" audioChannels=\"\(timeline.audioChannels)\""
+                + " audioRate=\"\(timeline.audioSampleRate)\""
+        }
+        var lines = [
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
+            "<!DOCTYPE fcpxml>",
+            "<fcpxml version=\"1.9\">",
+            "    <resources>",
+            "        <format id=\"r1\" name=\"\(formatName(timeline))\" frameDuration=\"\(oneFrame)\""
+                + " width=\"\(timeline.width)\" height=\"\(timeline.height)\"/>",
+            "        <asset id=\"r2\" name=\"\(name)\" start=\"0s\" duration=\"\(duration)\" hasVideo=\"1\""
+                + " format=\"r1\"\(audio)>",
+            "            <media-rep kind=\"original-media\" src=\"\(escape(mediaURL ?? timeline.movie))\"/>",
+            "        </asset>",
+            "    </resources>",
+            "    <library>",
+            "        <event name=\"PauseCam\">",
+            "            <project name=\"\(name)\">",
+            "                <sequence format=\"r1\" duration=\"\(duration)\" tcStart=\"\(tcStart)\""
+                + " tcFormat=\"\(tcFormat)\">",
+            "                    <spine>",
+            "                        <asset-clip ref=\"r2\" offset=\"\(tcStart)\" name=\"\(name)\" start=\"0s\""
+                + " duration=\"\(duration)\" format=\"r1\" tcFormat=\"\(tcFormat)\">",
+        ]
+        // Markers in time order; FCPXML wants the clip's anchored items sorted by start.
+        var items: [(frame: Int64, order: Int, xml: String)] = []
+        for (order, chapter) in timeline.chapters.enumerated() {
+            items.append((chapter.startFrame, order, "<chapter-marker start=\"\(time(chapter.startFrame, timeline))\""
+                          + " duration=\"\(oneFrame)\" value=\"\(escape(chapter.title))\" posterOffset=\"0s\"/>"))
+        }
+        for (order, marker) in timeline.markers.enumerated() {
+            items.append((marker.frame, timeline.chapters.count + order,
+                          "<marker start=\"\(time(marker.frame, timeline))\" duration=\"\(oneFrame)\""
+                          + " value=\"\(escape(marker.text))\"/>"))
+        }
+        for item in items.sorted(by: { ($0.frame, $0.order) < ($1.frame, $1.order) }) {
+            lines.append("                            " + item.xml)
+        }
+        lines += [
+            "                        </asset-clip>",
+            "                    </spine>",
+            "                </sequence>",
+            "            </project>",
+            "        </event>",
+            "    </library>",
+            "</fcpxml>",
+            "",
+        ]
+        return lines.joined(separator: "\n")
+    }
+
+    /// Frame `frame` as FCPXML rational seconds, reduced: `0s`, `2s`, `1001/30000s`, `3/2s`.
+    public static func time(_ frame: Int64, _ timeline: ExportTimeline) -> String {
+        var numerator = frame * Int64(timeline.rate.denominator)
+        var denominator = Int64(timeline.rate.numerator)
+        if numerator == 0 { return "0s" }
+        let divisor = MediaTime.gcd(numerator, denominator)
+        numerator /= divisor
+        denominator /= divisor
+        return denominator == 1 ? "\(numerator)s" : "\(numerator)/\(denominator)s"
+    }
+
+    /// Final Cut's name for common formats (`FFVideoFormat1080p2997`); `FFVideoFormatRateUndefined` otherwise,
+    /// which importers accept with the explicit size and frame duration.
+    static func formatName(_ timeline: ExportTimeline) -> String {
+        let rate = timeline.rate
+        let rateName: String
+        switch (rate.numerator, rate.denominator) {
+        case (24000, 1001): rateName = "2398"
+        case (30000, 1001): rateName = "2997"
+        case (60000, 1001): rateName = "5994"
+        case (let n, 1) where [24, 25, 30, 50, 60].contains(n): rateName = "\(n)"
+        default: return "FFVideoFormatRateUndefined"
+        }
+        guard [(1920, 1080), (1280, 720), (3840, 2160)].contains(where: { $0 == (timeline.width, timeline.height) })
+        else { return "FFVideoFormatRateUndefined" }
+        return "FFVideoFormat\(timeline.height)p\(rateName)"
+    }
+
+    /// Text for an attribute value: the five XML entities escaped, control characters (not allowed in XML 1.0)
+    /// turned into spaces.
+    static func escape(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            case "'": result += "&apos;"
+            case "\t", "\n", "\r": result += " "
+            default:
+                let forbidden = scalar.value < 0x20 || (0xFFFE...0xFFFF).contains(scalar.value)
+                result.unicodeScalars.append(forbidden ? " " : scalar)
+            }
+        }
+        return result
+    }
+}
