@@ -3,7 +3,7 @@ import Foundation
 import PauseCamCore
 
 /// A real V4L2 device node. Owns the file descriptor (a `FileDescriptor` closed with `v4l2_close` or `close`) and
-/// the mmap buffers; `close()` (or deinit) releases both.
+/// the mmap buffers (`V4L2BufferMapping`s); `close()` (or deinit) releases both.
 /// One `V4L2Camera` drives it; its capture thread and the serial context (control changes) may call it at once,
 /// so every use of the descriptor goes through `descriptorLock` (see `borrowDescriptor`).
 public final class V4L2DeviceNode: V4L2Device, @unchecked Sendable {
@@ -30,7 +30,7 @@ public final class V4L2DeviceNode: V4L2Device, @unchecked Sendable {
     private var closeDeferred: FileDescriptor?
     /// The mmap buffers by index; guarded by `descriptorLock` too, so a `close()` never unmaps a buffer while
     /// `bufferBytes` copies it.
-    private var mappings: [UInt32: (address: UnsafeMutableRawPointer, length: Int)] = [:]
+    private var mappings: [UInt32: V4L2BufferMapping] = [:]
 
     /// Opens `path` read-write and non-blocking (DQBUF then returns EAGAIN instead of stalling a stop), and
     /// close-on-exec. The corresponding C function is `v4l2_open` (or `open`).
@@ -239,12 +239,13 @@ public final class V4L2DeviceNode: V4L2Device, @unchecked Sendable {
         // Under the lock: the descriptor must not be closed (and its number reused) between reading it and mmap.
         let failure: Errno? = descriptorLock.withLock {
             guard let fd = descriptor?.rawValue else { return .badFileDescriptor }
-            let address = access == .libv4l2
-                ? v4l2_mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, Int64(buffer.m.offset))
-                : mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, off_t(buffer.m.offset))
-            guard let address, address != pausecam_map_failed() else { return Errno.current }
-            mappings[index] = (address, length)
-            return nil
+            switch V4L2BufferMapping.map(descriptor: fd, offset: buffer.m.offset, length: length, access: access) {
+            case .success(let mapping):
+                mappings[index] = mapping
+                return nil
+            case .failure(let error):
+                return error
+            }
         }
         if let failure { throw V4L2Error.from(failure, device: path, call: "mmap") }
     }
@@ -253,12 +254,8 @@ public final class V4L2DeviceNode: V4L2Device, @unchecked Sendable {
         descriptorLock.withLock { unmapBuffersLocked() }
     }
 
-    /// `munmap` (or `v4l2_munmap`) of every buffer; called with `descriptorLock` held.
+    /// Drops every mapping (each unmaps itself); called with `descriptorLock` held.
     private func unmapBuffersLocked() {
-        for (_, mapping) in mappings {
-            _ = access == .libv4l2 ? v4l2_munmap(mapping.address, mapping.length)
-                                   : munmap(mapping.address, mapping.length)
-        }
         mappings.removeAll()
     }
 
@@ -286,9 +283,7 @@ public final class V4L2DeviceNode: V4L2Device, @unchecked Sendable {
     public func bufferBytes(index: UInt32, count: Int) -> [UInt8] {
         descriptorLock.lock()
         defer { descriptorLock.unlock() }
-        guard let mapping = mappings[index] else { return [] }
-        let n = min(count, mapping.length)
-        return Array(UnsafeRawBufferPointer(start: mapping.address, count: n))
+        return mappings[index]?.bytes(count: count) ?? []
     }
 
     public func streamOn() throws {
