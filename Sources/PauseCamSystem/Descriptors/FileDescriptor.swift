@@ -33,8 +33,6 @@ final class FileDescriptor: @unchecked Sendable {
         self.init(owning: rawValue, release: { _ in 0 })
     }
 
-    /// Standard input (descriptor 0), borrowed.
-    static let standardInput = FileDescriptor(borrowing: 0)
     /// Standard error (descriptor 2), borrowed.
     static let standardError = FileDescriptor(borrowing: 2)
 
@@ -70,7 +68,7 @@ final class FileDescriptor: @unchecked Sendable {
         if release(rawValue) != 0 { throw Errno.current }
     }
 
-    /// True while `close()` has not been called.
+    /// True once `close()` was called (by this object; a borrowed descriptor stays open for its owner).
     var isClosed: Bool { lock.withLock { !isOpen } }
 
     /// Marks the descriptor closed; true for the one caller that must release it.
