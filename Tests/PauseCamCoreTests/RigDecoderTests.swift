@@ -150,7 +150,7 @@ final class RigDecoderTests: XCTestCase {
     }
 
     func testSpellingSuggestions() {
-        XCTAssertEqual(SpellingSuggestion.closest(to: "lense", in: RigDecoder.topKeys), "lenses")
+        XCTAssertEqual(SpellingSuggestion.closest(to: "lense", in: RigDecoder.TopKey.names), "lenses")
         XCTAssertEqual(SpellingSuggestion.closest(to: "mian", in: ["wide", "main"]), "main")
         XCTAssertNil(SpellingSuggestion.closest(to: "xyz", in: ["wide", "main"]))
         XCTAssertEqual(SpellingSuggestion.distance(Array("ab"), Array("ba")), 1)

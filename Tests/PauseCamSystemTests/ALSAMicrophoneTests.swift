@@ -29,13 +29,13 @@ final class ALSAMicrophoneTests: XCTestCase {
         XCTAssertEqual(microphone.sampleRate, 48_000)
         XCTAssertTrue([1, 2].contains(microphone.channels))
         XCTAssertEqual(microphone.displayName, "ALSA null")
-        let before = ALSAMicrophone.monotonicNow()
+        let before = MonotonicClock.now()
         let log = ALSAChunkLog()
         try microphone.start(deliver: { log.append($0) }, onEnd: { _ in XCTFail("the null PCM never ends") })
         wait(for: [log.enough], timeout: 10)
         microphone.stop()
         microphone.stop()
-        let after = ALSAMicrophone.monotonicNow()
+        let after = MonotonicClock.now()
         let chunks = log.all
         XCTAssertGreaterThanOrEqual(chunks.count, 5)
         for (previous, next) in zip(chunks, chunks.dropFirst()) {

@@ -49,8 +49,6 @@ public final class Recorder: @unchecked Sendable {
     private var audioSamplesAppended = 0
     private var stopped: String?
     private var sinkError: Error?
-    /// A keyframe was asked for by a frame that could not be appended; the next appended frame carries it.
-    private var keyframeOwed = false
     /// The serial context this recorder lives on, checked at every entry point; `nil` checks nothing (a recorder
     /// driven directly by a test).
     public var serialContext: (any Scheduler)?
@@ -202,6 +200,11 @@ public final class Recorder: @unchecked Sendable {
     }
 
     /// One slot of the output grid to the retimer and, when kept, to the sink; a lens change starts a keyframe.
+    ///
+    /// A lens change on a slot the retimer drops needs no carrying over: slots are stamped with increasing grid
+    /// times, so the retimer drops only outside a segment (the next appended frame starts one: a keyframe anyway)
+    /// or on an overflow (nothing after it is appended). The one "keyframe owed" is the sink's, for a picture its
+    /// encoder queue had to drop (`MovieWriter`).
     private func append(_ slot: OutputClock.Slot) {
         let frame = slot.frame
         let keyframe = slot.lensChanged
@@ -209,15 +212,13 @@ public final class Recorder: @unchecked Sendable {
         guard case .append(let fileTime, let startsSegment) = decision else {
             if let stopTime, frame.pts >= stopTime { noteStop(at: stopTime) }
             ledger.decided(slot, fileTime: nil, startsSegment: false, scene: 0, log: &log)
-            if keyframe { keyframeOwed = true }
             flushAudio()
             return
         }
         session.videoAppended(capturePTS: frame.pts, fileTime: fileTime, startsSegment: startsSegment)
         let sceneIndex = (session.segmentScene ?? (session.scenes.count - 1)) + 1
         ledger.decided(slot, fileTime: fileTime, startsSegment: startsSegment, scene: sceneIndex, log: &log)
-        let forceKeyframe = keyframe || startsSegment || keyframeOwed
-        keyframeOwed = false
+        let forceKeyframe = keyframe || startsSegment
         do {
             if startsSegment { sink.setThumbnail(frame) }
             try sink.appendVideo(frame, at: fileTime, keyframe: forceKeyframe)

@@ -105,7 +105,7 @@ public struct CommandParser: Sendable {
         case "zoom":
             return required("a zoom preset or a factor such as 1.5").flatMap { text in
                 if let zoomPresets, zoomPresets.contains(text) { return .success(.zoom(.preset(text))) }
-                if let factor = CommandParser.zoomFactor(text) {
+                if let factor = ZoomFactor.number(text) {
                     guard factor > 0, factor <= 100 else {
                         return .failure(Failure("zoom factor \(text) is out of range (more than 0, at most 100)",
                                                 part: .argument))
@@ -181,15 +181,6 @@ public struct CommandParser: Sendable {
             hint = " (known: \(known.joined(separator: ", ")))"
         }
         return .failure(Failure("unknown \(kind) \"\(name)\"" + hint, part: .argument))
-    }
-
-    /// `1.5`, `1.5x`, `2×` as a factor; `nil` when the text is not a plain decimal.
-    static func zoomFactor(_ text: String) -> Double? {
-        var s = Substring(text.lowercased())
-        if s.hasSuffix("x") || s.hasSuffix("×") { s = s.dropLast() }
-        guard !s.isEmpty, s.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
-              s.filter({ $0 == "." }).count <= 1, s != "." else { return nil }
-        return Double(s)
     }
 
     /// `+0.7`, `-1`, `0.3` as a number; `nil` otherwise.

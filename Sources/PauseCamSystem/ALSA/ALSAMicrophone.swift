@@ -153,14 +153,7 @@ public final class ALSAMicrophone: Microphone, @unchecked Sendable {
     /// (those still available plus those read), on `CLOCK_MONOTONIC`.
     private func firstSampleTime(framesRead: Int) -> MediaTime {
         let stamp = pcm.monotonicTimestamps ? pcm.hardwareTimestamp() : nil
-        let (available, time) = stamp ?? (0, Self.monotonicNow())
+        let (available, time) = stamp ?? (0, MonotonicClock.now())
         return time - MediaTime(value: Int64(available + framesRead), timescale: sampleRate)
-    }
-
-    /// `clock_gettime(CLOCK_MONOTONIC)`, for PCMs without hardware timestamps.
-    static func monotonicNow() -> MediaTime {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return .nanoseconds(Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec))
     }
 }
