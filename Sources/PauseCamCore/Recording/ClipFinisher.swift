@@ -16,21 +16,30 @@ public final class ClipFinisher: @unchecked Sendable {
         case failed(moviePath: String, reason: String)
     }
 
+    /// When the serial context hears that a clip was saved. The composition root chooses.
+    public enum SavedEvents: Sendable, Equatable {
+        /// As soon as the worker is done (the real clock): the worker posts the collection.
+        case whenFinished
+        /// At this much session time after the hand-over, waiting there for the worker if it is not done yet (the
+        /// simulated clock): events then come at the same session time in every run, so transcripts are stable,
+        /// however long the machine took to remux.
+        case after(MediaTime)
+    }
+
     private let worker: any BackgroundWorker
     private let condition = NSCondition()
-    /// The movies being finished, in the order they were handed over.
-    private var inProgress: [String] = []
-    /// Outcomes not yet collected by the serial context.
-    private var outcomes: [Outcome] = []
+    /// The movies handed over and not yet collected, in the order they were handed over.
+    private var pending: [String] = []
+    /// Outcomes of the pending movies that are done.
+    private var outcomes: [String: Outcome] = [:]
 
     /// A finisher running its jobs on `worker`.
     public init(worker: any BackgroundWorker) { self.worker = worker }
 
-    /// Runs `job` on the worker. `finished` is called on the worker's thread once its outcome waits in `collect()`
-    /// (the controller schedules a collection on the serial context there).
-    public func start(_ job: ClipFinishJob, finished: @escaping @Sendable () -> Void) {
+    /// Runs `job` on the worker. `finished` is called on the worker's thread once its outcome waits in `collect`.
+    public func start(_ job: ClipFinishJob, finished: @escaping @Sendable () -> Void = {}) {
         let path = job.moviePath
-        condition.withLock { inProgress.append(path) }
+        condition.withLock { pending.append(path) }
         worker.submit { [self] in
             let outcome: Outcome
             do {
@@ -39,31 +48,45 @@ public final class ClipFinisher: @unchecked Sendable {
                 outcome = .failed(moviePath: path, reason: "\(error)")
             }
             condition.withLock {
-                if let index = inProgress.firstIndex(of: path) { inProgress.remove(at: index) }
-                outcomes.append(outcome)
+                outcomes[path] = outcome
                 condition.broadcast()
             }
             finished()
         }
     }
 
-    /// The movies being finished now (their final paths), oldest first. Callable from any thread.
-    public var saving: [String] { condition.withLock { inProgress } }
+    /// The movies handed over whose outcome was not collected yet (their final paths), oldest first: what status
+    /// shows as "saving". Callable from any thread.
+    public var saving: [String] { condition.withLock { pending } }
 
-    /// Takes the outcomes finished since the last collection, in the order the clips were finished.
-    public func collect() -> [Outcome] {
+    /// Takes the outcomes that are done, oldest first, stopping at the first one still running (so events keep the
+    /// order of the stops); with `only`, just that movie's, if it is done.
+    public func collect(only path: String? = nil) -> [Outcome] {
         condition.withLock {
-            let taken = outcomes
-            outcomes = []
+            var taken: [Outcome] = []
+            while let next = pending.first(where: { path == nil || $0 == path }), let outcome = outcomes[next] {
+                if path == nil && next != pending.first { break }
+                taken.append(outcome)
+                outcomes[next] = nil
+                pending.removeAll { $0 == next }
+                if path != nil { break }
+            }
             return taken
         }
     }
 
-    /// Blocks the calling thread (never the serial context: the worker may post to it) until no clip is being
-    /// finished.
+    /// Blocks until the movie at `path` is done (or was collected).
+    public func waitUntilDone(_ path: String) {
+        condition.lock()
+        while pending.contains(path) && outcomes[path] == nil { condition.wait() }
+        condition.unlock()
+    }
+
+    /// Blocks the calling thread until every movie handed over is done. Never call it on the serial context with
+    /// `.whenFinished` pending collections in mind: it waits for the worker only, not for the collection.
     public func waitUntilIdle() {
         condition.lock()
-        while !inProgress.isEmpty { condition.wait() }
+        while pending.contains(where: { outcomes[$0] == nil }) { condition.wait() }
         condition.unlock()
     }
 }

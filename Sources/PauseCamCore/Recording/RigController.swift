@@ -35,7 +35,7 @@ public final class RigController: @unchecked Sendable {
     private let sinkFactory: any MovieSinkFactory
     private let store: any SidecarStore
     let scheduler: any Scheduler
-    private let wallClock: @Sendable () -> Date
+    let wallClock: @Sendable () -> Date
     let outputDirectory: String
     /// Called with every event the user should see (scene changes, unplugged cameras, saved clips).
     let notify: (String) -> Void
@@ -46,6 +46,7 @@ public final class RigController: @unchecked Sendable {
     var videoMailboxes: [String: Mailbox<VideoFrame>] = [:]
     /// Finishes stopped clips off the serial context.
     let finisher: ClipFinisher
+    let savedEvents: ClipFinisher.SavedEvents
     /// Warnings known before any clip (microphone missing…): copied into every clip's sidecar.
     var rigWarnings: [String] = []
 
@@ -53,9 +54,9 @@ public final class RigController: @unchecked Sendable {
     public internal(set) var switcher: Switcher
     /// The lens policy: which cameras run, pending switches, fallback, hold and slate; this class performs it.
     public internal(set) var bank: LensBank
-    public private(set) var recorder: Recorder?
+    public internal(set) var recorder: Recorder?
     /// The last clip saved (set when its "saved" event is collected, after the background finish).
-    public private(set) var lastClip: Recorder.Clip?
+    public internal(set) var lastClip: Recorder.Clip?
     /// Lenses whose camera is running (streaming). With `standby: cold` only the active one (two while a switch
     /// waits for the new lens's first frame).
     public var availableLenses: Set<String> { bank.running }
@@ -66,22 +67,23 @@ public final class RigController: @unchecked Sendable {
     /// write); scripts end when they see it. Cleared by `record`.
     public internal(set) var clipInterruption: String?
     /// Why the last clip could not be finished, if it could not (the `.partial` then holds the recording).
-    public private(set) var lastFailure: String?
+    public internal(set) var lastFailure: String?
     /// Set when the last clip got no video frame at all: such a clip is not kept (no movie, `.partial` or sidecar)
     /// and this says so for the user; callers that end on a clip treat it as a failure. Cleared by `record`.
-    public private(set) var nothingRecorded: String?
+    public internal(set) var nothingRecorded: String?
     /// Sidecar warnings that arose while no clip was recording: the next clip starts with them.
     var pendingClipWarnings: [String] = []
     /// The script name for `{script}` in file names, while a script runs.
     public var scriptName: String?
 
     /// A controller for `rig` whose lens roles are served by `cameras` (a missing role has no camera yet).
-    /// `finishing` runs the slow end of each clip; inline by default (tests), a `SerialQueueWorker` in the program.
+    /// `finishing` runs the slow end of each clip (inline by default, for tests; a `SerialQueueWorker` in the
+    /// program); `savedEvents` says when the context hears of it.
     public init(rig: Rig, cameras: [String: any Camera], microphone: (any Microphone)?, sinkFactory: any MovieSinkFactory,
                 store: any SidecarStore, scheduler: any Scheduler, wallClock: @escaping @Sendable () -> Date,
                 outputDirectory: String, warnings: [String] = [], storage: (any StorageProbe)? = nil,
                 storagePolicy: StoragePolicy = StoragePolicy(), finishing: any BackgroundWorker = InlineWorker(),
-                notify: @escaping (String) -> Void) {
+                savedEvents: ClipFinisher.SavedEvents = .whenFinished, notify: @escaping (String) -> Void) {
         self.storage = storage
         self.storagePolicy = storagePolicy
         self.rig = rig
@@ -95,6 +97,7 @@ public final class RigController: @unchecked Sendable {
         self.rigWarnings = warnings
         self.notify = notify
         finisher = ClipFinisher(worker: finishing)
+        self.savedEvents = savedEvents
         switcher = Switcher(lens: rig.defaultLens)
         bank = LensBank(rig: rig, withCamera: Set(cameras.keys))
     }
@@ -215,65 +218,6 @@ public final class RigController: @unchecked Sendable {
             case .stop: return .ok("stopping…")
             }
         }
-    }
-
-    // MARK: Finishing
-
-    /// Hands a clip whose `stop` grace time has passed to the finisher (the serial context is free at once; a
-    /// "saved" event follows); does nothing otherwise. Idempotent.
-    public func finalizeIfStopping() {
-        scheduler.assertOnSerialContext()
-        guard let recorder, recorder.session.state == .stopping else { return }
-        if !recorder.hasVideo && recorder.failure == nil {
-            self.recorder = nil
-            intake.isOpen = false
-            recorder.discard()
-            let reason = "nothing was recorded: no video frame arrived between record and stop, so no movie was kept"
-            nothingRecorded = reason
-            notify(reason)
-            return
-        }
-        // A slate due before the stop belongs in the clip (the last tick may have come before it was due).
-        perform(bank.handle(.tick(now: scheduler.clock.now())))
-        self.recorder = nil
-        intake.isOpen = false
-        let job = recorder.prepareFinish(stoppedAt: Self.iso8601(wallClock()))
-        finisher.start(job) { [weak self, scheduler] in
-            scheduler.schedule(at: .zero) { [weak self] in self?.collectFinishedClips() }
-        }
-        collectFinishedClips()
-    }
-
-    /// Takes in the clips the finisher is done with: each becomes `lastClip` (or `lastFailure`) and its event is
-    /// told. Runs on the serial context when the worker posts, and when a caller waits for every finish.
-    public func collectFinishedClips() {
-        scheduler.assertOnSerialContext()
-        for outcome in finisher.collect() {
-            switch outcome {
-            case .saved(let clip, let timer):
-                lastClip = clip
-                notify("saved \(clip.moviePath) — \(clip.sidecar.scenes.count) scene(s), "
-                       + "\(DurationParser.clockString(timer)), \(clip.sidecar.video.framesDropped) dropped frame(s)"
-                       + RigStatus.mailboxDropText(clip.sidecar.devices))
-            case .failed(let moviePath, let reason):
-                let partial = moviePath + ".partial"
-                lastFailure = reason
-                notify("the clip could not be finished: \(reason)\n"
-                       + "  Everything recorded up to then is in \(partial) (it plays as it is).\n"
-                       + "  To make a normal movie of it once there is room: "
-                       + "ffmpeg -i \(ShellWord.path(partial)) -map 0:v -map '0:a?' -c copy \(ShellWord.path(moviePath))")
-            }
-        }
-    }
-
-    /// The movies being finished now (callable from any thread).
-    public var clipsBeingSaved: [String] { finisher.saving }
-
-    /// Waits until every stopped clip is finished and its event told; call it off the serial context (the shell's
-    /// quit, the end of `pausecam run`, a stop signal).
-    public func waitForSavedClips() {
-        finisher.waitUntilIdle()
-        scheduler.perform { collectFinishedClips() }
     }
 
     // MARK: Status
