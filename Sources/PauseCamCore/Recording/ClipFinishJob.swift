@@ -5,11 +5,11 @@ import Foundation
 ///
 /// It owns the sink from the hand-over on (nothing on the serial context touches it again), and carries the
 /// sidecars already made from the recorder's state, so running it needs nothing of the engine. `@unchecked
-/// Sendable` for that reason: the sink and the store are used by one thread at a time, first the context's, then the
+/// Sendable` for that reason: the sink and the sidecar store are used by one thread at a time, first the context's, then the
 /// worker's.
 public struct ClipFinishJob: @unchecked Sendable {
     let sink: any MovieSink
-    let store: any SidecarStore
+    let sidecars: SidecarWriter
     /// One per scene that got frames.
     public let chapters: [Chapter]
     let sidecarPath: String
@@ -54,13 +54,14 @@ public struct ClipFinishJob: @unchecked Sendable {
         if summary.videoFramesDropped > 0 {
             sidecar.warnings.append("\(summary.videoFramesDropped) frames dropped: the encoder fell behind")
         }
+        for failure in sidecars.takeFailures() { sidecar.warnings.append("the sidecar could not be written: \(failure)") }
         for device in sidecar.devices where (device.dropped ?? 0) > 0 {
             let unit = device.role == "microphone" ? "audio sample frames" : "frames"
             sidecar.warnings.append("\(device.dropped ?? 0) \(unit) from \(device.role) dropped before the engine "
                                     + "could take them: it was busy")
         }
         do {
-            try store.write(try sidecar.encoded(), to: sidecarPath)
+            try sidecars.writeNow(try sidecar.encoded(), to: sidecarPath)
         } catch {
             // The movie is finished and safe; only its final sidecar is missing (the last scene-boundary one stays).
             sidecar.warnings.append("the final sidecar could not be written: \(error)")
@@ -72,6 +73,6 @@ public struct ClipFinishJob: @unchecked Sendable {
     private func writeInterim(warning: String?) {
         var sidecar = interimSidecar
         if let warning { sidecar.warnings.append(warning) }
-        _ = try? store.write(try sidecar.encoded(), to: sidecarPath)
+        _ = try? sidecars.writeNow(try sidecar.encoded(), to: sidecarPath)
     }
 }

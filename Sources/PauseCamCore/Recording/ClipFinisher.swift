@@ -26,7 +26,9 @@ public final class ClipFinisher: @unchecked Sendable {
         case after(MediaTime)
     }
 
-    private let worker: any BackgroundWorker
+    /// Runs the jobs; recorders also write their scene-boundary sidecars here, so each clip's final sidecar comes
+    /// after them.
+    let worker: any BackgroundWorker
     private let condition = NSCondition()
     /// The movies handed over and not yet collected, in the order they were handed over.
     private var pending: [String] = []

@@ -42,7 +42,7 @@ public final class Recorder: @unchecked Sendable {
     public private(set) var log: SceneLog
     public let description: Description
     private let sink: any MovieSink
-    private let store: any SidecarStore
+    private let sidecars: SidecarWriter
     private var videoFramesAppended = 0
     private var audioSamplesAppended = 0
     private var stopped: String?
@@ -68,10 +68,13 @@ public final class Recorder: @unchecked Sendable {
     /// The frames left unshown at the stop were counted (`noteStop`).
     private var stopNoted = false
 
-    public init(description: Description, sink: any MovieSink, store: any SidecarStore) {
+    /// A recorder writing to `sink`; its sidecars go to `store`, through `sidecarWorker` when given (the finisher's:
+    /// the serial context then never waits for an fsync).
+    public init(description: Description, sink: any MovieSink, store: any SidecarStore,
+                sidecarWorker: (any BackgroundWorker)? = nil) {
         self.description = description
         self.sink = sink
-        self.store = store
+        sidecars = SidecarWriter(store: store, worker: sidecarWorker)
         let frameDuration = description.settings.rate.frameDuration
         session = Session(frameDuration: frameDuration)
         retimer = Retimer(frameDuration: frameDuration)
@@ -294,7 +297,7 @@ public final class Recorder: @unchecked Sendable {
         stopped = stoppedAt
         let interim = makeSidecar(complete: false)
         if sinkError == nil { session.markFinished() }
-        return ClipFinishJob(sink: sink, store: store, chapters: chapters(), sidecarPath: description.sidecarPath,
+        return ClipFinishJob(sink: sink, sidecars: sidecars, chapters: chapters(), sidecarPath: description.sidecarPath,
                              interimSidecar: interim, finishedSidecar: makeSidecar(complete: true),
                              sinkError: sinkError, timer: session.timer)
     }
@@ -316,7 +319,7 @@ public final class Recorder: @unchecked Sendable {
 
     private func writeSidecar() {
         do {
-            try store.write(try makeSidecar(complete: false).encoded(), to: description.sidecarPath)
+            try sidecars.write(try makeSidecar(complete: false).encoded(), to: description.sidecarPath)
         } catch {
             log.warn("the sidecar could not be written: \(error)")
         }

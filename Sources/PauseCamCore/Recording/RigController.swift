@@ -164,7 +164,7 @@ public final class RigController: @unchecked Sendable {
         }
         let description = Recorder.Description(rigName: rig.name, settings: settings, devices: devices,
                                                sidecarPath: sidecarPath, started: Self.iso8601(wallClock()))
-        let recorder = Recorder(description: description, sink: sink, store: store)
+        let recorder = Recorder(description: description, sink: sink, store: store, sidecarWorker: finisher.worker)
         recorder.serialContext = scheduler
         lastClip = nil
         lastFailure = nil
