@@ -128,7 +128,9 @@ final class RigWiring: @unchecked Sendable {
                                    warnings: warnings, storage: FileSystemStorageProbe(),
                                    storagePolicy: RigWiring.storagePolicy(),
                                    finishing: SerialQueueWorker(label: "pausecam.finish"),
-                                   savedEvents: RigWiring.savedEvents(clock), notify: notify)
+                                   savedEvents: RigWiring.savedEvents(clock),
+                                   devices: clock == .real ? SerialQueueWorker(label: "pausecam.devices") : InlineWorker(),
+                                   notify: notify)
         runner = ScriptRunner(controller: controller, scheduler: scheduler)
     }
 
@@ -155,6 +157,7 @@ final class RigWiring: @unchecked Sendable {
         watcher?.stop()
         let controller = self.controller
         scheduler.perform { controller.stopDevices() }
+        controller.waitForDevices()
     }
 
     /// Opens the camera at `path` for `lens`, asking for the movie's frame rate when the lens names none, and warns

@@ -30,7 +30,8 @@ enum EngineFixture {
     /// `cameras` replace the virtual lenses of the same roles; `finishing` and `savedEvents` are the controller's.
     static func makeFixture(rig: Rig, startupDelays: [String: MediaTime] = [:], cameras replacements: [String: any Camera] = [:],
                             finishing: any BackgroundWorker = InlineWorker(),
-                            savedEvents: ClipFinisher.SavedEvents = .whenFinished) -> Fixture {
+                            savedEvents: ClipFinisher.SavedEvents = .whenFinished,
+                            devices: any BackgroundWorker = InlineWorker()) -> Fixture {
         let scheduler = SimulatedScheduler()
         var cameras: [String: any Camera] = [:]
         for lens in rig.lenses {
@@ -46,7 +47,7 @@ enum EngineFixture {
         let controller = RigController(
             rig: rig, cameras: cameras, microphone: VirtualMicrophone(scheduler: scheduler), sinkFactory: factory,
             store: store, scheduler: scheduler, wallClock: { Date(timeIntervalSince1970: 1_800_000_000) },
-            outputDirectory: "/videos", finishing: finishing, savedEvents: savedEvents,
+            outputDirectory: "/videos", finishing: finishing, savedEvents: savedEvents, devices: devices,
             notify: { box.messages.append($0) })
         controller.startDevices()
         return Fixture(scheduler: scheduler, controller: controller,

@@ -32,27 +32,43 @@ extension RigController {
         }
     }
 
-    /// Starts the camera of `lens` (the bank asked for it); a failure is reported, and the bank told so it can
-    /// choose again.
+    /// Starts the camera of `lens` (the bank asked for it) on the device worker: STREAMON and mapping the buffers
+    /// take a while on a real camera, and the serial context does not wait for them. Starts and stops keep their
+    /// order there. A failure comes back to the context, is reported, and the bank is told so it can choose again.
     private func startCamera(lens name: String) -> [String] {
         guard let camera = cameras[name] else { return perform(bank.handle(.startFailed(lens: name, at: scheduler.clock.now()))) }
         let mailbox = videoMailboxes[name] ?? Mailbox<VideoFrame>(capacity: Self.videoMailboxCapacity)
         videoMailboxes[name] = mailbox
-        do {
-            try camera.start(deliver: { [weak self, scheduler, intake] frame in
-                guard intake.isOpen, mailbox.post(frame) else { return }
-                scheduler.schedule(at: .zero) { [weak self] in self?.drainVideo(mailbox, lens: name) }
-            }, onEnd: { [weak self, scheduler] reason in
-                scheduler.schedule(at: .zero) { [weak self] in
-                    self?.cameraEnded(lens: name, camera: camera, reason: reason)
-                }
-            })
-            return []
-        } catch {
-            notify("lens \(name): \(camera.displayName) could not start: \(error)")
-            recorder?.warn("lens \(name): \(camera.displayName) could not start: \(error)")
-            return perform(bank.handle(.startFailed(lens: name, at: scheduler.clock.now())))
+        let deliver: @Sendable (VideoFrame) -> Void = { [weak self, scheduler, intake] frame in
+            guard intake.isOpen, mailbox.post(frame) else { return }
+            scheduler.schedule(at: .zero) { [weak self] in self?.drainVideo(mailbox, lens: name) }
         }
+        let onEnd: @Sendable (String) -> Void = { [weak self, scheduler] reason in
+            scheduler.schedule(at: .zero) { [weak self] in self?.cameraEnded(lens: name, camera: camera, reason: reason) }
+        }
+        deviceWorker.submit { [weak self, scheduler] in
+            do {
+                try camera.start(deliver: deliver, onEnd: onEnd)
+            } catch {
+                let message = "lens \(name): \(camera.displayName) could not start: \(error)"
+                scheduler.schedule(at: .zero) { [weak self] in self?.cameraFailedToStart(lens: name, message: message) }
+            }
+        }
+        return []
+    }
+
+    /// A camera's start failed on the device worker: said, noted in the clip, and the bank chooses again (its
+    /// rejections are told as events, since the command that led here has had its reply).
+    private func cameraFailedToStart(lens name: String, message: String) {
+        notify(message)
+        recorder?.warn(message)
+        for rejection in perform(bank.handle(.startFailed(lens: name, at: scheduler.clock.now()))) { notify(rejection) }
+    }
+
+    /// Stops `camera` on the device worker, after any start queued before (V4L2 joins its capture thread).
+    private func stopCamera(_ camera: (any Camera)?) {
+        guard let camera else { return }
+        deviceWorker.submit { camera.stop() }
     }
 
     /// Everything a camera's mailbox holds, in order; its drops go to the clip recording now.
@@ -76,7 +92,7 @@ extension RigController {
         for action in actions {
             switch action {
             case .startCamera(let lens): rejections += startCamera(lens: lens)
-            case .stopCamera(let lens): cameras[lens]?.stop()
+            case .stopCamera(let lens): stopCamera(cameras[lens])
             case .switchLens(let lens, let requested, let effective):
                 switcher.switchLens(to: lens, at: effective)
                 recorder?.noteSwitch(to: lens, requested: requested)
@@ -95,7 +111,7 @@ extension RigController {
     public func attach(_ camera: any Camera, lens name: String) {
         scheduler.assertOnSerialContext()
         guard rig.lens(named: name) != nil else { return }
-        if let old = cameras[name], old !== camera { old.stop() }
+        if let old = cameras[name], old !== camera { stopCamera(old) }
         cameras[name] = camera
         notify("lens \(name): \(camera.displayName) attached")
         recorder?.warn("lens \(name): \(camera.displayName) attached mid-clip")
@@ -107,15 +123,23 @@ extension RigController {
     public func detach(lens name: String, reason: String) {
         scheduler.assertOnSerialContext()
         guard let camera = cameras[name] else { return }
-        camera.stop()
+        stopCamera(camera)
         cameraEnded(lens: name, camera: camera, reason: reason)
     }
 
-    /// Stops every device; idempotent.
+    /// Stops every device (the cameras on the device worker, after any start queued there); idempotent. Off the
+    /// context, `waitForDevices` then waits for the stops.
     public func stopDevices() {
         scheduler.assertOnSerialContext()
-        for camera in cameras.values { camera.stop() }
+        for camera in cameras.values { stopCamera(camera) }
         microphone?.stop()
+    }
+
+    /// Waits until every start and stop handed to the device worker so far has run; call it off the serial context.
+    public func waitForDevices() {
+        let done = DispatchSemaphore(value: 0)
+        deviceWorker.submit { done.signal() }
+        done.wait()
     }
 
     /// A frame from any lens: the switcher keeps the active lens's frames, the recorder places them.

@@ -46,6 +46,8 @@ public final class RigController: @unchecked Sendable {
     var videoMailboxes: [String: Mailbox<VideoFrame>] = [:]
     /// Finishes stopped clips off the serial context.
     let finisher: ClipFinisher
+    /// Where cameras are started and stopped, in order, off the serial context.
+    let deviceWorker: any BackgroundWorker
     let savedEvents: ClipFinisher.SavedEvents
     /// Warnings known before any clip (microphone missing…): copied into every clip's sidecar.
     var rigWarnings: [String] = []
@@ -78,12 +80,14 @@ public final class RigController: @unchecked Sendable {
 
     /// A controller for `rig` whose lens roles are served by `cameras` (a missing role has no camera yet).
     /// `finishing` runs the slow end of each clip (inline by default, for tests; a `SerialQueueWorker` in the
-    /// program); `savedEvents` says when the context hears of it.
+    /// program); `savedEvents` says when the context hears of it; `devices` starts and stops cameras (inline by
+    /// default and on the simulated clock, whose virtual lenses read the clock as they start).
     public init(rig: Rig, cameras: [String: any Camera], microphone: (any Microphone)?, sinkFactory: any MovieSinkFactory,
                 store: any SidecarStore, scheduler: any Scheduler, wallClock: @escaping @Sendable () -> Date,
                 outputDirectory: String, warnings: [String] = [], storage: (any StorageProbe)? = nil,
                 storagePolicy: StoragePolicy = StoragePolicy(), finishing: any BackgroundWorker = InlineWorker(),
-                savedEvents: ClipFinisher.SavedEvents = .whenFinished, notify: @escaping (String) -> Void) {
+                savedEvents: ClipFinisher.SavedEvents = .whenFinished, devices: any BackgroundWorker = InlineWorker(),
+                notify: @escaping (String) -> Void) {
         self.storage = storage
         self.storagePolicy = storagePolicy
         self.rig = rig
@@ -98,6 +102,7 @@ public final class RigController: @unchecked Sendable {
         self.notify = notify
         finisher = ClipFinisher(worker: finishing)
         self.savedEvents = savedEvents
+        deviceWorker = devices
         switcher = Switcher(lens: rig.defaultLens)
         bank = LensBank(rig: rig, withCamera: Set(cameras.keys))
     }
