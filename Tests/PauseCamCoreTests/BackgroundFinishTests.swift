@@ -101,10 +101,11 @@ final class BackgroundFinishTests: XCTestCase {
         let scheduler = SimulatedScheduler()
         let camera = BurstCamera(scheduler: scheduler)
         let factory = RecordingSinkFactory()
+        let box = EngineFixture.MessageBox()
         let controller = RigController(rig: rig, cameras: ["main": camera], microphone: nil, sinkFactory: factory,
                                        store: MemorySidecarStore(), scheduler: scheduler,
                                        wallClock: { Date(timeIntervalSince1970: 1_800_000_000) },
-                                       outputDirectory: "/videos", notify: { _ in })
+                                       outputDirectory: "/videos", notify: { box.messages.append($0) })
         controller.startDevices()
         let runner = ScriptRunner(controller: controller, scheduler: scheduler)
         let start = scheduler.clock.now()
@@ -119,6 +120,8 @@ final class BackgroundFinishTests: XCTestCase {
         XCTAssertEqual(clip.sidecar.devices.map(\.role), ["main"])
         XCTAssertEqual(clip.sidecar.devices.first?.dropped, 6)
         XCTAssertTrue(clip.sidecar.warnings.contains { $0.contains("6 frames from main dropped") }, "\(clip.sidecar.warnings)")
+        XCTAssertTrue(box.messages.contains { $0.hasPrefix("saved ") && $0.hasSuffix("; dropped before the engine (it was busy): main 6") },
+                      "\(box.messages)")
         // The frames kept reached the movie in order, from the newest of the burst on.
         let times = try XCTUnwrap(factory.sinks.first).video.map(\.time)
         XCTAssertEqual(times, times.sorted())
