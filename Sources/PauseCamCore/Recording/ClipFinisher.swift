@@ -41,19 +41,34 @@ public final class ClipFinisher: @unchecked Sendable {
     /// Runs `job` on the worker. `finished` is called on the worker's thread once its outcome waits in `collect`.
     public func start(_ job: ClipFinishJob, finished: @escaping @Sendable () -> Void = {}) {
         let path = job.moviePath
+        let handOver = HandOver(job)
         condition.withLock { pending.append(path) }
         worker.submit { [self] in
-            let outcome: Outcome
-            do {
-                outcome = .saved(try job.run(), timer: job.timer)
-            } catch {
-                outcome = .failed(moviePath: path, reason: "\(error)")
-            }
+            // The job, and the sink it owns, are released before the outcome is published: a caller waiting for every
+            // finish may end the process right after, and the encoder's threads are joined as the sink goes.
+            let outcome = handOver.run()
             condition.withLock {
                 outcomes[path] = outcome
                 condition.broadcast()
             }
             finished()
+        }
+    }
+
+    /// Holds a job until the worker takes it, so the worker's closure does not keep the job (and its sink) alive.
+    private final class HandOver: @unchecked Sendable {
+        private var job: ClipFinishJob?
+        init(_ job: ClipFinishJob) { self.job = job }
+
+        /// Runs the job once and lets it go.
+        func run() -> Outcome {
+            guard let job else { preconditionFailure("a clip's finishing job ran twice") }
+            self.job = nil
+            do {
+                return .saved(try job.run(), timer: job.timer)
+            } catch {
+                return .failed(moviePath: job.moviePath, reason: "\(error)")
+            }
         }
     }
 

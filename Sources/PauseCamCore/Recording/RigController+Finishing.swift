@@ -29,11 +29,12 @@ extension RigController {
                 scheduler.schedule(at: .zero) { [weak self] in self?.collectFinishedClips() }
             }
         case .after(let delay):
+            let path = job.moviePath
             finisher.start(job)
             scheduler.schedule(at: scheduler.clock.now() + delay) { [weak self] in
                 guard let self else { return }
-                self.finisher.waitUntilDone(job.moviePath)
-                self.collectFinishedClips(only: job.moviePath)
+                self.finisher.waitUntilDone(path)
+                self.collectFinishedClips(only: path)
             }
         }
         collectFinishedClips()
