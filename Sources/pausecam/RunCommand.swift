@@ -77,6 +77,11 @@ enum RunCommand {
         default:
             break
         }
+        let earlier = controller.clipsBeingSaved.map { ($0 as NSString).lastPathComponent }
+        if !earlier.isEmpty {
+            progressSlot.drawer?.clear()
+            console.event("waiting for \(earlier.joined(separator: ", ")) to be saved before exiting…")
+        }
         let clip = runner.finishClip()
         progressSlot.drawer?.clear()
         control.stop()
@@ -103,7 +108,7 @@ enum RunCommand {
             let dropped = sidecar.video.framesDropped
             let ended = outcome.succeeded ? "" : (signalStatus != nil ? " (interrupted)" : " (the script failed)")
             console.line("\(sidecar.scenes.count) scene(s), \(String(format: "%.3f", sidecar.duration)) s, "
-                         + "\(dropped) dropped frame(s)\(ended)")
+                         + "\(dropped) dropped frame(s)\(RigStatus.mailboxDropText(sidecar.devices))\(ended)")
         }
         if let signalStatus { return signalStatus }
         return outcome.succeeded ? 0 : 1

@@ -27,7 +27,11 @@ enum EngineFixture {
     }
 
     /// The engine for `rig`; a lens named in `startupDelays` takes that long to deliver its first frame after a start.
-    static func makeFixture(rig: Rig, startupDelays: [String: MediaTime] = [:]) -> Fixture {
+    /// `cameras` replace the virtual lenses of the same roles; `finishing` and `savedEvents` are the controller's.
+    static func makeFixture(rig: Rig, startupDelays: [String: MediaTime] = [:], cameras replacements: [String: any Camera] = [:],
+                            finishing: any BackgroundWorker = InlineWorker(),
+                            savedEvents: ClipFinisher.SavedEvents = .whenFinished,
+                            devices: any BackgroundWorker = InlineWorker()) -> Fixture {
         let scheduler = SimulatedScheduler()
         var cameras: [String: any Camera] = [:]
         for lens in rig.lenses {
@@ -36,13 +40,15 @@ enum EngineFixture {
                                              rate: lens.rate!, scheduler: scheduler,
                                              startupDelay: startupDelays[lens.name] ?? .zero)
         }
+        cameras.merge(replacements) { $1 }
         let factory = RecordingSinkFactory()
         let store = MemorySidecarStore()
         let box = MessageBox()
         let controller = RigController(
             rig: rig, cameras: cameras, microphone: VirtualMicrophone(scheduler: scheduler), sinkFactory: factory,
             store: store, scheduler: scheduler, wallClock: { Date(timeIntervalSince1970: 1_800_000_000) },
-            outputDirectory: "/videos", notify: { box.messages.append($0) })
+            outputDirectory: "/videos", finishing: finishing, savedEvents: savedEvents, devices: devices,
+            notify: { box.messages.append($0) })
         controller.startDevices()
         return Fixture(scheduler: scheduler, controller: controller,
                        runner: ScriptRunner(controller: controller, scheduler: scheduler), factory: factory,

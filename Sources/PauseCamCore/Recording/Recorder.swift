@@ -44,7 +44,7 @@ public final class Recorder: @unchecked Sendable {
     public private(set) var log: SceneLog
     public let description: Description
     private let sink: any MovieSink
-    private let store: any SidecarStore
+    private let sidecars: SidecarWriter
     private var videoFramesAppended = 0
     private var audioSamplesAppended = 0
     private var stopped: String?
@@ -68,10 +68,13 @@ public final class Recorder: @unchecked Sendable {
     /// The frames left unshown at the stop were counted (`noteStop`).
     private var stopNoted = false
 
-    public init(description: Description, sink: any MovieSink, store: any SidecarStore) {
+    /// A recorder writing to `sink`; its sidecars go to `store`, through `sidecarWorker` when given (the finisher's:
+    /// the serial context then never waits for an fsync).
+    public init(description: Description, sink: any MovieSink, store: any SidecarStore,
+                sidecarWorker: (any BackgroundWorker)? = nil) {
         self.description = description
         self.sink = sink
-        self.store = store
+        sidecars = SidecarWriter(store: store, worker: sidecarWorker)
         let frameDuration = description.settings.rate.frameDuration
         session = Session(frameDuration: frameDuration)
         retimer = Retimer(frameDuration: frameDuration)
@@ -265,9 +268,27 @@ public final class Recorder: @unchecked Sendable {
     /// Adds a warning to the clip's sidecar.
     public func warn(_ text: String) { log.warn(text) }
 
-    /// Finishes the clip after `stop`: closes the timeline, writes the movie with its chapters, the thumbnail and
-    /// the final sidecar. `stoppedAt` is the ISO 8601 wall-clock time of the stop.
+    /// Units a device's mailbox dropped while this clip recorded (frames of a camera, sample frames of the
+    /// microphone), by sidecar device role.
+    public private(set) var mailboxDrops: [String: Int] = [:]
+
+    /// `count` units from `device` (a lens role, or "microphone") were dropped before the serial context could take
+    /// them: the sidecar's device entry counts them.
+    public func noteMailboxDrops(device: String, count: Int) {
+        guard count > 0 else { return }
+        mailboxDrops[device, default: 0] += count
+    }
+
+    /// Finishes the clip after `stop`, here and now: `prepareFinish` then the job's `run`. For callers that own the
+    /// recorder outright (tests); the controller runs the job on its finishing worker instead.
     public func finish(stoppedAt: String) throws -> Clip {
+        try prepareFinish(stoppedAt: stoppedAt).run()
+    }
+
+    /// Closes the timeline after `stop` (on the serial context): decides the last slots, flushes the audio, and
+    /// hands everything the slow part needs — the sink, the chapters, the sidecars — to a `ClipFinishJob`. After
+    /// this the recorder is done; the job owns the sink and may run on any thread.
+    public func prepareFinish(stoppedAt: String) -> ClipFinishJob {
         serialContext?.assertOnSerialContext()
         if let stopTime { holdVideo(before: stopTime) }
         // Nothing more can come: the slots still early meet the stop (and are dropped when after it).
@@ -277,44 +298,11 @@ public final class Recorder: @unchecked Sendable {
         retimer.finish()
         flushAudio()
         stopped = stoppedAt
-        if let sinkError {
-            sink.abort()
-            writeSidecar()
-            throw sinkError
-        }
-        let summary: MovieSummary
-        do {
-            summary = try sink.finish(chapters: chapters())
-        } catch {
-            log.warn("the movie could not be finished: \(error)")
-            writeSidecar()
-            throw error
-        }
-        session.markFinished()
-        var sidecar = makeSidecar(complete: true)
-        sidecar.video.framesWritten = summary.videoFramesWritten
-        sidecar.video.framesDropped = summary.videoFramesDropped
-        if sidecar.audio != nil {
-            sidecar.audio?.samplesWritten = summary.audioSamplesWritten
-            sidecar.audio?.samplesDropped = summary.audioSamplesDropped
-        }
-        if summary.audioSamplesDropped > 0 {
-            sidecar.warnings.append("\(summary.audioSamplesDropped) audio samples dropped (silence in the movie): "
-                                    + "the encoder fell behind")
-        }
-        if summary.videoFramesDropped > 0 {
-            sidecar.warnings.append("\(summary.videoFramesDropped) frames dropped: the encoder fell behind")
-        }
-        sidecar.warnings += ClipExports.write(sidecar: sidecar, movieURL: URL(fileURLWithPath: summary.path),
-                                              formats: description.exports, store: store)
-        do {
-            try store.write(try sidecar.encoded(), to: description.sidecarPath)
-        } catch {
-            // The movie is finished and safe; only its final sidecar is missing (the last scene-boundary one stays).
-            sidecar.warnings.append("the final sidecar could not be written: \(error)")
-        }
-        return Clip(moviePath: summary.path, sidecarPath: description.sidecarPath,
-                    thumbnailPath: summary.thumbnailPath, sidecar: sidecar)
+        let interim = makeSidecar(complete: false)
+        if sinkError == nil { session.markFinished() }
+        return ClipFinishJob(sink: sink, sidecars: sidecars, chapters: chapters(), sidecarPath: description.sidecarPath,
+                             interimSidecar: interim, finishedSidecar: makeSidecar(complete: true),
+                             sinkError: sinkError, timer: session.timer, exports: description.exports)
     }
 
     /// Abandons a clip that got no video frame: the sink removes what it wrote (the `.partial`), and since the
@@ -334,7 +322,7 @@ public final class Recorder: @unchecked Sendable {
 
     private func writeSidecar() {
         do {
-            try store.write(try makeSidecar(complete: false).encoded(), to: description.sidecarPath)
+            try sidecars.write(try makeSidecar(complete: false).encoded(), to: description.sidecarPath)
         } catch {
             log.warn("the sidecar could not be written: \(error)")
         }
@@ -380,6 +368,10 @@ public final class Recorder: @unchecked Sendable {
             switches: log.switches.map {
                 Sidecar.Switch(lens: $0.lens, requested: $0.requested.seconds, effective: $0.effective.seconds)
             },
-            devices: description.devices, warnings: log.warnings)
+            devices: description.devices.map { device in
+                var device = device
+                device.dropped = mailboxDrops[device.role] ?? 0
+                return device
+            }, warnings: log.warnings)
     }
 }

@@ -111,11 +111,16 @@ public struct Sidecar: Codable, Sendable, Equatable {
         public var name: String
         /// The lens's `latency:` in seconds, taken off its camera's timestamps; absent when the rig sets none.
         public var latency: Double?
+        /// Samples this device captured during the clip that were dropped before the engine could take them (its
+        /// mailbox was full because the engine was busy): frames for a lens, sample frames for the microphone. The
+        /// oldest waiting ones go first, so the movie stays current. Absent in sidecars older than this field.
+        public var dropped: Int?
 
-        public init(role: String, name: String, latency: Double? = nil) {
+        public init(role: String, name: String, latency: Double? = nil, dropped: Int? = nil) {
             self.role = role
             self.name = name
             self.latency = latency
+            self.dropped = dropped
         }
     }
 

@@ -11,8 +11,6 @@ final class EncodingPipeline {
     let audio: AudioEncoder?
     private let videoStream: Int32
     private let audioStream: Int32
-    /// Packets written per stream (for the summary).
-    private(set) var videoPacketsWritten = 0
     /// Compressed frames that did not decode and were replaced by the previous picture.
     private(set) var undecodablePictures = 0
 
@@ -84,7 +82,6 @@ final class EncodingPipeline {
     }
 
     private func writeVideo(_ packet: UnsafeMutablePointer<AVPacket>) throws {
-        videoPacketsWritten += 1
         try muxer.write(packet, timeBase: video.context.pointee.time_base, stream: videoStream)
     }
 
