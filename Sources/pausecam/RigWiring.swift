@@ -96,7 +96,9 @@ final class RigWiring: @unchecked Sendable {
         case .none:
             notify("audio: none — recording video only")
         case .virtual:
-            microphone = VirtualMicrophone(scheduler: scheduler)
+            let options = rig.audio.options
+            microphone = VirtualMicrophone(scheduler: scheduler, tone: options.toneFrequency,
+                                           driftPPM: options.driftPPM, level: options.level)
         case .alsa(let name):
             if clock == .simulated {
                 let message = "--clock simulated cannot drive the real microphone \"\(name)\"; recording video only"

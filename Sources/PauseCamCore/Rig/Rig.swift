@@ -110,9 +110,12 @@ public struct Rig: Sendable, Equatable {
         public var device: Device
         /// When true, a microphone that cannot be opened is an error; when false, a warning and video only.
         public var required: Bool
-        public init(device: Device = .alsa("default"), required: Bool = false) {
+        /// Declicking, and the virtual microphone's test signal (`AudioOptions.swift`).
+        public var options: AudioOptions
+        public init(device: Device = .alsa("default"), required: Bool = false, options: AudioOptions = AudioOptions()) {
             self.device = device
             self.required = required
+            self.options = options
         }
     }
 

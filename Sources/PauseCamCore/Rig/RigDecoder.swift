@@ -25,7 +25,7 @@ public struct RigDecoder {
     static let outputKeys = ["directory", "name", "container", "size", "fps", "video", "audio"]
     static let videoKeys = ["codec", "preset", "crf", "keyframe_interval"]
     static let outputAudioKeys = ["codec", "bitrate"]
-    static let audioKeys = ["device", "required"]
+    static let audioKeys = ["device", "required"] + audioOptionKeys
     static let lensKeys = ["zoom", "match", "virtual", "file", "loop", "format", "size", "fps", "latency", "controls"]
     static let matchKeys = ["serial", "path", "name", "usb", "bus", "device"]
     static let controlKeys = ["exposure", "focus", "power_line", "exposure_priority"]
@@ -167,6 +167,7 @@ public struct RigDecoder {
             }
         }
         if let n = f["required"], let r = bool(n, path.child("required")) { input.required = r }
+        input.options = audioOptions(f, path, virtual: input.device == .virtual)
         return input
     }
 

@@ -1,0 +1,54 @@
+/// Decodes the `audio:` section's sound options (`declick`, and the virtual microphone's `tone`, `drift_ppm`,
+/// `level`), kept apart from the device keys so each can grow on its own.
+extension RigDecoder {
+    /// The sound options' keys, added to the `audio:` section's known keys.
+    static let audioOptionKeys = ["declick", "tone", "drift_ppm", "level"]
+
+    /// The options in the `audio:` section's fields `f`; `virtual` says whether the device is the virtual
+    /// microphone (the test-signal keys mean nothing to a real one, so they are errors there).
+    mutating func audioOptions(_ f: Fields, _ path: KeyPath, virtual: Bool) -> Rig.AudioOptions {
+        var options = Rig.AudioOptions()
+        if let n = f["declick"], let t = text(n, path.child("declick")) {
+            switch t {
+            case "on", "true": options.declick = true
+            case "off", "false": options.declick = false
+            default: report("expected on or off, found \"\(t)\"", at: n.mark, path: path.child("declick"))
+            }
+        }
+        for key in ["tone", "drift_ppm", "level"] where !virtual {
+            if let keyNode = f.keyNode(key) {
+                report("\"\(key)\" applies to the virtual microphone only (device: virtual)", at: keyNode.mark,
+                       path: path)
+            }
+        }
+        if let n = f["tone"], let t = text(n, path.child("tone")) {
+            let hertz = t.hasSuffix("Hz") ? String(t.dropLast(2)).filter { $0 != " " } : t
+            if let v = RigValueParser.integer(hertz), Rig.AudioOptions.toneRange.contains(v) {
+                options.toneFrequency = v
+            } else {
+                report("expected a frequency in Hz from \(Rig.AudioOptions.toneRange.lowerBound) to "
+                       + "\(Rig.AudioOptions.toneRange.upperBound), found \"\(t)\"", at: n.mark, path: path.child("tone"))
+            }
+        }
+        if let n = f["drift_ppm"], let t = text(n, path.child("drift_ppm")) {
+            let negative = t.hasPrefix("-")
+            let digits = negative || t.hasPrefix("+") ? t.dropFirst() : Substring(t)
+            if let magnitude = RigValueParser.integer(digits),
+               Rig.AudioOptions.driftRange.contains(negative ? -magnitude : magnitude) {
+                options.driftPPM = negative ? -magnitude : magnitude
+            } else {
+                report("expected whole parts per million from \(Rig.AudioOptions.driftRange.lowerBound) to "
+                       + "\(Rig.AudioOptions.driftRange.upperBound), found \"\(t)\"", at: n.mark,
+                       path: path.child("drift_ppm"))
+            }
+        }
+        if let n = f["level"], let t = text(n, path.child("level")) {
+            if let v = RigValueParser.number(t), (0.0...1.0).contains(v) {
+                options.level = v
+            } else {
+                report("expected a gain from 0 (silent) to 1, found \"\(t)\"", at: n.mark, path: path.child("level"))
+            }
+        }
+        return options
+    }
+}
