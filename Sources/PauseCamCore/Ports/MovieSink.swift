@@ -98,10 +98,13 @@ public struct MovieSettings: Sendable, Equatable {
         public var sampleRate: Int32
         public var channels: Int
         public var bitrate: Int
-        public init(sampleRate: Int32 = 48_000, channels: Int = 1, bitrate: Int = 128_000) {
+        /// Fade out and in at every seam (`audio.declick`, see `Declicker`): done by the recorder, not the sink.
+        public var declick: Bool
+        public init(sampleRate: Int32 = 48_000, channels: Int = 1, bitrate: Int = 128_000, declick: Bool = true) {
             self.sampleRate = sampleRate
             self.channels = channels
             self.bitrate = bitrate
+            self.declick = declick
         }
     }
 

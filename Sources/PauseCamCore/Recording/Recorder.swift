@@ -67,6 +67,8 @@ public final class Recorder: @unchecked Sendable {
     private var stoppedWhileRecording = false
     /// The frames left unshown at the stop were counted (`noteStop`).
     private var stopNoted = false
+    /// Fades at every seam (`audio.declick`); `nil` when off or video only.
+    private var declicker: Declicker?
 
     public init(description: Description, sink: any MovieSink, store: any SidecarStore) {
         self.description = description
@@ -77,6 +79,7 @@ public final class Recorder: @unchecked Sendable {
         retimer = Retimer(frameDuration: frameDuration)
         outputClock = OutputClock(frameDuration: frameDuration)
         log = SceneLog(frameDuration: frameDuration)
+        declicker = description.settings.audio.flatMap { $0.declick ? Declicker(sampleRate: $0.sampleRate) : nil }
     }
 
     /// The finished movie's path (reserved when the sink was made).
@@ -223,6 +226,7 @@ public final class Recorder: @unchecked Sendable {
         } catch {
             sinkError = error
         }
+        if startsSegment { sendAudio(declicker?.seam(at: fileTime) ?? []) }
         flushAudio()
         if startsSegment { writeSidecar() }
     }
@@ -237,7 +241,13 @@ public final class Recorder: @unchecked Sendable {
     }
 
     private func flushAudio() {
-        for piece in retimer.takeAudio() where description.settings.audio != nil {
+        for piece in retimer.takeAudio() {
+            if declicker != nil { sendAudio(declicker!.process(piece)) } else { sendAudio([piece]) }
+        }
+    }
+
+    private func sendAudio(_ pieces: [AudioChunk]) {
+        for piece in pieces where description.settings.audio != nil && sinkError == nil {
             do {
                 try sink.appendAudio(piece)
                 audioSamplesAppended += piece.frameCount
@@ -273,6 +283,7 @@ public final class Recorder: @unchecked Sendable {
         if let stopTime { noteStop(at: stopTime) }
         retimer.finish()
         flushAudio()
+        sendAudio(declicker?.finish() ?? [])
         stopped = stoppedAt
         if let sinkError {
             sink.abort()

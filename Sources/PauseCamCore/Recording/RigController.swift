@@ -334,7 +334,8 @@ public final class RigController: @unchecked Sendable {
     private func movieSettings() -> MovieSettings {
         let output = rig.output
         let audio = microphone.map {
-            MovieSettings.AudioSettings(sampleRate: $0.sampleRate, channels: $0.channels, bitrate: output.audioBitrate)
+            MovieSettings.AudioSettings(sampleRate: $0.sampleRate, channels: $0.channels, bitrate: output.audioBitrate,
+                                        declick: rig.audio.options.declick)
         }
         return MovieSettings(width: output.width, height: output.height, rate: output.rate,
                              container: output.container, preset: output.preset, crf: output.crf,
