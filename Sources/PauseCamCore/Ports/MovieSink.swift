@@ -64,6 +64,8 @@ public struct MovieSummary: Sendable, Equatable {
     public var audioSamplesDropped: Int
     /// The thumbnail JPEG beside the movie, if one was written.
     public var thumbnailPath: String?
+    /// Stalls of the audio beyond what drift correction smooths (see `AudioDriftCorrector`), corrected at once.
+    public var audioStalls = AudioStallReport()
     public init(path: String, videoFramesWritten: Int, videoFramesDropped: Int, audioSamplesWritten: Int,
                 audioSamplesDropped: Int = 0, thumbnailPath: String? = nil) {
         self.audioSamplesDropped = audioSamplesDropped

@@ -48,6 +48,8 @@ public struct Sidecar: Codable, Sendable, Equatable {
         public var samplesDropped: Int = 0
         /// Sample frames dropped because they overlapped audio already written.
         public var lateSamplesDropped: Int
+        /// Stalls filled with silence or cut (absent when none): everything smaller was drift, smoothed.
+        public var stalls: AudioStallReport?
     }
 
     public struct Scene: Codable, Sendable, Equatable {
