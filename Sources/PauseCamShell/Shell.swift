@@ -135,7 +135,7 @@ public final class Shell: @unchecked Sendable {
         let controller = self.controller
         let status = scheduler.perform { controller.status }
         return formatter.prompt(state: status.state, scene: status.scene, timer: status.timer, lens: status.lens,
-                                digitalZoom: status.digitalZoom)
+                                digitalZoom: status.digitalZoom, level: status.audioPeak)
     }
 
     // MARK: Commands

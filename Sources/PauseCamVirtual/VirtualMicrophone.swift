@@ -122,6 +122,18 @@ public final class VirtualMicrophone: Microphone, @unchecked Sendable {
         }
     }
 
+    /// Behaves like a USB microphone put back after `unplug()`: chunks come again, from the current time, to the
+    /// same receiver. Does nothing unless unplugged.
+    public func plugBack() {
+        let resumed: (Int, @Sendable (AudioChunk) -> Void)? = lock.withLock {
+            guard !running, let deliver else { return nil }
+            running = true
+            generation += 1
+            return (generation, deliver)
+        }
+        if let (generation, deliver) = resumed { startTicking(generation: generation, deliver: deliver) }
+    }
+
     /// Behaves like a USB microphone pulled out mid-clip: chunks stop and `onEnd` is called once with `reason`.
     /// For fault tests of the recorder's silence-and-go-on.
     public func unplug(reason: String = "unplugged") {

@@ -27,8 +27,10 @@ enum EngineFixture {
     }
 
     /// The engine for `rig`; a lens named in `startupDelays` takes that long to deliver its first frame after a start.
-    static func makeFixture(rig: Rig, startupDelays: [String: MediaTime] = [:]) -> Fixture {
-        let scheduler = SimulatedScheduler()
+    /// `scheduler` and `microphone` replace the fixture's own (a test that drives the microphone itself).
+    static func makeFixture(rig: Rig, startupDelays: [String: MediaTime] = [:],
+                            scheduler: SimulatedScheduler = SimulatedScheduler(),
+                            microphone: VirtualMicrophone? = nil) -> Fixture {
         var cameras: [String: any Camera] = [:]
         for lens in rig.lenses {
             guard case .virtual(let color) = lens.source else { continue }
@@ -40,7 +42,7 @@ enum EngineFixture {
         let store = MemorySidecarStore()
         let box = MessageBox()
         let controller = RigController(
-            rig: rig, cameras: cameras, microphone: VirtualMicrophone(scheduler: scheduler), sinkFactory: factory,
+            rig: rig, cameras: cameras, microphone: microphone ?? VirtualMicrophone(scheduler: scheduler), sinkFactory: factory,
             store: store, scheduler: scheduler, wallClock: { Date(timeIntervalSince1970: 1_800_000_000) },
             outputDirectory: "/videos", notify: { box.messages.append($0) })
         controller.startDevices()

@@ -69,6 +69,8 @@ public final class Recorder: @unchecked Sendable {
     private var stopNoted = false
     /// Fades at every seam (`audio.declick`); `nil` when off or video only.
     private var declicker: Declicker?
+    /// The audio written in each scene (by scene index), for the sidecar's peak and RMS.
+    private var sceneLevels: [Int: SoundLevel] = [:]
 
     public init(description: Description, sink: any MovieSink, store: any SidecarStore) {
         self.description = description
@@ -251,6 +253,9 @@ public final class Recorder: @unchecked Sendable {
             do {
                 try sink.appendAudio(piece)
                 audioSamplesAppended += piece.frameCount
+                if let scene = session.scenes.last(where: { ($0.start ?? .zero) <= piece.pts }) ?? session.scenes.first {
+                    sceneLevels[scene.index, default: SoundLevel()].add(piece.samples)
+                }
             } catch {
                 sinkError = error
                 return
@@ -364,7 +369,7 @@ public final class Recorder: @unchecked Sendable {
                 },
                 markers: log.markers.filter { $0.scene == scene.index }.map {
                     Sidecar.Marker(time: $0.time.seconds, text: $0.text)
-                })
+                }, audioPeak: sceneLevels[scene.index]?.peak, audioRms: sceneLevels[scene.index]?.rms)
         }
         let pauses = session.pauses.map { pause in
             Sidecar.Pause(afterScene: pause.afterScene, at: pause.at.seconds,

@@ -22,6 +22,8 @@ public final class RigController: @unchecked Sendable {
         public var digitalZoom: Double
         public var droppedFrames: Int
         public var moviePath: String?
+        /// The microphone's peak over the last 100 ms in dBFS (`LevelMeter`); `nil` without a microphone.
+        public var audioPeak: Double? = nil
     }
 
     /// How long after `stop` the clip is finished: samples captured before the stop may still be in flight.
@@ -38,6 +40,10 @@ public final class RigController: @unchecked Sendable {
     /// The camera serving each lens role now; a role without one has no camera (unplugged, or never found).
     public private(set) var cameras: [String: any Camera]
     private let microphone: (any Microphone)?
+    /// The microphone's live level and silence watch.
+    private var levels = LevelMeter()
+    /// The microphone ended by itself (unplugged); its next chunk means it is back.
+    private var microphoneGone = false
     private let sinkFactory: any MovieSinkFactory
     private let store: any SidecarStore
     private let scheduler: any Scheduler
@@ -212,6 +218,8 @@ public final class RigController: @unchecked Sendable {
     public func receive(_ chunk: AudioChunk) {
         scheduler.assertOnSerialContext()
         guard isPlausible(chunk.pts, what: "audio chunks") else { return }
+        if levels.add(chunk, recording: recorder?.session.state == .recording) { warnSilence() }
+        if microphoneGone { microphoneCameBack() }
         guard let recorder else { return }
         recorder.appendAudio(chunk)
         stopIfFailed(recorder, at: chunk.pts)
@@ -250,9 +258,24 @@ public final class RigController: @unchecked Sendable {
         perform(bank.handle(.detached(lens: lens, at: scheduler.clock.now())))
     }
 
+    /// The input has been below −60 dBFS for 5 s while recording: said now, and in the clip's sidecar.
+    private func warnSilence() {
+        let warning = "the microphone has been silent (below −60 dBFS) for 5 s: is it muted or turned down?"
+        notify("warning: " + warning + clipWarning(warning))
+    }
+
     private func microphoneEnded(reason: String) {
-        notify("microphone stopped: \(reason)")
-        recorder?.warn("microphone stopped: \(reason)")
+        microphoneGone = true
+        notify("microphone stopped: \(reason); the clip goes on with silence")
+        recorder?.warn("microphone stopped: \(reason); the clip goes on with silence")
+    }
+
+    /// Sound again after the microphone ended (plugged back): said, and noted in the clip's sidecar.
+    private func microphoneCameBack() {
+        microphoneGone = false
+        let event = "microphone back: sound resumes at \(DurationParser.clockString(recorder?.session.timer ?? .zero))"
+        notify(event)
+        recorder?.warn(event)
     }
 
     // MARK: Commands
@@ -611,7 +634,8 @@ public final class RigController: @unchecked Sendable {
         return Status(state: session?.state ?? .idle, scene: session?.scenes.count ?? 0,
                       timer: session?.timer ?? .zero, lens: bank.activeLens,
                       digitalZoom: switcher.digitalZoom(at: scheduler.clock.now()),
-                      droppedFrames: recorder?.droppedVideoFrames ?? 0, moviePath: recorder?.moviePath)
+                      droppedFrames: recorder?.droppedVideoFrames ?? 0, moviePath: recorder?.moviePath,
+                      audioPeak: microphone == nil ? nil : levels.peak ?? SoundLevel.floor)
     }
 
     /// One line for `status`.
