@@ -47,4 +47,14 @@ final class AudioOptionsDecoderTests: XCTestCase {
         let messages = messages(audio([("device", "hw:1,0"), ("tone", "440")]))
         XCTAssertEqual(messages, ["t.yaml:11:3: audio: \"tone\" applies to the virtual microphone only (device: virtual)"])
     }
+
+    func testAMicrophoneByMatchRuleOrByLens() throws {
+        let byUSB = try RigDecoder.decode(T.rig(extra: [(T.s("audio", 9, 1), T.m(10, 3, [
+            (T.s("match", 10, 3), T.m(10, 10, [(T.s("usb", 10, 11), T.s("046D:085B", 10, 16))])),
+        ]))]))
+        XCTAssertEqual(byUSB.audio.device, .matched(.usb("046d:085b")))
+        XCTAssertEqual(try RigDecoder.decode(audio([("lens", "tele")])).audio.device, .ofLens("tele"))
+        XCTAssertEqual(messages(audio([("device", "default"), ("lens", "tele")])),
+                       ["t.yaml:11:3: audio: has both \"device\" and \"lens\"; give one way to find the microphone"])
+    }
 }

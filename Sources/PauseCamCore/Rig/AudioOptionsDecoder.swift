@@ -2,7 +2,21 @@
 /// `level`), kept apart from the device keys so each can grow on its own.
 extension RigDecoder {
     /// The sound options' keys, added to the `audio:` section's known keys.
-    static let audioOptionKeys = ["declick", "tone", "drift_ppm", "level"]
+    static let audioOptionKeys = ["declick", "tone", "drift_ppm", "level", "match", "lens"]
+
+    /// `match:` (a lens-style rule) or `lens:` (that lens's camera's microphone) instead of `device:`; `nil` when
+    /// neither is given. Both, or either with `device`, is an error: a rig has one microphone.
+    mutating func audioDevice(_ f: Fields, _ path: KeyPath) -> Rig.AudioInput.Device? {
+        let given = ["device", "match", "lens"].filter { f[$0] != nil }
+        if given.count > 1, let second = f.keyNode(given[1]) {
+            report("has both \"\(given[0])\" and \"\(given[1])\"; give one way to find the microphone",
+                   at: second.mark, path: path)
+            return nil
+        }
+        if let n = f["match"] { return matchRule(n, path.child("match")).map { .matched($0) } }
+        if let n = f["lens"], let lens = text(n, path.child("lens")) { return .ofLens(lens) }
+        return nil
+    }
 
     /// The options in the `audio:` section's fields `f`; `virtual` says whether the device is the virtual
     /// microphone (the test-signal keys mean nothing to a real one, so they are errors there).

@@ -104,6 +104,10 @@ public struct Rig: Sendable, Equatable {
             case alsa(String)
             /// The virtual microphone (sync beeps).
             case virtual
+            /// The sound card a rule picks through udev (`match: {usb: "046d:085b"}`), whatever its card number.
+            case matched(MatchRule)
+            /// The microphone of the camera serving that lens (`lens: tele`): the sound card on the same USB device.
+            case ofLens(String)
             /// No audio: a video-only movie.
             case none
         }

@@ -167,6 +167,7 @@ public struct RigDecoder {
             }
         }
         if let n = f["required"], let r = bool(n, path.child("required")) { input.required = r }
+        if let device = audioDevice(f, path) { input.device = device }
         input.options = audioOptions(f, path, virtual: input.device == .virtual)
         return input
     }
