@@ -135,7 +135,8 @@ public final class Shell: @unchecked Sendable {
         let controller = self.controller
         let status = scheduler.perform { controller.status }
         return formatter.prompt(state: status.state, scene: status.scene, timer: status.timer, lens: status.lens,
-                                digitalZoom: status.digitalZoom)
+                                // The meter is for a person at a terminal; a piped transcript stays a record of commands.
+                                digitalZoom: status.digitalZoom, level: interactive ? status.audioPeak : nil)
     }
 
     // MARK: Commands

@@ -30,6 +30,14 @@ func runDevices(json: Bool, rig: Rig?) -> Int32 {
         print(report.json())
     } else {
         print(report.text(), terminator: "")
+        // Microphones (issue 14): the sound cards udev knows, with what `audio: {match: …}` compares.
+        let microphones = (try? UdevSoundCards().microphones()) ?? []
+        print(microphones.isEmpty ? "No microphones found (no sound card in udev's sound subsystem).\n"
+              : "Microphones:\n" + microphones.map { card in
+                  "  card \(card.card) \"\(card.name)\" (ALSA \(card.pcmName))"
+                      + (card.usb.map { " usb \($0)" } ?? "") + (card.serial.map { " serial \($0)" } ?? "")
+                      + (card.path.map { " path \($0)" } ?? "") + "\n"
+              }.joined(), terminator: "")
     }
     if let matchError, !json { printError("pausecam devices: \(matchError)") }
     return matchError == nil ? 0 : 1

@@ -96,21 +96,25 @@ final class RigWiring: @unchecked Sendable {
         case .none:
             notify("audio: none — recording video only")
         case .virtual:
-            microphone = VirtualMicrophone(scheduler: scheduler)
-        case .alsa(let name):
+            let options = rig.audio.options
+            microphone = VirtualMicrophone(scheduler: scheduler, tone: options.toneFrequency,
+                                           driftPPM: options.driftPPM, level: options.level)
+        case .alsa, .matched, .ofLens:
+            let name = MicrophoneFinder.describe(rig.audio.device)
             if clock == .simulated {
-                let message = "--clock simulated cannot drive the real microphone \"\(name)\"; recording video only"
+                let message = "--clock simulated cannot drive the real microphone \(name); recording video only"
                 if rig.audio.required { throw UsageError(message) }
                 warnings.append(message)
                 warn(message)
             } else {
                 do {
-                    microphone = try ALSAMicrophone(pcm: name, warn: warn)
+                    let pcm = try MicrophoneFinder.pcmName(for: rig.audio.device, lensNodes: lensNodes)
+                    microphone = try ALSAMicrophone(pcm: pcm, warn: warn)
                 } catch {
                     if rig.audio.required {
                         throw DeviceError("the microphone is required (audio.required: true), but \(error); nothing was recorded")
                     }
-                    let message = "microphone \"\(name)\" cannot be opened (\(error)); recording video only"
+                    let message = "microphone \(name) cannot be opened (\(error)); recording video only"
                     warnings.append(message)
                     warn(message)
                 }

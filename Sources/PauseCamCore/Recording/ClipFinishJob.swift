@@ -48,6 +48,7 @@ public struct ClipFinishJob: @unchecked Sendable {
         if sidecar.audio != nil {
             sidecar.audio?.samplesWritten = summary.audioSamplesWritten
             sidecar.audio?.samplesDropped = summary.audioSamplesDropped
+            if summary.audioStalls.count > 0 { sidecar.audio?.stalls = summary.audioStalls }
         }
         if summary.audioSamplesDropped > 0 {
             sidecar.warnings.append("\(summary.audioSamplesDropped) audio samples dropped (silence in the movie): "

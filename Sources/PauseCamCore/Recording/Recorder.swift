@@ -67,6 +67,10 @@ public final class Recorder: @unchecked Sendable {
     private var stoppedWhileRecording = false
     /// The frames left unshown at the stop were counted (`noteStop`).
     private var stopNoted = false
+    /// Fades at every seam (`audio.declick`); `nil` when off or video only.
+    private var declicker: Declicker?
+    /// The audio written in each scene (by scene index), for the sidecar's peak and RMS.
+    private var sceneLevels: [Int: SoundLevel] = [:]
 
     /// A recorder writing to `sink`; its sidecars go to `store`, through `sidecarWorker` when given (the finisher's:
     /// the serial context then never waits for an fsync).
@@ -80,6 +84,7 @@ public final class Recorder: @unchecked Sendable {
         retimer = Retimer(frameDuration: frameDuration)
         outputClock = OutputClock(frameDuration: frameDuration)
         log = SceneLog(frameDuration: frameDuration)
+        declicker = description.settings.audio.flatMap { $0.declick ? Declicker(sampleRate: $0.sampleRate) : nil }
     }
 
     /// The finished movie's path (reserved when the sink was made).
@@ -229,6 +234,7 @@ public final class Recorder: @unchecked Sendable {
         } catch {
             sinkError = error
         }
+        if startsSegment { sendAudio(declicker?.seam(at: fileTime) ?? []) }
         flushAudio()
         if startsSegment { writeSidecar() }
     }
@@ -243,10 +249,19 @@ public final class Recorder: @unchecked Sendable {
     }
 
     private func flushAudio() {
-        for piece in retimer.takeAudio() where description.settings.audio != nil {
+        for piece in retimer.takeAudio() {
+            if declicker != nil { sendAudio(declicker!.process(piece)) } else { sendAudio([piece]) }
+        }
+    }
+
+    private func sendAudio(_ pieces: [AudioChunk]) {
+        for piece in pieces where description.settings.audio != nil && sinkError == nil {
             do {
                 try sink.appendAudio(piece)
                 audioSamplesAppended += piece.frameCount
+                if let scene = session.scenes.last(where: { ($0.start ?? .zero) <= piece.pts }) ?? session.scenes.first {
+                    sceneLevels[scene.index, default: SoundLevel()].add(piece.samples)
+                }
             } catch {
                 sinkError = error
                 return
@@ -297,6 +312,7 @@ public final class Recorder: @unchecked Sendable {
         if let stopTime { noteStop(at: stopTime) }
         retimer.finish()
         flushAudio()
+        sendAudio(declicker?.finish() ?? [])
         stopped = stoppedAt
         let interim = makeSidecar(complete: false)
         if sinkError == nil { session.markFinished() }
@@ -345,7 +361,7 @@ public final class Recorder: @unchecked Sendable {
                 },
                 markers: log.markers.filter { $0.scene == scene.index }.map {
                     Sidecar.Marker(time: $0.time.seconds, text: $0.text)
-                })
+                }, audioPeak: sceneLevels[scene.index]?.peak, audioRms: sceneLevels[scene.index]?.rms)
         }
         let pauses = session.pauses.map { pause in
             Sidecar.Pause(afterScene: pause.afterScene, at: pause.at.seconds,

@@ -158,6 +158,8 @@ extension RigController {
     public func receive(_ chunk: AudioChunk) {
         scheduler.assertOnSerialContext()
         guard isPlausible(chunk.pts, what: "audio chunks") else { return }
+        if levels.add(chunk, recording: recorder?.session.state == .recording) { warnSilence() }
+        if microphoneGone { microphoneCameBack() }
         guard let recorder else { return }
         recorder.appendAudio(chunk)
         stopIfFailed(recorder, at: chunk.pts)
@@ -196,8 +198,23 @@ extension RigController {
         perform(bank.handle(.detached(lens: lens, at: scheduler.clock.now())))
     }
 
+    /// The input has been below −60 dBFS for 5 s while recording: said now, and in the clip's sidecar.
+    private func warnSilence() {
+        let warning = "the microphone has been silent (below −60 dBFS) for 5 s: is it muted or turned down?"
+        notify("warning: " + warning + clipWarning(warning))
+    }
+
     private func microphoneEnded(reason: String) {
-        notify("microphone stopped: \(reason)")
-        recorder?.warn("microphone stopped: \(reason)")
+        microphoneGone = true
+        notify("microphone stopped: \(reason); the clip goes on with silence")
+        recorder?.warn("microphone stopped: \(reason); the clip goes on with silence")
+    }
+
+    /// Sound again after the microphone ended (plugged back): said, and noted in the clip's sidecar.
+    private func microphoneCameBack() {
+        microphoneGone = false
+        let event = "microphone back: sound resumes at \(DurationParser.clockString(recorder?.session.timer ?? .zero))"
+        notify(event)
+        recorder?.warn(event)
     }
 }

@@ -32,6 +32,10 @@ public final class RigController: @unchecked Sendable {
     /// The camera serving each lens role now; a role without one has no camera (unplugged, or never found).
     public internal(set) var cameras: [String: any Camera]
     let microphone: (any Microphone)?
+    /// The microphone's live level and silence watch.
+    var levels = LevelMeter()
+    /// The microphone ended by itself (unplugged); its next chunk means it is back.
+    var microphoneGone = false
     private let sinkFactory: any MovieSinkFactory
     private let store: any SidecarStore
     let scheduler: any Scheduler
@@ -189,7 +193,8 @@ public final class RigController: @unchecked Sendable {
     private func movieSettings() -> MovieSettings {
         let output = rig.output
         let audio = microphone.map {
-            MovieSettings.AudioSettings(sampleRate: $0.sampleRate, channels: $0.channels, bitrate: output.audioBitrate)
+            MovieSettings.AudioSettings(sampleRate: $0.sampleRate, channels: $0.channels, bitrate: output.audioBitrate,
+                                        declick: rig.audio.options.declick)
         }
         return MovieSettings(width: output.width, height: output.height, rate: output.rate,
                              container: output.container, preset: output.preset, crf: output.crf,
@@ -239,7 +244,8 @@ public final class RigController: @unchecked Sendable {
                       timer: session?.timer ?? .zero, lens: bank.activeLens,
                       digitalZoom: switcher.digitalZoom(at: scheduler.clock.now()),
                       droppedFrames: recorder?.droppedVideoFrames ?? 0, moviePath: recorder?.moviePath,
-                      lensesWithCamera: rig.lenses.map(\.name).filter { cameras[$0] != nil }, saving: finisher.saving)
+                      lensesWithCamera: rig.lenses.map(\.name).filter { cameras[$0] != nil }, saving: finisher.saving,
+                      audioPeak: microphone == nil ? nil : levels.peak ?? SoundLevel.floor)
     }
 
     public func statusLine() -> String { status.line }

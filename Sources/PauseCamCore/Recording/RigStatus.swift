@@ -15,6 +15,8 @@ public struct RigStatus: Sendable, Equatable {
     /// Movies stopped but still being finished (remux, thumbnail, sidecar), oldest first: a clip is only safe to
     /// copy once it has left this list.
     public var saving: [String] = []
+    /// The microphone's peak over the last 100 ms in dBFS (`LevelMeter`); `nil` without a microphone.
+    public var audioPeak: Double? = nil
 
     /// One line for `status`: `state recording · scene 2 · time 00:00:12.0 · lens main · … · saving clip.mov…`.
     public var line: String {

@@ -3,6 +3,9 @@ extension RigDecoder {
     /// The keys of `audio:`.
     enum AudioKey: String, RigKey {
         case device, required
+        case declick, tone
+        case driftPPM = "drift_ppm"
+        case level, match, lens
     }
 
     mutating func audioInput(_ node: YAMLNode, _ path: KeyPath) -> Rig.AudioInput {
@@ -16,6 +19,8 @@ extension RigDecoder {
             }
         }
         if let n = f[.required], let r = bool(n, path.child(AudioKey.required)) { input.required = r }
+        if let device = audioDevice(f, path) { input.device = device }
+        input.options = audioOptions(f, path, virtual: input.device == .virtual)
         return input
     }
 }

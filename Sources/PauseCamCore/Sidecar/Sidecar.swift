@@ -48,6 +48,8 @@ public struct Sidecar: Codable, Sendable, Equatable {
         public var samplesDropped: Int = 0
         /// Sample frames dropped because they overlapped audio already written.
         public var lateSamplesDropped: Int
+        /// Stalls filled with silence or cut (absent when none): everything smaller was drift, smoothed.
+        public var stalls: AudioStallReport?
     }
 
     public struct Scene: Codable, Sendable, Equatable {
@@ -62,6 +64,10 @@ public struct Sidecar: Codable, Sendable, Equatable {
         /// "no signal" slate (`slate`).
         public var noSignal: [NoSignal] = []
         public var markers: [Marker]
+        /// The scene's audio peak and RMS in dBFS (`SoundLevel`; −120 for digital silence); absent without audio.
+        public var audioPeak: Double? = nil
+        /// (`audioRms`, not `audioRMS`: the sidecar's snake_case keys must read back as the same name.)
+        public var audioRms: Double? = nil
     }
 
     public struct LensSegment: Codable, Sendable, Equatable {

@@ -154,10 +154,15 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
                 warn("the movie \(moviePath) is complete, but its thumbnail was not written: \(error)")
             }
         }
-        return MovieSummary(path: moviePath, videoFramesWritten: pipeline.video.framesEncoded,
-                            videoFramesDropped: droppedCount,
-                            audioSamplesWritten: pipeline.audio?.samplesWritten ?? 0,
-                            audioSamplesDropped: droppedAudioCount, thumbnailPath: writtenThumbnail)
+        var summary = MovieSummary(path: moviePath, videoFramesWritten: pipeline.video.framesEncoded,
+                                   videoFramesDropped: droppedCount,
+                                   audioSamplesWritten: pipeline.audio?.samplesWritten ?? 0,
+                                   audioSamplesDropped: droppedAudioCount, thumbnailPath: writtenThumbnail)
+        if let corrector = pipeline.audio?.corrector {
+            summary.audioStalls = AudioStallReport(count: corrector.stalls, silenceSamples: corrector.silenceInserted,
+                                                   droppedSamples: corrector.samplesDropped)
+        }
+        return summary
     }
 
     public func abort() {
