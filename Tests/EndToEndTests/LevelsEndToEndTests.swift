@@ -33,11 +33,14 @@ final class LevelsEndToEndTests: XCTestCase {
         let rigPath = directory.appendingPathComponent("sound.yaml")
         try SoundRig(audio: ["tone: 440"], steps: ["record", "stop"]).yaml.write(to: rigPath, atomically: true,
                                                                                 encoding: .utf8)
-        for (environment, meter) in [("-u NO_COLOR", "███▂"), ("NO_COLOR=1", "[###-]")] {
+        // One control socket per shell: the first shell may still be saving its clip after tmux is killed, and
+        // holds its rig's default socket until then.
+        for (index, (environment, meter)) in [("-u NO_COLOR", "███▂"), ("NO_COLOR=1", "[###-]")].enumerated() {
             let tmux = ShellTerminalTests.Tmux(binary: tmuxPath)
             defer { _ = try? tmux.run(["kill-server"]) }
             try tmux.start("env \(environment) \(BinaryLocator.pausecam.path) shell \(rigPath.path) --clock real "
-                           + "--output \(directory.appendingPathComponent("out").path); sleep 60")
+                           + "--output \(directory.appendingPathComponent("out").path) "
+                           + "--socket \(directory.appendingPathComponent("meter-\(index).sock").path); sleep 60")
             XCTAssertNotNil(tmux.waitForScreen { $0.contains("idle main >") }, tmux.screen())
             try tmux.run(["send-keys", "-t", "shell", "record", "Enter"])
             XCTAssertNotNil(tmux.waitForScreen { _ in tmux.promptLine().contains(" \(meter) main >") },

@@ -111,10 +111,13 @@ final class BackgroundFinishTests: XCTestCase {
         let start = scheduler.clock.now()
         XCTAssertTrue(runner.perform(.record(name: nil)).ok)
         let pending = scheduler.pendingCount
-        camera.burst((0..<10).map { start + MediaTime(value: Int64($0), timescale: 30) })
+        // Six frames more than the lens's mailbox holds.
+        let burst = RigController.videoMailboxCapacity(for: rig.lens(named: "main"), output: rig.output) + 6
+        camera.burst((0..<burst).map { start + MediaTime(value: Int64($0), timescale: 30) })
         XCTAssertEqual(scheduler.pendingCount, pending + 1, "one drain for the whole burst")
-        XCTAssertTrue(runner.perform(.wait(MediaTime(value: 10, timescale: 30))).ok)
-        camera.burst([start + MediaTime(value: 10, timescale: 30), start + MediaTime(value: 11, timescale: 30)])
+        XCTAssertTrue(runner.perform(.wait(MediaTime(value: Int64(burst), timescale: 30))).ok)
+        camera.burst([start + MediaTime(value: Int64(burst), timescale: 30),
+                      start + MediaTime(value: Int64(burst + 1), timescale: 30)])
         XCTAssertTrue(runner.perform(.stop).ok)
         let clip = try XCTUnwrap(runner.finishClip())
         XCTAssertEqual(clip.sidecar.devices.map(\.role), ["main"])

@@ -93,4 +93,22 @@ final class MailboxTests: XCTestCase {
             XCTAssertEqual(Set(indices).count, indices.count, "producer \(producer) duplicated")
         }
     }
+
+    /// A camera's mailbox is sized by memory and time: a 1080p lens gets 12 frames (48 MiB of YUYV), a small camera
+    /// a whole second of its frames — the VM test's 320x180 vivid at 15 fps lost its first half second with 4,
+    /// while x264 opened on the context in the slow guest — and no lens fewer than 4.
+    func testACamerasMailboxHoldsWhatFitsInMemoryUpToOneSecond() {
+        let output = Rig.OutputSettings(width: 1280, height: 720, rate: FrameRate(30))
+        func capacity(_ width: Int?, _ height: Int?, _ rate: FrameRate?) -> Int {
+            let lens = Rig.Lens(name: "x", source: .virtual(color: RGBColor(red: 0, green: 0, blue: 0)), width: width,
+                                height: height, rate: rate)
+            return RigController.videoMailboxCapacity(for: lens, output: output)
+        }
+        XCTAssertEqual(capacity(1920, 1080, FrameRate(30)), 12, "48 MiB of 1080p YUYV")
+        XCTAssertEqual(capacity(320, 180, FrameRate(15)), 15, "one second of a slow small camera")
+        XCTAssertEqual(capacity(640, 480, FrameRate(60)), 60, "one second at 60 fps fits in 48 MiB at 480p")
+        XCTAssertEqual(capacity(3840, 2160, FrameRate(30)), 4, "never fewer than four")
+        XCTAssertEqual(capacity(nil, nil, nil), 27, "a lens without its own size and rate takes the output's (720p: 27 fit)")
+        XCTAssertEqual(RigController.videoMailboxCapacity(for: nil, output: output), 27)
+    }
 }

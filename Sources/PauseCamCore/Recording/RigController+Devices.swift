@@ -5,8 +5,23 @@ import Foundation
 /// serial context hands them to `receive`. A busy context therefore costs dropped (and counted) old samples, never
 /// unbounded memory; a drain is scheduled once per batch, not once per sample.
 extension RigController {
-    /// Frames a camera's mailbox holds: a few, enough to ride out a busy moment of the context.
+    /// Frames a camera's mailbox holds at least: a few, enough to ride out a busy moment of the context.
     public static let videoMailboxCapacity = 4
+    /// The memory one camera's waiting frames may take (counted as uncompressed YUYV at the lens's size, the
+    /// largest a frame gets): 1080p gets 12 frames, a small camera up to a second of its frames.
+    public static let videoMailboxBytes = 48 << 20
+
+    /// The frames `lens`'s mailbox holds: as many as fit in `videoMailboxBytes`, at least `videoMailboxCapacity`,
+    /// at most one second of the lens's frames. Why a second for small cameras: the context can be busy for that
+    /// long at a clip's start (x264 opening on a slow machine: 0.7 s in the TCG guest of the VM test), and the
+    /// frames captured meanwhile start the movie; with only four of them the clip lost its first half second.
+    static func videoMailboxCapacity(for lens: Rig.Lens?, output: Rig.OutputSettings) -> Int {
+        let width = lens?.width ?? output.width, height = lens?.height ?? output.height
+        let rate = lens?.rate ?? output.rate
+        let oneSecond = max(videoMailboxCapacity, Int(rate.framesPerSecond.rounded(.up)))
+        let fitting = videoMailboxBytes / max(1, width * height * 2)
+        return min(oneSecond, max(videoMailboxCapacity, fitting))
+    }
     /// Role of the microphone in the sidecar's devices and in drop counts.
     static let microphoneRole = "microphone"
 
@@ -37,7 +52,8 @@ extension RigController {
     /// order there. A failure comes back to the context, is reported, and the bank is told so it can choose again.
     private func startCamera(lens name: String) -> [String] {
         guard let camera = cameras[name] else { return perform(bank.handle(.startFailed(lens: name, at: scheduler.clock.now()))) }
-        let mailbox = videoMailboxes[name] ?? Mailbox<VideoFrame>(capacity: Self.videoMailboxCapacity)
+        let mailbox = videoMailboxes[name] ?? Mailbox<VideoFrame>(
+            capacity: Self.videoMailboxCapacity(for: rig.lens(named: name), output: rig.output))
         videoMailboxes[name] = mailbox
         let deliver: @Sendable (VideoFrame) -> Void = { [weak self, scheduler, intake] frame in
             guard intake.isOpen, mailbox.post(frame) else { return }
