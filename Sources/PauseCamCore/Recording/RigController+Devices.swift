@@ -31,8 +31,10 @@ extension RigController {
         scheduler.assertOnSerialContext()
         perform(bank.handle(.startDevices))
         guard let microphone else { return }
-        // About a second of audio waits at most, counted in sample frames.
-        let mailbox = Mailbox<AudioChunk>(capacity: Int(microphone.sampleRate), weight: { $0.frameCount })
+        // Three seconds of audio wait at most, counted in sample frames (about 1 MB of stereo floats). More than
+        // a camera's second: a lost video frame is covered by the picture before it, lost sound is a hole, and in
+        // the VM test's slow guest a hot-plug kept the context busy for over a second (45120 sample frames lost).
+        let mailbox = Mailbox<AudioChunk>(capacity: 3 * Int(microphone.sampleRate), weight: { $0.frameCount })
         do {
             // `weak`: a device's thread may deliver after the controller is gone (a rig torn down mid-stream).
             try microphone.start(deliver: { [weak self, scheduler, intake] chunk in
