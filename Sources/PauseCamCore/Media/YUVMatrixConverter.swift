@@ -16,10 +16,14 @@
 /// |ΔY| = |M₀₁·ΔCb + M₀₂·ΔCr| / 2 for an edge in the middle of a block (ΔCb, ΔCr between the two colours; at most
 /// 28 code values for a green/magenta edge, 14 for #20c040 against #d03030), exact for an edge on a block boundary.
 ///
-/// Coefficients are derived once, in `Double`, from the two standards' Kr and Kb, then rounded to Q14 fixed point;
-/// per pixel the work is integer multiply-adds with round-half-up and clamping to 0–255. A value type with no
-/// storage beyond its six coefficients: share it freely between threads.
-public struct YUVMatrixConverter: Sendable, Hashable {
+/// Coefficients are derived once, in `Double`, from the two standards' Kr and Kb, then rounded to Q14 fixed point
+/// (round half up, clamped to 0–255). The map is applied through two tables built from them at init: every (Cb, Cr)
+/// pair's new Cb, new Cr and luma correction (256 KiB), and every (correction, Y) pair's clamped new Y (32 KiB), so
+/// a chroma sample costs one lookup and a luma sample another. Measured per 1280x720 frame (CPU time, 2 loaded
+/// cores): tables 0.57 ms optimized and 7.6 ms in a debug build; the same arithmetic in SIMD registers 0.82 ms and
+/// 550 ms; a plain loop 2.1 ms and 100 ms — and the test suite runs debug builds of the recorder. Immutable after
+/// init: share it freely between threads.
+public final class YUVMatrixConverter: Sendable {
     /// A YCbCr standard's luma weights of red and blue (green is what is left); they alone define its matrix.
     public struct LumaWeights: Sendable, Hashable {
         /// Kr, the red share of luma.
@@ -49,6 +53,13 @@ public struct YUVMatrixConverter: Sendable, Hashable {
     public let blueFromBlue: Int32, blueFromRed: Int32
     /// The new Cr from the old Cb and Cr offsets (Q14).
     public let redFromBlue: Int32, redFromRed: Int32
+    /// Index `Cb << 8 | Cr`: new Cb in bits 0–7, new Cr in bits 8–15, and in bits 16–31 the row of `lumaTable` for
+    /// the luma correction (already shifted left by 8, so adding Y indexes the table).
+    private let chromaTable: [UInt32]
+    /// Index `(correction + 64) << 8 | Y`: the new Y, clamped.
+    private let lumaTable: [UInt8]
+    /// The largest luma correction the tables hold either way; any matrix pair of the two standards needs under 64.
+    private static let correctionLimit = 64
 
     /// The converter from `source`'s matrix to `target`'s, both limited range.
     public init(from source: LumaWeights, to target: LumaWeights) {
@@ -60,6 +71,32 @@ public struct YUVMatrixConverter: Sendable, Hashable {
         blueFromRed = fixed(m[1][2])
         redFromBlue = fixed(m[2][1])
         redFromRed = fixed(m[2][2])
+        var chroma = [UInt32](repeating: 0, count: 1 << 16)
+        let limit = Self.correctionLimit
+        for cb in 0..<256 {
+            for cr in 0..<256 {
+                let (delta, newBlue, newRed) = Self.map(Int32(cb) - 128, Int32(cr) - 128, lumaFromBlue, lumaFromRed,
+                                                        blueFromBlue, blueFromRed, redFromBlue, redFromRed)
+                precondition(abs(Int(delta)) < limit, "luma correction \(delta) out of the table's range")
+                chroma[cb << 8 | cr] = UInt32(UInt8(clamping: newBlue)) | UInt32(UInt8(clamping: newRed)) << 8
+                    | UInt32((Int(delta) + limit) << 8) << 16
+            }
+        }
+        var lumaTable = [UInt8](repeating: 0, count: 2 * limit << 8)
+        for correction in -limit..<limit {
+            for y in 0..<256 { lumaTable[(correction + limit) << 8 | y] = UInt8(clamping: y + correction) }
+        }
+        chromaTable = chroma
+        self.lumaTable = lumaTable
+    }
+
+    /// The fixed-point map on one chroma sample's offsets (Cb − 128, Cr − 128): luma's correction, and the new Cb
+    /// and Cr as code values, not yet clamped. Rounds half up.
+    private static func map(_ cb: Int32, _ cr: Int32, _ lb: Int32, _ lr: Int32, _ bb: Int32, _ br: Int32,
+                            _ rb: Int32, _ rr: Int32) -> (Int32, Int32, Int32) {
+        let half: Int32 = 1 << (fractionBits - 1), centre: Int32 = 128 << fractionBits + half
+        return ((cb * lb + cr * lr + half) >> fractionBits, (cb * bb + cr * br + centre) >> fractionBits,
+                (cb * rb + cr * rr + centre) >> fractionBits)
     }
 
     /// BT.601 to BT.709: what an HD canvas needs.
@@ -95,34 +132,37 @@ public struct YUVMatrixConverter: Sendable, Hashable {
     }
 
     /// Converts only the chroma rows `chromaRows` (and their luma rows): disjoint ranges may run on different
-    /// threads at once.
+    /// threads at once. Plain `while` loops over pointers: they stay fast in a debug build too.
     public func convert(luma: PlaneRows, blue: PlaneRows, red: PlaneRows, width: Int, height: Int,
                         chromaRows: Range<Int>) {
-        let chromaWidth = (width + 1) / 2
-        let pairs = width / 2
-        let shift = Self.fractionBits, half: Int32 = 1 << (Self.fractionBits - 1)
-        let (lb, lr, bb, br, rb, rr) = (lumaFromBlue, lumaFromRed, blueFromBlue, blueFromRed, redFromBlue, redFromRed)
-        for row in chromaRows {
-            let cbRow = UnsafeMutableBufferPointer(start: blue.base + row * blue.stride, count: chromaWidth)
-            let crRow = UnsafeMutableBufferPointer(start: red.base + row * red.stride, count: chromaWidth)
-            for lumaRow in (2 * row)..<min(2 * row + 2, height) {
-                let yRow = UnsafeMutableBufferPointer(start: luma.base + lumaRow * luma.stride, count: width)
-                for x in 0..<pairs {
-                    let cb = Int32(cbRow[x]) &- 128, cr = Int32(crRow[x]) &- 128
-                    let delta = (lb &* cb &+ lr &* cr &+ half) &>> shift
-                    yRow[2 * x] = UInt8(clamping: Int32(yRow[2 * x]) &+ delta)
-                    yRow[2 * x + 1] = UInt8(clamping: Int32(yRow[2 * x + 1]) &+ delta)
+        let chromaWidth = (width + 1) / 2, pairs = width / 2
+        chromaTable.withUnsafeBufferPointer { chromaTable in
+            lumaTable.withUnsafeBufferPointer { lumaTable in
+                let chroma = chromaTable.baseAddress!, newLuma = lumaTable.baseAddress!
+                var row = chromaRows.lowerBound
+                while row < chromaRows.upperBound {
+                    let cbRow = blue.base + row * blue.stride, crRow = red.base + row * red.stride
+                    let top = luma.base + 2 * row * luma.stride
+                    // An odd last luma row shares its chroma row with no second luma row.
+                    let bottom = 2 * row + 1 < height ? top + luma.stride : nil
+                    var x = 0
+                    while x < chromaWidth {
+                        let entry = chroma[Int(cbRow[x]) << 8 | Int(crRow[x])]
+                        cbRow[x] = UInt8(truncatingIfNeeded: entry)
+                        crRow[x] = UInt8(truncatingIfNeeded: entry >> 8)
+                        let correction = Int(entry >> 16)
+                        let column = 2 * x
+                        let columns = x < pairs ? 2 : 1
+                        top[column] = newLuma[correction | Int(top[column])]
+                        if columns == 2 { top[column + 1] = newLuma[correction | Int(top[column + 1])] }
+                        if let bottom {
+                            bottom[column] = newLuma[correction | Int(bottom[column])]
+                            if columns == 2 { bottom[column + 1] = newLuma[correction | Int(bottom[column + 1])] }
+                        }
+                        x += 1
+                    }
+                    row += 1
                 }
-                if width & 1 == 1 {
-                    let cb = Int32(cbRow[pairs]) &- 128, cr = Int32(crRow[pairs]) &- 128
-                    let delta = (lb &* cb &+ lr &* cr &+ half) &>> shift
-                    yRow[width - 1] = UInt8(clamping: Int32(yRow[width - 1]) &+ delta)
-                }
-            }
-            for x in 0..<chromaWidth {
-                let cb = Int32(cbRow[x]) &- 128, cr = Int32(crRow[x]) &- 128
-                cbRow[x] = UInt8(clamping: 128 &+ ((bb &* cb &+ br &* cr &+ half) &>> shift))
-                crRow[x] = UInt8(clamping: 128 &+ ((rb &* cb &+ rr &* cr &+ half) &>> shift))
             }
         }
     }
