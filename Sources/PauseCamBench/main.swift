@@ -38,6 +38,9 @@ if CommandLine.arguments.dropFirst().first == "standby-yuyv" {
     exit(0)
 }
 
+// `PauseCamBench matrix`: the HD canvas's BT.601 → BT.709 conversion, next to the scaler's own cost.
+if CommandLine.arguments.dropFirst().first == "matrix" { try MatrixBench.run(); exit(0) }
+
 // 0. Loading a rig file with a very long scene script (linear, not quadratic, in the number of steps).
 try RigLoadingBench.run()
 

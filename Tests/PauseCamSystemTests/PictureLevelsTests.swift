@@ -5,8 +5,8 @@ import PauseCamVirtual
 import XCTest
 @testable import PauseCamSystem
 
-/// Picture levels: full-range MJPEG and limited-range sources meet in one limited-range movie, and the movie says
-/// which range, matrix, primaries and transfer it uses.
+/// Picture levels: full-range MJPEG and limited-range sources meet in one limited-range movie, in BT.709 for HD and
+/// BT.601 for SD, and the movie says which range, matrix, primaries and transfer it uses.
 final class PictureLevelsTests: XCTestCase {
     /// A `width`×`height` JPEG whose every pixel has luma `luma` (full range, 0–255) and neutral chroma, made by the
     /// `ffmpeg` command line in `yuvj422p`, as a webcam sends it.
@@ -68,26 +68,30 @@ final class PictureLevelsTests: XCTestCase {
                            "the JPEG holds the full-range level")
             frames.append(frame)
         }
-        let levels = try middleLuma(try movie("jpeg-levels", frames: frames), width: 320, height: 180)
-        XCTAssertEqual(levels.count, 3)
-        guard levels.count == 3 else { return }
-        XCTAssertEqual(levels[0], 16, accuracy: 2, "black: \(levels)")
-        XCTAssertTrue((126...130).contains(levels[1]), "mid-grey: \(levels)")
-        XCTAssertEqual(levels[2], 235, accuracy: 2, "white: \(levels)")
+        // SD, and HD where the canvas is converted to BT.709 afterwards: greys keep their levels through it.
+        for (width, height) in [(320, 180), (1280, 720)] {
+            let path = try movie("jpeg-levels-\(height)", frames: frames, width: width, height: height)
+            let levels = try middleLuma(path, width: width, height: height)
+            XCTAssertEqual(levels.count, 3)
+            guard levels.count == 3 else { continue }
+            XCTAssertEqual(levels[0], 16, accuracy: 2, "black at \(height) lines: \(levels)")
+            XCTAssertTrue((126...130).contains(levels[1]), "mid-grey at \(height) lines: \(levels)")
+            XCTAssertEqual(levels[2], 235, accuracy: 2, "white at \(height) lines: \(levels)")
+        }
     }
 
-    /// The movie says what it holds: limited range and the BT.601 matrix (SMPTE 170M) of every source at every size,
-    /// with BT.709 primaries and transfer for an HD canvas (720 lines and up), SMPTE 170M for SD. Before, all four
-    /// were unspecified, and a player guessed the BT.709 matrix for HD — the wrong one for these pixels.
+    /// The movie says what it holds: limited range, and BT.709 matrix, primaries and transfer for an HD canvas (720
+    /// lines and up), SMPTE 170M (BT.601) for SD. Before the HD canvas was converted to BT.709 its matrix was tagged
+    /// SMPTE 170M at every size, which editors that assume BT.709 for HD ignore.
     func testMovieIsTaggedWithItsRangeAndColourStandard() throws {
-        let cases: [(width: Int, height: Int, standard: String)] = [(1280, 720, "bt709"), (320, 180, "smpte170m")]
+        let cases: [(width: Int, height: Int, standard: String)] = [(1280, 720, "bt709"), (640, 480, "smpte170m")]
         for (width, height, standard) in cases {
             let frame = MovieWriterFixture.solidFrame(width: width, height: height, y: 100)
             let path = try movie("tags-\(height)", frames: [frame, frame], width: width, height: height)
             let stream = try MovieWriterFixture.probe(path, ["-select_streams", "v:0", "-show_streams"])["streams"]
                 as? [[String: Any]] ?? []
             XCTAssertEqual(stream.first?["color_range"] as? String, "tv", "\(height) lines")
-            XCTAssertEqual(stream.first?["color_space"] as? String, "smpte170m", "\(height) lines")
+            XCTAssertEqual(stream.first?["color_space"] as? String, standard, "\(height) lines")
             XCTAssertEqual(stream.first?["color_primaries"] as? String, standard, "\(height) lines")
             XCTAssertEqual(stream.first?["color_transfer"] as? String, standard, "\(height) lines")
         }
@@ -115,15 +119,35 @@ final class PictureLevelsTests: XCTestCase {
         XCTAssertEqual(scaler.cachedContextCount, 2, "one context per range, reused")
     }
 
-    /// A virtual-lens colour (BT.601 limited) and the same colour as a full-range BT.601 JPEG, into an HD movie and
-    /// an SD one: ffmpeg, reading the tags, decodes the sRGB colour back. A movie tagged (or guessed) BT.709 but
-    /// holding BT.601 values would come back with green off by about 20.
+    /// The middle 16×16 pixels of the first frame of `path`, averaged and decoded to sRGB by ffmpeg, either with the
+    /// matrix the movie is tagged with (`matrix` nil) or with `matrix` forced, as an editor that ignores tags does.
+    private func middleColour(_ path: String, width: Int, height: Int, matrix: String? = nil) throws -> [UInt8] {
+        let forced = matrix.map { ":in_color_matrix=\($0):in_range=tv" } ?? ""
+        let (out, errors) = try MovieWriterFixture.run("ffmpeg", [
+            "-v", "error", "-i", path, "-frames:v", "1", "-vf",
+            "crop=16:16:\(width / 2):\(height / 2),scale=1:1:flags=area\(forced),format=rgb24", "-f", "rawvideo",
+            "-pix_fmt", "rgb24", "-",
+        ])
+        let rgb = [UInt8](out)
+        XCTAssertEqual(rgb.count, 3, errors)
+        return rgb
+    }
+
+    /// Virtual-lens colours (BT.601 limited: green #20c040, red #d03030, a grey) and the green as a full-range
+    /// BT.601 JPEG, into an HD movie and an SD one: ffmpeg decodes the sRGB colour back within 6 per channel, both
+    /// reading the tags and assuming what editors assume without them (BT.709 for HD, BT.601 for SD). Before the HD
+    /// canvas was converted to BT.709, the decode that assumes BT.709 for HD came back with green off by about 20.
     func testColoursSurviveTheMatrixOfEitherCanvas() throws {
-        let colour = RGBColor(red: 0x20, green: 0xc0, blue: 0x40)
         let directory = try MovieWriterFixture.directory("colour-jpeg")
-        for (width, height) in [(1280, 720), (320, 180)] {
-            let (y, u, v) = TestPatternPainter.yuv(colour)
-            let painted = MovieWriterFixture.solidFrame(width: width, height: height, y: y, u: u, v: v)
+        let colours = [(name: "green", hex: "20c040"), (name: "red", hex: "d03030"), (name: "grey", hex: "8c8c8c")]
+        for (width, height, assumed) in [(1280, 720, "bt709"), (640, 480, "bt601")] {
+            var frames: [(String, RGBColor, VideoFrame)] = []
+            for (name, hex) in colours {
+                let colour = try XCTUnwrap(RGBColor(hex: "#" + hex))
+                let (y, u, v) = TestPatternPainter.yuv(colour)
+                frames.append(("virtual \(name)", colour,
+                               MovieWriterFixture.solidFrame(width: width, height: height, y: y, u: u, v: v)))
+            }
             let jpegPath = directory + "/colour-\(height).jpg"
             _ = try MovieWriterFixture.run("ffmpeg", [
                 "-v", "error", "-y", "-f", "lavfi", "-i", "color=0x20c040:s=\(width)x\(height)", "-frames:v", "1",
@@ -131,19 +155,18 @@ final class PictureLevelsTests: XCTestCase {
             ])
             let jpeg = try [UInt8](Data(contentsOf: URL(fileURLWithPath: jpegPath)))
             let decoded = try XCTUnwrap(try MJPEGDecoder().decode(jpeg, pts: .zero, lens: "mjpeg"))
-            for (name, frame) in [("virtual", painted), ("mjpeg", decoded)] {
-                let path = try movie("colour-\(name)-\(height)", frames: [frame, frame], width: width, height: height)
-                let (out, errors) = try MovieWriterFixture.run("ffmpeg", [
-                    "-v", "error", "-i", path, "-frames:v", "1", "-vf",
-                    "crop=16:16:\(width / 2):\(height / 2),scale=1:1:flags=area", "-f", "rawvideo", "-pix_fmt", "rgb24", "-",
-                ])
-                let rgb = [UInt8](out)
-                XCTAssertEqual(rgb.count, 3, errors)
-                guard rgb.count == 3 else { continue }
-                let what = "\(name) at \(width)x\(height): \(rgb)"
-                XCTAssertEqual(Int(rgb[0]), Int(colour.red), accuracy: 6, what)
-                XCTAssertEqual(Int(rgb[1]), Int(colour.green), accuracy: 6, what)
-                XCTAssertEqual(Int(rgb[2]), Int(colour.blue), accuracy: 6, what)
+            frames.append(("mjpeg green", RGBColor(red: 0x20, green: 0xc0, blue: 0x40), decoded))
+            for (name, colour, frame) in frames {
+                let path = try movie("colour-\(name.replacingOccurrences(of: " ", with: "-"))-\(height)",
+                                     frames: [frame, frame], width: width, height: height)
+                for matrix in [nil, assumed] {
+                    let rgb = try middleColour(path, width: width, height: height, matrix: matrix)
+                    guard rgb.count == 3 else { continue }
+                    let what = "\(name) at \(width)x\(height), matrix \(matrix ?? "from the tag"): \(rgb)"
+                    XCTAssertEqual(Int(rgb[0]), Int(colour.red), accuracy: 6, what)
+                    XCTAssertEqual(Int(rgb[1]), Int(colour.green), accuracy: 6, what)
+                    XCTAssertEqual(Int(rgb[2]), Int(colour.blue), accuracy: 6, what)
+                }
             }
         }
     }

@@ -5,7 +5,8 @@ import PauseCamCore
 /// only its crop rectangle (digital zoom), and letterboxes or pillarboxes a different aspect with black bars, never
 /// stretching. Lenses of different sizes can therefore share one movie.
 ///
-/// Levels: the canvas is limited range with the BT.601 matrix of every source (`VideoColorimetry.canvas`). Each
+/// Levels: the canvas is limited range in its size's colour standard (`VideoColorimetry(height:)`; libswscale keeps
+/// the sources' BT.601 matrix and `YUVMatrixConverter` turns an HD picture into BT.709 in place). Each
 /// frame is converted from its own range (full for MJPEG, limited otherwise), so an MJPEG lens and a YUYV lens show
 /// the same black, white and colours, and the encoder's tags are true.
 ///
@@ -37,7 +38,7 @@ final class CanvasScaler {
     init(width: Int, height: Int) {
         self.width = width & ~1
         self.height = height & ~1
-        colorimetry = VideoColorimetry.canvas
+        colorimetry = VideoColorimetry(height: self.height)
     }
 
     /// The context for `key`, built on first use and moved to the front of the cache.
@@ -47,7 +48,7 @@ final class CanvasScaler {
             contexts.insert(found, at: 0)
             return found
         }
-        let made = try ScalerContext(key, output: colorimetry)
+        let made = try ScalerContext(key, output: .sources)
         contexts.insert(made, at: 0)
         if contexts.count > Self.cacheLimit { contexts.removeLast() }
         return made
@@ -153,6 +154,7 @@ final class CanvasScaler {
             return sws_scale(scaler, &sourcePointers, &strides, 0, height, &destinationPointers, &destinationStrides)
         }
         try FFmpegError.check(result, "sws_scale(\(frame.lens) \(frame.format.rawValue))")
+        colorimetry.converterFromSources?.convert(destination, in: target)
     }
 
     /// The FFmpeg pixel format of a pipeline format, and how many planes it has.

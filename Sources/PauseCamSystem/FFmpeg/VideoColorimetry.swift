@@ -1,13 +1,14 @@
 import CFFmpeg
+import PauseCamCore
 
 /// A colour standard (matrix, primaries, transfer): BT.601 (SMPTE 170M) or BT.709.
 ///
 /// Every source PauseCam knows is BT.601: JPEG (JFIF) defines its YCbCr with the BT.601 matrix at any size (FFmpeg's
 /// `mjpeg` decoder reports `bt470bg` for a 1280x720 JPEG), UVC's default matrix is SMPTE 170M (BT.601), and the
-/// virtual lenses paint BT.601. So the canvas keeps the BT.601 matrix at every size — converting the matrix to
-/// BT.709 goes through RGB in this libswscale and cost 2.4 ms (720p) to 18 ms (1080p YUYV) per frame, most of a
-/// frame's budget — and the encoder tags exactly that, so no player guesses: matrix SMPTE 170M always; primaries
-/// and transfer BT.709 from 720 lines up (what HD cameras' sensors and sRGB-like curves are), SMPTE 170M below.
+/// virtual lenses paint BT.601. The canvas follows the usual rule instead, the one editors assume whatever a tag
+/// says: BT.709 from 720 lines (HD) up, SMPTE 170M below. libswscale keeps the sources' matrix (changing it there goes
+/// through RGB: 2.4 ms at 720p to 18 ms at 1080p YUYV per frame), and an HD canvas is then converted in YUV by
+/// `YUVMatrixConverter`; the encoder tags matrix, primaries and transfer with the canvas's standard.
 enum VideoColorimetry: Sendable, Hashable {
     /// ITU-R BT.601 as SMPTE 170M (525-line primaries and transfer, the 601 matrix).
     case bt601
@@ -17,12 +18,17 @@ enum VideoColorimetry: Sendable, Hashable {
     /// What every camera and virtual lens frame uses.
     static let sources = VideoColorimetry.bt601
 
-    /// The canvas's matrix at every size: the sources', so the scaler never converts matrices.
-    static let canvas = VideoColorimetry.sources
-
-    /// The primaries and transfer for a picture `height` lines tall: BT.709 from 720 lines (HD) up, BT.601 below.
+    /// The standard of a canvas (and movie) `height` lines tall: BT.709 from 720 lines (HD) up, BT.601 below.
     init(height: Int) {
         self = height >= 720 ? .bt709 : .bt601
+    }
+
+    /// What turns the sources' pixels (as libswscale leaves them) into this standard's, or nil when they already are.
+    var converterFromSources: YUVMatrixConverter? {
+        switch self {
+        case .bt601: return nil
+        case .bt709: return .bt601ToBT709
+        }
     }
 
     /// libswscale's coefficient table id (`SWS_CS_ITU601`, `SWS_CS_ITU709`), for `sws_getCoefficients`.

@@ -43,7 +43,7 @@ final class VideoEncoder {
         context.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
         let colorimetry = VideoColorimetry(height: Int(context.pointee.height))
         context.pointee.color_range = ColorRange.limited.ffmpegRange
-        context.pointee.colorspace = VideoColorimetry.canvas.matrix
+        context.pointee.colorspace = colorimetry.matrix
         context.pointee.color_primaries = colorimetry.primaries
         context.pointee.color_trc = colorimetry.transfer
         context.pointee.gop_size = Int32(clamping: Self.gopSize(settings))

@@ -1,0 +1,65 @@
+import CFFmpeg
+import Glibc
+import PauseCamCore
+
+/// For `PauseCamBench matrix`: what fitting one frame onto an HD canvas costs, split into its parts, on this
+/// machine. The canvas scaler is internal to this module, so the bench asks here rather than building its own.
+/// Figures are the calling thread's CPU time (`CLOCK_THREAD_CPUTIME_ID`), so other work on the machine does not
+/// count: the bench machine is shared.
+public enum CanvasScalerTiming {
+    /// Milliseconds per frame, each averaged over the same number of frames.
+    public struct Figures: Sendable {
+        /// `CanvasScaler.scale` as the encoder thread runs it: canvas allocation, libswscale keeping BT.601, and
+        /// (from 720 lines) the matrix conversion.
+        public var scale: Double
+        /// The matrix conversion alone, on the same canvas.
+        public var matrix: Double
+        /// libswscale changing the matrix itself (through RGB), as before the conversion existed: the figure to
+        /// beat.
+        public var swscaleThroughRGB: Double
+    }
+
+    /// Times `frames` runs of each part for `frame` (uncompressed) on a `width`×`height` canvas.
+    public static func measure(_ frame: VideoFrame, width: Int, height: Int, frames: Int) throws -> Figures {
+        let scaler = CanvasScaler(width: width, height: height)
+        var picture: UnsafeMutablePointer<AVFrame>? = try scaler.scale(frame)
+        defer { av_frame_free(&picture) }
+        let scale = try milliseconds(frames) {
+            var made: UnsafeMutablePointer<AVFrame>? = try scaler.scale(frame)
+            av_frame_free(&made)
+        }
+        let canvas = CanvasScaler.planes(of: picture!)
+        let whole = PixelRect(x: 0, y: 0, width: scaler.width, height: scaler.height)
+        let matrix = milliseconds(frames) { YUVMatrixConverter.bt601ToBT709.convert(canvas, in: whole) }
+        let context = try ScalerContext(ScalerContext.Key(
+            sourceWidth: frame.width, sourceHeight: frame.height, format: frame.format, range: frame.range,
+            targetWidth: scaler.width, targetHeight: scaler.height), output: .bt709)
+        let (_, planeCount) = CanvasScaler.ffmpegFormat(frame.format)
+        var strides = frame.planes.prefix(planeCount).map { Int32($0.stride) }
+        strides += [Int32](repeating: 0, count: 4 - strides.count)
+        var targets: [UnsafeMutablePointer<UInt8>?] = canvas.data + [nil]
+        var targetStrides = canvas.stride.map { Int32($0) } + [0]
+        let throughRGB = try milliseconds(frames) {
+            let result = CanvasScaler.withBaseAddresses(Array(frame.planes.prefix(planeCount))) { bases in
+                var sources = bases + [UnsafePointer<UInt8>?](repeating: nil, count: 4 - bases.count)
+                return sws_scale(context.pointer, &sources, &strides, 0, Int32(frame.height), &targets, &targetStrides)
+            }
+            try FFmpegError.check(result, "sws_scale(\(frame.format.rawValue) through RGB, bench)")
+        }
+        return Figures(scale: scale, matrix: matrix, swscaleThroughRGB: throughRGB)
+    }
+
+    /// The mean CPU time of this thread over `count` runs of `work`, in milliseconds.
+    private static func milliseconds(_ count: Int, _ work: () throws -> Void) rethrows -> Double {
+        let start = threadCPUNanoseconds()
+        for _ in 0..<count { try work() }
+        return Double(threadCPUNanoseconds() - start) / 1e6 / Double(max(1, count))
+    }
+
+    /// This thread's CPU time. The corresponding C function is `clock_gettime(CLOCK_THREAD_CPUTIME_ID)`.
+    public static func threadCPUNanoseconds() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
+        return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
+    }
+}
