@@ -6,7 +6,10 @@ import PauseCamVirtual
 /// The soak benchmark: an hour-long clip (by default) recorded on the simulated clock, to show that memory stays
 /// flat and nothing drifts over a long take.
 enum Soak {
-    static func run(minutes: Int64) throws {
+    /// Records the clip, prints the figures and returns the resident memory's growth in MB per hour of recording,
+    /// from the end of minute 1 to the end (extrapolated to an hour when the soak is shorter).
+    @discardableResult
+    static func run(minutes: Int64) throws -> Double {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pausecam-soak-\(getpid())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -36,6 +39,7 @@ enum Soak {
         var peakAtMinute: [Int64: Int] = [:]
         _ = runner.perform(.record(name: nil))
         var recorded: Int64 = 0
+        var residentAfterFirstMinute = 0
         for minute in 1...minutes {
             _ = runner.perform(.wait(.seconds(60)))
             recorded += 60
@@ -46,7 +50,9 @@ enum Soak {
                 _ = runner.perform(.resume(name: nil))
             }
             if minute % 10 == 0 || minute == 1 { peakAtMinute[minute] = peakResidentKilobytes() }
+            if minute == 1 { residentAfterFirstMinute = residentKilobytes() }
         }
+        let residentAtEnd = residentKilobytes()
         let clip = runner.finishClip()
         controller.stopDevices()
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
@@ -68,6 +74,20 @@ enum Soak {
               + "ffprobe duration \(probed.trimmingCharacters(in: .whitespacesAndNewlines)) s, recorded \(recorded) s")
         print("  peak resident memory (KiB) after minute: "
               + peakAtMinute.keys.sorted().map { "\($0): \(peakAtMinute[$0]!)" }.joined(separator: ", "))
+        let growth = minutes > 1
+            ? Double(residentAtEnd - residentAfterFirstMinute) / 1024 / Double(minutes - 1) * 60 : 0
+        print(String(format: "  resident memory (KiB): %d after minute 1, %d at minute %lld: %.2f MB per hour%@",
+                     residentAfterFirstMinute, residentAtEnd, minutes, growth,
+                     minutes < 61 ? " (extrapolated from \(minutes - 1) min)" : ""))
+        return growth
+    }
+
+    /// The process's resident set size now, from `/proc/self/statm` (pages × page size).
+    static func residentKilobytes() -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+        let fields = text.split(separator: " ")
+        guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE))) / 1024
     }
 
     /// The process's peak resident set size so far. The corresponding C function is `getrusage`.

@@ -5,7 +5,10 @@ import PauseCamSystem
 /// `pausecam check RIG…`: validates each rig file without opening any device or output file. Every error of every
 /// file goes to standard error as `FILE:LINE:COLUMN: message`; a clean rig gets a summary on standard output.
 /// Returns the exit status: 0 when all rigs are clean, 2 when any has an error (or no rig was named).
-func runCheck(_ paths: [String]) -> Int32 {
+///
+/// With `--measure` (`pausecam check --measure RIG`) each clean rig's canvas size and rate are also measured: x264's
+/// speed per preset on camera-like frames and the preset `auto` chooses, printed and stored in the cache.
+func runCheck(_ paths: [String], measure: Bool = false) -> Int32 {
     guard !paths.isEmpty else {
         writeStandardError("usage: pausecam check RIG…\n")
         return 2
@@ -15,6 +18,7 @@ func runCheck(_ paths: [String]) -> Int32 {
         do {
             let rig = try RigLoader.load(path: path)
             StandardStreamWriter.output.write(RigSummary.text(of: rig, file: path))
+            if measure { status = max(status, printMeasurement(of: rig)) }
         } catch {
             writeStandardError(error.description + "\n")
             let count = error.diagnostics.count
@@ -23,6 +27,28 @@ func runCheck(_ paths: [String]) -> Int32 {
         }
     }
     return status
+}
+
+/// Measures the encoder for `rig`'s output (always, ignoring the cache, which it refreshes) and prints the result.
+private func printMeasurement(of rig: Rig) -> Int32 {
+    let output = rig.output
+    let environment = ProcessInfo.processInfo.environment
+    let cache = EncoderSpeedCache(environment: environment)
+    do {
+        let measurement = try EncoderPresetSetup.measureAndStore(width: output.width, height: output.height,
+                                                                 rate: output.rate, cache: cache,
+                                                                 environment: environment,
+                                                                 notify: { writeStandardError($0 + "\n") })
+        StandardStreamWriter.output.write(measurement.report)
+        if output.preset != EncoderPresetChoice.auto,
+           let warning = EncoderPresetChoice.warning(for: output.preset, in: measurement) {
+            StandardStreamWriter.output.write("  warning: \(warning)\n")
+        }
+        return 0
+    } catch {
+        writeStandardError("the encoder speed could not be measured: \(error)\n")
+        return 1
+    }
 }
 
 private func writeStandardError(_ text: String) {

@@ -36,7 +36,7 @@ public struct RigDecoder {
     /// 1080p picture is under 200 pixels wide, blur rather than zoom.
     static let digitalZoomRange = 1.0...10.0
     static let x264Presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower",
-                              "veryslow", "placebo"]
+                              "veryslow", "placebo", "auto"]
     static let namePlaceholders = ["rig", "date", "time", "script"]
 
     // MARK: The rig
