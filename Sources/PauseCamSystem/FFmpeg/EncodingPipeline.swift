@@ -52,7 +52,7 @@ final class EncodingPipeline {
             source = decoded
         }
         let picture = try scaler.scale(source)
-        av_frame_free(&lastPicture)
+        if let previous = lastPicture { scaler.recycle(previous) }
         lastPicture = picture
         try video.encode(picture, at: fileTime, keyframe: keyframe, emit: writeVideo)
     }
