@@ -11,6 +11,8 @@ struct BenchRun {
     var soakMinutes: Int64 = 60
     var presets = ["ultrafast", "veryfast"]
     var jsonPath: String?
+    /// Rounds per same-job figure (the best is kept).
+    var repeats = 2
     /// Distinct frames per content, looped (2 s at 30 fps).
     var distinctFrames = 60
 
@@ -19,6 +21,7 @@ struct BenchRun {
         results["machine"] = machine()
         results["seconds"] = seconds
         results["soak_minutes"] = soakMinutes
+        results["repeats"] = repeats
         print("machine: \(EncoderSpeedCache.cpuModel()), nproc \(ProcessInfo.processInfo.activeProcessorCount), "
               + "load average \(loadAverage())")
 
@@ -44,7 +47,7 @@ struct BenchRun {
             var byPreset: [String: Any] = [:]
             for preset in presets {
                 let figures = try SameJobBench.run(content: content, sound: sound, seconds: seconds, preset: preset,
-                                                   folder: folder)
+                                                   repeats: repeats, folder: folder)
                 var entry: [String: Any] = ["pausecam_fps": figures.pauseCamFPS, "floor_fps": figures.floorFPS,
                                             "floor_ratio": figures.floorRatio]
                 entry["ffmpeg_fps"] = figures.ffmpegFPS ?? NSNull()
@@ -81,13 +84,30 @@ struct BenchRun {
                 standby.cpuPerRecordedSecond.map { (String($0.key), $0.value) })
         }
 
-        results["soak_rss_growth_mb_per_hour"] = try Soak.run(minutes: soakMinutes)
+        // In a process of its own: this one holds the same-job frames, whose memory is no part of the soak's.
+        results["soak_rss_growth_mb_per_hour"] = soakInChildProcess() ?? NSNull()
         results["machine"] = machine()
         if let jsonPath {
             let data = try JSONSerialization.data(withJSONObject: results, options: [.prettyPrinted, .sortedKeys])
             try data.write(to: URL(fileURLWithPath: jsonPath))
             print("wrote \(jsonPath)")
         }
+    }
+
+    /// Runs `PauseCamBench soak MINUTES` (its output passes through) and returns its memory growth figure.
+    func soakInChildProcess() -> Double? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+        process.arguments = ["soak", String(soakMinutes)]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        guard (try? process.run()) != nil else { return nil }
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        print(output, terminator: "")
+        let marker = "soak_rss_growth_mb_per_hour="
+        guard let line = output.split(separator: "\n").last(where: { $0.hasPrefix(marker) }) else { return nil }
+        return Double(line.dropFirst(marker.count))
     }
 
     /// The machine as the figures need it: cores, CPU model, and the load when the run ended.

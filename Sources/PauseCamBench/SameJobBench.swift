@@ -9,7 +9,7 @@ import PauseCamSystem
 /// 500 ms fragments) and then a stream-copy remux to a `+faststart` `.mov` — what `MovieWriter`,
 /// `PartialMovieMuxer` and `ChapterRemuxer` do. PauseCam's time runs from the first frame handed to the writer to
 /// `finish` returning; the ffmpeg CLI's is both commands' wall time. The floor encodes the same frames with
-/// libx264 in this process, nothing else (`EncoderSpeedMeter`).
+/// libx264 in this process, nothing else (`EncoderSpeedMeter`). A figure is frames per second of wall time.
 enum SameJobBench {
     struct Figures {
         var pauseCamFPS: Double
@@ -21,17 +21,42 @@ enum SameJobBench {
 
     static let crf = 23
 
-    static func run(content: BenchContent, sound: BenchSound, seconds: Int64, preset: String,
+    /// The three figures, each the best of `repeats` rounds taken in turn (PauseCam, ffmpeg, floor, then again),
+    /// so a burst of load from elsewhere on the machine hurts no side alone.
+    static func run(content: BenchContent, sound: BenchSound, seconds: Int64, preset: String, repeats: Int,
                     folder: URL) throws -> Figures {
         let frameCount = Int(seconds) * 30
-        let pauseCam = try pauseCamFPS(content: content, sound: sound, frameCount: frameCount, preset: preset,
-                                       folder: folder)
-        let ffmpeg = ffmpegFPS(content: content, sound: sound, seconds: seconds, frameCount: frameCount,
-                               preset: preset, folder: folder)
-        let floor = try EncoderSpeedMeter.framesPerSecond(preset: preset, crf: crf, frames: content.frames,
-                                                          count: frameCount, width: content.width,
-                                                          height: content.height, rate: FrameRate(30))
-        return Figures(pauseCamFPS: pauseCam, ffmpegFPS: ffmpeg, floorFPS: floor)
+        var best = Figures(pauseCamFPS: 0, ffmpegFPS: nil, floorFPS: 0)
+        for _ in 0..<max(1, repeats) {
+            best.pauseCamFPS = max(best.pauseCamFPS, try pauseCamFPS(content: content, sound: sound,
+                                                                     frameCount: frameCount, preset: preset,
+                                                                     folder: folder))
+            if let ffmpeg = ffmpegFPS(content: content, sound: sound, seconds: seconds, frameCount: frameCount,
+                                      preset: preset, folder: folder) {
+                best.ffmpegFPS = max(best.ffmpegFPS ?? 0, ffmpeg)
+            }
+            best.floorFPS = max(best.floorFPS, try EncoderSpeedMeter.framesPerSecond(
+                preset: preset, crf: crf, frames: content.frames, count: frameCount, width: content.width,
+                height: content.height, rate: FrameRate(30)))
+        }
+        return best
+    }
+
+    /// PauseCam's side alone on `content` ("pattern" or "camera"), printed: what `perf record -g` profiles.
+    static func profile(content name: String, preset: String, seconds: Int64) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pausecam-samejob-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let sound = try BenchSound(seconds: seconds + 1, folder: folder)
+        guard let content = name == "pattern"
+                ? try BenchContent.pattern(width: 1920, height: 1080, count: 60, folder: folder)
+                : try BenchContent.camera(width: 1920, height: 1080, count: 60, folder: folder) else {
+            print("no \(name) content (is /usr/bin/ffmpeg there?)")
+            return
+        }
+        let fps = try pauseCamFPS(content: content, sound: sound, frameCount: Int(seconds) * 30, preset: preset,
+                                  folder: folder)
+        print(String(format: "PauseCam same job %@ x264 %@: %.1f fps", name, preset, fps))
     }
 
     static func settings(_ content: BenchContent, preset: String) -> MovieSettings {

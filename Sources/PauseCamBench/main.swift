@@ -3,15 +3,20 @@ import PauseCamCore
 import PauseCamSystem
 import PauseCamVirtual
 
-// `make bench` (scripts/bench): `PauseCamBench [SECONDS] [--soak-minutes N] [--presets a,b] [--json PATH]` runs
-// every figure of issue 13 (`BenchRun`); `PauseCamBench soak [MINUTES]` and `PauseCamBench standby [SECONDS]` run
-// one part alone. Run in a release build; every figure is printed with what it measured.
+// `make bench` (scripts/bench): `PauseCamBench [SECONDS] [--soak-minutes N] [--repeats N] [--json PATH]` runs
+// every figure of issue 13 (`BenchRun`); `soak [MINUTES]`, `standby [SECONDS]` and `samejob CONTENT PRESET
+// [SECONDS]` run one part alone. Run in a release build; every figure is printed with what it measured.
 
 let words = Array(CommandLine.arguments.dropFirst())
 switch words.first {
 case "soak":
     // One long clip on the simulated clock (640x360, three lenses, a switch a minute, a 10 s pause every 5 minutes).
-    try Soak.run(minutes: words.dropFirst().first.flatMap { Int64($0) } ?? 60)
+    let growth = try Soak.run(minutes: words.dropFirst().first.flatMap { Int64($0) } ?? 60)
+    print("soak_rss_growth_mb_per_hour=\(growth)")
+case "samejob":
+    // `samejob CONTENT PRESET [SECONDS]`: only PauseCam's side of one same-job encode, to run under `perf record -g`.
+    try SameJobBench.profile(content: words.dropFirst().first ?? "camera", preset: words.dropFirst(2).first ?? "ultrafast",
+                             seconds: words.dropFirst(3).first.flatMap { Int64($0) } ?? 10)
 case "standby":
     try StandbyBench.run(seconds: words.dropFirst().first.flatMap { Int64($0) } ?? 6)
 default:
@@ -22,11 +27,12 @@ default:
         let value = index + 1 < words.count ? words[index + 1] : nil
         switch word {
         case "--json": run.jsonPath = value; index += 1
+        case "--repeats": run.repeats = value.flatMap { Int($0) } ?? run.repeats; index += 1
         case "--soak-minutes": run.soakMinutes = value.flatMap { Int64($0) } ?? run.soakMinutes; index += 1
         case "--presets": run.presets = value.map { $0.split(separator: ",").map(String.init) } ?? run.presets; index += 1
         default:
             guard let seconds = Int64(word), seconds > 0 else {
-                print("usage: PauseCamBench [SECONDS] [--soak-minutes N] [--presets a,b] [--json PATH] | soak [MIN] | standby [S]")
+                print("usage: PauseCamBench [SECONDS] [--soak-minutes N] [--repeats N] [--presets a,b] [--json PATH] | soak [MIN] | standby [S]")
                 exit(2)
             }
             run.seconds = seconds
