@@ -62,6 +62,7 @@ struct BenchRun {
                              figures.floorRatio))
             }
             sameJob[content.name] = byPreset
+            fflush(nil)  // each figure shows as it is measured, also through a pipe (`make bench | tee`)
         }
         results["same_job"] = sameJob
         results["floor_ratio"] = floorRatios.min() ?? NSNull()

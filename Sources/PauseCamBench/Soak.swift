@@ -71,6 +71,8 @@ enum Soak {
                      minutes, elapsed, clip.sidecar.video.framesWritten, clip.sidecar.video.framesDropped))
         print("  scenes \(clip.sidecar.scenes.count), sidecar duration \(clip.sidecar.duration) s, "
               + "ffprobe duration \(probed.trimmingCharacters(in: .whitespacesAndNewlines)) s, recorded \(recorded) s")
+        // Peak figures only from a soak run on its own: Linux hands a child its parent's peak at fork, so under
+        // `make bench` (a child of the bench) they show the bench's frames, not the soak.
         print("  peak resident memory (KiB) after minute: "
               + peakAtMinute.keys.sorted().map { "\($0): \(peakAtMinute[$0]!)" }.joined(separator: ", "))
         print("  resident memory (KiB) at minute: "
