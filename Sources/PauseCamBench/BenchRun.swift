@@ -79,11 +79,14 @@ struct BenchRun {
         }
         results["auto_preset"] = auto
 
-        if let standby = try StandbyBench.run(seconds: seconds) {
+        let standby = try StandbyBench.run(seconds: seconds)
+        if let standby {
             results["standby_cost_ratio"] = standby.standbyCostRatio
             results["cpu_seconds_per_recorded_second"] = Dictionary(uniqueKeysWithValues:
                 standby.cpuPerRecordedSecond.map { (String($0.key), $0.value) })
         }
+        // An inactive hot YUYV camera: its capture path (dequeue, copy out of the mmap buffer, queue again).
+        try YUYVStandbyBench.run(seconds: Int(seconds), activeCost: standby?.cpuPerRecordedSecond[1])
 
         // In a process of its own: this one holds the same-job frames, whose memory is no part of the soak's.
         results["soak_rss_growth_mb_per_hour"] = soakInChildProcess() ?? NSNull()

@@ -42,6 +42,23 @@ enum StandbyBench {
         return Figures(cpuPerRecordedSecond: costs.filter { lensCounts.contains($0.key) }, standbyCostRatio: ratio)
     }
 
+    /// One active 1080p30 MJPEG file lens's cost alone (CPU seconds per recorded second, x264 `preset`), printed;
+    /// `nil` without ffmpeg to make the movie.
+    static func activeLensCost(seconds recordSeconds: Int64, preset: String = "ultrafast") throws -> Double? {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pausecam-bench-active-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        guard let movie = try makeMJPEGMovie(in: folder) else {
+            print("active lens cost skipped: /usr/bin/ffmpeg not found to make the MJPEG movie")
+            return nil
+        }
+        let cost = try cpuPerRecordedSecond(movie: movie, inactive: 0, seconds: recordSeconds, preset: preset,
+                                            folder: folder)
+        print(String(format: "standby: 1 active 1080p30 MJPEG file lens, x264 %@: %.3f CPU s per recorded s",
+                     preset, cost))
+        return cost
+    }
+
     /// A 2 s camera-like (noisy) 1920x1080 30 fps MJPEG movie, 4:2:2 like a webcam's, looped by the lenses.
     static func makeMJPEGMovie(in folder: URL) throws -> String? {
         let ffmpeg = "/usr/bin/ffmpeg"

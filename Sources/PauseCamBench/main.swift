@@ -4,8 +4,8 @@ import PauseCamSystem
 import PauseCamVirtual
 
 // `make bench` (scripts/bench): `PauseCamBench [SECONDS] [--soak-minutes N] [--repeats N] [--json PATH]` runs
-// every figure of issue 13 (`BenchRun`); `soak [MINUTES]`, `standby [SECONDS]` and `samejob CONTENT PRESET
-// [SECONDS]` run one part alone. Run in a release build; every figure is printed with what it measured.
+// every figure of issue 13 (`BenchRun`); `soak [MINUTES]`, `standby [SECONDS]`, `standby-yuyv [SECONDS]` and
+// `samejob CONTENT PRESET [SECONDS]` run one part alone. Run in a release build; every figure is printed with what it measured.
 
 let words = Array(CommandLine.arguments.dropFirst())
 switch words.first {
@@ -19,6 +19,11 @@ case "samejob":
                              seconds: words.dropFirst(3).first.flatMap { Int64($0) } ?? 10)
 case "standby":
     try StandbyBench.run(seconds: words.dropFirst().first.flatMap { Int64($0) } ?? 6)
+case "standby-yuyv":
+    // An inactive hot 1080p30 YUYV camera's capture path, next to one active 1080p30 lens (MJPEG file, ultrafast).
+    let seconds = words.dropFirst().first.flatMap { Int($0) } ?? 6
+    let active = try StandbyBench.activeLensCost(seconds: Int64(seconds))
+    try YUYVStandbyBench.run(seconds: seconds, activeCost: active)
 default:
     var run = BenchRun()
     var index = 0

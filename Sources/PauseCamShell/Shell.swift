@@ -135,7 +135,8 @@ public final class Shell: @unchecked Sendable {
         let controller = self.controller
         let status = scheduler.perform { controller.status }
         return formatter.prompt(state: status.state, scene: status.scene, timer: status.timer, lens: status.lens,
-                                digitalZoom: status.digitalZoom)
+                                // The meter is for a person at a terminal; a piped transcript stays a record of commands.
+                                digitalZoom: status.digitalZoom, level: interactive ? status.audioPeak : nil)
     }
 
     // MARK: Commands
@@ -169,7 +170,7 @@ public final class Shell: @unchecked Sendable {
         case .stop:
             let answer = runner.perform(command)
             reply(answer)
-            if answer.ok { whileBusy { _ = runner.finishClip() } }
+            if answer.ok { whileBusy { handOverStoppedClip() } }
         default:
             reply(runner.perform(command))
         }
@@ -252,8 +253,30 @@ public final class Shell: @unchecked Sendable {
         if state == .stopping { whileBusy { _ = runner.finishClip() } }
     }
 
+    /// Lets the samples captured before a `stop` arrive, then hands the clip to the background finisher: the
+    /// prompt comes back at once, and a "saved" event follows when the movie is written.
+    private func handOverStoppedClip() {
+        let controller = self.controller
+        scheduler.advance(until: scheduler.clock.now() + RigController.stopGrace)
+        scheduler.perform { controller.finalizeIfStopping() }
+    }
+
+    /// Says which stopped clips are still being saved (`why` ends the sentence), then finishes the clip recording
+    /// now, if any, and waits for every clip to be saved.
+    private func waitForSaving(_ why: String, finishingCurrent: Bool = false) {
+        let controller = self.controller
+        if !finishingCurrent && state == .stopping { whileBusy { handOverStoppedClip() } }
+        let saving = controller.clipsBeingSaved.map { ($0 as NSString).lastPathComponent }
+        if !saving.isEmpty { say("waiting for \(saving.joined(separator: ", ")) to be saved \(why)…") }
+        if finishingCurrent { whileBusy { _ = runner.finishClip() } }
+        guard !saving.isEmpty else { return }
+        whileBusy { controller.waitForSavedClips() }
+        noticeEngineFailures()
+    }
+
     private func last(play: Bool) {
         let controller = self.controller
+        waitForSaving("first")
         guard let clip = scheduler.perform({ controller.lastClip }) else {
             say("no clip saved yet in this session; record one first")
             return
@@ -302,10 +325,9 @@ public final class Shell: @unchecked Sendable {
     /// Stops and saves a clip that is recording, paused or being stopped; says `message` first when there is one.
     private func stopAndSave(before message: String) {
         let current = state
-        if current == .recording || current == .paused || current == .stopping {
-            say(message)
-            whileBusy { _ = runner.finishClip() }
-        }
+        let recording = current == .recording || current == .paused || current == .stopping
+        if recording { say(message) }
+        waitForSaving("before quitting", finishingCurrent: recording)
     }
 
     /// Ends the session normally (quit, end of input, `--on-error stop`): saves the clip, then gives the status —
@@ -334,9 +356,8 @@ public final class Shell: @unchecked Sendable {
                 say(text)
             case .stopAndQuit(let message, let status):
                 say(message)
-                if current == .recording || current == .paused || current == .stopping {
-                    whileBusy { _ = runner.finishClip() }
-                }
+                waitForSaving("before quitting",
+                              finishingCurrent: current == .recording || current == .paused || current == .stopping)
                 return status
             }
         }

@@ -7,6 +7,8 @@ public enum ShellHelp {
         ("pause", "pause; the gap is cut out of the movie"),
         ("resume [NAME]", "go on recording; starts a new scene (a chapter)"),
         ("stop", "stop and save the clip"),
+        ("toggle", "one button: record when idle, pause when recording, resume when paused"),
+        ("chapter [NAME]", "a new scene (a chapter) from the next frame, without a pause"),
         ("lens ROLE|next", "switch to a lens of the rig"),
         ("zoom PRESET|FACTOR", "a zoom preset (zoom 2x) or a factor (zoom 1.5)"),
         ("exposure PRESET|auto|±EV", "exposure preset, automatic, or a bias such as +0.7"),
@@ -52,6 +54,21 @@ public enum ShellHelp {
             resume [NAME]
               Goes on recording after pause. Every resume starts a new scene, which becomes a chapter of the movie.
               Example: resume Second take
+            """
+        case "toggle":
+            return """
+            toggle
+              The one-button command for a foot pedal or a Stream Deck key: record when no clip is recording,
+              pause when recording, resume when paused. The reply says which it did. SIGUSR1 does the same, and
+              so does `pausecam ctl toggle` from another terminal.
+            """
+        case "chapter":
+            return """
+            chapter [NAME]
+              Starts a new scene without pausing: from the next video frame on, the scene counter, the movie's
+              chapters and the sidecar's scenes show the new scene; sound and picture run on untouched. Needs a
+              running recording (after a pause, resume NAME begins the new scene).
+              Example: chapter Questions
             """
         case "stop":
             return """

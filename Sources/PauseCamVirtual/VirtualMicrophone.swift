@@ -3,25 +3,46 @@ import PauseCamCore
 
 /// A microphone that produces PauseCam's documented test sound: 48 kHz mono silence, except the sync beep — a
 /// 1 kHz tone at −6 dBFS for 100 ms starting exactly at each whole second of the clock (see `SyncSchedule`).
+/// With `tone` it plays a continuous sine at −12 dBFS instead of the beeps (clicks and dropped samples show up in
+/// it); with `driftPPM` its sample clock runs fast or slow against the session clock (`VirtualSoundClock`); `level`
+/// scales everything (0: a silent input).
 ///
-/// Sample k is captured at k / 48000 s on the clock; chunks of 10 ms are delivered through the scheduler when their
-/// last sample has been captured, as a real capture device would.
+/// Sample k is captured at `VirtualSoundClock.time(ofSample: k)` (k / 48000 s without drift); chunks of 480
+/// samples are delivered through the scheduler when their last sample has been captured, as a real capture device
+/// would. `unplug()` and `plugBack()` behave like a USB microphone pulled out and put back mid-clip.
 public final class VirtualMicrophone: Microphone, @unchecked Sendable {
-    public let displayName = "Virtual microphone (sync beeps)"
+    public let displayName: String
     public let sampleRate: Int32 = 48_000
     public let channels = 1
     /// Sample frames per delivered chunk.
     public let chunkFrames: Int64 = 480
+    /// The tone's amplitude, −12 dBFS of full-scale 16-bit.
+    public static let toneAmplitude = 8_231.0
 
     private let scheduler: any Scheduler
     private let lock = NSLock()
     private var running = false
     private var generation = 0
-    /// One second of samples, beep included: every second sounds the same, so it is computed once.
+    private var deliver: (@Sendable (AudioChunk) -> Void)?
+    private var onEnd: (@Sendable (String) -> Void)?
+    /// One second of samples, beep included: without drift or tone every second sounds the same, so it is computed
+    /// once.
     private let second: [Int16]
+    private let clock: VirtualSoundClock
+    private let toneFrequency: Int?
+    private let level: Double
 
-    public init(scheduler: any Scheduler) {
+    /// A microphone ticking on `scheduler`; `tone` (Hz) replaces the beeps by a continuous sine, `driftPPM` makes
+    /// its sample clock fast or slow, `level` (0…1) scales its output.
+    public init(scheduler: any Scheduler, tone: Int? = nil, driftPPM: Int = 0, level: Double = 1) {
         self.scheduler = scheduler
+        self.toneFrequency = tone
+        self.level = level
+        self.clock = VirtualSoundClock(nominalRate: 48_000, ppm: driftPPM)
+        var name = tone.map { "Virtual microphone (\($0) Hz tone" } ?? "Virtual microphone (sync beeps"
+        if driftPPM != 0 { name += ", \(driftPPM > 0 ? "+" : "")\(driftPPM) ppm" }
+        if level != 1 { name += ", level \(level)" }
+        displayName = name + ")"
         let rate = Int(sampleRate)
         let beepSamples = Int(SyncSchedule.beepDuration.value) * rate / Int(SyncSchedule.beepDuration.timescale)
         var samples = [Int16](repeating: 0, count: rate)
@@ -37,16 +58,21 @@ public final class VirtualMicrophone: Microphone, @unchecked Sendable {
         let myGeneration: Int = lock.withLock {
             running = true
             generation += 1
+            self.deliver = deliver
+            self.onEnd = onEnd
             return generation
         }
-        let now = scheduler.clock.now()
-        let firstSample = ((try? now.rescaled(to: sampleRate, rounding: .up).value) ?? 0)
+        startTicking(generation: myGeneration, deliver: deliver)
+    }
+
+    private func startTicking(generation myGeneration: Int, deliver: @escaping @Sendable (AudioChunk) -> Void) {
+        let firstSample = clock.firstSample(atOrAfter: scheduler.clock.now())
         let firstChunk = (firstSample + chunkFrames - 1) / chunkFrames * chunkFrames
         tick(firstSample: firstChunk, generation: myGeneration, deliver: deliver)
     }
 
     private func tick(firstSample: Int64, generation myGeneration: Int, deliver: @escaping @Sendable (AudioChunk) -> Void) {
-        let deliveryTime = MediaTime(value: firstSample + chunkFrames, timescale: sampleRate)
+        let deliveryTime = clock.time(ofSample: firstSample + chunkFrames)
         scheduler.schedule(at: deliveryTime) { [weak self] in
             guard let self else { return }
             let live = self.lock.withLock { self.running && self.generation == myGeneration }
@@ -56,22 +82,67 @@ public final class VirtualMicrophone: Microphone, @unchecked Sendable {
         }
     }
 
-    /// The chunk whose first sample is sample number `firstSample` of the clock.
+    /// The chunk whose first sample is sample number `firstSample` of the microphone's clock.
     public func chunk(startingAt firstSample: Int64) -> AudioChunk {
-        let rate = Int64(sampleRate)
         var samples = [Int16](repeating: 0, count: Int(chunkFrames))
         for i in 0..<Int(chunkFrames) {
-            let k = firstSample + Int64(i)
-            samples[i] = second[Int(((k % rate) + rate) % rate)]
+            samples[i] = sample(firstSample + Int64(i))
         }
-        return AudioChunk(pts: MediaTime(value: firstSample, timescale: sampleRate), sampleRate: sampleRate,
-                          channels: channels, samples: samples)
+        return AudioChunk(pts: clock.time(ofSample: firstSample), sampleRate: sampleRate, channels: channels,
+                          samples: samples)
+    }
+
+    /// Sample k: the tone, or the beep where its second has one; scaled by `level`.
+    private func sample(_ k: Int64) -> Int16 {
+        let value: Double
+        if let toneFrequency {
+            value = Self.toneAmplitude * sin(2 * Double.pi * clock.phase(ofSample: k, frequency: Int64(toneFrequency)))
+        } else if clock.ppm == 0 {
+            let rate = Int64(sampleRate)
+            let raw = second[Int(((k % rate) + rate) % rate)]
+            if level == 1 { return raw }
+            value = Double(raw)
+        } else {
+            // The beep starts at each whole second of the session clock, whatever the sample clock does.
+            let (_, offset) = clock.secondAndOffset(ofSample: k)
+            let beepTenths = Int64(SyncSchedule.beepDuration.value) * 10 / Int64(SyncSchedule.beepDuration.timescale)
+            guard offset * 10 < clock.denominator * beepTenths else { return 0 }
+            let cycles = (Int64(SyncSchedule.beepFrequency) * offset) % clock.denominator
+            value = Double(SyncSchedule.beepAmplitude) * sin(2 * Double.pi * Double(cycles) / Double(clock.denominator))
+        }
+        return Int16((value * level).rounded())
     }
 
     public func stop() {
         lock.withLock {
             running = false
             generation += 1
+            deliver = nil
+            onEnd = nil
         }
+    }
+
+    /// Behaves like a USB microphone put back after `unplug()`: chunks come again, from the current time, to the
+    /// same receiver. Does nothing unless unplugged.
+    public func plugBack() {
+        let resumed: (Int, @Sendable (AudioChunk) -> Void)? = lock.withLock {
+            guard !running, let deliver else { return nil }
+            running = true
+            generation += 1
+            return (generation, deliver)
+        }
+        if let (generation, deliver) = resumed { startTicking(generation: generation, deliver: deliver) }
+    }
+
+    /// Behaves like a USB microphone pulled out mid-clip: chunks stop and `onEnd` is called once with `reason`.
+    /// For fault tests of the recorder's silence-and-go-on.
+    public func unplug(reason: String = "unplugged") {
+        let end: (@Sendable (String) -> Void)? = lock.withLock {
+            let end = running ? onEnd : nil
+            running = false
+            generation += 1
+            return end
+        }
+        end?(reason)
     }
 }

@@ -7,7 +7,8 @@ struct Arguments {
     var flags: Set<String> = []
 
     /// Options that take a value; every other `--word` is a flag.
-    static let valued: Set<String> = ["script", "output", "clock", "rig", "on-error", "format", "start-timecode"]
+    static let valued: Set<String> = ["script", "output", "clock", "rig", "on-error", "format", "start-timecode",
+                                      "socket"]
 
     init(_ words: [String]) throws {
         var index = 0

@@ -2,23 +2,40 @@ import Foundation
 import PauseCamCore
 import PauseCamSystem
 
-/// `pausecam check RIG…`: validates each rig file without opening any device or output file. Every error of every
-/// file goes to standard error as `FILE:LINE:COLUMN: message`; a clean rig gets a summary on standard output.
-/// Returns the exit status: 0 when all rigs are clean, 2 when any has an error (or no rig was named).
+/// `pausecam check RIG…`: validates each rig file without opening any output file. Every error of every file goes
+/// to standard error as `FILE:LINE:COLUMN: message`; a clean rig gets a summary on standard output, and, when it has
+/// camera lenses, whether each connected camera can deliver the movie's frame rate (`V4L2RateCheck`: formats,
+/// sizes and intervals only, never streaming, never setting a control), or that its camera is not connected.
+/// Returns the exit status: 0 when all rigs are clean, 2 when any has an error (or no rig was named). A camera too
+/// slow for the movie is a warning on standard output, not an error: it does not change the status.
 ///
 /// With `--measure` (`pausecam check --measure RIG`) each clean rig's canvas size and rate are also measured: x264's
 /// speed per preset on camera-like frames and the preset `auto` chooses, printed and stored in the cache.
-func runCheck(_ paths: [String], measure: Bool = false) -> Int32 {
+func runCheck(_ paths: [String], measure: Bool = false, describeCameras: () throws -> [CameraDescription] = {
+    try UdevDeviceManager().describeCameras()
+}) -> Int32 {
     guard !paths.isEmpty else {
         writeStandardError("usage: pausecam check RIG…\n")
         return 2
     }
     var status: Int32 = 0
+    // Asked once, and only when a rig has a camera lens: the virtual rig never touches udev.
+    var cameras: Result<[CameraDescription], any Error>?
     for path in paths {
         do {
             let rig = try RigLoader.load(path: path)
             StandardStreamWriter.output.write(RigSummary.text(of: rig, file: path))
             if measure { status = max(status, printMeasurement(of: rig)) }
+            if rig.lenses.contains(where: { if case .camera = $0.source { return true } else { return false } }) {
+                if cameras == nil { cameras = Result { try describeCameras() } }
+                switch cameras! {
+                case .success(let described):
+                    StandardStreamWriter.output.write(V4L2RateCheck.report(rig: rig, cameras: described))
+                case .failure(let error):
+                    StandardStreamWriter.output.write(V4L2RateCheck.report(rig: rig, cameras: nil,
+                                                                           problem: "udev: \(error)"))
+                }
+            }
         } catch {
             writeStandardError(error.description + "\n")
             let count = error.diagnostics.count

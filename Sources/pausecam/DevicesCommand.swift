@@ -30,6 +30,14 @@ func runDevices(json: Bool, rig: Rig?) -> Int32 {
         print(report.json())
     } else {
         print(report.text(), terminator: "")
+        // Microphones (issue 14): the sound cards udev knows, with what `audio: {match: …}` compares.
+        let microphones = (try? UdevSoundCards().microphones()) ?? []
+        print(microphones.isEmpty ? "No microphones found (no sound card in udev's sound subsystem).\n"
+              : "Microphones:\n" + microphones.map { card in
+                  "  card \(card.card) \"\(card.name)\" (ALSA \(card.pcmName))"
+                      + (card.usb.map { " usb \($0)" } ?? "") + (card.serial.map { " serial \($0)" } ?? "")
+                      + (card.path.map { " path \($0)" } ?? "") + "\n"
+              }.joined(), terminator: "")
     }
     if let matchError, !json { printError("pausecam devices: \(matchError)") }
     return matchError == nil ? 0 : 1
@@ -148,17 +156,13 @@ struct DevicesReport {
     }
 
     /// The warning a session would give at its start when the mode chosen for `lens` on `camera` is slower than the
-    /// movie (`nil` when it keeps up, or when no mode fits, which the camera's `problem` already says).
+    /// movie (`nil` when it keeps up, or when no mode fits, which the camera's `problem` already says). The same
+    /// check as `pausecam check` (`V4L2RateCheck`).
     private func rateWarning(_ camera: CameraDescription, lens name: String) -> String? {
         guard let rig, let lens = rig.lens(named: name),
-              let choice = try? V4L2FormatChooser.choose(format: lens.format, width: lens.width, height: lens.height,
-                                                          rate: lens.rate ?? rig.output.rate, from: camera.modes,
-                                                          device: camera.identity.devicePath),
-              let rate = choice.rate else { return nil }
-        let delivered = CameraFormat(width: choice.width, height: choice.height, rate: rate,
-                                     pixelFormat: choice.pixelFormat.isJPEG ? .yuv422p : .yuyv422)
-        return CameraRateAdvice.warning(lens: name, camera: camera.identity.devicePath, delivered: delivered,
-                                        output: rig.output.rate, format: lens.format, asked: lens.rate)
+              case .tooSlow(let advice) = V4L2RateCheck.finding(lens: lens, camera: camera, output: rig.output.rate)
+        else { return nil }
+        return advice
     }
 
     private func orderedFormats(_ modes: [V4L2Mode]) -> [V4L2PixelFormat] {

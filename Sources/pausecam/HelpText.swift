@@ -11,6 +11,8 @@ enum HelpText {
       pausecam check RIG…           validate rig files; errors as FILE:LINE:COLUMN: message (exit 2)
       pausecam devices [--json] [--rig RIG]
                                     list cameras, their formats and controls, and which lens each serves
+      pausecam ctl [--rig RIG | --socket PATH] COMMAND…
+                                    control a running shell or run from another process (toggle, chapter, mark…)
       pausecam export CLIP.json --format FORMAT [--output FILE] [--start-timecode HH:MM:SS:FF]
                                     scenes and markers for editors: edl, fcpxml, csv, ffmetadata, youtube
       pausecam help [COMMAND]       this text, or one command's
@@ -29,6 +31,7 @@ enum HelpText {
       survives a crash. An existing file is never overwritten: NAME-2.mov, NAME-3.mov… are used instead.
 
     Ctrl-C, SIGTERM and SIGHUP stop and save the clip. See README.md for the rig file format.
+    SIGUSR1 toggles (record, pause, resume) and SIGUSR2 marks, like `pausecam ctl toggle` and `pausecam ctl mark`.
 
     EXIT STATUS
     \(exitStatus)
@@ -75,9 +78,12 @@ enum HelpText {
     static let check = """
     pausecam check RIG…
 
-    Validates rig files without opening any device or file. Every error of every file is printed as
+    Validates rig files without recording or writing anything. Every error of every file is printed as
     FILE:LINE:COLUMN: message, and the exit status is 2 when any file has one. A clean file gets a summary: its
-    lenses, presets and scripts with their steps and total scripted time.
+    lenses, presets and scripts with their steps and total scripted time. For each camera lens it also asks the
+    connected camera (formats, sizes and rates only: it never streams or changes a setting) whether it keeps up
+    with the movie's frame rate, with the fix when it does not, or says "not connected: rate not checked". A rate
+    warning does not change the exit status.
     """
 
     static let devices = """
@@ -101,11 +107,40 @@ enum HelpText {
       --on-error stop   end a piped session at the first failed command, saving the clip (exit status 1)
       --quiet           print only errors and the final paths; no progress line
       --output DIR, --clock real|simulated   as for `pausecam run`
+      --socket PATH     the control socket for pausecam ctl (default: see pausecam ctl --help)
 
     A `wait` of more than 2 s shows a progress line on standard error when it is a terminal.
 
     EXIT STATUS
     \(exitStatus)
+    """
+
+    static let ctl = """
+    pausecam ctl [--rig RIG | --socket PATH] COMMAND…
+
+    Sends one command to a running `pausecam shell` or `pausecam run` and prints its reply: exit status 0 when it
+    was carried out, 1 when it was refused or no PauseCam answers. Every running PauseCam listens on
+    $XDG_RUNTIME_DIR/pausecam/RIG-NAME.sock (/tmp/pausecam-UID/ when XDG_RUNTIME_DIR is unset; a folder only you
+    may enter), or on the path its --socket PATH gives. Without --rig or --socket, ctl talks to the only one
+    running; when several are, it lists them.
+
+    COMMAND is a line of the shell's grammar (record, pause, resume, stop, toggle, chapter, lens, zoom, exposure,
+    focus, mark, status), and two of the socket's own:
+      status --json     the state as one JSON object: rig, state, scene, timer, timer_text, lens, zoom, file,
+                        dropped_frames
+      watch             every event as a JSON line until Ctrl-C (exit 0)
+
+      --rig RIG         the PauseCam running this rig (a rig file or its name)
+      --socket PATH     the PauseCam listening on PATH
+
+    EXAMPLES
+      pausecam ctl toggle                      # record, pause or resume: bind it to a key, a pedal or a Stream Deck
+      pausecam ctl chapter Questions           # a new scene without a pause
+      pausecam ctl mark good take
+      pausecam ctl status --json | jq -r .timer_text
+      pausecam ctl --rig studio watch
+
+    Signals do the simplest two: kill -USR1 PID toggles, kill -USR2 PID marks.
     """
 
     static let export = """

@@ -97,21 +97,25 @@ final class RigWiring: @unchecked Sendable {
         case .none:
             notify("audio: none — recording video only")
         case .virtual:
-            microphone = VirtualMicrophone(scheduler: scheduler)
-        case .alsa(let name):
+            let options = rig.audio.options
+            microphone = VirtualMicrophone(scheduler: scheduler, tone: options.toneFrequency,
+                                           driftPPM: options.driftPPM, level: options.level)
+        case .alsa, .matched, .ofLens:
+            let name = MicrophoneFinder.describe(rig.audio.device)
             if clock == .simulated {
-                let message = "--clock simulated cannot drive the real microphone \"\(name)\"; recording video only"
+                let message = "--clock simulated cannot drive the real microphone \(name); recording video only"
                 if rig.audio.required { throw UsageError(message) }
                 warnings.append(message)
                 warn(message)
             } else {
                 do {
-                    microphone = try ALSAMicrophone(pcm: name, warn: warn)
+                    let pcm = try MicrophoneFinder.pcmName(for: rig.audio.device, lensNodes: lensNodes)
+                    microphone = try ALSAMicrophone(pcm: pcm, warn: warn)
                 } catch {
                     if rig.audio.required {
                         throw DeviceError("the microphone is required (audio.required: true), but \(error); nothing was recorded")
                     }
-                    let message = "microphone \"\(name)\" cannot be opened (\(error)); recording video only"
+                    let message = "microphone \(name) cannot be opened (\(error)); recording video only"
                     warnings.append(message)
                     warn(message)
                 }
@@ -122,10 +126,16 @@ final class RigWiring: @unchecked Sendable {
         try OutputFolder.prepare(outputDirectory)
         controller = RigController(rig: rig, cameras: cameras, microphone: microphone,
                                    sinkFactory: MovieWriterFactory(extraEncodeTime: RigWiring.faultDelay("PAUSECAM_FAULT_SLOW_ENCODER_MS"),
-                                                                   extraOpenTime: RigWiring.faultDelay("PAUSECAM_FAULT_SLOW_OPEN_MS")), store: AtomicSidecarStore(),
+                                                                   extraOpenTime: RigWiring.faultDelay("PAUSECAM_FAULT_SLOW_OPEN_MS"),
+                                                                   extraRemuxTime: RigWiring.faultDelay("PAUSECAM_FAULT_SLOW_REMUX_MS")),
+                                   store: AtomicSidecarStore(),
                                    scheduler: scheduler, wallClock: wallClock, outputDirectory: outputDirectory,
                                    warnings: warnings, storage: FileSystemStorageProbe(),
-                                   storagePolicy: RigWiring.storagePolicy(), notify: notify)
+                                   storagePolicy: RigWiring.storagePolicy(),
+                                   finishing: SerialQueueWorker(label: "pausecam.finish"),
+                                   savedEvents: RigWiring.savedEvents(clock),
+                                   devices: clock == .real ? SerialQueueWorker(label: "pausecam.devices") : InlineWorker(),
+                                   notify: notify)
         runner = ScriptRunner(controller: controller, scheduler: scheduler)
     }
 
@@ -152,6 +162,7 @@ final class RigWiring: @unchecked Sendable {
         watcher?.stop()
         let controller = self.controller
         scheduler.perform { controller.stopDevices() }
+        controller.waitForDevices()
     }
 
     /// Opens the camera at `path` for `lens`, asking for the movie's frame rate when the lens names none, and warns
@@ -195,6 +206,13 @@ final class RigWiring: @unchecked Sendable {
         }
     }
 
+    /// Clips are finished on a thread of their own on either clock. On the real clock "saved" is told the moment the
+    /// movie is written; on the simulated clock one second of session time after the stop (waiting there for the
+    /// movie if needed), so a simulated run prints the same events at the same times however loaded the machine is.
+    static func savedEvents(_ clock: ClockKind) -> ClipFinisher.SavedEvents {
+        clock == .simulated ? .after(.seconds(1)) : .whenFinished
+    }
+
     /// The free-space policy; `PAUSECAM_DISK_WARN_BYTES` and `PAUSECAM_DISK_STOP_BYTES` override its thresholds
     /// (the tests use them to exercise a full disk on a tiny file system).
     static func storagePolicy() -> StoragePolicy {
@@ -205,9 +223,10 @@ final class RigWiring: @unchecked Sendable {
         return policy
     }
 
-    /// `PAUSECAM_FAULT_SLOW_ENCODER_MS`: a fault injection that makes every video frame cost that many more
-    /// milliseconds to encode, to show (and test) what happens on a machine that cannot keep up.
-    /// A fault-injection delay from the environment variable `name` (milliseconds; zero when unset).
+    /// A fault-injection delay from the environment variable `name` (milliseconds; zero when unset), to show (and
+    /// test) what happens on a machine that cannot keep up: `PAUSECAM_FAULT_SLOW_ENCODER_MS` makes every video frame
+    /// cost that much more to encode, `…_SLOW_OPEN_MS` every movie that much slower to open, `…_SLOW_REMUX_MS` every
+    /// finished clip wait that long before its remux.
     static func faultDelay(_ name: String) -> MediaTime {
         let milliseconds = ProcessInfo.processInfo.environment[name].flatMap(Int64.init) ?? 0
         return .milliseconds(Swift.max(0, milliseconds))

@@ -9,7 +9,7 @@ import PauseCamSystem
 /// the clip in progress is saved either way, and the exit status says what happened (see `HelpText.exitStatus`).
 enum RunCommand {
     static func run(_ arguments: Arguments) throws -> Int32 {
-        try arguments.allow(options: ["script", "output", "clock"], flags: ["keep-going", "quiet"])
+        try arguments.allow(options: ["script", "output", "clock", "socket"], flags: ["keep-going", "quiet"])
         guard arguments.positional.count == 1, let rigPath = arguments.positional.first else {
             throw UsageError("run needs exactly one rig file: pausecam run RIG [--script NAME]")
         }
@@ -29,9 +29,11 @@ enum RunCommand {
                              + "scripts: \(names.joined(separator: ", "))")
         }
 
+        let control = try ControlEndpoint.claim(rig: rig, socketOption: arguments.options["socket"])
         let console = Console()
         let progressSlot = ProgressDrawer.Slot()
         let wiring = try RigWiring(rig: rig, clock: clock, output: arguments.options["output"], notify: { text in
+            control.publish(text)
             guard !quiet || !RunCommand.isInformational(text) else { return }
             progressSlot.drawer?.clear()
             console.event(text)
@@ -47,6 +49,7 @@ enum RunCommand {
             console.event("\(signal.name): stopping the script and saving the clip")
             scheduler.interrupt()
         }
+        try control.start(rig: rig, controller: controller, scheduler: scheduler, show: { console.event($0) })
         wiring.start()
         if !quiet {
             console.line("running script \"\(script.name)\" of \(rig.name) (\(clock.rawValue) clock, "
@@ -74,8 +77,14 @@ enum RunCommand {
         default:
             break
         }
+        let earlier = controller.clipsBeingSaved.map { ($0 as NSString).lastPathComponent }
+        if !earlier.isEmpty {
+            progressSlot.drawer?.clear()
+            console.event("waiting for \(earlier.joined(separator: ", ")) to be saved before exiting…")
+        }
         let clip = runner.finishClip()
         progressSlot.drawer?.clear()
+        control.stop()
         wiring.stop()
         withExtendedLifetime(signals) {}
         let signalStatus = received.signal.map { 128 + $0.rawValue }
@@ -99,7 +108,7 @@ enum RunCommand {
             let dropped = sidecar.video.framesDropped
             let ended = outcome.succeeded ? "" : (signalStatus != nil ? " (interrupted)" : " (the script failed)")
             console.line("\(sidecar.scenes.count) scene(s), \(String(format: "%.3f", sidecar.duration)) s, "
-                         + "\(dropped) dropped frame(s)\(ended)")
+                         + "\(dropped) dropped frame(s)\(RigStatus.mailboxDropText(sidecar.devices))\(ended)")
         }
         if let signalStatus { return signalStatus }
         return outcome.succeeded ? 0 : 1

@@ -9,7 +9,7 @@ import PauseCamSystem
 /// status is the shell's: 0, 1 when a command or clip failed, 128 + N after signal N.
 enum ShellCommand {
     static func run(_ arguments: Arguments) throws -> Int32 {
-        try arguments.allow(options: ["output", "clock", "on-error"], flags: ["quiet"])
+        try arguments.allow(options: ["output", "clock", "on-error", "socket"], flags: ["quiet"])
         guard arguments.positional.count == 1, let rigPath = arguments.positional.first else {
             throw UsageError("shell needs exactly one rig file: pausecam shell RIG [--output DIR]")
         }
@@ -22,6 +22,7 @@ enum ShellCommand {
             throw UsageError("--on-error is continue or stop, not \"\(errorText)\"")
         }
         let rig = try RigLoader.load(path: rigPath)
+        let control = try ControlEndpoint.claim(rig: rig, socketOption: arguments.options["socket"])
         let environment = ProcessInfo.processInfo.environment
         let interactive = LibEditLineReader.standardStreamsAreTerminals
         let quiet = arguments.flags.contains("quiet")
@@ -34,6 +35,7 @@ enum ShellCommand {
         let progressSlot = ProgressDrawer.Slot()
         let wiring = try RigWiring(rig: rig, clock: clock, output: arguments.options["output"],
                                    notify: { text in
+                                       control.publish(text)
                                        guard !quiet || !RunCommand.isInformational(text) else { return }
                                        progressSlot.drawer?.clear()
                                        printer.print(Shell.eventLine(text))
@@ -59,12 +61,15 @@ enum ShellCommand {
             case .hangUp: shell.receive(.hangUp)
             }
         }
+        try control.start(rig: rig, controller: controller, scheduler: scheduler,
+                          show: { printer.print(Shell.eventLine($0)) })
         wiring.start()
         if interactive {
             reader.printAbove("pausecam shell — \(rig.name), \(clock.rawValue) clock, writing to \(wiring.outputDirectory)."
                               + " Type help for the commands.")
         }
         let status = shell.run()
+        control.stop()
         wiring.stop()
         withExtendedLifetime((signals, progressSlot)) {}
         return status

@@ -20,6 +20,8 @@ do {
         print(HelpText.main)
         exit(2)
     }
+    // `ctl` sends its words as they are (`status --json` is a request), so they never meet `Arguments`.
+    if command == "ctl" { exit(try CtlCommand.run(Array(words.dropFirst()))) }
     let arguments = try Arguments(Array(words.dropFirst()))
     let wantsHelp = arguments.flags.contains("help")
     switch command {
@@ -29,6 +31,7 @@ do {
         case "check": print(HelpText.check)
         case "devices": print(HelpText.devices)
         case "shell": print(HelpText.shell)
+        case "ctl": print(HelpText.ctl)
         case "export": print(HelpText.export)
         default: print(HelpText.main)
         }
@@ -61,7 +64,7 @@ do {
             if wantsHelp { print(HelpText.shell); exit(0) }
             exit(try ShellCommand.run(try Arguments(words)))
         }
-        throw UsageError("unknown command \"\(command)\"\(SpellingSuggestion.clause(for: command, in: ["run", "check", "devices", "shell", "export", "help", "--help", "--version"]))")
+        throw UsageError("unknown command \"\(command)\"\(SpellingSuggestion.clause(for: command, in: ["run", "check", "devices", "shell", "export", "ctl", "help", "--help", "--version"]))")
     }
 } catch let error as UsageError {
     fail("\(error)\nTry `pausecam --help`.", status: 2)

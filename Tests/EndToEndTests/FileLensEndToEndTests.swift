@@ -118,4 +118,69 @@ final class FileLensEndToEndTests: XCTestCase {
         let written = (try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? []
         XCTAssertFalse(written.contains { $0.hasSuffix(".mov") }, "\(written)")
     }
+
+    static let green = (0x30, 0xc0, 0x40)
+    static let yellow = (0xe0, 0xe0, 0x40)
+
+    /// A folder with `footage/four.mov`: four seconds at 15 fps, one colour a second (red, green, blue, yellow).
+    static func folderWithFourSeconds() throws -> URL {
+        let folder = try ProcessRunner.temporaryDirectory("file-lens-pace")
+        let footage = folder.appendingPathComponent("footage")
+        try FileManager.default.createDirectory(at: footage, withIntermediateDirectories: true)
+        let colors = ["0xd03030", "0x30c040", "0x3050e0", "0xe0e040"]
+        let result = try ProcessRunner.run("/usr/bin/ffmpeg", ["-v", "error"]
+            + colors.flatMap { ["-f", "lavfi", "-i", "color=c=\($0):s=320x240:r=15:d=1"] } + [
+            "-filter_complex", "[0:v][1:v][2:v][3:v]concat=n=4:v=1", "-c:v", "mjpeg", "-q:v", "2",
+            footage.appendingPathComponent("four.mov").path,
+        ])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        return folder
+    }
+
+    /// Records `seconds` with a virtual lens first and a cold `file:` lens switched to at `switchAt` seconds.
+    static func recordColdSwitch(in folder: URL, loop: Bool, switchAt: Double, seconds: Double) throws -> (ProcessResult, URL) {
+        let rig = """
+        name: Rehearsal
+        output: {name: "{rig}", size: 320x240, fps: 30, video: {codec: h264, preset: ultrafast, crf: 30}}
+        audio: {device: virtual}
+        standby: cold
+        lenses:
+          main: {zoom: 1, virtual: {color: "#808080"}}
+          film: {zoom: 2, file: footage/four.mov, loop: \(loop)}
+        default_lens: main
+        scripts:
+          take:
+            - record: Take
+            - wait: \(switchAt)s
+            - lens: film
+            - wait: \(seconds - switchAt)s
+            - stop
+        """
+        let rigPath = folder.appendingPathComponent("rehearsal.yaml")
+        try rig.write(to: rigPath, atomically: true, encoding: .utf8)
+        let out = folder.appendingPathComponent("out")
+        let result = try ProcessRunner.run(BinaryLocator.pausecam.path, ["run", rigPath.path, "--script", "take",
+                                                                          "--clock", "simulated", "--output", out.path])
+        return (result, out)
+    }
+
+    func testAColdFileLensStartsWhereTheSessionClockHasGotTo() throws {
+        let folder = try Self.folderWithFourSeconds()
+        let (result, out) = try Self.recordColdSwitch(in: folder, loop: false, switchAt: 2.5, seconds: 4)
+        XCTAssertEqual(result.status, 0, result.stdoutText + result.stderr)
+        let movie = try checkedMovie(out, seconds: 4)
+        // Switched to at 2.5 s, the file shows its third second (blue), then its fourth (yellow): not its first.
+        XCTAssertEqual(Self.mismatches(movie, from: 2.65, to: 2.95, Self.blue), [], "the file at 2.6 s, not at 0 s")
+        XCTAssertEqual(Self.mismatches(movie, from: 3.1, to: 4, Self.yellow), [], "the file's fourth second")
+    }
+
+    func testALoopingColdFileLensStartsAtTheSessionTimeModuloItsLength() throws {
+        let folder = try Self.folderWithFourSeconds()
+        let (result, out) = try Self.recordColdSwitch(in: folder, loop: true, switchAt: 5.5, seconds: 6.5)
+        XCTAssertEqual(result.status, 0, result.stdoutText + result.stderr)
+        let movie = try checkedMovie(out, seconds: 6.5)
+        // 5.5 s into the session is 1.5 s into the second pass of a 4 s file: green, then blue.
+        XCTAssertEqual(Self.mismatches(movie, from: 5.65, to: 5.95, Self.green), [], "the file at 1.6 s of its loop")
+        XCTAssertEqual(Self.mismatches(movie, from: 6.1, to: 6.5, Self.blue), [], "the file at 2.1 s of its loop")
+    }
 }

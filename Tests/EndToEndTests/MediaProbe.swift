@@ -99,11 +99,29 @@ struct MediaProbe {
         return (stream["r_frame_rate"] as? String ?? "?", stream["avg_frame_rate"] as? String ?? "?")
     }
 
+    /// MediaInfo's frame rate mode of the video stream, as `mediainfo --Inform="Video;%FrameRate_Mode%"` prints it:
+    /// "CFR" for what its report calls "Frame rate mode: Constant", "VFR" for "Variable" (MediaInfo 23.04, Debian
+    /// package `mediainfo`). Editors that refuse variable-rate footage read the same boxes MediaInfo does.
+    func mediaInfoFrameRateMode() throws -> String {
+        let tool = "/usr/bin/mediainfo"
+        guard FileManager.default.isExecutableFile(atPath: tool) else {
+            throw NSError(domain: "mediainfo", code: 127, userInfo: [NSLocalizedDescriptionKey:
+                "\(tool) is not installed: scripts/install-deps installs it (Debian package mediainfo)"])
+        }
+        let result = try ProcessRunner.run(tool, ["--Inform=Video;%FrameRate_Mode%", path])
+        guard result.status == 0 else {
+            throw NSError(domain: "mediainfo", code: Int(result.status), userInfo: [NSLocalizedDescriptionKey: result.stderr])
+        }
+        return result.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     /// Checks that the movie is constant-rate at `fps` (numerator/denominator): ffprobe's real and average rates
-    /// are exactly it, and every video frame lasts exactly one frame duration (presentation times one duration
-    /// apart, in the stream's own ticks, so no rounding can hide a hole or a double).
+    /// are exactly it, every video frame lasts exactly one frame duration (presentation times one duration
+    /// apart, in the stream's own ticks, so no rounding can hide a hole or a double), and MediaInfo calls its
+    /// frame rate mode constant ("CFR").
     func assertConstantRate(_ numerator: Int, _ denominator: Int = 1, file: StaticString = #filePath,
                             line: UInt = #line) throws {
+        XCTAssertEqual(try mediaInfoFrameRateMode(), "CFR", "MediaInfo's frame rate mode", file: file, line: line)
         let rates = try videoFrameRates()
         XCTAssertEqual(rates.real, "\(numerator)/\(denominator)", "r_frame_rate", file: file, line: line)
         XCTAssertEqual(rates.average, "\(numerator)/\(denominator)", "avg_frame_rate", file: file, line: line)

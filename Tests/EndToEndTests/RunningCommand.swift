@@ -12,10 +12,17 @@ final class RunningCommand: @unchecked Sendable {
     private var collectedErrors = Data()
     let started = Date()
 
-    init(_ arguments: [String]) throws {
+    private let input = Pipe()
+
+    /// `environment` is added to the test's own; `keepInputOpen` gives the process a standard input pipe that stays
+    /// open until `closeInput()` (a piped shell then waits for lines instead of ending at once).
+    init(_ arguments: [String], environment: [String: String] = [:], keepInputOpen: Bool = false) throws {
         process.executableURL = BinaryLocator.pausecam
         process.arguments = arguments
-        process.standardInput = FileHandle.nullDevice
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
+        process.standardInput = keepInputOpen ? input : FileHandle.nullDevice
         process.standardOutput = output
         process.standardError = errors
         output.fileHandleForReading.readabilityHandler = { [weak self] handle in
@@ -30,6 +37,9 @@ final class RunningCommand: @unchecked Sendable {
         }
         try process.run()
     }
+
+    /// Ends the standard input pipe given by `keepInputOpen`.
+    func closeInput() { try? input.fileHandleForWriting.close() }
 
     var stdout: String { lock.withLock { String(decoding: collectedOutput, as: UTF8.self) } }
     var stderr: String { lock.withLock { String(decoding: collectedErrors, as: UTF8.self) } }

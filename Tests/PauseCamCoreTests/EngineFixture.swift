@@ -27,8 +27,14 @@ enum EngineFixture {
     }
 
     /// The engine for `rig`; a lens named in `startupDelays` takes that long to deliver its first frame after a start.
-    static func makeFixture(rig: Rig, startupDelays: [String: MediaTime] = [:]) -> Fixture {
-        let scheduler = SimulatedScheduler()
+    /// `cameras` replace the virtual lenses of the same roles; `finishing` and `savedEvents` are the controller's;
+    /// `scheduler` and `microphone` replace the fixture's own (a test that drives the microphone itself).
+    static func makeFixture(rig: Rig, startupDelays: [String: MediaTime] = [:], cameras replacements: [String: any Camera] = [:],
+                            finishing: any BackgroundWorker = InlineWorker(),
+                            savedEvents: ClipFinisher.SavedEvents = .whenFinished,
+                            devices: any BackgroundWorker = InlineWorker(),
+                            scheduler: SimulatedScheduler = SimulatedScheduler(),
+                            microphone: VirtualMicrophone? = nil) -> Fixture {
         var cameras: [String: any Camera] = [:]
         for lens in rig.lenses {
             guard case .virtual(let color) = lens.source else { continue }
@@ -36,13 +42,15 @@ enum EngineFixture {
                                              rate: lens.rate!, scheduler: scheduler,
                                              startupDelay: startupDelays[lens.name] ?? .zero)
         }
+        cameras.merge(replacements) { $1 }
         let factory = RecordingSinkFactory()
         let store = MemorySidecarStore()
         let box = MessageBox()
         let controller = RigController(
-            rig: rig, cameras: cameras, microphone: VirtualMicrophone(scheduler: scheduler), sinkFactory: factory,
+            rig: rig, cameras: cameras, microphone: microphone ?? VirtualMicrophone(scheduler: scheduler), sinkFactory: factory,
             store: store, scheduler: scheduler, wallClock: { Date(timeIntervalSince1970: 1_800_000_000) },
-            outputDirectory: "/videos", notify: { box.messages.append($0) })
+            outputDirectory: "/videos", finishing: finishing, savedEvents: savedEvents, devices: devices,
+            notify: { box.messages.append($0) })
         controller.startDevices()
         return Fixture(scheduler: scheduler, controller: controller,
                        runner: ScriptRunner(controller: controller, scheduler: scheduler), factory: factory,

@@ -98,7 +98,7 @@ final class RigDecoderTests: XCTestCase {
 
     func testWrongTypesSayWhatWasFound() {
         let root = Self.rig(extra: [(Self.s("audio", 6, 1), Self.q(6, 8, [Self.s("x", 6, 9)]))])
-        XCTAssertEqual(messages(root), ["t.yaml:6:8: audio: expected a mapping (device: required: …), found a list"])
+        XCTAssertEqual(messages(root), ["t.yaml:6:8: audio: expected a mapping (device: required: declick: …), found a list"])
     }
 
     func testScriptStepsBecomeCommandsOfTheShellGrammar() throws {
@@ -150,7 +150,7 @@ final class RigDecoderTests: XCTestCase {
     }
 
     func testSpellingSuggestions() {
-        XCTAssertEqual(SpellingSuggestion.closest(to: "lense", in: RigDecoder.topKeys), "lenses")
+        XCTAssertEqual(SpellingSuggestion.closest(to: "lense", in: RigDecoder.TopKey.names), "lenses")
         XCTAssertEqual(SpellingSuggestion.closest(to: "mian", in: ["wide", "main"]), "main")
         XCTAssertNil(SpellingSuggestion.closest(to: "xyz", in: ["wide", "main"]))
         XCTAssertEqual(SpellingSuggestion.distance(Array("ab"), Array("ba")), 1)

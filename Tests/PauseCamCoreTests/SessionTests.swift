@@ -64,9 +64,10 @@ final class SessionTests: XCTestCase {
     func testMisuseIsRejectedAndChangesNothing() {
         let all = sessions()
         XCTAssertEqual(all.map(\.state), [.idle, .recording, .paused, .stopping, .finished])
-        let commands: [Session.Command] = [.record(name: nil), .record(name: "x"), .pause, .resume(name: nil), .stop]
+        let commands: [Session.Command] = [.record(name: nil), .record(name: "x"), .pause, .resume(name: nil), .stop,
+                                           .chapter(name: "c")]
         let allowed: [Session.State: Set<String>] = [
-            .idle: ["record"], .recording: ["pause", "stop"], .paused: ["resume", "stop"], .stopping: [], .finished: [],
+            .idle: ["record"], .recording: ["pause", "stop", "chapter"], .paused: ["resume", "stop"], .stopping: [], .finished: [],
         ]
         for session in all {
             for command in commands {
@@ -76,6 +77,7 @@ final class SessionTests: XCTestCase {
                 case .pause: name = "pause"
                 case .resume: name = "resume"
                 case .stop: name = "stop"
+                case .chapter: name = "chapter"
                 }
                 if allowed[session.state]!.contains(name) { continue }
                 var copy = session

@@ -7,69 +7,54 @@ final class ALSACaptureTimelineTests: XCTestCase {
     func ms(_ value: Int64) -> MediaTime { .nanoseconds(value * 1_000_000) }
     func frames(_ value: Int64) -> MediaTime { MediaTime(value: value, timescale: 48_000) }
 
+    /// Half a sample at 48 kHz, in nanoseconds (rounded down).
+    let halfSample = MediaTime.nanoseconds(10_416)
+
     func testTable() {
         var timeline = ALSACaptureTimeline(sampleRate: 48_000)
-        typealias Row = (measured: MediaTime, frames: Int, expected: ALSACaptureTimeline.Placement, why: String)
+        typealias Row = (measured: MediaTime, frames: Int, expected: MediaTime, why: String)
         let table: [Row] = [
-            (ms(1000), 960, .init(pts: ms(1000), silenceBefore: 0, dropFromStart: 0), "first read sets the origin"),
-            (ms(1020) + .nanoseconds(300_000), 960, .init(pts: ms(1020), silenceBefore: 0, dropFromStart: 0),
-             "jitter within tolerance: laid end to end"),
-            (ms(1039), 960, .init(pts: ms(1040), silenceBefore: 0, dropFromStart: 0), "early by 1 ms: still end to end"),
-            (ms(1160), 960, .init(pts: ms(1060), silenceBefore: 4800, dropFromStart: 0),
-             "an overrun lost 100 ms: 4800 frames of silence first"),
-            (ms(1180), 960, .init(pts: ms(1180), silenceBefore: 0, dropFromStart: 0), "back in step"),
-            (ms(1150), 960, .init(pts: ms(1200), silenceBefore: 0, dropFromStart: 960),
-             "card 50 ms ahead: the whole read is dropped"),
-            (ms(1155), 960, .init(pts: ms(1200), silenceBefore: 0, dropFromStart: 960), "still ahead: dropped"),
-            (ms(1180), 960, .init(pts: ms(1200), silenceBefore: 0, dropFromStart: 0), "20 ms ahead is tolerated"),
+            (ms(1000), 960, ms(1000), "first read: its measured time"),
+            (ms(1020) + .nanoseconds(300_000), 960, ms(1020) + .nanoseconds(300_000),
+             "late by 0.3 ms: its measured time, no silence"),
+            (ms(1039), 960, ms(1040) + .nanoseconds(300_000) - halfSample,
+             "measured before the previous read ended: half a sample before that end, never overlapping"),
+            (ms(1160), 960, ms(1160), "an overrun lost 100 ms: a gap in time, no silence here"),
+            (ms(1150), 960, ms(1180) - halfSample, "a card ahead of the clock: kept in order, nothing dropped"),
         ]
         for row in table {
             XCTAssertEqual(timeline.place(measured: row.measured, frames: row.frames), row.expected, row.why)
         }
-        XCTAssertEqual(timeline.silenceFrames, 4800)
-        XCTAssertEqual(timeline.droppedFrames, 1920)
-        XCTAssertEqual(timeline.next, ms(1220))
+        XCTAssertEqual(timeline.reorderedReads, 2)
+        XCTAssertEqual(timeline.next, ms(1200) - halfSample)
     }
 
-    /// A process stopped (Ctrl-Z) for ten minutes comes back to a ten-minute gap: the silence is handed on in
-    /// runs of at most a second, contiguous from the expected time to where the samples start.
-    func testABigGapIsFilledWithSilenceInCappedRuns() {
+    /// A process stopped (Ctrl-Z) for ten minutes comes back to a ten-minute gap in capture time: no silence is
+    /// made here (the encoder fills a stall once, in runs of at most a second).
+    func testABigGapIsLeftToTheOneCorrectionDownstream() {
         var timeline = ALSACaptureTimeline(sampleRate: 48_000)
         _ = timeline.place(measured: ms(1000), frames: 960)
-        let placement = timeline.place(measured: ms(1020) + .seconds(600), frames: 960)
-        XCTAssertEqual(placement.silenceBefore, 600 * 48_000)
-        let runs = timeline.silenceRuns(placement)
-        XCTAssertEqual(runs.count, 600)
-        XCTAssertTrue(runs.allSatisfy { $0.frames <= timeline.maximumSilenceFrames && $0.frames > 0 })
-        XCTAssertEqual(timeline.maximumSilenceFrames, 48_000)
-        XCTAssertEqual(runs.map(\.frames).reduce(0, +), placement.silenceBefore)
-        XCTAssertEqual(runs.first?.pts, ms(1020))
-        for (previous, next) in zip(runs, runs.dropFirst()) {
-            XCTAssertEqual(next.pts, previous.pts + frames(Int64(previous.frames)))
-        }
-        let last = runs[runs.count - 1]
-        XCTAssertEqual(last.pts + frames(Int64(last.frames)), placement.samplesStart(sampleRate: 48_000))
-        XCTAssertEqual(placement.samplesStart(sampleRate: 48_000), ms(1020) + .seconds(600))
-        // A ragged gap ends with a short run.
-        let ragged = ALSACaptureTimeline.Placement(pts: .zero, silenceBefore: 48_000 * 2 + 5, dropFromStart: 0)
-        XCTAssertEqual(timeline.silenceRuns(ragged).map(\.frames), [48_000, 48_000, 5])
-        XCTAssertEqual(timeline.silenceRuns(.init(pts: .zero, silenceBefore: 0, dropFromStart: 0)), [])
+        XCTAssertEqual(timeline.place(measured: ms(1020) + .seconds(600), frames: 960), ms(1020) + .seconds(600))
+        XCTAssertEqual(timeline.reorderedReads, 0)
     }
 
-    func testSeededRandomJitterKeepsChunksContiguousAndNearTheClock() {
+    func testSeededRandomJitterKeepsSamplesInOrderAndNearTheClock() {
         var generator = SplitMix64(seed: 42)
         var timeline = ALSACaptureTimeline(sampleRate: 48_000)
         var clock = ms(5000)
-        var previousEnd: MediaTime?
+        var previous: MediaTime?
         for _ in 0..<2000 {
             let jitter = MediaTime.nanoseconds(Int64(generator.next() % 4_000_000) - 2_000_000)
-            let placement = timeline.place(measured: clock + jitter, frames: 960)
-            if let previousEnd { XCTAssertEqual(placement.pts, previousEnd) }
-            previousEnd = placement.pts + frames(Int64(960 + placement.silenceBefore - placement.dropFromStart))
+            let pts = timeline.place(measured: clock + jitter, frames: 960)
+            if let previous {
+                // The new first sample comes after the previous read's last one.
+                XCTAssertGreaterThan(pts, previous + frames(959))
+            }
+            XCTAssertLessThanOrEqual(abs(((try? (pts - clock).rescaled(to: 1_000_000, rounding: .nearest).value) ?? 0)),
+                                     2000, "within the jitter of the clock: nothing accumulates")
+            previous = pts
             clock = clock + ms(20)
         }
-        XCTAssertEqual(timeline.silenceFrames, 0, "±2 ms of jitter never counts as lost samples")
-        XCTAssertEqual(timeline.droppedFrames, 0)
     }
 }
 

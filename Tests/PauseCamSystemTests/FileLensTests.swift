@@ -137,18 +137,46 @@ final class FileLensTests: XCTestCase {
         XCTAssertEqual(luma.suffix(15).filter { $0 > 150 }, [], "\(luma)")
     }
 
-    func testAStoppedLensRestartsFromTheFirstFrame() throws {
+    func testAStoppedLensRestartsWhereTheSessionClockHasGot() throws {
         let path = try Self.twoColourMovie(codec: ["-c:v", "mjpeg", "-q:v", "2"], name: "two.mov")
         let scheduler = SimulatedScheduler()
         let lens = try FileLens(path: path, lens: "main", loop: false, scheduler: scheduler)
         let first = try Self.run(lens, on: scheduler, seconds: 1)
         lens.stop()
         XCTAssertEqual(first.frames.count, 15)
-        let second = try Self.run(lens, on: scheduler, seconds: 1)
+        let second = try Self.run(lens, on: scheduler, seconds: 2)
         XCTAssertEqual(first.frames.count, 15, "no frame of the stopped run arrives after the stop")
-        guard second.frames.count == 15 else { return XCTFail("\(second.frames.count) frames after the restart") }
-        XCTAssertGreaterThan(Self.meanLuma(second.frames[0]), 150, "the file's first (bright) frame again")
+        // Like a camera, the file went on while the lens was stopped: 1 s in, it shows its dark second second.
+        let luma = second.frames.map(Self.meanLuma)
+        XCTAssertEqual(luma.count, 15, "\(luma)")
+        XCTAssertEqual(luma.filter { $0 > 150 }, [], "not the file's first (bright) frames again: \(luma)")
+        XCTAssertEqual(second.ends.count, 1, "the file ends where it would have had it run on")
         lens.stop()
+    }
+
+    /// An H.264 movie with one keyframe: a start mid-file seeks to it and decodes on, dropping the frames before.
+    func testALensStartedLateShowsTheFileAtTheTimeSinceItsSessionBegan() throws {
+        let path = try Self.twoColourMovie(codec: ["-c:v", "libx264", "-preset", "ultrafast", "-g", "250"],
+                                           name: "two-h264.mov")
+        let scheduler = SimulatedScheduler()
+        let lens = try FileLens(path: path, lens: "main", loop: false, scheduler: scheduler)
+        XCTAssertEqual(lens.frameCount, 30)
+        scheduler.advance(until: scheduler.clock.now() + .milliseconds(1400))
+        let late = try Self.run(lens, on: scheduler, seconds: 2)
+        let luma = late.frames.map(Self.meanLuma)
+        XCTAssertEqual(luma.count, 9, "frames 21…29 of 30: \(luma)")
+        XCTAssertEqual(luma.filter { $0 > 150 }, [], "\(luma)")
+        XCTAssertEqual(late.ends.count, 1)
+        lens.stop()
+
+        let looping = try FileLens(path: path, lens: "main", loop: true, scheduler: scheduler)
+        scheduler.advance(until: scheduler.clock.now() + .milliseconds(2400))
+        let again = try Self.run(looping, on: scheduler, seconds: 1).frames.map(Self.meanLuma)
+        // 2.4 s into a 2 s loop is frame 6: nine more bright frames, then the dark second.
+        XCTAssertEqual(again.count, 15, "\(again)")
+        XCTAssertEqual(again.prefix(9).filter { $0 < 150 }, [], "\(again)")
+        XCTAssertEqual(again.suffix(6).filter { $0 > 150 }, [], "\(again)")
+        looping.stop()
     }
 
     func testAMissingFileIsAnErrorNamingThePath() throws {

@@ -20,9 +20,9 @@ final class StandardStreamWriterTests: XCTestCase {
         close(readEnd)
         let writer = StandardStreamWriter(descriptor: writeEnd)
         writer.write("first line\n")
-        XCTAssertEqual(writer.goneReason, EPIPE)
+        XCTAssertEqual(writer.goneReason, .brokenPipe)
         writer.write("later lines are dropped without another write\n")
-        XCTAssertEqual(writer.goneReason, EPIPE)
+        XCTAssertEqual(writer.goneReason, .brokenPipe)
     }
 
     func testAClosedDescriptorSilencesTheStream() throws {
@@ -31,7 +31,7 @@ final class StandardStreamWriterTests: XCTestCase {
         close(writeEnd)
         let writer = StandardStreamWriter(descriptor: writeEnd)
         writer.write("nowhere\n")
-        XCTAssertEqual(writer.goneReason, EBADF)
+        XCTAssertEqual(writer.goneReason, .badFileDescriptor)
     }
 
     func testALargeWriteArrivesWholeThroughANonBlockingPipeThatTakesItInParts() throws {

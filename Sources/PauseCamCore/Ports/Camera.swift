@@ -1,7 +1,7 @@
 /// A source of video frames: a V4L2 camera (PauseCamSystem) or a virtual lens (PauseCamVirtual).
 ///
 /// A camera delivers frames stamped with their capture time on the session clock, from whatever thread it
-/// captures on; the composition root hops them onto the serial context before they reach the recorder.
+/// captures on; the controller posts them to a bounded mailbox per camera, drained on the serial context.
 public protocol Camera: AnyObject, Sendable {
     /// A name for messages and the sidecar's device list ("Virtual wide", "/dev/video2 (HD Pro Webcam C920)").
     var displayName: String { get }

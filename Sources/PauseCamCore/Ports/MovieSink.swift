@@ -64,6 +64,8 @@ public struct MovieSummary: Sendable, Equatable {
     public var audioSamplesDropped: Int
     /// The thumbnail JPEG beside the movie, if one was written.
     public var thumbnailPath: String?
+    /// Stalls of the audio beyond what drift correction smooths (see `AudioDriftCorrector`), corrected at once.
+    public var audioStalls = AudioStallReport()
     public init(path: String, videoFramesWritten: Int, videoFramesDropped: Int, audioSamplesWritten: Int,
                 audioSamplesDropped: Int = 0, thumbnailPath: String? = nil) {
         self.audioSamplesDropped = audioSamplesDropped
@@ -98,10 +100,13 @@ public struct MovieSettings: Sendable, Equatable {
         public var sampleRate: Int32
         public var channels: Int
         public var bitrate: Int
-        public init(sampleRate: Int32 = 48_000, channels: Int = 1, bitrate: Int = 128_000) {
+        /// Fade out and in at every seam (`audio.declick`, see `Declicker`): done by the recorder, not the sink.
+        public var declick: Bool
+        public init(sampleRate: Int32 = 48_000, channels: Int = 1, bitrate: Int = 128_000, declick: Bool = true) {
             self.sampleRate = sampleRate
             self.channels = channels
             self.bitrate = bitrate
+            self.declick = declick
         }
     }
 

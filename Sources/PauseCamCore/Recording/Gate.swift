@@ -1,6 +1,6 @@
 import Foundation
 
-/// A flag that device threads read and the serial context sets: whether samples should be let in.
+/// A flag that device threads read and the serial context sets: whether samples should be posted to the mailboxes.
 final class Gate: @unchecked Sendable {
     private let lock = NSLock()
     private var open = false

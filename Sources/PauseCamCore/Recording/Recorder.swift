@@ -44,13 +44,11 @@ public final class Recorder: @unchecked Sendable {
     public private(set) var log: SceneLog
     public let description: Description
     private let sink: any MovieSink
-    private let store: any SidecarStore
+    private let sidecars: SidecarWriter
     private var videoFramesAppended = 0
     private var audioSamplesAppended = 0
     private var stopped: String?
     private var sinkError: Error?
-    /// A keyframe was asked for by a frame that could not be appended; the next appended frame carries it.
-    private var keyframeOwed = false
     /// The serial context this recorder lives on, checked at every entry point; `nil` checks nothing (a recorder
     /// driven directly by a test).
     public var serialContext: (any Scheduler)?
@@ -69,16 +67,24 @@ public final class Recorder: @unchecked Sendable {
     private var stoppedWhileRecording = false
     /// The frames left unshown at the stop were counted (`noteStop`).
     private var stopNoted = false
+    /// Fades at every seam (`audio.declick`); `nil` when off or video only.
+    private var declicker: Declicker?
+    /// The audio written in each scene (by scene index), for the sidecar's peak and RMS.
+    private var sceneLevels: [Int: SoundLevel] = [:]
 
-    public init(description: Description, sink: any MovieSink, store: any SidecarStore) {
+    /// A recorder writing to `sink`; its sidecars go to `store`, through `sidecarWorker` when given (the finisher's:
+    /// the serial context then never waits for an fsync).
+    public init(description: Description, sink: any MovieSink, store: any SidecarStore,
+                sidecarWorker: (any BackgroundWorker)? = nil) {
         self.description = description
         self.sink = sink
-        self.store = store
+        sidecars = SidecarWriter(store: store, worker: sidecarWorker)
         let frameDuration = description.settings.rate.frameDuration
         session = Session(frameDuration: frameDuration)
         retimer = Retimer(frameDuration: frameDuration)
         outputClock = OutputClock(frameDuration: frameDuration)
         log = SceneLog(frameDuration: frameDuration)
+        declicker = description.settings.audio.flatMap { $0.declick ? Declicker(sampleRate: $0.sampleRate) : nil }
     }
 
     /// The finished movie's path (reserved when the sink was made).
@@ -202,6 +208,11 @@ public final class Recorder: @unchecked Sendable {
     }
 
     /// One slot of the output grid to the retimer and, when kept, to the sink; a lens change starts a keyframe.
+    ///
+    /// A lens change on a slot the retimer drops needs no carrying over: slots are stamped with increasing grid
+    /// times, so the retimer drops only outside a segment (the next appended frame starts one: a keyframe anyway)
+    /// or on an overflow (nothing after it is appended). The one "keyframe owed" is the sink's, for a picture its
+    /// encoder queue had to drop (`MovieWriter`).
     private func append(_ slot: OutputClock.Slot) {
         let frame = slot.frame
         let keyframe = slot.lensChanged
@@ -209,15 +220,13 @@ public final class Recorder: @unchecked Sendable {
         guard case .append(let fileTime, let startsSegment) = decision else {
             if let stopTime, frame.pts >= stopTime { noteStop(at: stopTime) }
             ledger.decided(slot, fileTime: nil, startsSegment: false, scene: 0, log: &log)
-            if keyframe { keyframeOwed = true }
             flushAudio()
             return
         }
         session.videoAppended(capturePTS: frame.pts, fileTime: fileTime, startsSegment: startsSegment)
         let sceneIndex = (session.segmentScene ?? (session.scenes.count - 1)) + 1
         ledger.decided(slot, fileTime: fileTime, startsSegment: startsSegment, scene: sceneIndex, log: &log)
-        let forceKeyframe = keyframe || startsSegment || keyframeOwed
-        keyframeOwed = false
+        let forceKeyframe = keyframe || startsSegment
         do {
             if startsSegment { sink.setThumbnail(frame) }
             try sink.appendVideo(frame, at: fileTime, keyframe: forceKeyframe)
@@ -225,6 +234,7 @@ public final class Recorder: @unchecked Sendable {
         } catch {
             sinkError = error
         }
+        if startsSegment { sendAudio(declicker?.seam(at: fileTime) ?? []) }
         flushAudio()
         if startsSegment { writeSidecar() }
     }
@@ -239,10 +249,19 @@ public final class Recorder: @unchecked Sendable {
     }
 
     private func flushAudio() {
-        for piece in retimer.takeAudio() where description.settings.audio != nil {
+        for piece in retimer.takeAudio() {
+            if declicker != nil { sendAudio(declicker!.process(piece)) } else { sendAudio([piece]) }
+        }
+    }
+
+    private func sendAudio(_ pieces: [AudioChunk]) {
+        for piece in pieces where description.settings.audio != nil && sinkError == nil {
             do {
                 try sink.appendAudio(piece)
                 audioSamplesAppended += piece.frameCount
+                if let scene = session.scenes.last(where: { ($0.start ?? .zero) <= piece.pts }) ?? session.scenes.first {
+                    sceneLevels[scene.index, default: SoundLevel()].add(piece.samples)
+                }
             } catch {
                 sinkError = error
                 return
@@ -264,9 +283,27 @@ public final class Recorder: @unchecked Sendable {
     /// Adds a warning to the clip's sidecar.
     public func warn(_ text: String) { log.warn(text) }
 
-    /// Finishes the clip after `stop`: closes the timeline, writes the movie with its chapters, the thumbnail and
-    /// the final sidecar. `stoppedAt` is the ISO 8601 wall-clock time of the stop.
+    /// Units a device's mailbox dropped while this clip recorded (frames of a camera, sample frames of the
+    /// microphone), by sidecar device role.
+    public private(set) var mailboxDrops: [String: Int] = [:]
+
+    /// `count` units from `device` (a lens role, or "microphone") were dropped before the serial context could take
+    /// them: the sidecar's device entry counts them.
+    public func noteMailboxDrops(device: String, count: Int) {
+        guard count > 0 else { return }
+        mailboxDrops[device, default: 0] += count
+    }
+
+    /// Finishes the clip after `stop`, here and now: `prepareFinish` then the job's `run`. For callers that own the
+    /// recorder outright (tests); the controller runs the job on its finishing worker instead.
     public func finish(stoppedAt: String) throws -> Clip {
+        try prepareFinish(stoppedAt: stoppedAt).run()
+    }
+
+    /// Closes the timeline after `stop` (on the serial context): decides the last slots, flushes the audio, and
+    /// hands everything the slow part needs — the sink, the chapters, the sidecars — to a `ClipFinishJob`. After
+    /// this the recorder is done; the job owns the sink and may run on any thread.
+    public func prepareFinish(stoppedAt: String) -> ClipFinishJob {
         serialContext?.assertOnSerialContext()
         if let stopTime { holdVideo(before: stopTime) }
         // Nothing more can come: the slots still early meet the stop (and are dropped when after it).
@@ -275,45 +312,13 @@ public final class Recorder: @unchecked Sendable {
         if let stopTime { noteStop(at: stopTime) }
         retimer.finish()
         flushAudio()
+        sendAudio(declicker?.finish() ?? [])
         stopped = stoppedAt
-        if let sinkError {
-            sink.abort()
-            writeSidecar()
-            throw sinkError
-        }
-        let summary: MovieSummary
-        do {
-            summary = try sink.finish(chapters: chapters())
-        } catch {
-            log.warn("the movie could not be finished: \(error)")
-            writeSidecar()
-            throw error
-        }
-        session.markFinished()
-        var sidecar = makeSidecar(complete: true)
-        sidecar.video.framesWritten = summary.videoFramesWritten
-        sidecar.video.framesDropped = summary.videoFramesDropped
-        if sidecar.audio != nil {
-            sidecar.audio?.samplesWritten = summary.audioSamplesWritten
-            sidecar.audio?.samplesDropped = summary.audioSamplesDropped
-        }
-        if summary.audioSamplesDropped > 0 {
-            sidecar.warnings.append("\(summary.audioSamplesDropped) audio samples dropped (silence in the movie): "
-                                    + "the encoder fell behind")
-        }
-        if summary.videoFramesDropped > 0 {
-            sidecar.warnings.append("\(summary.videoFramesDropped) frames dropped: the encoder fell behind")
-        }
-        sidecar.warnings += ClipExports.write(sidecar: sidecar, movieURL: URL(fileURLWithPath: summary.path),
-                                              formats: description.exports, store: store)
-        do {
-            try store.write(try sidecar.encoded(), to: description.sidecarPath)
-        } catch {
-            // The movie is finished and safe; only its final sidecar is missing (the last scene-boundary one stays).
-            sidecar.warnings.append("the final sidecar could not be written: \(error)")
-        }
-        return Clip(moviePath: summary.path, sidecarPath: description.sidecarPath,
-                    thumbnailPath: summary.thumbnailPath, sidecar: sidecar)
+        let interim = makeSidecar(complete: false)
+        if sinkError == nil { session.markFinished() }
+        return ClipFinishJob(sink: sink, sidecars: sidecars, chapters: chapters(), sidecarPath: description.sidecarPath,
+                             interimSidecar: interim, finishedSidecar: makeSidecar(complete: true),
+                             sinkError: sinkError, timer: session.timer, exports: description.exports)
     }
 
     /// Abandons a clip that got no video frame: the sink removes what it wrote (the `.partial`), and since the
@@ -333,7 +338,7 @@ public final class Recorder: @unchecked Sendable {
 
     private func writeSidecar() {
         do {
-            try store.write(try makeSidecar(complete: false).encoded(), to: description.sidecarPath)
+            try sidecars.write(try makeSidecar(complete: false).encoded(), to: description.sidecarPath)
         } catch {
             log.warn("the sidecar could not be written: \(error)")
         }
@@ -356,7 +361,7 @@ public final class Recorder: @unchecked Sendable {
                 },
                 markers: log.markers.filter { $0.scene == scene.index }.map {
                     Sidecar.Marker(time: $0.time.seconds, text: $0.text)
-                })
+                }, audioPeak: sceneLevels[scene.index]?.peak, audioRms: sceneLevels[scene.index]?.rms)
         }
         let pauses = session.pauses.map { pause in
             Sidecar.Pause(afterScene: pause.afterScene, at: pause.at.seconds,
@@ -379,6 +384,10 @@ public final class Recorder: @unchecked Sendable {
             switches: log.switches.map {
                 Sidecar.Switch(lens: $0.lens, requested: $0.requested.seconds, effective: $0.effective.seconds)
             },
-            devices: description.devices, warnings: log.warnings)
+            devices: description.devices.map { device in
+                var device = device
+                device.dropped = mailboxDrops[device.role] ?? 0
+                return device
+            }, warnings: log.warnings)
     }
 }

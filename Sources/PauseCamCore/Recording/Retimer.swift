@@ -402,7 +402,4 @@ public struct Retimer: Sendable {
         // `retimeVideo` only appends frames whose end is representable.
         return last + frameDuration
     }
-
-    /// True while a segment is open (frames are being appended).
-    public var isAppending: Bool { phase == .open }
 }

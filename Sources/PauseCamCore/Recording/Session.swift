@@ -2,7 +2,7 @@
 ///
 /// A struct that performs no I/O: `handle(_:at:)` checks a command against the state and returns the actions the
 /// caller (the `Recorder`) must perform, or a rejection that changed nothing. It also keeps the scene list (scene 1
-/// at `record`, one more at every `resume`) and the live timer, both derived from the video frames actually
+/// at `record`, one more at every `resume` and every `chapter`) and the live timer, both derived from the video frames actually
 /// appended, so the timer freezes while paused and always equals the movie's duration.
 public struct Session: Sendable {
     /// Where the clip is in its life.
@@ -15,6 +15,8 @@ public struct Session: Sendable {
         case record(name: String?)
         case pause
         case resume(name: String?)
+        /// A new scene while recording, without a pause: it owns the video frames captured at or after its time.
+        case chapter(name: String?)
         case stop
     }
 
@@ -42,7 +44,7 @@ public struct Session: Sendable {
         public var description: String { message }
     }
 
-    /// One scene: from a `record` or `resume` to the next `pause` or `stop`.
+    /// One scene: from a `record`, `resume` or `chapter` to the next `pause`, `chapter` or `stop`.
     public struct Scene: Sendable, Equatable {
         /// 1-based.
         public var index: Int
@@ -132,6 +134,18 @@ public struct Session: Sendable {
         case (.resume, _):
             return reject("the clip is stopping; `record` a new one when it is saved")
 
+        case (.chapter(let name), .recording):
+            let ended = scenes.count
+            let index = scenes.count + 1
+            scenes.append(Scene(index: index, name: name, commandTime: time))
+            return .success([.sceneEnded(ended), .sceneBegan(index)])
+        case (.chapter, .paused):
+            return reject("paused; `resume NAME` begins the new scene (a chapter needs a running recording)")
+        case (.chapter, .idle):
+            return reject("not recording; `record NAME` begins the first scene")
+        case (.chapter, _):
+            return reject("the clip is stopping; `record` a new one when it is saved")
+
         case (.stop, .recording), (.stop, .paused):
             if state == .paused { pauses[pauses.count - 1].ended = time }
             let wasRecording = state == .recording
@@ -152,9 +166,11 @@ public struct Session: Sendable {
     /// Records that the retimer appended a video frame captured at `capturePTS` at `fileTime`; `startsSegment` as
     /// the retimer said. Moves the timer and the current scene's bounds.
     public mutating func videoAppended(capturePTS: MediaTime, fileTime: MediaTime, startsSegment: Bool) {
-        if startsSegment || segmentScene == nil {
-            // The segment belongs to the latest scene begun at or before the frame's capture time.
-            let owner = scenes.lastIndex { $0.commandTime <= capturePTS } ?? (scenes.count - 1)
+        // A frame belongs to the latest scene begun at or before its capture time. A new segment (after record or
+        // resume) looks it up; so does the first frame captured at or after a `chapter`, which has no seam of its
+        // own: the chapter's scene starts there, and the scene before ends one frame earlier, edge to edge.
+        let owner = scenes.lastIndex { $0.commandTime <= capturePTS } ?? (scenes.count - 1)
+        if startsSegment || segmentScene == nil || owner > (segmentScene ?? owner) {
             guard owner >= 0 else { return }
             segmentScene = owner
             if scenes[owner].start == nil { scenes[owner].start = fileTime }

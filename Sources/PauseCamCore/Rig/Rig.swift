@@ -106,15 +106,22 @@ public struct Rig: Sendable, Equatable {
             case alsa(String)
             /// The virtual microphone (sync beeps).
             case virtual
+            /// The sound card a rule picks through udev (`match: {usb: "046d:085b"}`), whatever its card number.
+            case matched(MatchRule)
+            /// The microphone of the camera serving that lens (`lens: tele`): the sound card on the same USB device.
+            case ofLens(String)
             /// No audio: a video-only movie.
             case none
         }
         public var device: Device
         /// When true, a microphone that cannot be opened is an error; when false, a warning and video only.
         public var required: Bool
-        public init(device: Device = .alsa("default"), required: Bool = false) {
+        /// Declicking, and the virtual microphone's test signal (`AudioOptions.swift`).
+        public var options: AudioOptions
+        public init(device: Device = .alsa("default"), required: Bool = false, options: AudioOptions = AudioOptions()) {
             self.device = device
             self.required = required
+            self.options = options
         }
     }
 

@@ -2,13 +2,18 @@
 /// replayed as a camera, with an optional `loop`).
 extension RigDecoder {
     /// The keys that each name a lens's source, in the order messages list them.
-    static let lensSourceKeys = ["match", "virtual", "file"]
+    static let lensSourceKeys: [LensKey] = [.match, .virtual, .file]
+
+    /// The keys of a virtual lens's `virtual:`.
+    enum VirtualKey: String, RigKey {
+        case color
+    }
 
     /// The source of the lens whose fields are `f`, or `nil` after reporting why there is none.
-    mutating func lensSource(_ f: Fields, _ node: YAMLNode, _ path: KeyPath) -> Rig.Lens.Source? {
+    mutating func lensSource(_ f: Fields<LensKey>, _ node: YAMLNode, _ path: KeyPath) -> Rig.Lens.Source? {
         let given = Self.lensSourceKeys.compactMap { key in f.keyNode(key).map { (key: key, node: $0) } }
             .sorted { $0.node.mark < $1.node.mark }
-        if let loop = f.keyNode("loop"), f["file"] == nil {
+        if let loop = f.keyNode(.loop), f[.file] == nil {
             report("\"loop\" applies to a movie file lens (file: PATH) only", at: loop.mark, path: path)
         }
         guard let first = given.first else {
@@ -18,45 +23,45 @@ extension RigDecoder {
         }
         if given.count > 1 {
             let second = given[1]
-            report("has both \"\(first.key)\" and \"\(second.key)\"; a lens is one of a camera, a virtual lens or "
-                   + "a movie file", at: second.node.mark, path: path)
+            report("has both \"\(first.key.rawValue)\" and \"\(second.key.rawValue)\"; a lens is one of a camera, "
+                   + "a virtual lens or a movie file", at: second.node.mark, path: path)
             return nil
         }
         switch first.key {
-        case "match":
-            return matchRule(f["match"]!, path.child("match")).map { .camera($0) }
-        case "virtual":
-            let vp = path.child("virtual")
-            guard let vf = fields(f["virtual"]!, vp, known: ["color"], required: ["color"]), let c = vf["color"] else {
+        case .match:
+            return matchRule(f[.match]!, path.child(LensKey.match)).map { .camera($0) }
+        case .virtual:
+            let vp = path.child(LensKey.virtual)
+            guard let vf = fields(f[.virtual]!, vp, VirtualKey.self, required: [.color]), let c = vf[.color] else {
                 return nil
             }
             if c.isNull {
                 // `color: #20c040` unquoted: YAML reads everything from the # on as a comment.
                 report("no colour given; write \"#rrggbb\" such as \"#20c040\" " + RigValueParser.commentHint,
-                       at: c.mark, path: vp.child("color"))
+                       at: c.mark, path: vp.child(VirtualKey.color))
                 return nil
             }
-            return value(c, vp.child("color"), RigValueParser.color).map { .virtual(color: $0) }
+            return value(c, vp.child(VirtualKey.color), RigValueParser.color).map { .virtual(color: $0) }
         default:
-            guard let written = text(f["file"]!, path.child("file")) else { return nil }
+            guard let fileNode = f[.file], let written = text(fileNode, path.child(LensKey.file)) else { return nil }
             var loop = false
-            if let l = f["loop"] {
-                guard let value = bool(l, path.child("loop")) else { return nil }
+            if let l = f[.loop] {
+                guard let value = bool(l, path.child(LensKey.loop)) else { return nil }
                 loop = value
             }
-            return .file(path: Self.resolve(moviePath: written, rigFile: f["file"]!.mark.file), loop: loop)
+            return .file(path: Self.resolve(moviePath: written, rigFile: fileNode.mark.file), loop: loop)
         }
     }
 
     /// Keys that set up a camera's capture and mean nothing to a movie file, which plays at its own size, rate
     /// and format: reported rather than silently ignored, so nobody rehearses believing they took effect.
-    static let cameraOnlyKeys = ["format", "size", "fps", "controls"]
+    static let cameraOnlyKeys: [LensKey] = [.format, .size, .fps, .controls]
 
     /// Reports each camera-only key a `file:` lens has.
-    mutating func reportCameraOnlyKeys(_ f: Fields, _ path: KeyPath) {
+    mutating func reportCameraOnlyKeys(_ f: Fields<LensKey>, _ path: KeyPath) {
         for key in Self.cameraOnlyKeys {
             guard let keyNode = f.keyNode(key) else { continue }
-            report("\"\(key)\" does not apply to a movie file lens (it plays at the file's own size and rate)",
+            report("\"\(key.rawValue)\" does not apply to a movie file lens (it plays at the file's own size and rate)",
                    at: keyNode.mark, path: path)
         }
     }

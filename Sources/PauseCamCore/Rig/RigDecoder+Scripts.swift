@@ -4,6 +4,12 @@
 /// Every step costs O(1) here (no copy of the steps so far, no Foundation bridging), so a long script loads in
 /// time linear in its length.
 extension RigDecoder {
+    /// The keys of a script written as a mapping (`{on_error: continue, steps: [ … ]}`).
+    enum ScriptKey: String, RigKey {
+        case onError = "on_error"
+        case steps
+    }
+
     /// `scripts:`: each script that decodes cleanly, in file order; every problem is reported.
     mutating func scripts(_ node: YAMLNode, _ path: KeyPath, parser: CommandParser) -> [Rig.Script] {
         guard let entries = namedEntries(node, path, what: "script names") else { return [] }
@@ -51,17 +57,17 @@ extension RigDecoder {
             report(expected, at: node.mark, path: path)
             return nil
         }
-        guard let f = fields(node, path, known: Self.scriptKeys, required: ["steps"]) else { return nil }
+        guard let f = fields(node, path, ScriptKey.self, required: [.steps]) else { return nil }
         // A bad `on_error` or an unknown key is reported already (the rig fails); the steps are still checked, so
         // one run shows every problem.
         var onError = Rig.Script.OnError.stop
-        if let n = f["on_error"], let choice = choice(n, path.child("on_error"), Rig.Script.OnError.self) {
+        if let n = f[.onError], let choice = choice(n, path.child(ScriptKey.onError), Rig.Script.OnError.self) {
             onError = choice
         }
-        guard let stepsNode = f["steps"] else { return nil }
+        guard let stepsNode = f[.steps] else { return nil }
         guard let items = stepsNode.items else {
             report("expected a list of steps (\"- record: Intro\"), found \(stepsNode.kindDescription)",
-                   at: stepsNode.mark, path: path.child("steps"))
+                   at: stepsNode.mark, path: path.child(ScriptKey.steps))
             return nil
         }
         return (items, onError)

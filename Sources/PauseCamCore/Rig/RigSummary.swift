@@ -15,6 +15,8 @@ public enum RigSummary {
         switch rig.audio.device {
         case .alsa(let name): audio = "ALSA \"\(name)\"" + (rig.audio.required ? " (required)" : " (optional)")
         case .virtual: audio = "virtual microphone"
+        case .matched(let rule): audio = "the microphone matching \(rule)" + (rig.audio.required ? " (required)" : " (optional)")
+        case .ofLens(let lens): audio = "the microphone of lens \(lens)'s camera" + (rig.audio.required ? " (required)" : " (optional)")
         case .none: audio = "none (video only)"
         }
         lines.append("  audio: \(audio)")

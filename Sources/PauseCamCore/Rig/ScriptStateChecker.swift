@@ -22,6 +22,13 @@ struct ScriptStateChecker {
         case (.resume, _): return "resume before record"
         case (.stop, .recording), (.stop, .paused): state = .stopped
         case (.stop, _): return "stop before record"
+        case (.toggle, .idle):
+            state = .recording
+            hasRecorded = true
+        case (.toggle, .recording): state = .paused
+        case (.toggle, .paused): state = .recording
+        case (.chapter, .idle): return "chapter before record; `record NAME` names the first scene"
+        case (.chapter, .paused): return "chapter while paused; `resume NAME` begins the new scene"
         case (.mark, .idle): return "mark before record; a mark belongs to a scene"
         default: break
         }

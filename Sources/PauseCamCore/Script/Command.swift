@@ -7,6 +7,12 @@ public enum Command: Sendable, Equatable {
     /// Go on recording; every resume begins a new scene, optionally named.
     case resume(name: String?)
     case stop
+    /// The one-button verb (a foot pedal, a Stream Deck key, SIGUSR1): `record` when idle, `pause` when recording,
+    /// `resume` when paused, so a single binding drives a whole take without knowing the state.
+    case toggle
+    /// A new scene without a pause, from the next video frame: the scene counter, the movie's chapters and the
+    /// sidecar's scenes show it, while audio and video run on untouched (`resume NAME` needs a pause first).
+    case chapter(name: String?)
     /// Switch to the lens of this rig role, or to the next lens in rig order.
     case lens(LensChoice)
     /// Apply a zoom preset by name, or a zoom factor (lens chosen by factor, then digital zoom).
@@ -62,6 +68,8 @@ public enum Command: Sendable, Equatable {
         case .pause: return "pause"
         case .resume: return "resume"
         case .stop: return "stop"
+        case .toggle: return "toggle"
+        case .chapter: return "chapter"
         case .lens: return "lens"
         case .zoom: return "zoom"
         case .exposure: return "exposure"
@@ -86,8 +94,8 @@ public enum Command: Sendable, Equatable {
     }
 
     /// Every command word, in the order `help` lists them.
-    public static let words = ["record", "pause", "resume", "stop", "lens", "zoom", "exposure", "focus", "mark",
-                               "wait", "status", "devices", "run", "last", "help", "quit"]
+    public static let words = ["record", "pause", "resume", "stop", "toggle", "chapter", "lens", "zoom", "exposure",
+                               "focus", "mark", "wait", "status", "devices", "run", "last", "help", "quit"]
 
     /// Other spellings of a command word and the word they stand for: `exit` and `q` are what people type to leave
     /// any shell, so they quit here too rather than being "unknown commands".

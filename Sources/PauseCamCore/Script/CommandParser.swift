@@ -91,6 +91,8 @@ public struct CommandParser: Sendable {
         case "pause": return noArgument(.pause)
         case "resume": return .success(.resume(name: argument))
         case "stop": return noArgument(.stop)
+        case "toggle": return noArgument(.toggle)
+        case "chapter": return .success(.chapter(name: argument))
         case "status": return noArgument(.status)
         case "devices": return noArgument(.devices)
         case "quit": return noArgument(.quit)  // also `exit` and `q` (Command.aliases)
@@ -103,7 +105,7 @@ public struct CommandParser: Sendable {
         case "zoom":
             return required("a zoom preset or a factor such as 1.5").flatMap { text in
                 if let zoomPresets, zoomPresets.contains(text) { return .success(.zoom(.preset(text))) }
-                if let factor = CommandParser.zoomFactor(text) {
+                if let factor = ZoomFactor.number(text) {
                     guard factor > 0, factor <= 100 else {
                         return .failure(Failure("zoom factor \(text) is out of range (more than 0, at most 100)",
                                                 part: .argument))
@@ -181,15 +183,6 @@ public struct CommandParser: Sendable {
         return .failure(Failure("unknown \(kind) \"\(name)\"" + hint, part: .argument))
     }
 
-    /// `1.5`, `1.5x`, `2×` as a factor; `nil` when the text is not a plain decimal.
-    static func zoomFactor(_ text: String) -> Double? {
-        var s = Substring(text.lowercased())
-        if s.hasSuffix("x") || s.hasSuffix("×") { s = s.dropLast() }
-        guard !s.isEmpty, s.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
-              s.filter({ $0 == "." }).count <= 1, s != "." else { return nil }
-        return Double(s)
-    }
-
     /// `+0.7`, `-1`, `0.3` as a number; `nil` otherwise.
     static func signedNumber(_ text: String) -> Double? {
         var s = Substring(text)
@@ -205,7 +198,8 @@ public struct CommandParser: Sendable {
         switch command {
         case .record(let name): return name.map { "record \($0)" } ?? "record"
         case .resume(let name): return name.map { "resume \($0)" } ?? "resume"
-        case .pause, .stop, .status, .devices, .quit: return command.word
+        case .chapter(let name): return name.map { "chapter \($0)" } ?? "chapter"
+        case .pause, .stop, .toggle, .status, .devices, .quit: return command.word
         case .lens(.next): return "lens next"
         case .lens(.named(let n)): return "lens \(n)"
         case .zoom(.preset(let p)): return "zoom \(p)"

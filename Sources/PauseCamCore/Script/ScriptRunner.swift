@@ -123,7 +123,7 @@ public final class ScriptRunner {
         }
     }
 
-    /// Stops a clip still recording, and waits until the clip being stopped is finished. Returns the finished clip.
+    /// Stops a clip still recording, and waits until it and every clip stopped before it are finished. Returns the finished clip.
     @discardableResult
     public func finishClip() -> Recorder.Clip? {
         let controller = self.controller
@@ -133,9 +133,9 @@ public final class ScriptRunner {
         }
         // Let the samples captured before the stop arrive, then finish.
         scheduler.advance(until: now + RigController.stopGrace)
-        return scheduler.perform { () -> Recorder.Clip? in
-            controller.finalizeIfStopping()
-            return controller.lastClip
-        }
+        scheduler.perform { controller.finalizeIfStopping() }
+        // Finishing runs on a worker; this caller ends on the clip, so it waits for it (and any before it).
+        controller.waitForSavedClips()
+        return scheduler.perform { controller.lastClip }
     }
 }

@@ -48,6 +48,8 @@ public struct Sidecar: Codable, Sendable, Equatable {
         public var samplesDropped: Int = 0
         /// Sample frames dropped because they overlapped audio already written.
         public var lateSamplesDropped: Int
+        /// Stalls filled with silence or cut (absent when none): everything smaller was drift, smoothed.
+        public var stalls: AudioStallReport?
     }
 
     public struct Scene: Codable, Sendable, Equatable {
@@ -62,6 +64,10 @@ public struct Sidecar: Codable, Sendable, Equatable {
         /// "no signal" slate (`slate`).
         public var noSignal: [NoSignal] = []
         public var markers: [Marker]
+        /// The scene's audio peak and RMS in dBFS (`SoundLevel`; −120 for digital silence); absent without audio.
+        public var audioPeak: Double? = nil
+        /// (`audioRms`, not `audioRMS`: the sidecar's snake_case keys must read back as the same name.)
+        public var audioRms: Double? = nil
     }
 
     public struct LensSegment: Codable, Sendable, Equatable {
@@ -111,11 +117,16 @@ public struct Sidecar: Codable, Sendable, Equatable {
         public var name: String
         /// The lens's `latency:` in seconds, taken off its camera's timestamps; absent when the rig sets none.
         public var latency: Double?
+        /// Samples this device captured during the clip that were dropped before the engine could take them (its
+        /// mailbox was full because the engine was busy): frames for a lens, sample frames for the microphone. The
+        /// oldest waiting ones go first, so the movie stays current. Absent in sidecars older than this field.
+        public var dropped: Int?
 
-        public init(role: String, name: String, latency: Double? = nil) {
+        public init(role: String, name: String, latency: Double? = nil, dropped: Int? = nil) {
             self.role = role
             self.name = name
             self.latency = latency
+            self.dropped = dropped
         }
     }
 

@@ -8,8 +8,8 @@ import PauseCamCore
 ///
 /// The PCM is opened and configured when the microphone is made, so a rig whose microphone cannot be opened fails
 /// (or warns, with `required: false`) before anything is recorded. Overruns (`-EPIPE`) and suspends (`-ESTRPIPE`)
-/// are recovered with `snd_pcm_recover`; the samples lost are counted and filled with silence, in chunks of at
-/// most a second (`ALSACaptureTimeline`). A PCM that disappears (`-ENODEV`) or cannot recover is closed (so an
+/// are recovered with `snd_pcm_recover`; the samples lost leave a gap in the capture times (`ALSACaptureTimeline`),
+/// which the encoder's one drift correction smooths or, past 200 ms, fills with silence. A PCM that disappears (`-ENODEV`) or cannot recover is closed (so an
 /// unplugged card is released) and ends the microphone, calling `onEnd` once.
 public final class ALSAMicrophone: Microphone, @unchecked Sendable {
     public let displayName: String
@@ -30,10 +30,8 @@ public final class ALSAMicrophone: Microphone, @unchecked Sendable {
     public struct Statistics: Sendable, Equatable {
         /// Overruns (`-EPIPE`) and suspends (`-ESTRPIPE`) recovered.
         public var overruns = 0
-        /// Frames of silence put in for samples lost to overruns.
-        public var silenceFrames = 0
-        /// Frames dropped because the card's clock ran ahead of `CLOCK_MONOTONIC`.
-        public var droppedFrames = 0
+        /// Reads measured before the previous one ended (jitter, a fast card), moved just after it.
+        public var reorderedReads = 0
         /// Chunks delivered.
         public var chunks = 0
     }
@@ -119,22 +117,13 @@ public final class ALSAMicrophone: Microphone, @unchecked Sendable {
             guard count > 0 else { continue }
             let read = Int(count)
             let measured = firstSampleTime(framesRead: read)
-            let placement = timeline.place(measured: measured, frames: read)
-            var chunks = timeline.silenceRuns(placement).map {
-                AudioChunk(pts: $0.pts, sampleRate: sampleRate, channels: channels,
-                           samples: [Int16](repeating: 0, count: $0.frames * channels))
-            }
-            if placement.dropFromStart < read {
-                chunks.append(AudioChunk(pts: placement.samplesStart(sampleRate: sampleRate), sampleRate: sampleRate,
-                                         channels: channels,
-                                         samples: Array(samples[(placement.dropFromStart * channels)..<(read * channels)])))
-            }
+            let chunk = AudioChunk(pts: timeline.place(measured: measured, frames: read), sampleRate: sampleRate,
+                                   channels: channels, samples: Array(samples[0..<(read * channels)]))
             lock.lock()
-            counters.silenceFrames = timeline.silenceFrames
-            counters.droppedFrames = timeline.droppedFrames
-            counters.chunks += chunks.count
+            counters.reorderedReads = timeline.reorderedReads
+            counters.chunks += 1
             lock.unlock()
-            chunks.forEach(deliver)
+            deliver(chunk)
         }
         pcm.drop()
         if let endReason {
@@ -153,14 +142,7 @@ public final class ALSAMicrophone: Microphone, @unchecked Sendable {
     /// (those still available plus those read), on `CLOCK_MONOTONIC`.
     private func firstSampleTime(framesRead: Int) -> MediaTime {
         let stamp = pcm.monotonicTimestamps ? pcm.hardwareTimestamp() : nil
-        let (available, time) = stamp ?? (0, Self.monotonicNow())
+        let (available, time) = stamp ?? (0, MonotonicClock.now())
         return time - MediaTime(value: Int64(available + framesRead), timescale: sampleRate)
-    }
-
-    /// `clock_gettime(CLOCK_MONOTONIC)`, for PCMs without hardware timestamps.
-    static func monotonicNow() -> MediaTime {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return .nanoseconds(Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec))
     }
 }

@@ -3,23 +3,19 @@ import PauseCamCore
 
 /// AAC through FFmpeg's native `aac` encoder, fed from interleaved Int16 chunks of any rate and channel count.
 ///
-/// Placement: a running cursor holds the file time just after the last sample placed. A chunk that starts more
-/// than `tolerance` after the cursor gets silence before it; one that starts more than `tolerance` before it loses
-/// its head; anything closer is appended contiguously, which absorbs sub-sample rounding at pause seams. So the
-/// audio track never drifts against the file times it was given. Samples go through libswresample (to the
-/// encoder's rate, layout and float planar format) into an `AVAudioFifo` that is cut into 1024-sample frames whose
-/// timestamps count samples from zero. Owns its codec context, resampler and FIFO.
+/// Placement: each chunk's `pts` (a file time) says where it belongs; the track's own position is the samples
+/// already placed (encoded, waiting in the FIFO, or inside the resampler). `AudioDriftCorrector` turns the
+/// difference into libswresample compensation — a gentle, inaudible stretch or squeeze, the one drift correction —
+/// and only a stall beyond 200 ms into silence or a cut, counted for the sidecar. Samples go through the
+/// `AudioResampler` (to the encoder's rate, layout and float planar format) into an `AVAudioFifo` that is cut into
+/// 1024-sample frames whose timestamps count samples from zero. Owns its codec context, resampler and FIFO.
 final class AudioEncoder {
     let context: UnsafeMutablePointer<AVCodecContext>
-    /// Gaps and overlaps up to this are absorbed instead of filled or trimmed.
-    let tolerance = MediaTime.milliseconds(10)
-    private var resampler: OpaquePointer?
-    private var resamplerInput: (rate: Int32, channels: Int)?
+    private var resampler: AudioResampler?
     private let fifo: OpaquePointer
     private let packetBox = FFmpegPacketBox()
-    /// File time just after the last sample placed, in the input's sample rate; `zero` before the first chunk (so
-    /// audio starting after 0 is preceded by silence and the track starts with the video).
-    private var cursor = MediaTime.zero
+    /// The one drift correction (its counters are the sidecar's stall report).
+    private(set) var corrector: AudioDriftCorrector
     private var samplesEncoded: Int64 = 0
     /// Sample frames written to the encoder (after resampling, silence included).
     var samplesWritten: Int { Int(samplesEncoded) }
@@ -53,10 +49,10 @@ final class AudioEncoder {
         self.fifo = fifo
         sampleRate = settings.sampleRate
         self.channels = channels
+        corrector = AudioDriftCorrector(sampleRate: settings.sampleRate)
     }
 
     deinit {
-        swr_free(&resampler)
         av_audio_fifo_free(fifo)
         var owned: UnsafeMutablePointer<AVCodecContext>? = context
         avcodec_free_context(&owned)
@@ -64,40 +60,44 @@ final class AudioEncoder {
 
     /// Places `chunk` (its `pts` is a file time) on the track and encodes every full frame.
     func append(_ chunk: AudioChunk, emit: (UnsafeMutablePointer<AVPacket>) throws -> Void) throws {
-        if resamplerInput.map({ $0.rate != chunk.sampleRate || $0.channels != chunk.channels }) ?? true {
-            try makeResampler(rate: chunk.sampleRate, channels: chunk.channels)
+        if resampler.map({ $0.inputRate != chunk.sampleRate || $0.inputChannels != chunk.channels }) ?? true {
+            resampler = try AudioResampler(inputRate: chunk.sampleRate, inputChannels: chunk.channels,
+                                           layout: &context.pointee.ch_layout, outputRate: sampleRate)
         }
-        let position = try cursor.rescaled(to: chunk.sampleRate, rounding: .nearest)
-        let start = try chunk.pts.rescaled(to: chunk.sampleRate, rounding: .nearest)
-        let offset = start.value - position.value
-        let toleranceSamples = (try? tolerance.rescaled(to: chunk.sampleRate, rounding: .nearest).value) ?? 0
+        guard let resampler else { return }
+        let expected = try chunk.pts.rescaled(to: sampleRate, rounding: .nearest).value
+        let position = samplesEncoded + Int64(av_audio_fifo_size(fifo)) + resampler.delay
         var samples = chunk.samples
         var frames = chunk.frameCount
-        if offset > toleranceSamples {
-            // In runs of at most a second (and encoded as they go), so a long gap never becomes one allocation.
-            let run = max(1, Int64(chunk.sampleRate))
-            let silence = [Int16](repeating: 0, count: Int(min(offset, run)) * chunk.channels)
-            var filled: Int64 = 0
-            while filled < offset {
-                let frames = Int(min(run, offset - filled))
-                try resample(Array(silence.prefix(frames * chunk.channels)), frames: frames, channels: chunk.channels)
-                try encodeFullFrames(emit: emit)
-                filled += Int64(frames)
-            }
-            cursor = MediaTime(value: position.value + offset, timescale: chunk.sampleRate)
-        } else if offset < -toleranceSamples {
-            let trimmed = min(frames, Int(-offset))
+        switch corrector.correction(expected: expected, position: position) {
+        case .placeFirst(let silence), .insertSilence(let silence):
+            try insertSilence(outputSamples: silence, channels: chunk.channels, emit: emit)
+        case .drop(let outputSamples):
+            let trimmed = min(frames, Int(Int64(outputSamples) * Int64(chunk.sampleRate) / Int64(sampleRate)))
             samples.removeFirst(trimmed * chunk.channels)
             frames -= trimmed
-            cursor = position
-        } else {
-            cursor = position
+        case .compensate(let delta, let distance):
+            try resampler.setCompensation(delta: delta, distance: distance)
         }
-        if frames > 0 {
-            try resample(samples, frames: frames, channels: chunk.channels)
-            cursor = MediaTime(value: cursor.value + Int64(frames), timescale: chunk.sampleRate)
-        }
+        if frames > 0 { try resample(samples, frames: frames, channels: chunk.channels) }
         try encodeFullFrames(emit: emit)
+    }
+
+    /// Silence lasting `outputSamples` of the output rate, through the resampler (so it stays in order with what
+    /// the resampler still holds), in runs of at most a second so a long gap never becomes one allocation.
+    private func insertSilence(outputSamples: Int, channels: Int,
+                               emit: (UnsafeMutablePointer<AVPacket>) throws -> Void) throws {
+        guard let rate = resampler?.inputRate, outputSamples > 0 else { return }
+        let inputFrames = Int64(outputSamples) * Int64(rate) / Int64(sampleRate)
+        let run = max(1, Int64(rate))
+        let silence = [Int16](repeating: 0, count: Int(min(inputFrames, run)) * channels)
+        var filled: Int64 = 0
+        while filled < inputFrames {
+            let frames = Int(min(run, inputFrames - filled))
+            try resample(Array(silence.prefix(frames * channels)), frames: frames, channels: channels)
+            try encodeFullFrames(emit: emit)
+            filled += Int64(frames)
+        }
     }
 
     /// Drains the resampler, encodes the last (short) frame and flushes the encoder.
@@ -106,7 +106,7 @@ final class AudioEncoder {
             let output = try makeFrame(samples: 0)
             defer { FFmpegFrame.release(output) }
             output.pointee.nb_samples = 0
-            try FFmpegError.check(swr_convert_frame(resampler, output, nil), "swr_convert_frame(flush)")
+            try resampler.convert(nil, into: output)
             if output.pointee.nb_samples > 0 {
                 try FFmpegError.check(pausecam_audio_fifo_write_frame(fifo, output), "av_audio_fifo_write")
             }
@@ -117,20 +117,6 @@ final class AudioEncoder {
         let result = avcodec_send_frame(context, nil)
         if result != pausecam_averror_eof() { try FFmpegError.check(result, "avcodec_send_frame(aac, flush)") }
         try drain(emit: emit)
-    }
-
-    private func makeResampler(rate: Int32, channels inputChannels: Int) throws {
-        swr_free(&resampler)
-        var inputLayout = AVChannelLayout()
-        av_channel_layout_default(&inputLayout, Int32(inputChannels))
-        defer { av_channel_layout_uninit(&inputLayout) }
-        var created: OpaquePointer?
-        try FFmpegError.check(swr_alloc_set_opts2(&created, &context.pointee.ch_layout, AV_SAMPLE_FMT_FLTP,
-                                                  sampleRate, &inputLayout, AV_SAMPLE_FMT_S16, rate, 0, nil),
-                              "swr_alloc_set_opts2(\(rate) Hz \(inputChannels) ch → \(sampleRate) Hz)")
-        resampler = created
-        try FFmpegError.check(swr_init(resampler), "swr_init(\(rate) Hz \(inputChannels) ch → \(sampleRate) Hz)")
-        resamplerInput = (rate, inputChannels)
     }
 
     /// A frame in the encoder's format with room for `samples` (no buffer when 0: swr allocates it).
@@ -151,7 +137,8 @@ final class AudioEncoder {
     }
 
     private func resample(_ samples: [Int16], frames: Int, channels inputChannels: Int) throws {
-        guard let resampler, let rate = resamplerInput?.rate else { return }
+        guard let resampler else { return }
+        let rate = resampler.inputRate
         let input = try FFmpegFrame.allocate("pcm")
         defer { FFmpegFrame.release(input) }
         input.pointee.format = AV_SAMPLE_FMT_S16.rawValue
@@ -165,7 +152,7 @@ final class AudioEncoder {
         }
         let output = try makeFrame(samples: 0)
         defer { FFmpegFrame.release(output) }
-        try FFmpegError.check(swr_convert_frame(resampler, output, input), "swr_convert_frame(\(rate) Hz)")
+        try resampler.convert(input, into: output)
         if output.pointee.nb_samples > 0 {
             try FFmpegError.check(pausecam_audio_fifo_write_frame(fifo, output), "av_audio_fifo_write")
         }

@@ -18,8 +18,6 @@ final class EncodingPipeline: @unchecked Sendable {
     let audio: AudioEncoder?
     private let videoStream: Int32
     private let audioStream: Int32
-    /// Packets written per stream (for the summary).
-    private(set) var videoPacketsWritten = 0
     /// Compressed frames that did not decode and were replaced by the previous picture.
     private(set) var undecodablePictures = 0
 
@@ -130,7 +128,6 @@ final class EncodingPipeline: @unchecked Sendable {
     }
 
     private func writeVideo(_ packet: UnsafeMutablePointer<AVPacket>) throws {
-        videoPacketsWritten += 1
         muxerLock.lock()
         defer { muxerLock.unlock() }
         try muxer.write(packet, timeBase: video.context.pointee.time_base, stream: videoStream)

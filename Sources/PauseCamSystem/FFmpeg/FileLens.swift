@@ -9,6 +9,11 @@ import PauseCamCore
 /// delivered through the scheduler `deliveryLatency` after its PTS. So on the simulated clock the lens is driven by
 /// the `Scheduler` and a run is deterministic; on the real clock it plays at the file's rate.
 ///
+/// Pacing: a camera shows what happens *now*, so the file plays on the session's clock, not from its first frame
+/// at every start. A lens started (a cold standby lens on a switch, a lens started again) at g begins with the
+/// file's frame at g − `epoch`, the time since the lens was made with its session (modulo the file's length with
+/// `loop: true`; past the end without loop it ends at once, as it would have had it run from the start).
+///
 /// Decoding: a decode thread per start reads the file with a `FileLensReader` (MJPEG undecoded, the
 /// path a UVC camera's frames take; anything else through libavcodec into yuv420p) and keeps at most
 /// `FileLens.lookahead` pictures ready in a `FileLensFeed`. At the end of the file, `loop: true` opens the file
@@ -25,6 +30,10 @@ public final class FileLens: Camera, @unchecked Sendable {
     public let loops: Bool
     /// True when the file is MJPEG: its JPEGs go through the same decoder as a UVC camera's.
     public let isMJPEG: Bool
+    /// The session-clock time the file's first frame stands for: when the lens was made (its session's start).
+    public let epoch: MediaTime
+    /// The file's length in frames at its own rate, when the container says; the loop's modulus.
+    public let frameCount: Int64?
 
     private let scheduler: any Scheduler
     private let lock = NSLock()
@@ -43,9 +52,12 @@ public final class FileLens: Camera, @unchecked Sendable {
     public static let deliveryLatency = MediaTime.milliseconds(1)
 
     /// Opens `path` for the lens named `lens`, checking now that it is a movie FFmpeg can decode, so a missing or
-    /// unreadable file is reported (with its path) before anything is recorded.
-    public init(path: String, lens: String, loop: Bool, scheduler: any Scheduler) throws {
+    /// unreadable file is reported (with its path) before anything is recorded. `epoch` is the session-clock time
+    /// of the file's first frame; by default now, when the session wires its lenses.
+    public init(path: String, lens: String, loop: Bool, scheduler: any Scheduler, epoch: MediaTime? = nil) throws {
         let reader = try FileLensReader(path: path)
+        self.epoch = epoch ?? scheduler.clock.now()
+        frameCount = reader.frameCount
         self.path = path
         self.lens = lens
         self.loops = loop
@@ -73,15 +85,31 @@ public final class FileLens: Camera, @unchecked Sendable {
             self.onEnd = onEnd
             return generation
         }
-        let (path, lens, loops) = (self.path, self.lens, self.loops)
-        let thread = Thread { FileLens.decode(first: reader, path: path, lens: lens, loop: loops, into: feed) }
-        thread.name = "file lens \(lens)"
-        thread.start()
         let duration = format.rate.frameDuration
         // The first grid point at or after now.
         let now = (try? scheduler.clock.now().rescaled(to: duration.timescale, rounding: .up).value) ?? 0
         let first = (now + duration.value - 1) / duration.value
+        let fileFrame = startFrame(gridIndex: first)
+        reader.seek(toFrame: fileFrame)
+        let (path, lens, loops) = (self.path, self.lens, self.loops)
+        let thread = Thread { FileLens.decode(first: reader, path: path, lens: lens, loop: loops, into: feed) }
+        thread.name = "file lens \(lens)"
+        thread.start()
         tick(frameIndex: first, generation: myGeneration, feed: feed, deliver: deliver)
+    }
+
+    /// The file's frame that grid point `gridIndex` (frame durations of the file since clock zero) shows: the
+    /// frames elapsed since `epoch`, modulo the file's length when it loops; 0 when `epoch` is later, or when a
+    /// looping file does not say its length.
+    func startFrame(gridIndex: Int64) -> Int64 {
+        let duration = format.rate.frameDuration
+        guard let epochTicks = try? epoch.rescaled(to: duration.timescale, rounding: .up).value else { return 0 }
+        let epochIndex = (epochTicks + duration.value - 1) / duration.value
+        let elapsed = max(0, gridIndex - epochIndex)
+        guard loops else { return elapsed }
+        // A looping file of unknown length starts from its beginning (the only position known to exist).
+        guard let frameCount, frameCount > 0 else { return 0 }
+        return elapsed % frameCount
     }
 
     /// Decodes the file (again and again when looping) into `feed` until the feed is cancelled or the file ends.

@@ -16,6 +16,9 @@ final class FileLensReader: @unchecked Sendable {
     let format: CameraFormat
     /// True when the video stream is MJPEG (every frame a JPEG), handed on as compressed `jpeg` frames.
     let isMJPEG: Bool
+    /// How many frames the file holds at its own rate (from the stream's frame count or duration); `nil` when the
+    /// container says neither. A looping lens takes its position modulo this.
+    let frameCount: Int64?
 
     private var input: UnsafeMutablePointer<AVFormatContext>?
     private let streamIndex: Int32
@@ -26,6 +29,8 @@ final class FileLensReader: @unchecked Sendable {
     private var scaler: OpaquePointer?
     /// True once the demuxer reached the end and the decoder was told to drain.
     private var draining = false
+    /// After `seek(toFrame:)`: pictures stamped before this (in the stream's time base) are read and dropped.
+    private var discardBefore: Int64?
 
     /// Opens `path` and its first video stream's decoder; throws a `FileLensError` naming the path when the file
     /// cannot be read, has no video, no frame rate, or a codec FFmpeg cannot decode. The corresponding C functions
@@ -65,6 +70,7 @@ final class FileLensReader: @unchecked Sendable {
             self.packet = packet
             streamIndex = index
             isMJPEG = mjpeg
+            frameCount = Self.frameCount(of: stream.pointee, input: opened.pointee, rate: rate)
             format = CameraFormat(width: Int(parameters.width), height: Int(parameters.height),
                                   rate: FrameRate(rate.num, rate.den), pixelFormat: layout)
             input = opened
@@ -114,7 +120,9 @@ final class FileLensReader: @unchecked Sendable {
     func nextFrame(pts: MediaTime, lens: String) throws -> VideoFrame? {
         while true {
             if isMJPEG {
-                guard let bytes = try nextPacketBytes() else { return nil }
+                guard let (bytes, stamp) = try nextPacketBytes() else { return nil }
+                if let first = discardBefore, stamp != pausecam_av_nopts_value(), stamp < first { continue }
+                discardBefore = nil
                 guard bytes.count > 2 else { continue }
                 return VideoFrame(pts: pts, width: format.width, height: format.height, format: .jpeg,
                                   planes: [Plane(bytes: bytes, stride: 0)], lens: lens, range: .full)
@@ -122,6 +130,9 @@ final class FileLensReader: @unchecked Sendable {
             let code = avcodec_receive_frame(context, frame)
             if code >= 0 {
                 defer { av_frame_unref(frame) }
+                let stamp = frame!.pointee.best_effort_timestamp
+                if let first = discardBefore, stamp != pausecam_av_nopts_value(), stamp < first { continue }
+                discardBefore = nil
                 return try picture(pts: pts, lens: lens)
             }
             if code == pausecam_averror_eof() { return nil }
@@ -158,13 +169,49 @@ final class FileLensReader: @unchecked Sendable {
         }
     }
 
-    /// The bytes of the next video packet (one JPEG for an MJPEG stream); `nil` at the end of the file.
-    private func nextPacketBytes() throws -> [UInt8]? {
+    /// The bytes of the next video packet (one JPEG for an MJPEG stream) and its presentation time in the stream's
+    /// time base; `nil` at the end of the file.
+    private func nextPacketBytes() throws -> ([UInt8], Int64)? {
         guard try readVideoPacket() else { return nil }
         defer { av_packet_unref(packet) }
         let p = packet!.pointee
-        guard let data = p.data, p.size > 0 else { return [] }
-        return Array(UnsafeBufferPointer(start: data, count: Int(p.size)))
+        guard let data = p.data, p.size > 0 else { return ([], p.pts) }
+        return (Array(UnsafeBufferPointer(start: data, count: Int(p.size))), p.pts)
+    }
+
+    /// Moves the reader so that its next picture is the file's frame `index` (0 is the first; counted at the
+    /// file's own rate): a seek to the keyframe at or before it, then the pictures before it are read and dropped
+    /// (every MJPEG frame is a keyframe, so there the seek lands on it). Past the end of the file, the next
+    /// `nextFrame` returns `nil`. Throws nothing for a seek the demuxer refuses: the reader then reads from where
+    /// it is and drops up to the frame. The corresponding C functions are `av_seek_frame`, `avcodec_flush_buffers`.
+    func seek(toFrame index: Int64) {
+        guard index > 0, let input, let stream = input.pointee.streams[Int(streamIndex)] else { return }
+        let timeBase = stream.pointee.time_base
+        let start = stream.pointee.start_time == pausecam_av_nopts_value() ? 0 : stream.pointee.start_time
+        let frameDuration = AVRational(num: format.rate.denominator, den: format.rate.numerator)
+        let target = start + av_rescale_q(index, frameDuration, timeBase)
+        // Half a frame of tolerance: a frame stamped a tick early (rounding in the muxer) is still that frame.
+        let half = av_rescale_q(1, frameDuration, timeBase) / 2
+        if av_seek_frame(input, streamIndex, target, AVSEEK_FLAG_BACKWARD) >= 0, let context {
+            avcodec_flush_buffers(context)
+        }
+        draining = false
+        discardBefore = target - half
+    }
+
+    /// The number of frames of `stream` at `rate`: `nb_frames` when the container counts them, else the stream's
+    /// (or the file's) duration in frames, rounded to the nearest.
+    private static func frameCount(of stream: AVStream, input: AVFormatContext, rate: AVRational) -> Int64? {
+        if stream.nb_frames > 0 { return stream.nb_frames }
+        let frameDuration = AVRational(num: rate.den, den: rate.num)
+        if stream.duration > 0 && stream.duration != pausecam_av_nopts_value() {
+            return av_rescale_q_rnd(stream.duration, stream.time_base, frameDuration, AV_ROUND_NEAR_INF)
+        }
+        if input.duration > 0 && input.duration != pausecam_av_nopts_value() {
+            return av_rescale_q_rnd(input.duration, AVRational(num: 1, den: AV_TIME_BASE), frameDuration,
+                                    AV_ROUND_NEAR_INF)
+        }
+        return nil
     }
 
     /// Copies the decoded picture out as yuv420p: as is when it already is, through libswscale otherwise (which

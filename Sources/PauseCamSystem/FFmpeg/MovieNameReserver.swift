@@ -6,6 +6,8 @@ import Glibc
 /// The name is `NAME.ext` where none of `NAME.ext`, `NAME.ext.partial`, `NAME.json`, `NAME.jpg` exist; otherwise
 /// `NAME-2`, `NAME-3`… The `.partial` is created with `O_CREAT|O_EXCL`, so two recorders reserving in the same
 /// second (even in two processes) never get the same name, and no existing file is ever opened for writing.
+/// A clip still being finished in the background keeps its name: its `.partial` is removed only after the final
+/// movie exists, and its sidecar exists from its first frame on, so `record` right after `stop` takes `NAME-2`.
 struct MovieNameReserver {
     /// A reserved name: the paths that belong to one clip. The `.partial` exists (empty) once reserved.
     struct Reservation: Equatable {

@@ -48,10 +48,14 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
     private let warn: (String) -> Void
     /// Fault injection: extra time spent on each video frame (see `MovieWriterFactory`).
     private let extraEncodeMicroseconds: UInt32
+    /// Fault injection: extra time spent before the remux (see `MovieWriterFactory`).
+    private let extraRemuxMicroseconds: UInt32
 
     /// Opens the encoders on the reserved `.partial` and starts the encoder thread.
     init(paths: MovieNameReserver.Reservation, settings: MovieSettings, videoQueueLimit: Int = 8,
-         warn: @escaping (String) -> Void = { _ in }, extraEncodeTime: MediaTime = .zero) throws {
+         warn: @escaping (String) -> Void = { _ in }, extraEncodeTime: MediaTime = .zero,
+         extraRemuxTime: MediaTime = .zero) throws {
+        extraRemuxMicroseconds = UInt32(clamping: (try? extraRemuxTime.rescaled(to: 1_000_000, rounding: .up).value) ?? 0)
         self.warn = warn
         extraEncodeMicroseconds = UInt32(clamping: (try? extraEncodeTime.rescaled(to: 1_000_000, rounding: .up).value) ?? 0)
         moviePath = paths.moviePath
@@ -127,6 +131,7 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
             pipeline.abandon()
             throw error
         }
+        if extraRemuxMicroseconds > 0 { usleep(extraRemuxMicroseconds) }
         var remuxer = ChapterRemuxer(inputPath: partialPath, outputPath: moviePath, container: settings.container)
         remuxer.videoFrameDuration = settings.rate.frameDuration
         if let audio = pipeline.audio {
@@ -150,10 +155,15 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
                 warn("the movie \(moviePath) is complete, but its thumbnail was not written: \(error)")
             }
         }
-        return MovieSummary(path: moviePath, videoFramesWritten: pipeline.video.framesEncoded,
-                            videoFramesDropped: droppedCount,
-                            audioSamplesWritten: pipeline.audio?.samplesWritten ?? 0,
-                            audioSamplesDropped: droppedAudioCount, thumbnailPath: writtenThumbnail)
+        var summary = MovieSummary(path: moviePath, videoFramesWritten: pipeline.video.framesEncoded,
+                                   videoFramesDropped: droppedCount,
+                                   audioSamplesWritten: pipeline.audio?.samplesWritten ?? 0,
+                                   audioSamplesDropped: droppedAudioCount, thumbnailPath: writtenThumbnail)
+        if let corrector = pipeline.audio?.corrector {
+            summary.audioStalls = AudioStallReport(count: corrector.stalls, silenceSamples: corrector.silenceInserted,
+                                                   droppedSamples: corrector.samplesDropped)
+        }
+        return summary
     }
 
     public func abort() {

@@ -42,7 +42,6 @@ public final class AtomicSidecarStore: SidecarStore {
         let folder = (path as NSString).deletingLastPathComponent
         let directory = folder.isEmpty ? "." : folder
         let descriptor = try FileSystemCalls.openDirectory(directory)
-        defer { FileSystemCalls.close(descriptor) }
         try FileSystemCalls.synchronize(descriptor, path: directory)
     }
 }

@@ -5,7 +5,7 @@ import Glibc
 /// A file-system call that failed while PauseCam wrote one of its own files (sidecar, thumbnail): which call, on
 /// which path, the errno's meaning, and what the user can do about it.
 public struct FileWriteError: Error, CustomStringConvertible {
-    /// The C call that failed (`open`, `write`, `fsync`, `rename`).
+    /// The C call that failed (`open`, `write`, `fsync`, `close`, `rename`).
     public var call: String
     /// The path it was given (for `fsync` of a folder, the folder).
     public var path: String
@@ -18,6 +18,11 @@ public struct FileWriteError: Error, CustomStringConvertible {
         self.code = code
     }
 
+    /// The failure of `call` on `path`, as the `FileDescriptor` wrapper reported it.
+    init(_ call: String, path: String, errno: Errno) {
+        self.init(call, path: path, code: errno.rawValue)
+    }
+
     public var description: String {
         let hint: String
         switch code {
@@ -27,6 +32,6 @@ public struct FileWriteError: Error, CustomStringConvertible {
         case ELOOP: hint = "a symbolic link sits at that path; PauseCam never follows it"
         default: hint = "check the disk and the folder"
         }
-        return "\(call)(\(path)): \(String(cString: strerror(code))); \(hint)"
+        return "\(call)(\(path)): \(Errno(rawValue: code).message); \(hint)"
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
 
 /// Writes a file that did not exist, all or nothing: it is created with `O_EXCL|O_NOFOLLOW` (never an existing
-/// file, never through a planted link), and if any step fails — a full disk half-way through, a failed flush —
-/// the half-written file is removed, so no torn thumbnail or temporary sidecar is left behind.
+/// file, never through a planted link), and if any step fails — a full disk half-way through, a failed flush or
+/// close — the half-written file is removed, so no torn thumbnail or temporary sidecar is left behind.
 enum NewFile {
     /// Creates `path` with `bytes`; with `synchronize`, flushes it to the disk before returning. Throws the failed
     /// call; `EEXIST` means something already sits at `path` (and was left alone).
@@ -12,11 +12,10 @@ enum NewFile {
         do throws(FileWriteError) {
             try FileSystemCalls.writeAll(descriptor, bytes, path: path)
             if synchronize { try FileSystemCalls.synchronize(descriptor, path: path) }
+            try FileSystemCalls.close(descriptor, path: path)
         } catch {
-            FileSystemCalls.close(descriptor)
             FileSystemCalls.remove(path)
             throw error
         }
-        FileSystemCalls.close(descriptor)
     }
 }

@@ -22,17 +22,20 @@ public final class StandardStreamWriter: @unchecked Sendable {
 
     /// The descriptor written to; the writer does not own it and never closes it.
     public let descriptor: Int32
+    /// The same descriptor, borrowed, for the one `write` wrapper.
+    private let stream: FileDescriptor
     private let lock = NSLock()
-    private var gone: Int32?
+    private var gone: Errno?
 
     /// A writer for `descriptor`; use `output` and `error` for the standard streams, so that every writer of a
     /// stream shares one lock and one "gone" state.
     public init(descriptor: Int32) {
         self.descriptor = descriptor
+        stream = FileDescriptor(borrowing: descriptor)
     }
 
     /// The errno that ended this stream (EPIPE, EBADF), or nil while it is still written to.
-    public var goneReason: Int32? { lock.withLock { gone } }
+    public var goneReason: Errno? { lock.withLock { gone } }
 
     /// Writes the UTF-8 bytes of `text`; never throws, never raises a signal, never traps.
     public func write(_ text: String) {
@@ -46,22 +49,21 @@ public final class StandardStreamWriter: @unchecked Sendable {
             guard gone == nil, let base = bytes.baseAddress else { return }
             var offset = 0
             while offset < bytes.count {
-                let written = Glibc.write(descriptor, base + offset, bytes.count - offset)
-                if written > 0 {
+                let rest = UnsafeRawBufferPointer(start: base + offset, count: bytes.count - offset)
+                let result: Result<Int, Errno>
+                do throws(Errno) { result = .success(try stream.write(rest)) } catch { result = .failure(error) }
+                switch result {
+                case .success(let written) where written > 0:
                     offset += written
-                    continue
-                }
-                let code = written < 0 ? errno : 0
-                switch code {
-                case EINTR:
-                    continue
-                case EAGAIN:
+                case .success:
+                    return
+                case .failure(.wouldBlock):
                     // A descriptor someone else made non-blocking (a shared terminal): wait until it takes more.
                     Self.waitUntilWritable(descriptor)
-                case EPIPE, EBADF:
-                    gone = code
+                case .failure(let error) where error == .brokenPipe || error == .badFileDescriptor:
+                    gone = error
                     return
-                default:
+                case .failure:
                     return
                 }
             }
@@ -71,8 +73,7 @@ public final class StandardStreamWriter: @unchecked Sendable {
     /// Blocks until `descriptor` accepts more bytes (or reports an error, which the next `write` then sees).
     /// The corresponding C function is `poll`.
     private static func waitUntilWritable(_ descriptor: Int32) {
-        var entry = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-        while Glibc.poll(&entry, 1, -1) < 0 && errno == EINTR {}
+        _ = Poll.wait([descriptor], for: Int16(POLLOUT), timeout: -1)
     }
 
     /// Opens `/dev/null` on any of descriptors 0, 1 and 2 that is closed (`pausecam … >&-`), before anything else
@@ -80,7 +81,7 @@ public final class StandardStreamWriter: @unchecked Sendable {
     /// 2, and the console's lines would be written into the movie. Call it first thing in `main`. The
     /// corresponding C functions are `fcntl(F_GETFD)` and `open`.
     public static func fillClosedStandardDescriptors() {
-        for descriptor: Int32 in 0...2 where fcntl(descriptor, F_GETFD) < 0 && errno == EBADF {
+        for descriptor: Int32 in 0...2 where fcntl(descriptor, F_GETFD) < 0 && Errno.current == .badFileDescriptor {
             // `open` returns the lowest free descriptor: this one, as the lower ones are open by now.
             let opened = open("/dev/null", O_RDWR)
             if opened >= 0 && opened != descriptor { close(opened) }

@@ -134,7 +134,7 @@ public final class LibEditLineReader: LineReader, @unchecked Sendable {
         if reading {
             printAbove(text)
         } else {
-            lock.withLock { LineEditorSystemCalls.writeAll(2, Array((text + "\n").utf8)) }
+            lock.withLock { LineEditorSystemCalls.writeAll(.standardError, Array((text + "\n").utf8)) }
         }
     }
 

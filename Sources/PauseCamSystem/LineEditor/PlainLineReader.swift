@@ -9,7 +9,7 @@ import PauseCamCore
 /// (`interruptRead()`) without closing the input.
 public final class PlainLineReader: LineReader, @unchecked Sendable {
     public var completer: (@Sendable (String) -> [String])?
-    private let input: Int32
+    private let input: FileDescriptor
     private let output: StandardStreamWriter
     private let wakePipe = WakePipe()
     private let lock = NSLock()
@@ -19,7 +19,7 @@ public final class PlainLineReader: LineReader, @unchecked Sendable {
 
     /// A reader of `input` (standard input by default) printing to `output` (standard output).
     public init(input: Int32 = 0, output: Int32 = 1) {
-        self.input = input
+        self.input = FileDescriptor(borrowing: input)
         self.output = output == 1 ? .output : output == 2 ? .error : StandardStreamWriter(descriptor: output)
     }
 
@@ -41,7 +41,7 @@ public final class PlainLineReader: LineReader, @unchecked Sendable {
                 defer { buffer.removeAll() }
                 return String(decoding: buffer, as: UTF8.self)
             }
-            let ready = LineEditorSystemCalls.poll([input, wakePipe.readEnd], timeout: -1)
+            let ready = LineEditorSystemCalls.poll([input.rawValue, wakePipe.readEnd], timeout: -1)
             if ready[1] != 0 { wakePipe.drain() }
             if ready[0] != 0 { fill() }
         }
@@ -49,8 +49,14 @@ public final class PlainLineReader: LineReader, @unchecked Sendable {
 
     private func fill() {
         var chunk = [UInt8](repeating: 0, count: 4096)
-        let n = chunk.withUnsafeMutableBytes { LineEditorSystemCalls.read(input, into: $0.baseAddress!, count: 4096) }
-        if n > 0 { buffer += chunk[..<n] } else if n == 0 || errno != EAGAIN { atEnd = true }
+        let result: Result<Int, Errno> = chunk.withUnsafeMutableBytes { bytes in
+            do throws(Errno) { return .success(try input.read(into: bytes)) } catch { return .failure(error) }
+        }
+        switch result {
+        case .success(let n) where n > 0: buffer += chunk[..<n]
+        case .failure(.wouldBlock): break
+        case .success, .failure: atEnd = true
+        }
     }
 
     /// No history without a terminal: a piped session is its own record.
@@ -65,7 +71,7 @@ public final class PlainLineReader: LineReader, @unchecked Sendable {
     /// Prints `text` as one or more lines on standard error (a piped session's failures, apart from its
     /// transcript); callable from any thread.
     public func printError(_ text: String) {
-        lock.withLock { LineEditorSystemCalls.writeAll(2, Array((text + "\n").utf8)) }
+        lock.withLock { LineEditorSystemCalls.writeAll(.standardError, Array((text + "\n").utf8)) }
     }
 
     /// Makes a waiting (or the next) `readLine` return `""` at once; callable from any thread (signal handlers).

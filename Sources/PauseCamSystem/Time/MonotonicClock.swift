@@ -7,8 +7,12 @@ import PauseCamCore
 public final class MonotonicClock: Clock, @unchecked Sendable {
     public init() {}
 
-    /// The corresponding C function is `clock_gettime(CLOCK_MONOTONIC)`.
-    public func now() -> MediaTime {
+    /// The clock's time now, as the `Clock` the core is handed.
+    public func now() -> MediaTime { Self.now() }
+
+    /// The one reading of `CLOCK_MONOTONIC` in PauseCam, also for devices that stamp a sample themselves when
+    /// their driver gives no monotonic timestamp. The corresponding C function is `clock_gettime`.
+    public static func now() -> MediaTime {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
         return MediaTime.timespec(seconds: Int64(ts.tv_sec), nanoseconds: Int64(ts.tv_nsec)) ?? .zero

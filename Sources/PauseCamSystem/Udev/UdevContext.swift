@@ -8,7 +8,7 @@ public final class UdevContext {
 
     /// The corresponding C function is `udev_new`.
     public init() throws {
-        guard let handle = udev_new() else { throw UdevError(call: "udev_new", code: errno == 0 ? ENOMEM : errno) }
+        guard let handle = udev_new() else { throw UdevError.afterNull(call: "udev_new", unset: .noMemory) }
         self.handle = handle
     }
 
@@ -19,7 +19,7 @@ public final class UdevContext {
     /// `udev_enumerate_add_match_subsystem`, `udev_enumerate_scan_devices`, `udev_device_new_from_syspath`.
     public func devices(subsystem: String) throws -> [UdevDevice] {
         guard let enumeration = udev_enumerate_new(handle) else {
-            throw UdevError(call: "udev_enumerate_new", code: errno == 0 ? ENOMEM : errno)
+            throw UdevError.afterNull(call: "udev_enumerate_new", unset: .noMemory)
         }
         defer { udev_enumerate_unref(enumeration) }
         var code = udev_enumerate_add_match_subsystem(enumeration, subsystem)

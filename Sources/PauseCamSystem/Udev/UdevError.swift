@@ -13,8 +13,15 @@ public struct UdevError: Error, CustomStringConvertible, Sendable, Equatable {
         self.code = code
     }
 
+    /// The failure of a libudev call that returned NULL: the errno it left says why, or `fallback` when it left
+    /// none (libudev does not set errno on every path). Call it straight after the failed call.
+    static func afterNull(call: String, unset fallback: Errno) -> UdevError {
+        let current = Errno.current
+        return UdevError(call: call, code: current.rawValue == 0 ? fallback.rawValue : current.rawValue)
+    }
+
     public var description: String {
-        "\(call) failed: \(String(cString: strerror(code))) (errno \(code)); camera discovery needs libudev and "
+        "\(call) failed: \(Errno(rawValue: code).message) (errno \(code)); camera discovery needs libudev and "
             + "a readable /sys (and, for hot-plug, the udev netlink socket)"
     }
 }

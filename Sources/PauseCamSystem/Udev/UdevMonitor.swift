@@ -16,7 +16,8 @@ final class UdevMonitor: @unchecked Sendable {
         // Built in a local and stored only on success: a failure unrefs it here, before `self` is fully
         // initialized, so `deinit` never unrefs it a second time.
         guard let handle = udev_monitor_new_from_netlink(context.handle, "udev") else {
-            throw UdevError(call: "udev_monitor_new_from_netlink(udev)", code: errno == 0 ? EPROTONOSUPPORT : errno)
+            throw UdevError.afterNull(call: "udev_monitor_new_from_netlink(udev)",
+                                      unset: Errno(rawValue: EPROTONOSUPPORT))
         }
         var code = udev_monitor_filter_add_match_subsystem_devtype(handle, subsystem, nil)
         if code < 0 {
@@ -44,7 +45,8 @@ final class UdevMonitor: @unchecked Sendable {
     /// function is `udev_monitor_set_receive_buffer_size`.
     static let receiveBufferBytes: Int32 = 128 << 20
 
-    /// The socket to poll. The corresponding C function is `udev_monitor_get_fd`.
+    /// The socket to poll, owned by the monitor (libudev closes it with the last unref), so a plain number that
+    /// is valid while this object lives. The corresponding C function is `udev_monitor_get_fd`.
     var fileDescriptor: Int32 { udev_monitor_get_fd(handle) }
 
     /// The next event, or why there is none. `udev_monitor_receive_device` returns NULL with `errno` set: `EAGAIN`
@@ -53,11 +55,11 @@ final class UdevMonitor: @unchecked Sendable {
     func receive() -> UdevReception {
         errno = 0
         if let device = udev_monitor_receive_device(handle) { return .device(UdevDevice(owning: device)) }
-        let code = errno
-        switch code {
-        case ENOBUFS: return .overflow
-        case 0, EAGAIN, EWOULDBLOCK, EINTR: return .drained
-        default: return .failed(UdevError(call: "udev_monitor_receive_device", code: code))
+        let failure = Errno.current
+        switch failure {
+        case Errno(rawValue: ENOBUFS): return .overflow
+        case Errno(rawValue: 0), .wouldBlock, .interrupted: return .drained
+        default: return .failed(UdevError(call: "udev_monitor_receive_device", code: failure.rawValue))
         }
     }
 }

@@ -13,7 +13,8 @@ public final class UdevWatcher: DeviceWatcher, @unchecked Sendable {
     private let lock = NSLock()
     private var interpreter = UdevEventInterpreter()
     private var thread: Thread?
-    private var wakeWrite: Int32 = -1
+    /// The write end of the wake-up pipe while the thread runs; the thread owns the read end.
+    private var wakeWrite: FileDescriptor?
     private var finished: DispatchSemaphore?
     private let makeSource: () throws -> UdevEventSource
     private let enumerateCameras: () throws -> [CameraIdentity]
@@ -47,16 +48,17 @@ public final class UdevWatcher: DeviceWatcher, @unchecked Sendable {
         defer { lock.unlock() }
         guard thread == nil else { return }
         let source = try makeSource()
-        var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else { throw UdevError(call: "pipe", code: errno) }
-        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        wakeWrite = fds[1]
-        let wakeRead = fds[0]
+        let pipe: (read: FileDescriptor, write: FileDescriptor)
+        do { pipe = try FileDescriptor.pipe(nonBlocking: false) } catch {
+            throw UdevError(call: "pipe", code: error.rawValue)
+        }
+        wakeWrite = pipe.write
+        let wakeRead = pipe.read
         let done = DispatchSemaphore(value: 0)
         finished = done
         let thread = Thread { [self] in
             watch(source: source, wakeRead: wakeRead, handler: handler)
-            close(wakeRead)
+            try? wakeRead.close()
             done.signal()
         }
         thread.name = "pausecam.udev"
@@ -69,29 +71,23 @@ public final class UdevWatcher: DeviceWatcher, @unchecked Sendable {
         lock.lock()
         guard thread != nil else { lock.unlock(); return }
         let onWatcherThread = Thread.current === thread
-        var byte: UInt8 = 1
-        _ = write(wakeWrite, &byte, 1)
-        close(wakeWrite)
-        wakeWrite = -1
+        _ = withUnsafeBytes(of: UInt8(1)) { try? wakeWrite?.write($0) }
+        try? wakeWrite?.close()
+        wakeWrite = nil
         thread = nil
         let done = finished
         lock.unlock()
         if !onWatcherThread { done?.wait() }
     }
 
-    private func watch(source: UdevEventSource, wakeRead: Int32, handler: @Sendable (DeviceEvent) -> Void) {
-        var fds = [pollfd(fd: source.fileDescriptor, events: Int16(POLLIN), revents: 0),
-                   pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+    private func watch(source: UdevEventSource, wakeRead: FileDescriptor, handler: @Sendable (DeviceEvent) -> Void) {
         while true {
-            let ready = poll(&fds, 2, -1)
-            if ready < 0 {
-                if errno == EINTR { continue }
-                return
-            }
-            if fds[1].revents != 0 { return }
-            if fds[0].revents & Int16(POLLNVAL) != 0 { return }
+            guard case .success(let ready) = Poll.wait([source.fileDescriptor, wakeRead.rawValue], timeout: -1)
+            else { return }
+            if ready[1] != 0 { return }
+            if ready[0] & Int16(POLLNVAL) != 0 { return }
             // An overflow shows as POLLERR (the socket's pending ENOBUFS), with or without POLLIN.
-            guard fds[0].revents & Int16(POLLIN | POLLERR) != 0 else { continue }
+            guard ready[0] & Int16(POLLIN | POLLERR) != 0 else { continue }
             var lostEvents = false
             reading: while true {
                 var events: [DeviceEvent] = []

@@ -174,7 +174,7 @@ public final class V4L2Camera: Camera, @unchecked Sendable {
                     warn("\(displayName): the driver's timestamps are not on CLOCK_MONOTONIC; using dequeue time")
                     warnedClock = true
                 }
-                stamped = Self.monotonicNow()
+                stamped = MonotonicClock.now()
             }
             let pts = latency == .zero ? stamped : ((try? stamped.subtracting(latency)) ?? stamped)
             let bytes = device.bufferBytes(index: buffer.index, count: buffer.bytesUsed)
@@ -203,12 +203,5 @@ public final class V4L2Camera: Camera, @unchecked Sendable {
     private func releaseBuffers() {
         device.unmapBuffers()
         _ = try? device.requestBuffers(count: 0)
-    }
-
-    /// `clock_gettime(CLOCK_MONOTONIC)`: only for drivers whose buffers carry no monotonic timestamp.
-    static func monotonicNow() -> MediaTime {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return .nanoseconds(Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec))
     }
 }

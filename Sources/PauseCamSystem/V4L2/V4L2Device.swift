@@ -29,7 +29,7 @@ public protocol V4L2Device: AnyObject {
     func setControl(id: UInt32, value: Int32) throws
     /// `VIDIOC_REQBUFS` with mmap memory; returns how many buffers the driver granted (0 frees them).
     func requestBuffers(count: UInt32) throws -> UInt32
-    /// `VIDIOC_QUERYBUF` then `mmap` of that buffer; the device owns the mapping until `unmapBuffers`.
+    /// `VIDIOC_QUERYBUF` then `mmap` of that buffer; the device holds the mapping until `unmapBuffers`.
     func mapBuffer(index: UInt32) throws
     /// `munmap` of every mapped buffer.
     func unmapBuffers()

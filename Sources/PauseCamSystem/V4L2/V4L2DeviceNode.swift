@@ -2,7 +2,8 @@ import CV4L2
 import Foundation
 import PauseCamCore
 
-/// A real V4L2 device node. Owns the file descriptor and the mmap buffers; `close()` (or deinit) releases both.
+/// A real V4L2 device node. Owns the file descriptor (a `FileDescriptor` closed with `v4l2_close` or `close`) and
+/// the mmap buffers (`V4L2BufferMapping`s); `close()` (or deinit) releases both.
 /// One `V4L2Camera` drives it; its capture thread and the serial context (control changes) may call it at once,
 /// so every use of the descriptor goes through `descriptorLock` (see `borrowDescriptor`).
 public final class V4L2DeviceNode: V4L2Device, @unchecked Sendable {
@@ -17,8 +18,8 @@ public final class V4L2DeviceNode: V4L2Device, @unchecked Sendable {
 
     public let path: String
     public let access: Access
-    /// The open descriptor, or -1 once `close()` was asked for.
-    private var descriptor: Int32
+    /// The open descriptor, or nil once `close()` was asked for.
+    private var descriptor: FileDescriptor?
     /// Guards `descriptor`, `pollers` and `closeDeferred` between the capture thread (which closes the node when
     /// the camera is unplugged) and control changes from the serial context: no call may reach a descriptor number
     /// already closed and reused elsewhere.
@@ -26,10 +27,10 @@ public final class V4L2DeviceNode: V4L2Device, @unchecked Sendable {
     /// Threads inside `poll` on `descriptor` right now; while any is, `close()` leaves the real close to the last.
     private var pollers = 0
     /// The descriptor `close()` could not close yet because a `poll` was using it.
-    private var closeDeferred: Int32 = -1
+    private var closeDeferred: FileDescriptor?
     /// The mmap buffers by index; guarded by `descriptorLock` too, so a `close()` never unmaps a buffer while
     /// `bufferBytes` copies it.
-    private var mappings: [UInt32: (address: UnsafeMutableRawPointer, length: Int)] = [:]
+    private var mappings: [UInt32: V4L2BufferMapping] = [:]
 
     /// Opens `path` read-write and non-blocking (DQBUF then returns EAGAIN instead of stalling a stop), and
     /// close-on-exec. The corresponding C function is `v4l2_open` (or `open`).
@@ -37,15 +38,16 @@ public final class V4L2DeviceNode: V4L2Device, @unchecked Sendable {
         self.path = path
         self.access = access
         let flags = Self.openFlags
-        var fd: Int32
-        repeat {
-            switch access {
-            case .libv4l2: fd = pausecam_v4l2_open(path, flags)
-            case .kernel: fd = pausecam_open(path, flags)
-            }
-        } while fd < 0 && errno == EINTR
-        if fd < 0 { throw V4L2Error.from(errno: errno, device: path, call: "open") }
-        descriptor = fd
+        let opened = retryingOnInterrupt {
+            access == .libv4l2 ? pausecam_v4l2_open(path, flags) : pausecam_open(path, flags)
+        }
+        switch opened {
+        case .success(let fd):
+            descriptor = access == .libv4l2 ? FileDescriptor(owning: fd, release: { v4l2_close($0) })
+                                            : FileDescriptor(owning: fd)
+        case .failure(let error):
+            throw V4L2Error.from(error, device: path, call: "open")
+        }
     }
 
     deinit { close() }
@@ -56,9 +58,9 @@ public final class V4L2DeviceNode: V4L2Device, @unchecked Sendable {
 
     /// The descriptor for a call that may block (`poll`), counted so that `close()` meanwhile does not free the
     /// number for reuse; `nil` once closed. Give it back with `returnDescriptor()`.
-    private func borrowDescriptor() -> Int32? {
+    private func borrowDescriptor() -> FileDescriptor? {
         descriptorLock.withLock {
-            guard descriptor >= 0 else { return nil }
+            guard let descriptor else { return nil }
             pollers += 1
             return descriptor
         }
@@ -66,49 +68,44 @@ public final class V4L2DeviceNode: V4L2Device, @unchecked Sendable {
 
     /// Ends a `borrowDescriptor()`; the last borrower performs a close that was asked for meanwhile.
     private func returnDescriptor() {
-        let deferred: Int32 = descriptorLock.withLock {
+        let deferred: FileDescriptor? = descriptorLock.withLock {
             pollers -= 1
-            guard pollers == 0, closeDeferred >= 0 else { return -1 }
-            defer { closeDeferred = -1 }
+            guard pollers == 0 else { return nil }
+            defer { closeDeferred = nil }
             return closeDeferred
         }
-        if deferred >= 0 { closeDescriptor(deferred) }
-    }
-
-    /// `v4l2_close` (or `close`) of a descriptor nobody uses any more.
-    private func closeDescriptor(_ fd: Int32) {
-        _ = access == .libv4l2 ? v4l2_close(fd) : Glibc.close(fd)
+        // Nothing to report to: the camera is being released.
+        try? deferred?.close()
     }
 
     /// Threads in `poll` now (for tests of a close during a wait).
     var pollsInProgress: Int { descriptorLock.withLock { pollers } }
     /// The open descriptor, -1 once closed (for tests).
-    var openDescriptor: Int32 { descriptorLock.withLock { descriptor } }
+    var openDescriptor: Int32 { descriptorLock.withLock { descriptor?.rawValue ?? -1 } }
 
-    /// The one ioctl wrapper: retries EINTR, returns 0 or the errno.
-    private func control(_ request: UInt, _ argument: UnsafeMutableRawPointer) -> Int32 {
+    /// The one ioctl wrapper: EINTR retried, nil on success or the errno.
+    private func control(_ request: UInt, _ argument: UnsafeMutableRawPointer) -> Errno? {
         descriptorLock.lock()
         defer { descriptorLock.unlock() }
-        guard descriptor >= 0 else { return EBADF }
-        while true {
-            let result = access == .libv4l2 ? pausecam_v4l2_ioctl(descriptor, request, argument)
-                                            : pausecam_ioctl(descriptor, request, argument)
-            if result == 0 { return 0 }
-            if errno != EINTR { return errno }
+        guard let fd = descriptor?.rawValue else { return .badFileDescriptor }
+        let result = retryingOnInterrupt {
+            access == .libv4l2 ? pausecam_v4l2_ioctl(fd, request, argument) : pausecam_ioctl(fd, request, argument)
         }
+        if case .failure(let error) = result { return error }
+        return nil
     }
 
     /// Runs one ioctl on a value of type `T`, throwing a `V4L2Error` named after the call.
     private func perform<T>(_ request: UInt, _ name: String, _ value: inout T) throws {
-        let code = withUnsafeMutableBytes(of: &value) { control(request, $0.baseAddress!) }
-        if code != 0 { throw V4L2Error.from(errno: code, device: path, call: name) }
+        let failure = withUnsafeMutableBytes(of: &value) { control(request, $0.baseAddress!) }
+        if let failure { throw V4L2Error.from(failure, device: path, call: name) }
     }
 
     /// Like `perform`, but `EINVAL` (the end of an enumeration, or an unknown ID) is `false` rather than an error.
     private func performEnumerating<T>(_ request: UInt, _ name: String, _ value: inout T) throws -> Bool {
-        let code = withUnsafeMutableBytes(of: &value) { control(request, $0.baseAddress!) }
-        if code == EINVAL { return false }
-        if code != 0 { throw V4L2Error.from(errno: code, device: path, call: name) }
+        let failure = withUnsafeMutableBytes(of: &value) { control(request, $0.baseAddress!) }
+        if failure == .invalidArgument { return false }
+        if let failure { throw V4L2Error.from(failure, device: path, call: name) }
         return true
     }
 
@@ -240,28 +237,25 @@ public final class V4L2DeviceNode: V4L2Device, @unchecked Sendable {
         try perform(pausecam_vidioc_querybuf(), "VIDIOC_QUERYBUF", &buffer)
         let length = Int(buffer.length)
         // Under the lock: the descriptor must not be closed (and its number reused) between reading it and mmap.
-        let failure: Int32? = descriptorLock.withLock {
-            guard descriptor >= 0 else { return EBADF }
-            let address = access == .libv4l2
-                ? v4l2_mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, Int64(buffer.m.offset))
-                : mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, off_t(buffer.m.offset))
-            guard let address, address != pausecam_map_failed() else { return errno }
-            mappings[index] = (address, length)
-            return nil
+        let failure: Errno? = descriptorLock.withLock {
+            guard let fd = descriptor?.rawValue else { return .badFileDescriptor }
+            switch V4L2BufferMapping.map(descriptor: fd, offset: buffer.m.offset, length: length, access: access) {
+            case .success(let mapping):
+                mappings[index] = mapping
+                return nil
+            case .failure(let error):
+                return error
+            }
         }
-        if let failure { throw V4L2Error.from(errno: failure, device: path, call: "mmap") }
+        if let failure { throw V4L2Error.from(failure, device: path, call: "mmap") }
     }
 
     public func unmapBuffers() {
         descriptorLock.withLock { unmapBuffersLocked() }
     }
 
-    /// `munmap` (or `v4l2_munmap`) of every buffer; called with `descriptorLock` held.
+    /// Drops every mapping (each unmaps itself); called with `descriptorLock` held.
     private func unmapBuffersLocked() {
-        for (_, mapping) in mappings {
-            _ = access == .libv4l2 ? v4l2_munmap(mapping.address, mapping.length)
-                                   : munmap(mapping.address, mapping.length)
-        }
         mappings.removeAll()
     }
 
@@ -277,9 +271,9 @@ public final class V4L2DeviceNode: V4L2Device, @unchecked Sendable {
         var buffer = v4l2_buffer()
         buffer.type = Self.captureType
         buffer.memory = V4L2_MEMORY_MMAP.rawValue
-        let code = withUnsafeMutableBytes(of: &buffer) { control(pausecam_vidioc_dqbuf(), $0.baseAddress!) }
-        if code == EAGAIN { return nil }
-        if code != 0 { throw V4L2Error.from(errno: code, device: path, call: "VIDIOC_DQBUF") }
+        let failure = withUnsafeMutableBytes(of: &buffer) { control(pausecam_vidioc_dqbuf(), $0.baseAddress!) }
+        if failure == .wouldBlock { return nil }
+        if let failure { throw V4L2Error.from(failure, device: path, call: "VIDIOC_DQBUF") }
         return V4L2DequeuedBuffer(index: buffer.index, bytesUsed: Int(buffer.bytesused),
                                   flags: V4L2DequeuedBuffer.Flags(rawValue: buffer.flags), sequence: buffer.sequence,
                                   seconds: Int64(buffer.timestamp.tv_sec),
@@ -289,9 +283,7 @@ public final class V4L2DeviceNode: V4L2Device, @unchecked Sendable {
     public func bufferBytes(index: UInt32, count: Int) -> [UInt8] {
         descriptorLock.lock()
         defer { descriptorLock.unlock() }
-        guard let mapping = mappings[index] else { return [] }
-        let n = min(count, mapping.length)
-        return Array(UnsafeRawBufferPointer(start: mapping.address, count: n))
+        return mappings[index]?.bytes(count: count) ?? []
     }
 
     public func streamOn() throws {
@@ -307,15 +299,15 @@ public final class V4L2DeviceNode: V4L2Device, @unchecked Sendable {
     /// Polls without holding `descriptorLock` (a wait must not hold up control changes) but with the descriptor
     /// borrowed, so a `close()` meanwhile cannot free its number for reuse.
     public func waitForFrame(timeoutMilliseconds: Int32) throws -> Bool {
-        guard let fd = borrowDescriptor() else { throw V4L2Error.from(errno: EBADF, device: path, call: "poll") }
+        guard let fd = borrowDescriptor() else {
+            throw V4L2Error.from(.badFileDescriptor, device: path, call: "poll")
+        }
         defer { returnDescriptor() }
-        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        while true {
-            let n = poll(&entry, 1, timeoutMilliseconds)
-            // A vanished device wakes poll with POLLERR; DQBUF then reports ENODEV, which the camera handles.
-            if n > 0 { return true }
-            if n == 0 { return false }
-            if errno != EINTR { throw V4L2Error.from(errno: errno, device: path, call: "poll") }
+        // A vanished device wakes poll with POLLERR; DQBUF then reports ENODEV, which the camera handles. The poll
+        // reads the number without `checkOpen`: the borrow keeps it ours even if `close()` comes meanwhile.
+        switch Poll.wait([fd.rawValue], timeout: timeoutMilliseconds) {
+        case .success(let ready): return ready[0] != 0
+        case .failure(let error): throw V4L2Error.from(error, device: path, call: "poll")
         }
     }
 
@@ -324,14 +316,14 @@ public final class V4L2DeviceNode: V4L2Device, @unchecked Sendable {
     public func close() {
         descriptorLock.lock()
         defer { descriptorLock.unlock() }
-        guard descriptor >= 0 else { return }
+        guard let open = descriptor else { return }
         unmapBuffersLocked()
         if pollers > 0 {
-            closeDeferred = descriptor
+            closeDeferred = open
         } else {
-            closeDescriptor(descriptor)
+            try? open.close()
         }
-        descriptor = -1
+        descriptor = nil
     }
 
     /// A NUL-terminated fixed-size C char array (imported as a tuple) as a String.

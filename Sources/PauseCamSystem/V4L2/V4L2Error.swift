@@ -21,10 +21,15 @@ public enum V4L2Error: Error, CustomStringConvertible, Sendable, Equatable {
         return .call(device: device, call: call, errno: code)
     }
 
+    /// Turns the `Errno` a wrapped call failed with into the most helpful case.
+    static func from(_ failure: Errno, device: String, call: String) -> V4L2Error {
+        from(errno: failure.rawValue, device: device, call: call)
+    }
+
     public var description: String {
         switch self {
         case .call(let device, let call, let code):
-            var text = "\(device): \(call) failed: \(String(cString: strerror(code))) (errno \(code))"
+            var text = "\(device): \(call) failed: \(Errno(rawValue: code).message) (errno \(code))"
             if code == EACCES || code == EPERM {
                 text += "; check `ls -l \(device)` and that you are in the `video` group (`id -nG`)"
             } else if code == EBUSY {

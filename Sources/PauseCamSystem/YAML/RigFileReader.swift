@@ -15,26 +15,30 @@ enum RigFileReader {
         let info: stat
         switch status(of: path) {
         case .success(let s): info = s
-        case .failure(let e): throw problem(path, reasonForStatus(e.code))
+        case .failure(let e): throw problem(path, reasonForStatus(e))
         }
         if let kind = nonRegularKind(info.st_mode) {
             throw problem(path, "it is \(kind), not a regular file; give the path of a rig's .yaml file")
         }
         if Int(info.st_size) > limit { throw YAMLParser.tooLarge(file: path, size: Int(info.st_size)) }
 
-        let fd: Int32
-        switch Self.open(path) {
-        case .success(let d): fd = d
-        case .failure(let e): throw problem(path, reasonForOpen(e.code))
+        let file: FileDescriptor
+        do { file = try FileDescriptor.open(path, O_RDONLY | O_CLOEXEC) } catch {
+            throw problem(path, reasonForOpen(error))
         }
-        defer { Self.close(fd) }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(Int(info.st_size) + 1)
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
-            let count = chunk.withUnsafeMutableBytes { Self.read(fd, into: $0.baseAddress!, count: $0.count) }
+            let result: Result<Int, Errno> = chunk.withUnsafeMutableBytes { buffer in
+                do throws(Errno) { return .success(try file.read(into: buffer)) } catch { return .failure(error) }
+            }
+            let count: Int
+            switch result {
+            case .success(let n): count = n
+            case .failure(let error): throw problem(path, "reading failed: \(error.message)")
+            }
             if count == 0 { break }
-            if count < 0 { throw problem(path, "reading failed: \(describe(errno))") }
             bytes.append(contentsOf: chunk[0..<count])
             // The file may have grown since `stat`: the limit holds for what is actually read.
             if bytes.count > limit { throw YAMLParser.tooLarge(file: path, size: bytes.count) }
@@ -61,62 +65,29 @@ enum RigFileReader {
         }
     }
 
-    private static func reasonForStatus(_ code: Int32) -> String {
-        switch code {
-        case ENOENT: return "no such file; check the name and the folder"
-        case ENOTDIR: return "a part of the path is a file, not a folder; check the path"
-        case EACCES: return "permission denied: a folder on the path cannot be searched (check it with ls -ld)"
-        default: return describe(code)
+    private static func reasonForStatus(_ error: Errno) -> String {
+        switch error {
+        case .noSuchFileOrDirectory: return "no such file; check the name and the folder"
+        case .notDirectory: return "a part of the path is a file, not a folder; check the path"
+        case .permissionDenied:
+            return "permission denied: a folder on the path cannot be searched (check it with ls -ld)"
+        default: return error.message
         }
     }
 
-    private static func reasonForOpen(_ code: Int32) -> String {
-        switch code {
-        case EACCES, EPERM: return "you do not have permission to read it (check it with ls -l)"
-        default: return describe(code)
+    private static func reasonForOpen(_ error: Errno) -> String {
+        switch error {
+        case .permissionDenied, .notPermitted: return "you do not have permission to read it (check it with ls -l)"
+        default: return error.message
         }
-    }
-
-    /// The C library's text for an errno value.
-    private static func describe(_ code: Int32) -> String {
-        String(cString: strerror(code))
     }
 
     // MARK: System calls
 
-    /// A failed call's `errno`.
-    private struct Errno: Error {
-        var code: Int32
-    }
-
     /// The file's type and size, following symbolic links. The corresponding C function is `stat`.
     private static func status(of path: String) -> Result<stat, Errno> {
         var info = stat()
-        guard stat(path, &info) == 0 else { return .failure(Errno(code: errno)) }
+        guard stat(path, &info) == 0 else { return .failure(Errno.current) }
         return .success(info)
-    }
-
-    /// A read-only descriptor, closed on exec. The corresponding C function is `open`.
-    private static func open(_ path: String) -> Result<Int32, Errno> {
-        while true {
-            let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
-            if fd >= 0 { return .success(fd) }
-            if errno != EINTR { return .failure(Errno(code: errno)) }
-        }
-    }
-
-    /// Up to `count` bytes; 0 at the end of the file; -1 with `errno` on error (EINTR is retried here). The
-    /// corresponding C function is `read`.
-    private static func read(_ fd: Int32, into buffer: UnsafeMutableRawPointer, count: Int) -> Int {
-        while true {
-            let n = Glibc.read(fd, buffer, count)
-            if n < 0 && errno == EINTR { continue }
-            return n
-        }
-    }
-
-    /// Releases the descriptor. The corresponding C function is `close`.
-    private static func close(_ fd: Int32) {
-        _ = Glibc.close(fd)
     }
 }

@@ -190,6 +190,30 @@ def main():
                        metadata_node=node + 1 if index == 0 else None)
         return subprocess.call([binary, test_filter], env=environment)
 
+    if scenario == 'sound':
+        # Sound cards: card0 on the PCI bus (no USB parent), card1 the microphone of the first C920 (same USB
+        # device as /dev/video0), card2 a USB microphone of its own; controlC1 is a sound device but not a card.
+        for name, vendor, product, serial, node, port in CAMERAS[:2]:
+            add_camera(testbed, name, vendor, product, serial, node, port)
+        testbed.add_device('sound', 'card0', None, ['id', 'PCH', 'number', '0'], ['ID_PATH', 'pci-0000:00:1f.3'])
+        usb_devices = {port: f'/sys/devices/usb1/1-{port}' for port in (1, 5)}
+        yeti = testbed.add_device(
+            'usb', 'usb1/1-5', None, ['idVendor', 'b58e', 'idProduct', '9e84', 'serial', 'YETI0001', 'product', 'Yeti'],
+            ['DEVTYPE', 'usb_device'])
+        usb_devices[5] = yeti
+        for port, card, card_id, vendor, product, serial in [(1, 1, 'C920', '046d', '082d', 'AAAA1111'),
+                                                             (5, 2, 'Yeti', 'b58e', '9e84', None)]:
+            interface = testbed.add_device('usb', f'1-{port}:1.2', usb_devices[port], ['bInterfaceClass', '01'],
+                                           ['DEVTYPE', 'usb_interface', 'DRIVER', 'snd-usb-audio'])
+            properties = ['ID_VENDOR_ID', vendor, 'ID_MODEL_ID', product, 'ID_PATH', f'pci-0000:00:14.0-usb-0:{port}:1.2']
+            if serial:
+                properties += ['ID_SERIAL_SHORT', serial]
+            card_path = testbed.add_device('sound', f'card{card}', interface, ['id', card_id, 'number', str(card)],
+                                           properties)
+            testbed.add_device('sound', f'controlC{card}', card_path, ['dev', f'116:{card}'],
+                               ['DEVNAME', f'snd/controlC{card}'])
+        return subprocess.call([binary, test_filter], env=environment)
+
     if scenario == 'hotplug':
         child = subprocess.Popen([binary, test_filter], env=environment)
         if not wait_for_monitor(testbed.get_root_dir(), child):

@@ -1,0 +1,42 @@
+import Foundation
+
+/// The JSON of `pausecam ctl status --json` and of `pausecam ctl watch`, for status bars and Stream Deck plug-ins:
+/// one object per line, keys sorted, so a script can read it with `jq` and a test with `JSONSerialization`.
+///
+/// Times are exact `MediaTime`s until here; printing them is where they become decimal seconds (and the clock text
+/// the shell shows, so a status bar need not format them).
+public enum ControlStatusJSON {
+    /// The live state: `state`, `scene`, `timer` (seconds) and `timer_text`, `lens`, `zoom` (digital factor), `file`
+    /// (null while idle) and `dropped_frames`, plus the rig's name.
+    public static func line(_ status: RigController.Status, rig: String) -> String {
+        let object: [String: Any] = [
+            "rig": rig,
+            "state": status.state.rawValue,
+            "scene": status.scene,
+            "timer": status.timer.seconds,
+            "timer_text": DurationParser.clockString(status.timer, decimals: 3),
+            "lens": status.lens,
+            "zoom": status.digitalZoom,
+            "file": status.moviePath.map { $0 as Any } ?? NSNull(),
+            "dropped_frames": status.droppedFrames,
+        ]
+        return encode(object)
+    }
+
+    /// One event as `watch` prints it: the text the shell prints for it, and where it came from (`engine` for the
+    /// recorder's own news, `remote` for a command received over the socket, `SIGUSR1`/`SIGUSR2` for a pedal
+    /// signal; those two also say whether the command was carried out).
+    public static func event(_ text: String, source: String = "engine", ok: Bool? = nil) -> String {
+        var object: [String: Any] = ["event": text, "source": source]
+        if let ok { object["ok"] = ok }
+        return encode(object)
+    }
+
+    private static func encode(_ object: [String: Any]) -> String {
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]),
+              let text = String(data: data, encoding: .utf8) else {
+            preconditionFailure("a dictionary of strings and numbers is always JSON")
+        }
+        return text
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+
+/// The slow part of finishing a clip, handed over by `Recorder.prepareFinish` on the serial context and run on a
+/// worker: drain the encoder, remux the `.partial` with the chapters, write the thumbnail and the final sidecar.
+///
+/// It owns the sink from the hand-over on (nothing on the serial context touches it again), and carries the
+/// sidecars already made from the recorder's state, so running it needs nothing of the engine. `@unchecked
+/// Sendable` for that reason: the sink and the sidecar store are used by one thread at a time, first the context's, then the
+/// worker's.
+public struct ClipFinishJob: @unchecked Sendable {
+    let sink: any MovieSink
+    let sidecars: SidecarWriter
+    /// One per scene that got frames.
+    public let chapters: [Chapter]
+    let sidecarPath: String
+    /// The sidecar as of the stop, `complete: false`: written when the movie cannot be finished.
+    let interimSidecar: Sidecar
+    /// The sidecar of the finished movie, before the sink's summary is added.
+    let finishedSidecar: Sidecar
+    /// The sink failed while recording (disk full…): the job only writes what it can and throws this.
+    let sinkError: Error?
+    /// The clip's duration.
+    public let timer: MediaTime
+    /// Exports written beside the finished movie (`output.exports`).
+    let exports: [ExportFormat]
+
+    /// Where the finished movie goes.
+    public var moviePath: String { sink.moviePath }
+
+    /// Finishes the movie and writes the final sidecar; throws when the movie could not be finished (the
+    /// `.partial` then holds the recording, and the sidecar says why).
+    public func run() throws -> Recorder.Clip {
+        if let sinkError {
+            sink.abort()
+            writeInterim(warning: nil)
+            throw sinkError
+        }
+        let summary: MovieSummary
+        do {
+            summary = try sink.finish(chapters: chapters)
+        } catch {
+            writeInterim(warning: "the movie could not be finished: \(error)")
+            throw error
+        }
+        var sidecar = finishedSidecar
+        sidecar.video.framesWritten = summary.videoFramesWritten
+        sidecar.video.framesDropped = summary.videoFramesDropped
+        if sidecar.audio != nil {
+            sidecar.audio?.samplesWritten = summary.audioSamplesWritten
+            sidecar.audio?.samplesDropped = summary.audioSamplesDropped
+            if summary.audioStalls.count > 0 { sidecar.audio?.stalls = summary.audioStalls }
+        }
+        if summary.audioSamplesDropped > 0 {
+            sidecar.warnings.append("\(summary.audioSamplesDropped) audio samples dropped (silence in the movie): "
+                                    + "the encoder fell behind")
+        }
+        if summary.videoFramesDropped > 0 {
+            sidecar.warnings.append("\(summary.videoFramesDropped) frames dropped: the encoder fell behind")
+        }
+        sidecar.warnings += sidecars.writeExports(of: sidecar, movieURL: URL(fileURLWithPath: summary.path),
+                                                  formats: exports)
+        for failure in sidecars.takeFailures() { sidecar.warnings.append("the sidecar could not be written: \(failure)") }
+        for device in sidecar.devices where (device.dropped ?? 0) > 0 {
+            let unit = device.role == "microphone" ? "audio sample frames" : "frames"
+            sidecar.warnings.append("\(device.dropped ?? 0) \(unit) from \(device.role) dropped before the engine "
+                                    + "could take them: it was busy")
+        }
+        do {
+            try sidecars.writeNow(try sidecar.encoded(), to: sidecarPath)
+        } catch {
+            // The movie is finished and safe; only its final sidecar is missing (the last scene-boundary one stays).
+            sidecar.warnings.append("the final sidecar could not be written: \(error)")
+        }
+        return Recorder.Clip(moviePath: summary.path, sidecarPath: sidecarPath,
+                             thumbnailPath: summary.thumbnailPath, sidecar: sidecar)
+    }
+
+    private func writeInterim(warning: String?) {
+        var sidecar = interimSidecar
+        if let warning { sidecar.warnings.append(warning) }
+        _ = try? sidecars.writeNow(try sidecar.encoded(), to: sidecarPath)
+    }
+}

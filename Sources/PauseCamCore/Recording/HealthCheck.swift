@@ -1,0 +1,50 @@
+import Foundation
+
+/// The periodic check while a clip records (every `StoragePolicy.interval`): frames the encoder dropped since the
+/// last round, a disk running low, a disk too full to finish the clip. A value-type state machine (STYLE rule 5):
+/// it remembers what it already said and returns what to do; the controller reads the numbers and performs.
+public struct HealthCheck: Sendable, Equatable {
+    /// What one round asks for, in order.
+    public enum Action: Sendable, Equatable {
+        /// Tell the user (not the clip).
+        case notify(String)
+        /// Tell the user and put it in the clip's sidecar.
+        case warnClip(String)
+        /// Stop and save the clip now; `reason` is the clip's interruption.
+        case stop(reason: String)
+    }
+
+    public let policy: StoragePolicy
+    private var warnedDisk = false
+    private var droppedFramesSeen = 0
+
+    public init(policy: StoragePolicy) { self.policy = policy }
+
+    /// One round: `droppedFrames` is the encoder's count so far, `freeBytes` the space left where the clip is
+    /// written (`nil` when unknown), `partialBytes` the `.partial`'s size (finishing needs about as much again).
+    public mutating func check(droppedFrames: Int, freeBytes: Int64?, partialBytes: Int64) -> [Action] {
+        var actions: [Action] = []
+        if droppedFrames > droppedFramesSeen {
+            actions.append(.notify("\(droppedFrames - droppedFramesSeen) frames dropped in the last "
+                                   + "\(DurationParser.clockString(policy.interval)): the encoder cannot keep up "
+                                   + "(a faster preset or a smaller size helps)"))
+            droppedFramesSeen = droppedFrames
+        }
+        guard let free = freeBytes else { return actions }
+        let spare = free - partialBytes
+        if spare < policy.stopBelow {
+            actions.append(.warnClip("the disk is nearly full (\(Self.megabytes(free)) left): stopping and saving the "
+                                     + "clip while there is room to finish it"))
+            actions.append(.stop(reason: "the disk is nearly full"))
+        } else if !warnedDisk && spare < policy.warnBelow {
+            actions.append(.warnClip("the disk is almost full: \(Self.megabytes(free)) left where the clip is written"))
+            warnedDisk = true
+        }
+        return actions
+    }
+
+    /// Whole megabytes from 10 MB up, one decimal below.
+    static func megabytes(_ bytes: Int64) -> String {
+        bytes >= 10 << 20 ? "\(bytes >> 20) MB" : String(format: "%.1f MB", Double(bytes) / 1_048_576)
+    }
+}

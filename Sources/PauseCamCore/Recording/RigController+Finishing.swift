@@ -1,0 +1,76 @@
+import Foundation
+
+/// The end of a clip in `RigController`: after `stop` and its grace time the recorder is closed on the serial
+/// context and the slow rest (encoder drain, remux, thumbnail, final sidecar) goes to the `ClipFinisher`'s worker.
+/// The context is free at once; the "saved" event (or the failure) is told when the outcome is collected.
+extension RigController {
+    /// Hands a clip whose `stop` grace time has passed to the finisher (the serial context is free at once; a
+    /// "saved" event follows); does nothing otherwise. Idempotent.
+    public func finalizeIfStopping() {
+        scheduler.assertOnSerialContext()
+        guard let recorder, recorder.session.state == .stopping else { return }
+        if !recorder.hasVideo && recorder.failure == nil {
+            self.recorder = nil
+            intake.isOpen = false
+            recorder.discard()
+            let reason = "nothing was recorded: no video frame arrived between record and stop, so no movie was kept"
+            nothingRecorded = reason
+            notify(reason)
+            return
+        }
+        // A slate due before the stop belongs in the clip (the last tick may have come before it was due).
+        perform(bank.handle(.tick(now: scheduler.clock.now())))
+        self.recorder = nil
+        intake.isOpen = false
+        let job = recorder.prepareFinish(stoppedAt: Self.iso8601(wallClock()))
+        switch savedEvents {
+        case .whenFinished:
+            finisher.start(job) { [weak self, scheduler] in
+                scheduler.schedule(at: .zero) { [weak self] in self?.collectFinishedClips() }
+            }
+        case .after(let delay):
+            let path = job.moviePath
+            finisher.start(job)
+            scheduler.schedule(at: scheduler.clock.now() + delay) { [weak self] in
+                guard let self else { return }
+                self.finisher.waitUntilDone(path)
+                self.collectFinishedClips(only: path)
+            }
+        }
+        collectFinishedClips()
+    }
+
+    /// Takes in the clips the finisher is done with: each becomes `lastClip` (or `lastFailure`) and its event is
+    /// told. Runs on the serial context when the worker posts, and when a caller waits for every finish.
+    public func collectFinishedClips(only path: String? = nil) {
+        scheduler.assertOnSerialContext()
+        if path == nil, case .after = savedEvents { return }
+        for outcome in finisher.collect(only: path) {
+            switch outcome {
+            case .saved(let clip, let timer):
+                lastClip = clip
+                notify("saved \(clip.moviePath) — \(clip.sidecar.scenes.count) scene(s), "
+                       + "\(DurationParser.clockString(timer)), \(clip.sidecar.video.framesDropped) dropped frame(s)"
+                       + RigStatus.mailboxDropText(clip.sidecar.devices))
+            case .failed(let moviePath, let reason):
+                let partial = moviePath + ".partial"
+                lastFailure = reason
+                notify("the clip could not be finished: \(reason)\n"
+                       + "  Everything recorded up to then is in \(partial) (it plays as it is).\n"
+                       + "  To make a normal movie of it once there is room: "
+                       + "ffmpeg -i \(ShellWord.path(partial)) -map 0:v -map '0:a?' -c copy \(ShellWord.path(moviePath))")
+            }
+        }
+    }
+
+    /// The movies being finished now (callable from any thread).
+    public var clipsBeingSaved: [String] { finisher.saving }
+
+    /// Waits until every stopped clip is finished and its event told; call it off the serial context (the shell's
+    /// quit, the end of `pausecam run`, a stop signal).
+    public func waitForSavedClips() {
+        finisher.waitUntilIdle()
+        let collect = finisher.saving
+        scheduler.perform { for path in collect { collectFinishedClips(only: path) } }
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+
+/// The lens commands of `RigController`: `lens`, `zoom`, `exposure`, `focus`, and where a control's warning goes.
+/// Kept apart from the controller's dispatch and wiring; they act through the `LensBank` and the `Switcher`.
+extension RigController {
+    func lens(_ choice: Command.LensChoice, at time: MediaTime) -> Reply {
+        let target: String
+        switch choice {
+        case .named(let name):
+            guard rig.lens(named: name) != nil else {
+                return .failed("no lens \"\(name)\"\(SpellingSuggestion.clause(for: name, in: rig.lenses.map(\.name))); "
+                               + "lenses: \(rig.lenses.map(\.name).joined(separator: ", "))")
+            }
+            target = name
+        case .next:
+            let order = rig.lenses.map(\.name).filter { cameras[$0] != nil }
+            guard let index = order.firstIndex(of: bank.activeLens), order.count > 1 else {
+                guard let first = order.first else { return .failed("no lens has a camera") }
+                target = first
+                break
+            }
+            target = order[(index + 1) % order.count]
+        }
+        if let rejection = select(target, at: time) { return .failed(rejection) }
+        if switcher.targetZoom > 1 { switcher.zoom(to: 1, ramp: .zero, at: time) }
+        return .ok("lens \(target)")
+    }
+
+    func zoom(_ choice: Command.ZoomChoice, at time: MediaTime) -> Reply {
+        let lensName: String
+        let digital: Double
+        let ramp: MediaTime
+        var note: String?
+        switch choice {
+        case .preset(let name):
+            guard let preset = rig.zoomPreset(named: name) else {
+                if let factor = ZoomFactor.parse(name) { return zoom(.factor(factor), at: time) }
+                let names = rig.zoomPresets.map(\.name)
+                return .failed("no zoom preset \"\(name)\"\(SpellingSuggestion.clause(for: name, in: names)); "
+                               + "presets: \(names.joined(separator: ", "))")
+            }
+            guard preset.digital <= rig.maxDigitalZoom + 1e-9 else {
+                return .failed("zoom preset \"\(name)\" asks for \(ZoomFactor.text(preset.digital)) digital zoom, beyond "
+                               + "this rig's limit of \(ZoomFactor.text(rig.maxDigitalZoom)) (max_digital_zoom)")
+            }
+            (lensName, digital, ramp) = (preset.lens, preset.digital, preset.ramp)
+        case .factor(let factor):
+            guard factor > 0, factor.isFinite else { return .failed("a zoom factor is a positive number, like 1.5") }
+            switch LensForZoom.choose(factor: factor, lenses: rig.lenses.filter { cameras[$0.name] != nil },
+                                      maxDigitalZoom: rig.maxDigitalZoom) {
+            case .failure(let refusal):
+                return .failed(refusal.message)
+            case .success(let choice):
+                (lensName, digital, ramp, note) = (choice.lens, choice.digital, .zero, choice.note)
+            }
+        }
+        let changesLens = lensName != bank.activeLens
+        if let rejection = select(lensName, at: time) { return .failed(rejection) }
+        if changesLens { switcher.zoom(to: 1, ramp: .zero, at: time) }
+        switcher.zoom(to: digital, ramp: ramp, at: time)
+        if let note { return .ok(note) }
+        return .ok("zoom \(lensName)" + (digital > 1.0001 ? " \(ZoomFactor.text(digital)) digital" : ""))
+    }
+
+    /// Makes `lens` the active lens through the bank: at once when it delivers frames (or no clip waits for
+    /// them), else when its first frame comes; returns why not, if it cannot be.
+    func select(_ lens: String, at time: MediaTime) -> String? {
+        perform(bank.handle(.select(lens: lens, at: time, recording: recorder != nil))).first
+    }
+
+    func exposure(_ choice: Command.ExposureChoice) -> Reply {
+        let setting: Rig.ExposurePreset.Setting
+        switch choice {
+        case .auto: setting = .auto
+        case .bias(let ev): setting = .bias(ev)
+        case .preset(let name):
+            guard let preset = rig.exposurePreset(named: name) else {
+                let names = rig.exposurePresets.map(\.name)
+                return .failed("no exposure preset \"\(name)\"\(SpellingSuggestion.clause(for: name, in: names)); "
+                               + "presets: \(names.joined(separator: ", "))")
+            }
+            setting = preset.setting
+        }
+        return control("exposure", asked: .exposure(choice)) { try $0.setExposure(setting) }
+    }
+
+    func focus(_ choice: Command.FocusChoice) -> Reply {
+        control("focus", asked: .focus(choice)) { try $0.setFocus(choice) }
+    }
+
+    /// Applies a camera control on the active lens; a camera without controls (a virtual lens) is told so, and
+    /// nothing else changes. Either way, what could not be done goes into the clip's sidecar as a warning (the
+    /// next clip's, when none is recording), so the sidecar never implies a setting the picture does not have.
+    private func control(_ what: String, asked command: Command,
+                         _ apply: (any CameraControlling) throws -> [String]) -> Reply {
+        let lens = bank.activeLens
+        let asked = CommandParser.line(for: command)
+        guard let camera = cameras[lens] as? any CameraControlling else {
+            let message = "lens \(lens) (\(cameras[lens]?.displayName ?? "no camera")) has no \(what) control; nothing changed"
+            return .ok(message + clipWarning("\(asked): \(message)"))
+        }
+        do {
+            let warnings = try apply(camera)
+            let noted = warnings.map { clipWarning("\(asked): \($0)") }.last ?? ""
+            return .ok((["\(what) set on lens \(lens)"] + warnings).joined(separator: "\n") + noted)
+        } catch {
+            let message = "\(what) on lens \(lens): \(error)"
+            return .failed(message + clipWarning("\(asked): \(message)"))
+        }
+    }
+
+    /// Puts `warning` into the sidecar of the clip recording now, or of the next clip when none is; returns the
+    /// words the reply adds to say where it went.
+    func clipWarning(_ warning: String) -> String {
+        if let recorder, recorder.session.state == .recording || recorder.session.state == .paused {
+            recorder.warn(warning)
+            return " (noted in the clip's sidecar)"
+        }
+        if !pendingClipWarnings.contains(warning) { pendingClipWarnings.append(warning) }
+        return " (noted in the next clip's sidecar)"
+    }
+}

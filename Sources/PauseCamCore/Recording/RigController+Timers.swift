@@ -1,0 +1,46 @@
+import Foundation
+
+/// The periodic work of `RigController` while a clip records: holding the last picture when the active lens is
+/// late, and the `HealthCheck` rounds (encoder drops, free disk). Each timer belongs to one recorder and ends with it.
+extension RigController {
+    /// Every `storagePolicy.interval` while `recorder` records: one round of `HealthCheck`, performed.
+    func scheduleHealthCheck(for recorder: Recorder, _ check: HealthCheck) {
+        scheduler.schedule(at: scheduler.clock.now() + storagePolicy.interval) { [weak self, weak recorder] in
+            guard let self, let recorder, recorder === self.recorder,
+                  recorder.session.state == .recording || recorder.session.state == .paused else { return }
+            var check = check
+            let free = self.storage?.availableBytes(at: self.outputDirectory)
+            let partial = self.storage?.fileSize(at: recorder.moviePath + ".partial") ?? 0
+            for action in check.check(droppedFrames: recorder.droppedVideoFrames, freeBytes: free, partialBytes: partial) {
+                switch action {
+                case .notify(let message): self.notify(message)
+                case .warnClip(let message):
+                    self.notify(message)
+                    recorder.warn(message)
+                case .stop(let reason):
+                    self.clipInterruption = reason
+                    _ = self.execute(.stop, at: self.scheduler.clock.now())
+                    self.scheduler.interrupt()
+                    return
+                }
+            }
+            self.scheduleHealthCheck(for: recorder, check)
+        }
+    }
+
+    /// Every `holdInterval` while `recorder` records: the output clock's slots older than `holdAfter` are decided
+    /// with the last picture. While the active camera delivers, they are decided already and this does nothing.
+    func scheduleVideoHold(for recorder: Recorder) {
+        scheduler.schedule(at: scheduler.clock.now() + Self.holdInterval) { [weak self, weak recorder] in
+            guard let self, let recorder, recorder === self.recorder,
+                  recorder.session.state == .recording || recorder.session.state == .paused else { return }
+            let now = self.scheduler.clock.now()
+            self.perform(self.bank.handle(.tick(now: now)))
+            if let before = try? now.subtracting(Self.holdAfter) {
+                recorder.holdVideo(before: before)
+                self.stopIfFailed(recorder, at: now)
+            }
+            self.scheduleVideoHold(for: recorder)
+        }
+    }
+}

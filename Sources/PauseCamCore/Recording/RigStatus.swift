@@ -1,0 +1,42 @@
+import Foundation
+
+/// What the prompt and `status` show: the live state of a rig, derived from sample timestamps, plus the clips still
+/// being finished in the background.
+public struct RigStatus: Sendable, Equatable {
+    public var state: Session.State
+    public var scene: Int
+    public var timer: MediaTime
+    public var lens: String
+    public var digitalZoom: Double
+    public var droppedFrames: Int
+    public var moviePath: String?
+    /// Lens roles that have a camera now, in the rig's order.
+    public var lensesWithCamera: [String] = []
+    /// Movies stopped but still being finished (remux, thumbnail, sidecar), oldest first: a clip is only safe to
+    /// copy once it has left this list.
+    public var saving: [String] = []
+    /// The microphone's peak over the last 100 ms in dBFS (`LevelMeter`); `nil` without a microphone.
+    public var audioPeak: Double? = nil
+
+    /// One line for `status`: `state recording · scene 2 · time 00:00:12.0 · lens main · … · saving clip.mov…`.
+    public var line: String {
+        var parts = ["state \(state.rawValue)"]
+        if state != .idle && state != .finished {
+            parts.append("scene \(scene)")
+            parts.append("time \(DurationParser.clockString(timer))")
+        }
+        parts.append("lens \(lens)" + (digitalZoom > 1.0001 ? " " + ZoomFactor.text(digitalZoom) : ""))
+        parts.append("lenses with a camera: \(lensesWithCamera.joined(separator: ","))")
+        if droppedFrames > 0 { parts.append("dropped \(droppedFrames)") }
+        if let moviePath { parts.append("file \(moviePath)") }
+        for path in saving { parts.append("saving \((path as NSString).lastPathComponent)…") }
+        return parts.joined(separator: " · ")
+    }
+
+    /// "; dropped before the engine (it was busy): main 12, microphone 4800" for the devices whose mailbox dropped
+    /// samples during a clip (the saved event and `pausecam run`'s summary); empty when none did.
+    public static func mailboxDropText(_ devices: [Sidecar.Device]) -> String {
+        let dropped = devices.filter { ($0.dropped ?? 0) > 0 }.map { "\($0.role) \($0.dropped ?? 0)" }
+        return dropped.isEmpty ? "" : "; dropped before the engine (it was busy): " + dropped.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+
+/// Writes one clip's sidecar at every scene boundary without making the serial context wait for the disk: the JSON
+/// is encoded on the context (it describes the recorder's state at that moment), and the atomic write with its fsync
+/// runs on a worker — the finisher's, so the clip's final sidecar, written by its `ClipFinishJob` on the same serial
+/// worker, always lands after every scene-boundary one. Without a worker it writes at once (tests).
+///
+/// A write that fails on the worker cannot throw to the recorder any more: it is remembered here and reported by the
+/// next write and by the final sidecar's warnings. The lock guards that memory; the store is used by one thread at a
+/// time (the worker's, or the caller's when there is no worker).
+public final class SidecarWriter: @unchecked Sendable {
+    private let store: any SidecarStore
+    private let worker: (any BackgroundWorker)?
+    private let lock = NSLock()
+    private var failures: [String] = []
+
+    /// A writer to `store`, on `worker` when given.
+    public init(store: any SidecarStore, worker: (any BackgroundWorker)?) {
+        self.store = store
+        self.worker = worker
+    }
+
+    /// Writes `data` to `path`: later on the worker, or now. Throws the failure of an earlier background write, once.
+    public func write(_ data: Data, to path: String) throws {
+        let earlier = lock.withLock { () -> [String] in
+            defer { failures = [] }
+            return failures
+        }
+        guard let worker else {
+            try store.write(data, to: path)
+            return
+        }
+        worker.submit { [self] in
+            do {
+                try store.write(data, to: path)
+            } catch {
+                lock.withLock { failures.append("\(error)") }
+            }
+        }
+        if let first = earlier.first { throw SidecarWriteFailure(description: first) }
+    }
+
+    /// Writes `data` now, on the calling thread (the finishing job, already on the worker).
+    public func writeNow(_ data: Data, to path: String) throws {
+        try store.write(data, to: path)
+    }
+
+    /// Writes the exports the rig asks for beside the finished movie, now, on the calling thread (the finishing
+    /// job); returns a warning for each one that could not be written.
+    public func writeExports(of sidecar: Sidecar, movieURL: URL, formats: [ExportFormat]) -> [String] {
+        ClipExports.write(sidecar: sidecar, movieURL: movieURL, formats: formats, store: store)
+    }
+
+    /// Background write failures not yet reported, taken.
+    public func takeFailures() -> [String] {
+        lock.withLock {
+            defer { failures = [] }
+            return failures
+        }
+    }
+}
+
+/// A sidecar write that failed on the worker, reported at the next write.
+public struct SidecarWriteFailure: Error, CustomStringConvertible, Sendable {
+    public var description: String
+}

@@ -1,0 +1,65 @@
+/// Decodes the `audio:` section's sound options (`declick`, and the virtual microphone's `tone`, `drift_ppm`,
+/// `level`), kept apart from the device keys so each can grow on its own.
+extension RigDecoder {
+    /// `match:` (a lens-style rule) or `lens:` (that lens's camera's microphone) instead of `device:`; `nil` when
+    /// neither is given. Both, or either with `device`, is an error: a rig has one microphone.
+    mutating func audioDevice(_ f: Fields<AudioKey>, _ path: KeyPath) -> Rig.AudioInput.Device? {
+        let given = [AudioKey.device, .match, .lens].filter { f[$0] != nil }
+        if given.count > 1, let second = f.keyNode(given[1]) {
+            report("has both \"\(given[0].rawValue)\" and \"\(given[1].rawValue)\"; give one way to find the microphone",
+                   at: second.mark, path: path)
+            return nil
+        }
+        if let n = f[.match] { return matchRule(n, path.child(AudioKey.match)).map { .matched($0) } }
+        if let n = f[.lens], let lens = text(n, path.child(AudioKey.lens)) { return .ofLens(lens) }
+        return nil
+    }
+
+    /// The options in the `audio:` section's fields `f`; `virtual` says whether the device is the virtual
+    /// microphone (the test-signal keys mean nothing to a real one, so they are errors there).
+    mutating func audioOptions(_ f: Fields<AudioKey>, _ path: KeyPath, virtual: Bool) -> Rig.AudioOptions {
+        var options = Rig.AudioOptions()
+        if let n = f[.declick], let t = text(n, path.child(AudioKey.declick)) {
+            switch t {
+            case "on", "true": options.declick = true
+            case "off", "false": options.declick = false
+            default: report("expected on or off, found \"\(t)\"", at: n.mark, path: path.child(AudioKey.declick))
+            }
+        }
+        for key in [AudioKey.tone, .driftPPM, .level] where !virtual {
+            if let keyNode = f.keyNode(key) {
+                report("\"\(key.rawValue)\" applies to the virtual microphone only (device: virtual)", at: keyNode.mark,
+                       path: path)
+            }
+        }
+        if let n = f[.tone], let t = text(n, path.child(AudioKey.tone)) {
+            let hertz = t.hasSuffix("Hz") ? String(t.dropLast(2)).filter { $0 != " " } : t
+            if let v = RigValueParser.integer(hertz), Rig.AudioOptions.toneRange.contains(v) {
+                options.toneFrequency = v
+            } else {
+                report("expected a frequency in Hz from \(Rig.AudioOptions.toneRange.lowerBound) to "
+                       + "\(Rig.AudioOptions.toneRange.upperBound), found \"\(t)\"", at: n.mark, path: path.child(AudioKey.tone))
+            }
+        }
+        if let n = f[.driftPPM], let t = text(n, path.child(AudioKey.driftPPM)) {
+            let negative = t.hasPrefix("-")
+            let digits = negative || t.hasPrefix("+") ? t.dropFirst() : Substring(t)
+            if let magnitude = RigValueParser.integer(digits),
+               Rig.AudioOptions.driftRange.contains(negative ? -magnitude : magnitude) {
+                options.driftPPM = negative ? -magnitude : magnitude
+            } else {
+                report("expected whole parts per million from \(Rig.AudioOptions.driftRange.lowerBound) to "
+                       + "\(Rig.AudioOptions.driftRange.upperBound), found \"\(t)\"", at: n.mark,
+                       path: path.child(AudioKey.driftPPM))
+            }
+        }
+        if let n = f[.level], let t = text(n, path.child(AudioKey.level)) {
+            if let v = RigValueParser.number(t), (0.0...1.0).contains(v) {
+                options.level = v
+            } else {
+                report("expected a gain from 0 (silent) to 1, found \"\(t)\"", at: n.mark, path: path.child(AudioKey.level))
+            }
+        }
+        return options
+    }
+}

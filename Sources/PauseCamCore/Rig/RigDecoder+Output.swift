@@ -1,0 +1,95 @@
+/// `output:`: where movies go, how they are named, and how they are encoded.
+extension RigDecoder {
+    /// The keys of `output:`.
+    enum OutputKey: String, RigKey {
+        case directory, name, container, size, fps, video, audio, exports
+    }
+
+    /// The keys of `output.video:`.
+    enum VideoKey: String, RigKey {
+        case codec, preset, crf
+        case keyframeInterval = "keyframe_interval"
+    }
+
+    /// The keys of `output.audio:`.
+    enum OutputAudioKey: String, RigKey {
+        case codec, bitrate
+    }
+
+    static let x264Presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower",
+                              "veryslow", "placebo", "auto"]
+    static let namePlaceholders = ["rig", "date", "time", "script"]
+
+    mutating func outputSettings(_ node: YAMLNode, _ path: KeyPath) -> Rig.OutputSettings {
+        var settings = Rig.OutputSettings()
+        guard let f = fields(node, path, OutputKey.self) else { return settings }
+        if let n = f[.directory], let d = text(n, path.child(OutputKey.directory)) { settings.directory = d }
+        if let n = f[.name], let pattern = text(n, path.child(OutputKey.name)) {
+            if checkNamePattern(pattern, n, path.child(OutputKey.name)) { settings.namePattern = pattern }
+        }
+        if let n = f[.container], let c = choice(n, path.child(OutputKey.container), MovieSettings.Container.self) {
+            settings.container = c
+        }
+        if let n = f[.size], let s = value(n, path.child(OutputKey.size), RigValueParser.size) {
+            (settings.width, settings.height) = s
+        }
+        if let n = f[.fps], let r = value(n, path.child(OutputKey.fps), RigValueParser.frameRate) { settings.rate = r }
+        if let n = f[.exports] { settings.exports = exportFormats(n, path.child(OutputKey.exports)) }
+        if let n = f[.video] { video(n, path.child(OutputKey.video), into: &settings) }
+        if let n = f[.audio], let a = fields(n, path.child(OutputKey.audio), OutputAudioKey.self) {
+            let ap = path.child(OutputKey.audio)
+            if let c = a[.codec], let codec = text(c, ap.child(OutputAudioKey.codec)), codec != "aac" {
+                report("\"\(codec)\" is not supported; the only audio codec is aac", at: c.mark,
+                       path: ap.child(OutputAudioKey.codec))
+            }
+            if let b = a[.bitrate], let bits = value(b, ap.child(OutputAudioKey.bitrate), RigValueParser.bitrate) {
+                settings.audioBitrate = bits
+            }
+        }
+        return settings
+    }
+
+    /// `output.video:`: h264 only, an x264 preset, a CRF and the keyframe interval.
+    private mutating func video(_ node: YAMLNode, _ vp: KeyPath, into settings: inout Rig.OutputSettings) {
+        guard let v = fields(node, vp, VideoKey.self) else { return }
+        if let c = v[.codec], let codec = text(c, vp.child(VideoKey.codec)), codec != "h264" {
+            report("\"\(codec)\" is not supported; the only video codec is h264", at: c.mark,
+                   path: vp.child(VideoKey.codec))
+        }
+        if let p = v[.preset], let preset = text(p, vp.child(VideoKey.preset)) {
+            if Self.x264Presets.contains(preset) { settings.preset = preset } else {
+                report("\"\(preset)\" is not an x264 preset" + suggestion(preset, Self.x264Presets,
+                       orList: true), at: p.mark, path: vp.child(VideoKey.preset))
+            }
+        }
+        if let c = v[.crf], let crf = integer(c, vp.child(VideoKey.crf), in: 0...51, what: "a CRF from 0 to 51") {
+            settings.crf = crf
+        }
+        if let k = v[.keyframeInterval],
+           let d = duration(k, vp.child(VideoKey.keyframeInterval), max: .seconds(60), positive: true) {
+            settings.keyframeInterval = d
+        }
+    }
+
+    private mutating func checkNamePattern(_ pattern: String, _ node: YAMLNode, _ path: KeyPath) -> Bool {
+        if pattern.contains("/") {
+            report("a file name cannot contain \"/\" (set the folder with \"directory\")", at: node.mark, path: path)
+            return false
+        }
+        var rest = Substring(pattern)
+        while let open = rest.firstIndex(of: "{") {
+            guard let close = rest[open...].firstIndex(of: "}") else {
+                report("\"{\" without \"}\" in \"\(pattern)\"", at: node.mark, path: path)
+                return false
+            }
+            let word = String(rest[rest.index(after: open)..<close])
+            if !Self.namePlaceholders.contains(word) {
+                report("unknown placeholder {\(word)}" + suggestion(word, Self.namePlaceholders, orList: true),
+                       at: node.mark, path: path)
+                return false
+            }
+            rest = rest[rest.index(after: close)...]
+        }
+        return true
+    }
+}

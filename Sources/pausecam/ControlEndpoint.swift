@@ -1,0 +1,67 @@
+import Foundation
+import PauseCamCore
+import PauseCamSystem
+
+/// The remote controls of a running `pausecam shell` or `pausecam run`: the control socket (for `pausecam ctl`,
+/// key bindings and Stream Deck actions) and the pedal signals (SIGUSR1 toggles, SIGUSR2 marks).
+///
+/// Two steps, because a second PauseCam on the same rig must be refused before it opens any camera: `claim` takes
+/// the rig's lock first thing, and `start` serves once the controller exists. Engine events reach `watch` clients
+/// through `publish`, which the composition root calls from its `notify` closure.
+final class ControlEndpoint: @unchecked Sendable {
+    private let lock: ControlSocketLock
+    private let mutex = NSLock()
+    private var server: ControlServer?
+    private var signals: PedalSignals?
+
+    private init(lock: ControlSocketLock) { self.lock = lock }
+
+    /// The socket path in use.
+    var socketPath: String { lock.socketPath }
+
+    /// Claims the socket of `rig` (`--socket PATH` when given, else the rig's default path in the user's private
+    /// folder). Throws when another process runs the rig, naming its pid.
+    static func claim(rig: Rig, socketOption: String?) throws -> ControlEndpoint {
+        let environment = ProcessInfo.processInfo.environment
+        let path = socketOption ?? ControlSocketPaths.socket(rigName: rig.name, environment: environment)
+        return ControlEndpoint(lock: try ControlSocketLock.claim(socketPath: path, privateDirectory: socketOption == nil))
+    }
+
+    /// Starts serving requests for `controller` and watching the pedal signals; `show` prints what a remote or a
+    /// signal did where the user looks (the shell's event lines, `run`'s standard error).
+    func start(rig: Rig, controller: RigController, scheduler: any Scheduler,
+               show: @escaping @Sendable (String) -> Void) throws {
+        let dispatcher = ControlDispatcher(controller: controller, scheduler: scheduler, parser: CommandParser(rig: rig),
+                                           rigName: rig.name, publish: { [weak self] json, text in
+                                               self?.publishLine(json)
+                                               show(text)
+                                           })
+        let server = try ControlServer.start(lock: lock) { dispatcher.answer($0) }
+        let signals = PedalSignals { signal in
+            _ = dispatcher.answer(signal == .toggle ? "toggle" : "mark \(signal.name)", from: signal.name)
+        }
+        mutex.withLock {
+            self.server = server
+            self.signals = signals
+        }
+    }
+
+    /// An engine event (the text the shell prints) for `watch` clients; dropped while no server runs.
+    func publish(_ text: String) {
+        publishLine(ControlStatusJSON.event(text))
+    }
+
+    private func publishLine(_ json: String) {
+        mutex.withLock { server }?.publish(json)
+    }
+
+    /// Stops serving and removes the socket; idempotent.
+    func stop() {
+        let server: ControlServer? = mutex.withLock {
+            defer { self.server = nil; self.signals = nil }
+            return self.server
+        }
+        server?.stop()
+        lock.release()
+    }
+}

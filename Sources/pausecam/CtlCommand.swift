@@ -1,0 +1,123 @@
+import Foundation
+import PauseCamCore
+import PauseCamSystem
+
+/// `pausecam ctl [--rig RIG | --socket PATH] COMMAND…`: sends one command to a running PauseCam over its control
+/// socket and prints the reply; exit status 0 for `ok`, 1 for an error or when no PauseCam answers. Without
+/// `--rig` or `--socket` it finds the only running one (several: it lists them and asks). `watch` prints every
+/// event as a JSON line until interrupted (Ctrl-C exits 0).
+///
+/// The words after the options are sent as they are (`status --json` is a request of its own), so they are not
+/// read by `Arguments`.
+enum CtlCommand {
+    /// How long a reply may take: the recorder may be finishing a clip on its serial context.
+    static let replyTimeoutMilliseconds: Int32 = 60_000
+
+    static func run(_ words: [String]) throws -> Int32 {
+        var rest = words[...]
+        var rigOption: String?
+        var socketOption: String?
+        while let word = rest.first, word.hasPrefix("-") {
+            rest = rest.dropFirst()
+            let (name, inline) = word.split(separator: "=", maxSplits: 1).map(String.init).pair
+            switch name {
+            case "--rig", "--socket":
+                guard let value = inline ?? rest.first else { throw UsageError("\(name) needs a value") }
+                if inline == nil { rest = rest.dropFirst() }
+                if name == "--rig" { rigOption = value } else { socketOption = value }
+            case "--help", "-h":
+                print(HelpText.ctl)
+                return 0
+            default:
+                throw UsageError("unknown option \(name) before the command; ctl takes --rig RIG or --socket PATH")
+            }
+        }
+        guard !rest.isEmpty else { throw UsageError("ctl needs a command, e.g. pausecam ctl toggle") }
+        guard rigOption == nil || socketOption == nil else { throw UsageError("give --rig or --socket, not both") }
+        let request = rest.joined(separator: " ")
+
+        let path = try socketPath(rig: rigOption, socket: socketOption)
+        let client: ControlClient
+        var sendFailure: (any Error)?
+        do {
+            client = try ControlClient(path: path)
+        } catch {
+            StandardStreamWriter.error.write("pausecam: \(error)\n")
+            return 1
+        }
+        // A server that refuses a client (another user, too many connections) replies and closes at once, maybe
+        // before the request is sent: its reply is still there to read, and says more than "broken pipe".
+        do { try client.send(request) } catch { sendFailure = error }
+        guard let line = client.readLine(timeoutMilliseconds: sendFailure == nil ? replyTimeoutMilliseconds : 2000) else {
+            if let sendFailure {
+                StandardStreamWriter.error.write("pausecam: \(sendFailure)\n")
+                return 1
+            }
+            StandardStreamWriter.error.write("pausecam: no reply from \(path) within \(replyTimeoutMilliseconds / 1000) s\n")
+            return 1
+        }
+        guard let reply = ControlReply(line: line) else {
+            StandardStreamWriter.error.write("pausecam: \(path) answered something that is not a reply: \(line)\n")
+            return 1
+        }
+        guard reply.ok else {
+            StandardStreamWriter.error.write("pausecam: \(reply.message)\n")
+            return 1
+        }
+        guard ControlRequest.parse(request, parser: CommandParser()) == .success(.watch) else {
+            StandardStreamWriter.output.write(reply.message + "\n")
+            return 0
+        }
+        return watch(client)
+    }
+
+    /// Prints event lines until the recorder goes away (exit 0) or Ctrl-C / SIGTERM (exit 0: stopping to watch is
+    /// the normal end).
+    private static func watch(_ client: ControlClient) -> Int32 {
+        let signals = SignalWatcher([.interrupt, .terminate, .hangUp]) { _ in exit(0) }
+        while let line = client.readLine(timeoutMilliseconds: -1) {
+            StandardStreamWriter.output.write(line + "\n")
+        }
+        withExtendedLifetime(signals) {}
+        return 0
+    }
+
+    /// The socket to talk to: `--socket`, the socket of `--rig` (a rig file or a rig name), or the only one that
+    /// answers in the user's socket folder.
+    static func socketPath(rig: String?, socket: String?) throws -> String {
+        if let socket { return socket }
+        let environment = ProcessInfo.processInfo.environment
+        if let rig {
+            let name = FileManager.default.fileExists(atPath: rig) ? try RigLoader.load(path: rig).name : rig
+            return ControlSocketPaths.socket(rigName: name, environment: environment)
+        }
+        let directory = ControlSocketPaths.directory(environment: environment)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        let live = names.filter { $0.hasSuffix(".sock") }.sorted().map { directory + "/" + $0 }
+            .filter { ControlClient.isAnswering(path: $0) }
+        switch live.count {
+        case 0:
+            throw NoInstance(description: "no PauseCam is running (no answering socket in \(directory)); "
+                            + "start one with pausecam shell RIG, or name a socket with --socket PATH")
+        case 1:
+            return live[0]
+        default:
+            let list = live.map { path -> String in
+                let rig = String((path as NSString).lastPathComponent.dropLast(".sock".count))
+                let pid = ControlSocketPaths.holderPID(socket: path).map { ", pid \($0)" } ?? ""
+                return "  --rig \(rig)   (\(path)\(pid))"
+            }
+            throw NoInstance(description: "several PauseCams are running; choose one:\n" + list.joined(separator: "\n"))
+        }
+    }
+}
+
+/// No PauseCam to talk to, or several: exit status 1, with what to do.
+struct NoInstance: Error, CustomStringConvertible {
+    var description: String
+}
+
+private extension Array where Element == String {
+    /// `["a", "b"]` as `("a", "b")`, `["a"]` as `("a", nil)`.
+    var pair: (String, String?) { (self[0], count > 1 ? self[1] : nil) }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import XCTest
+@testable import PauseCamCore
+
+/// The control socket's protocol, without a socket: line framing and its limits, requests, replies, the JSON, and
+/// where the socket lives.
+final class ControlProtocolTests: XCTestCase {
+    func testFramingSplitsLinesAndRefusesJunk() {
+        var framer = ControlLineFramer()
+        XCTAssertEqual(framer.append(Array("rec".utf8)), [])
+        XCTAssertTrue(framer.hasPartialLine)
+        XCTAssertEqual(framer.append(Array("ord A\npause\r\n\nmark é\n".utf8)),
+                       [.line("record A"), .line("pause"), .line(""), .line("mark é")])
+        XCTAssertFalse(framer.hasPartialLine)
+        let nul = framer.append([0x70, 0x00, 0x0a])
+        let invalid = framer.append([0x6d, 0xff, 0xfe, 0x0a])
+        guard case .junk(let nulReason)? = nul.first, case .junk(let utf8Reason)? = invalid.first else {
+            return XCTFail("junk accepted: \(nul) \(invalid)")
+        }
+        XCTAssertTrue(nulReason.contains("NUL"))
+        XCTAssertTrue(utf8Reason.contains("UTF-8"))
+        XCTAssertEqual(framer.append(Array("status\n".utf8)), [.line("status")], "junk does not end the connection")
+    }
+
+    func testALineOverTheLimitEndsTheConversationAtOnce() {
+        let limit = ControlLineFramer.maximumLineLength
+        var exact = ControlLineFramer()
+        XCTAssertEqual(exact.append(Array(repeating: UInt8(ascii: "a"), count: limit) + [0x0a]),
+                       [.line(String(repeating: "a", count: limit))])
+        var framer = ControlLineFramer()
+        // A megabyte with no newline: refused as soon as the limit is passed, and nothing after is read.
+        XCTAssertEqual(framer.append(Array(repeating: UInt8(ascii: "a"), count: limit + 1)), [.tooLong])
+        XCTAssertTrue(framer.isClosed)
+        XCTAssertFalse(framer.hasPartialLine)
+        XCTAssertEqual(framer.append(Array("status\n".utf8)), [])
+        var split = ControlLineFramer()
+        XCTAssertEqual(split.append([UInt8](repeating: 0x61, count: limit)), [])
+        XCTAssertEqual(split.append([0x61, 0x0a]), [.tooLong])
+    }
+
+    func testRequestsAreTheShellGrammarPlusTwo() {
+        let parser = CommandParser(lenses: ["main", "wide"], zoomPresets: ["2x"], exposurePresets: [], scripts: ["demo"])
+        let table: [(String, ControlRequest?)] = [
+            ("toggle", .command(.toggle)), ("chapter Q", .command(.chapter(name: "Q"))),
+            ("lens wide", .command(.lens(.named("wide")))), ("mark good take", .command(.mark("good take"))),
+            ("status", .command(.status)), ("status --json", .statusJSON), ("  STATUS   --JSON ", .statusJSON),
+            ("watch", .watch), ("wait 2s", nil), ("quit", nil), ("run demo", nil), ("help", nil), ("devices", nil),
+            ("lens mian", nil), ("", nil), ("watch now", nil),
+        ]
+        for (line, expected) in table {
+            XCTAssertEqual(try? ControlRequest.parse(line, parser: parser).get(), expected, line)
+        }
+        guard case .failure(let failure) = ControlRequest.parse("quit", parser: parser) else { return XCTFail() }
+        XCTAssertTrue(failure.message.contains("only in the shell"), failure.message)
+    }
+
+    func testRepliesAreOneLineAndReadBack() {
+        let table: [(ControlReply, String)] = [
+            (ControlReply(ok: true, message: "lens wide"), "ok lens wide"),
+            (.error("not recording; `record` first"), "error not recording; `record` first"),
+            (ControlReply(ok: false, message: "failed\n  the movie is in x.partial\n"), "error failed |   the movie is in x.partial"),
+            (ControlReply(ok: true, message: ""), "ok"),
+        ]
+        for (reply, line) in table {
+            XCTAssertEqual(reply.line, line)
+            XCTAssertFalse(reply.line.contains("\n"))
+            XCTAssertEqual(ControlReply(line: line)?.ok, reply.ok)
+        }
+        XCTAssertEqual(ControlReply(line: "ok paused at 00:00:01.0"), ControlReply(ok: true, message: "paused at 00:00:01.0"))
+        XCTAssertNil(ControlReply(line: "okay"))
+        XCTAssertNil(ControlReply(line: "HTTP/1.1 400"))
+    }
+
+    func testStatusJSONHasEveryFieldAStatusBarNeeds() throws {
+        let status = RigController.Status(state: .recording, scene: 3, timer: .milliseconds(83_450), lens: "wide",
+                                          digitalZoom: 2, droppedFrames: 4, moviePath: "/v/a \"b\".mov")
+        let line = ControlStatusJSON.line(status, rig: "Studio")
+        XCTAssertFalse(line.contains("\n"))
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        XCTAssertEqual(object["state"] as? String, "recording")
+        XCTAssertEqual(object["scene"] as? Int, 3)
+        XCTAssertEqual(object["timer"] as? Double, 83.45)
+        XCTAssertEqual(object["timer_text"] as? String, "00:01:23.450")
+        XCTAssertEqual(object["lens"] as? String, "wide")
+        XCTAssertEqual(object["zoom"] as? Double, 2)
+        XCTAssertEqual(object["file"] as? String, "/v/a \"b\".mov")
+        XCTAssertEqual(object["dropped_frames"] as? Int, 4)
+        XCTAssertEqual(object["rig"] as? String, "Studio")
+        let idle = ControlStatusJSON.line(RigController.Status(state: .idle, scene: 0, timer: .zero, lens: "main",
+                                                               digitalZoom: 1, droppedFrames: 0, moviePath: nil), rig: "S")
+        let idleObject = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(idle.utf8)) as? [String: Any])
+        XCTAssertTrue(idleObject["file"] is NSNull)
+        let event = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(ControlStatusJSON.event("saved\n x", source: "SIGUSR1", ok: true).utf8)) as? [String: Any])
+        XCTAssertEqual(event["event"] as? String, "saved\n x")
+        XCTAssertEqual(event["source"] as? String, "SIGUSR1")
+        XCTAssertEqual(event["ok"] as? Bool, true)
+    }
+
+    func testTheSocketLivesInAPrivateFolderNamedAfterTheRig() {
+        let table: [(String, String)] = [
+            ("E2E rig", "e2e-rig"), ("Studio A / Desk", "studio-a-desk"), ("  --x--  ", "x"), ("Ünïcode ♪", "n-code"),
+            ("", "rig"), ("///", "rig"), ("../../etc/passwd", "etc-passwd"),
+        ]
+        for (name, slug) in table { XCTAssertEqual(ControlSocketLocation.slug(name), slug, name) }
+        XCTAssertEqual(ControlSocketLocation.socketPath(rigName: "E2E rig", environment: ["XDG_RUNTIME_DIR": "/run/user/1000"],
+                                                        userID: 1000), "/run/user/1000/pausecam/e2e-rig.sock")
+        XCTAssertEqual(ControlSocketLocation.directory(environment: ["XDG_RUNTIME_DIR": "/run/user/7/"], userID: 7),
+                       "/run/user/7/pausecam")
+        XCTAssertEqual(ControlSocketLocation.directory(environment: [:], userID: 1000), "/tmp/pausecam-1000")
+        XCTAssertEqual(ControlSocketLocation.directory(environment: ["XDG_RUNTIME_DIR": "relative"], userID: 5), "/tmp/pausecam-5")
+        XCTAssertEqual(ControlSocketLocation.lockPath(socket: "/a/b.sock"), "/a/b.sock.lock")
+    }
+}

@@ -1,0 +1,34 @@
+import XCTest
+@testable import PauseCamCore
+
+/// The periodic check while recording, as a table of rounds: what each round says, and when it stops the clip.
+final class HealthCheckTests: XCTestCase {
+    let policy = StoragePolicy(interval: .seconds(2), warnBelow: 1_000, stopBelow: 100)
+
+    func testEncoderDropsAreReportedAsTheirIncreaseOnly() {
+        var check = HealthCheck(policy: policy)
+        let rounds: [(dropped: Int, expected: Int?)] = [(0, nil), (5, 5), (5, nil), (12, 7)]
+        for (dropped, expected) in rounds {
+            let actions = check.check(droppedFrames: dropped, freeBytes: nil, partialBytes: 0)
+            XCTAssertEqual(actions, expected.map {
+                [.notify("\($0) frames dropped in the last 00:00:02.0: the encoder cannot keep up "
+                         + "(a faster preset or a smaller size helps)")]
+            } ?? [], "after \(dropped)")
+        }
+    }
+
+    func testTheDiskIsWarnedAboutOnceThenTheClipIsStoppedWhileThereIsRoomToFinishIt() {
+        var check = HealthCheck(policy: policy)
+        // Free bytes minus the `.partial` (what finishing needs): 5000 spare, 900 (warn), 800 (quiet), 50 (stop).
+        let rounds: [(free: Int64, partial: Int64, warns: Bool, stops: Bool)] = [
+            (6_000, 1_000, false, false), (1_900, 1_000, true, false), (1_800, 1_000, false, false),
+            (1_050, 1_000, false, true),
+        ]
+        for (free, partial, warns, stops) in rounds {
+            let actions = check.check(droppedFrames: 0, freeBytes: free, partialBytes: partial)
+            XCTAssertEqual(actions.contains { if case .warnClip(let m) = $0 { m.contains("almost full") } else { false } },
+                           warns, "\(free)")
+            XCTAssertEqual(actions.contains(.stop(reason: "the disk is nearly full")), stops, "\(free)")
+        }
+    }
+}
