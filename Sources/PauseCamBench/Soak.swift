@@ -6,7 +6,10 @@ import PauseCamVirtual
 /// The soak benchmark: an hour-long clip (by default) recorded on the simulated clock, to show that memory stays
 /// flat and nothing drifts over a long take.
 enum Soak {
-    static func run(minutes: Int64) throws {
+    /// Records the clip, prints the figures and returns the resident memory's growth in MB per hour of recording
+    /// (the slope from minute 2 on; extrapolated to an hour when the soak is shorter).
+    @discardableResult
+    static func run(minutes: Int64) throws -> Double {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pausecam-soak-\(getpid())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -36,6 +39,7 @@ enum Soak {
         var peakAtMinute: [Int64: Int] = [:]
         _ = runner.perform(.record(name: nil))
         var recorded: Int64 = 0
+        var residentAtMinute: [Int64: Int] = [:]
         for minute in 1...minutes {
             _ = runner.perform(.wait(.seconds(60)))
             recorded += 60
@@ -46,6 +50,7 @@ enum Soak {
                 _ = runner.perform(.resume(name: nil))
             }
             if minute % 10 == 0 || minute == 1 { peakAtMinute[minute] = peakResidentKilobytes() }
+            residentAtMinute[minute] = residentKilobytes()
         }
         let clip = runner.finishClip()
         controller.stopDevices()
@@ -66,8 +71,37 @@ enum Soak {
                      minutes, elapsed, clip.sidecar.video.framesWritten, clip.sidecar.video.framesDropped))
         print("  scenes \(clip.sidecar.scenes.count), sidecar duration \(clip.sidecar.duration) s, "
               + "ffprobe duration \(probed.trimmingCharacters(in: .whitespacesAndNewlines)) s, recorded \(recorded) s")
+        // Peak figures only from a soak run on its own: Linux hands a child its parent's peak at fork, so under
+        // `make bench` (a child of the bench) they show the bench's frames, not the soak.
         print("  peak resident memory (KiB) after minute: "
               + peakAtMinute.keys.sorted().map { "\($0): \(peakAtMinute[$0]!)" }.joined(separator: ", "))
+        print("  resident memory (KiB) at minute: "
+              + residentAtMinute.keys.sorted().filter { $0 % 5 == 0 || $0 == 1 }
+                  .map { "\($0): \(residentAtMinute[$0]!)" }.joined(separator: ", "))
+        // The allocator makes the resident size wander by a few MB from minute to minute, so growth is the slope of
+        // a least-squares line through every minute's figure from minute 2 on (not the difference of two samples).
+        let points = residentAtMinute.filter { $0.key >= 2 }.map { (Double($0.key), Double($0.value) / 1024) }
+        let growth = Self.slope(points) * 60
+        print(String(format: "  resident memory grows %.2f MB per hour (least-squares slope over minutes 2–%lld%@)",
+                      growth, minutes, minutes < 60 ? ", extrapolated to an hour" : ""))
+        return growth
+    }
+
+    /// The least-squares slope of `points` (0 for fewer than two distinct x).
+    static func slope(_ points: [(Double, Double)]) -> Double {
+        let n = Double(points.count)
+        let meanX = points.map(\.0).reduce(0, +) / max(n, 1), meanY = points.map(\.1).reduce(0, +) / max(n, 1)
+        let sxx = points.map { ($0.0 - meanX) * ($0.0 - meanX) }.reduce(0, +)
+        let sxy = points.map { ($0.0 - meanX) * ($0.1 - meanY) }.reduce(0, +)
+        return sxx > 0 ? sxy / sxx : 0
+    }
+
+    /// The process's resident set size now, from `/proc/self/statm` (pages × page size).
+    static func residentKilobytes() -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+        let fields = text.split(separator: " ")
+        guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE))) / 1024
     }
 
     /// The process's peak resident set size so far. The corresponding C function is `getrusage`.

@@ -8,7 +8,10 @@ import PauseCamSystem
 /// sizes and intervals only, never streaming, never setting a control), or that its camera is not connected.
 /// Returns the exit status: 0 when all rigs are clean, 2 when any has an error (or no rig was named). A camera too
 /// slow for the movie is a warning on standard output, not an error: it does not change the status.
-func runCheck(_ paths: [String], describeCameras: () throws -> [CameraDescription] = {
+///
+/// With `--measure` (`pausecam check --measure RIG`) each clean rig's canvas size and rate are also measured: x264's
+/// speed per preset on camera-like frames and the preset `auto` chooses, printed and stored in the cache.
+func runCheck(_ paths: [String], measure: Bool = false, describeCameras: () throws -> [CameraDescription] = {
     try UdevDeviceManager().describeCameras()
 }) -> Int32 {
     guard !paths.isEmpty else {
@@ -22,6 +25,7 @@ func runCheck(_ paths: [String], describeCameras: () throws -> [CameraDescriptio
         do {
             let rig = try RigLoader.load(path: path)
             StandardStreamWriter.output.write(RigSummary.text(of: rig, file: path))
+            if measure { status = max(status, printMeasurement(of: rig)) }
             if rig.lenses.contains(where: { if case .camera = $0.source { return true } else { return false } }) {
                 if cameras == nil { cameras = Result { try describeCameras() } }
                 switch cameras! {
@@ -40,6 +44,28 @@ func runCheck(_ paths: [String], describeCameras: () throws -> [CameraDescriptio
         }
     }
     return status
+}
+
+/// Measures the encoder for `rig`'s output (always, ignoring the cache, which it refreshes) and prints the result.
+private func printMeasurement(of rig: Rig) -> Int32 {
+    let output = rig.output
+    let environment = ProcessInfo.processInfo.environment
+    let cache = EncoderSpeedCache(environment: environment)
+    do {
+        let measurement = try EncoderPresetSetup.measureAndStore(width: output.width, height: output.height,
+                                                                 rate: output.rate, cache: cache,
+                                                                 environment: environment,
+                                                                 notify: { writeStandardError($0 + "\n") })
+        StandardStreamWriter.output.write(measurement.report)
+        if output.preset != EncoderPresetChoice.auto,
+           let warning = EncoderPresetChoice.warning(for: output.preset, in: measurement) {
+            StandardStreamWriter.output.write("  warning: \(warning)\n")
+        }
+        return 0
+    } catch {
+        writeStandardError("the encoder speed could not be measured: \(error)\n")
+        return 1
+    }
 }
 
 private func writeStandardError(_ text: String) {

@@ -21,6 +21,7 @@ final class RigWiring: @unchecked Sendable {
 
     /// Wires `rig`; `output` overrides the rig's directory; `notify` prints events for the user.
     init(rig: Rig, clock: ClockKind, output: String?, notify: @escaping @Sendable (String) -> Void) throws {
+        let rig = EncoderPresetSetup.resolve(rig, simulated: clock == .simulated, notify: notify)
         self.rig = rig
         self.notify = notify
         let scheduler: any Scheduler

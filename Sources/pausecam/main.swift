@@ -44,9 +44,9 @@ do {
         exit(try RunCommand.run(arguments))
     case "check":
         if wantsHelp { print(HelpText.check); exit(0) }
-        try arguments.allow(options: [], flags: [])
+        try arguments.allow(options: [], flags: ["measure"])
         guard !arguments.positional.isEmpty else { throw UsageError("check needs at least one rig file") }
-        exit(runCheck(arguments.positional))
+        exit(runCheck(arguments.positional, measure: arguments.flags.contains("measure")))
     case "devices":
         if wantsHelp { print(HelpText.devices); exit(0) }
         try arguments.allow(options: ["rig"], flags: ["json"])

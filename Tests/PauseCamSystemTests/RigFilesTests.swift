@@ -49,7 +49,7 @@ final class RigFilesTests: XCTestCase {
         XCTAssertEqual(rig.output.width, 1280)
         XCTAssertEqual(rig.output.height, 720)
         XCTAssertEqual(rig.output.rate, FrameRate(30))
-        XCTAssertEqual(rig.output.preset, "veryfast")
+        XCTAssertEqual(rig.output.preset, "auto")
         XCTAssertEqual(rig.output.crf, 23)
         XCTAssertEqual(rig.output.container, .mov)
         XCTAssertEqual(rig.output.directory, "~/Videos/PauseCam")

@@ -17,7 +17,7 @@ extension RigDecoder {
     }
 
     static let x264Presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower",
-                              "veryslow", "placebo"]
+                              "veryslow", "placebo", "auto"]
     static let namePlaceholders = ["rig", "date", "time", "script"]
 
     mutating func outputSettings(_ node: YAMLNode, _ path: KeyPath) -> Rig.OutputSettings {

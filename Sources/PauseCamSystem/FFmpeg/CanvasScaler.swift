@@ -72,9 +72,47 @@ final class CanvasScaler {
         return PixelRect(x: ((width - w) / 2) & ~1, y: ((height - h) / 2) & ~1, width: w, height: h)
     }
 
-    /// A new yuv420p canvas frame holding `frame`; the caller owns it (`av_frame_free`).
+    /// Canvas frames handed back by `recycle`, reused by `scale` so a recording allocates (and the kernel zeroes
+    /// and faults in) no new 3 MB picture per frame.
+    private var spareCanvases: [UnsafeMutablePointer<AVFrame>] = []
+    /// How many spare canvases to keep: the encoder's current picture and the one kept for repeats.
+    static let spareLimit = 2
+    /// How many canvas frames were allocated (for tests: a recording reuses a few).
+    private(set) var canvasesAllocated = 0
+
+    deinit {
+        spareCanvases.forEach(FFmpegFrame.release)
+    }
+
+    /// A yuv420p canvas frame holding `frame`; the caller owns it and ends it with `recycle` (or `av_frame_free`).
+    /// A recycled canvas whose buffers nobody else references (libx264 copies each picture it is given, so the
+    /// encoder holds no reference once `avcodec_send_frame` has returned) is drawn over; otherwise a new one is made.
     func scale(_ frame: VideoFrame) throws -> UnsafeMutablePointer<AVFrame> {
+        while let spare = spareCanvases.popLast() {
+            guard av_frame_is_writable(spare) != 0 else {
+                FFmpegFrame.release(spare)
+                continue
+            }
+            do {
+                try draw(frame, into: spare)
+            } catch {
+                spareCanvases.append(spare)
+                throw error
+            }
+            return spare
+        }
+        return try newCanvas(holding: frame)
+    }
+
+    /// Takes back a canvas from `scale` for reuse (beyond `spareLimit` it is freed).
+    func recycle(_ canvas: UnsafeMutablePointer<AVFrame>) {
+        if spareCanvases.count < Self.spareLimit { spareCanvases.append(canvas) } else { FFmpegFrame.release(canvas) }
+    }
+
+    /// A newly allocated canvas frame holding `frame`; the caller owns it.
+    private func newCanvas(holding frame: VideoFrame) throws -> UnsafeMutablePointer<AVFrame> {
         let output = try FFmpegFrame.allocate("canvas")
+        canvasesAllocated += 1
         output.pointee.width = Int32(width)
         output.pointee.height = Int32(height)
         output.pointee.format = AV_PIX_FMT_YUV420P.rawValue

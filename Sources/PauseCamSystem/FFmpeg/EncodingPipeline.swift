@@ -1,10 +1,17 @@
 import CFFmpeg
+import Foundation
 import PauseCamCore
 
 /// Everything that runs on the encoder thread: canvas scaling, the H.264 and AAC encoders and the fragmented
 /// `.partial` muxer. Built by `MovieWriter` before its thread starts and used only by that thread afterwards (then,
-/// once the thread has ended, by `finish`/`abort`), so it needs no lock.
-final class EncodingPipeline {
+/// once the thread has ended, by `finish`/`abort`).
+///
+/// Audio is encoded off that thread, on a serial worker of its own (issue 13): AAC costs about a tenth of what
+/// ultrafast x264 does, and on the encoder thread it delayed every next picture handed to x264's frame threads.
+/// Chunks keep their order on the worker; the muxer, shared by both, is used under `muxerLock`, and its interleaver
+/// puts the two streams in order. `finish`, `abandon` and `waitForAudio` first wait for the worker to be idle, so
+/// after them the audio encoder is the caller's again. An audio error is kept and thrown by the next call.
+final class EncodingPipeline: @unchecked Sendable {
     let muxer: PartialMovieMuxer
     let scaler: CanvasScaler
     let video: VideoEncoder
@@ -29,6 +36,14 @@ final class EncodingPipeline {
         scaler = CanvasScaler(width: settings.width, height: settings.height)
     }
 
+    /// The serial worker that encodes audio chunks, in order.
+    private let audioWorker = DispatchQueue(label: "PauseCam audio encoder")
+    /// Bounds the chunks waiting on the worker (the encoder thread waits past it; AAC is far faster than real time).
+    private let audioSlots = DispatchSemaphore(value: 512)
+    /// Serializes the muxer between the encoder thread and the audio worker; also guards `audioFailure`.
+    private let muxerLock = NSLock()
+    private var audioFailure: Error?
+
     /// The last canvas picture encoded, kept (owned here) so a frame whose picture was dropped can repeat it.
     private var lastPicture: UnsafeMutablePointer<AVFrame>?
 
@@ -50,7 +65,7 @@ final class EncodingPipeline {
             source = decoded
         }
         let picture = try scaler.scale(source)
-        av_frame_free(&lastPicture)
+        if let previous = lastPicture { scaler.recycle(previous) }
         lastPicture = picture
         try video.encode(picture, at: fileTime, keyframe: keyframe, emit: writeVideo)
     }
@@ -63,13 +78,43 @@ final class EncodingPipeline {
         try video.encode(lastPicture, at: fileTime, keyframe: false, emit: writeVideo)
     }
 
-    /// Places and encodes one audio chunk (ignored for a video-only movie).
+    /// Hands one audio chunk to the audio worker, which places and encodes it (ignored for a video-only movie).
+    /// Throws the worker's error, if an earlier chunk failed.
     func encodeAudio(_ chunk: AudioChunk) throws {
-        try audio?.append(chunk, emit: writeAudio)
+        guard audio != nil else { return }
+        try throwAudioFailure()
+        audioSlots.wait()
+        audioWorker.async { [self] in
+            defer { audioSlots.signal() }
+            muxerLock.lock()
+            let failed = audioFailure != nil
+            muxerLock.unlock()
+            guard !failed else { return }
+            do {
+                try audio?.append(chunk, emit: writeAudio)
+            } catch {
+                muxerLock.lock()
+                audioFailure = error
+                muxerLock.unlock()
+            }
+        }
+    }
+
+    /// Waits until every audio chunk handed over has been encoded and muxed.
+    func waitForAudio() {
+        audioWorker.sync {}
+    }
+
+    private func throwAudioFailure() throws {
+        muxerLock.lock()
+        defer { muxerLock.unlock() }
+        if let audioFailure { throw audioFailure }
     }
 
     /// Flushes both encoders and writes the trailer.
     func finish() throws {
+        waitForAudio()
+        try throwAudioFailure()
         try video.flush(emit: writeVideo)
         try audio?.flush(emit: writeAudio)
         try muxer.finish()
@@ -77,16 +122,21 @@ final class EncodingPipeline {
 
     /// Writes the trailer of what is already muxed (the encoders' delayed frames are lost) and closes the file.
     func abandon() {
+        waitForAudio()
         try? muxer.finish()
         muxer.close()
     }
 
     private func writeVideo(_ packet: UnsafeMutablePointer<AVPacket>) throws {
+        muxerLock.lock()
+        defer { muxerLock.unlock() }
         try muxer.write(packet, timeBase: video.context.pointee.time_base, stream: videoStream)
     }
 
     private func writeAudio(_ packet: UnsafeMutablePointer<AVPacket>) throws {
         guard let audio else { return }
+        muxerLock.lock()
+        defer { muxerLock.unlock() }
         try muxer.write(packet, timeBase: audio.context.pointee.time_base, stream: audioStream)
     }
 }

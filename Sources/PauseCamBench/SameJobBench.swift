@@ -1,0 +1,120 @@
+import Foundation
+import PauseCamCore
+import PauseCamSystem
+
+/// PauseCam's movie writer against the ffmpeg command line on the same job, and against libx264 alone (the floor).
+///
+/// The job, on both sides: the same frames (looped) and the same PCM, x264 at the preset with CRF 23 and a keyframe
+/// every 2 s, AAC 128 kb/s mono, into a fragmented `.mov` (`frag_keyframe+empty_moov+default_base_moof`,
+/// 500 ms fragments) and then a stream-copy remux to a `+faststart` `.mov` — what `MovieWriter`,
+/// `PartialMovieMuxer` and `ChapterRemuxer` do. PauseCam's time runs from the first frame handed to the writer to
+/// `finish` returning; the ffmpeg CLI's is both commands' wall time. The floor encodes the same frames with
+/// libx264 in this process, nothing else (`EncoderSpeedMeter`). A figure is frames per second of wall time.
+enum SameJobBench {
+    struct Figures {
+        var pauseCamFPS: Double
+        var ffmpegFPS: Double?
+        var floorFPS: Double
+        var ratio: Double? { ffmpegFPS.map { pauseCamFPS / $0 } }
+        var floorRatio: Double { pauseCamFPS / floorFPS }
+    }
+
+    static let crf = 23
+
+    /// The three figures, each the best of `repeats` rounds taken in turn (PauseCam, ffmpeg, floor, then again),
+    /// so a burst of load from elsewhere on the machine hurts no side alone.
+    static func run(content: BenchContent, sound: BenchSound, seconds: Int64, preset: String, repeats: Int,
+                    folder: URL) throws -> Figures {
+        let frameCount = Int(seconds) * 30
+        var best = Figures(pauseCamFPS: 0, ffmpegFPS: nil, floorFPS: 0)
+        for _ in 0..<max(1, repeats) {
+            best.pauseCamFPS = max(best.pauseCamFPS, try pauseCamFPS(content: content, sound: sound,
+                                                                     frameCount: frameCount, preset: preset,
+                                                                     folder: folder))
+            if let ffmpeg = ffmpegFPS(content: content, sound: sound, seconds: seconds, frameCount: frameCount,
+                                      preset: preset, folder: folder) {
+                best.ffmpegFPS = max(best.ffmpegFPS ?? 0, ffmpeg)
+            }
+            best.floorFPS = max(best.floorFPS, try EncoderSpeedMeter.framesPerSecond(
+                preset: preset, crf: crf, frames: content.frames, count: frameCount, width: content.width,
+                height: content.height, rate: FrameRate(30)))
+        }
+        return best
+    }
+
+    /// PauseCam's side alone on `content` ("pattern" or "camera"), printed: what `perf record -g` profiles.
+    static func profile(content name: String, preset: String, seconds: Int64) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pausecam-samejob-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let sound = try BenchSound(seconds: seconds + 1, folder: folder)
+        guard let content = name == "pattern"
+                ? try BenchContent.pattern(width: 1920, height: 1080, count: 60, folder: folder)
+                : try BenchContent.camera(width: 1920, height: 1080, count: 60, folder: folder) else {
+            print("no \(name) content (is /usr/bin/ffmpeg there?)")
+            return
+        }
+        let fps = try pauseCamFPS(content: content, sound: sound, frameCount: Int(seconds) * 30, preset: preset,
+                                  folder: folder)
+        print(String(format: "PauseCam same job %@ x264 %@: %.1f fps", name, preset, fps))
+    }
+
+    static func settings(_ content: BenchContent, preset: String) -> MovieSettings {
+        MovieSettings(width: content.width, height: content.height, rate: FrameRate(30), container: .mov,
+                      preset: preset, crf: crf, keyframeInterval: .seconds(2),
+                      audio: .init(sampleRate: BenchSound.sampleRate, channels: 1, bitrate: 128_000),
+                      blockWhenBehind: true)
+    }
+
+    /// Frames and 10 ms audio chunks handed to a `MovieWriter` in time order, as the recorder does.
+    static func pauseCamFPS(content: BenchContent, sound: BenchSound, frameCount: Int, preset: String,
+                            folder: URL) throws -> Double {
+        let sink = try MovieWriterFactory().makeSink(directory: folder.path, baseName: "pausecam-\(content.name)-\(preset)",
+                                                     settings: settings(content, preset: preset))
+        let chunk = Int(BenchSound.sampleRate) / 100
+        var audioNext = 0
+        let start = DispatchTime.now().uptimeNanoseconds
+        for index in 0..<frameCount {
+            let time = MediaTime(value: Int64(index), timescale: 30)
+            var frame = content.frames[index % content.frames.count]
+            frame.pts = time
+            try sink.appendVideo(frame, at: time, keyframe: index == 0)
+            let audioEnd = min(sound.samples.count, (index + 1) * Int(BenchSound.sampleRate) / 30)
+            while audioNext + chunk <= audioEnd {
+                try sink.appendAudio(AudioChunk(pts: MediaTime(value: Int64(audioNext), timescale: BenchSound.sampleRate),
+                                                sampleRate: BenchSound.sampleRate, channels: 1,
+                                                samples: Array(sound.samples[audioNext..<(audioNext + chunk)])))
+                audioNext += chunk
+            }
+        }
+        let summary = try sink.finish(chapters: [])
+        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        try? FileManager.default.removeItem(atPath: summary.path)
+        return Double(summary.videoFramesWritten) / elapsed
+    }
+
+    /// The same job with two ffmpeg commands: encode into a fragmented `.mov`, then remux with `+faststart`.
+    static func ffmpegFPS(content: BenchContent, sound: BenchSound, seconds: Int64, frameCount: Int, preset: String,
+                          folder: URL) -> Double? {
+        let partial = folder.appendingPathComponent("ffmpeg-\(content.name)-\(preset).partial.mov").path
+        let final = folder.appendingPathComponent("ffmpeg-\(content.name)-\(preset).mov").path
+        defer {
+            try? FileManager.default.removeItem(atPath: partial)
+            try? FileManager.default.removeItem(atPath: final)
+        }
+        let encode = ["-v", "error", "-y",
+                      "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "\(content.width)x\(content.height)",
+                      "-framerate", "30", "-stream_loop", "-1", "-i", content.rawPath,
+                      "-f", "s16le", "-ar", String(BenchSound.sampleRate), "-ac", "1", "-i", sound.rawPath,
+                      "-map", "0:v", "-map", "1:a", "-frames:v", String(frameCount),
+                      "-c:v", "libx264", "-preset", preset, "-crf", String(crf), "-g", "60", "-forced-idr", "1",
+                      "-color_range", "tv",
+                      "-c:a", "aac", "-b:a", "128k",
+                      "-movflags", "+frag_keyframe+empty_moov+default_base_moof", "-frag_duration", "500000",
+                      "-f", "mov", partial]
+        let remux = ["-v", "error", "-y", "-i", partial, "-map", "0:v", "-map", "0:a", "-c", "copy",
+                     "-movflags", "+faststart", final]
+        guard let first = BenchProcess.run(encode), let second = BenchProcess.run(remux) else { return nil }
+        return Double(frameCount) / (first + second)
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import PauseCamCore
+import PauseCamSystem
+
+/// Settles the rig's x264 preset before a session starts: `preset: auto` becomes the measured choice (measured once
+/// per machine, size and rate, then read from the cache), and a named preset that a cached measurement shows too
+/// slow gets a warning with the figure. A session with a named preset is never delayed by a measurement.
+///
+/// `PAUSECAM_FAULT_ENCODER_FPS="ultrafast=300,veryfast=20"` replaces the timing with these speeds (tests: no
+/// real timing on a loaded machine); the cache is still read and written as usual.
+enum EncoderPresetSetup {
+    /// What `preset: auto` means on the simulated clock, where the encoder sets the pace and real time never
+    /// matters: a fixed preset, so a simulated run never measures, prints the same on every machine, and makes
+    /// the same movie whatever a cache holds.
+    static let simulatedClockPreset = "veryfast"
+
+    /// `rig` with a concrete preset; `notify` receives "measuring encoder speed…" and warnings. On the
+    /// `simulated` clock nothing is measured or warned about: `auto` is `simulatedClockPreset`.
+    static func resolve(_ rig: Rig, simulated: Bool = false,
+                        environment: [String: String] = ProcessInfo.processInfo.environment,
+                        notify: (String) -> Void) -> Rig {
+        var rig = rig
+        if simulated {
+            if rig.output.preset == EncoderPresetChoice.auto { rig.output.preset = simulatedClockPreset }
+            return rig
+        }
+        let output = rig.output
+        let cache = EncoderSpeedCache(environment: environment)
+        let cached = cache.measurement(width: output.width, height: output.height, rate: output.rate)
+        if output.preset == EncoderPresetChoice.auto {
+            var measurement = cached
+            if measurement == nil {
+                notify("measuring encoder speed… (once for \(output.width)x\(output.height) at \(output.rate) fps; "
+                       + "cached in \(cache.path))")
+                measurement = try? measureAndStore(width: output.width, height: output.height, rate: output.rate,
+                                                  cache: cache, environment: environment, notify: notify)
+            }
+            guard let measurement else {
+                notify("warning: the encoder speed could not be measured; preset auto uses ultrafast")
+                rig.output.preset = EncoderPresetChoice.ladder[0]
+                return rig
+            }
+            rig.output.preset = EncoderPresetChoice.choose(measurement)
+            if let warning = EncoderPresetChoice.warning(for: rig.output.preset, in: measurement) {
+                notify("warning: \(warning)")
+            }
+        } else if let cached, let warning = EncoderPresetChoice.warning(for: output.preset, in: cached) {
+            notify("warning: \(warning)")
+        }
+        return rig
+    }
+
+    /// Measures (or takes the fault-injected speeds) and stores the result in `cache`. A cache that cannot be
+    /// written is a warning: the measurement still serves this run.
+    static func measureAndStore(width: Int, height: Int, rate: FrameRate, cache: EncoderSpeedCache,
+                                environment: [String: String], notify: (String) -> Void) throws
+        -> EncoderSpeedMeasurement {
+        let measurement: EncoderSpeedMeasurement
+        if let injected = environment["PAUSECAM_FAULT_ENCODER_FPS"] {
+            measurement = injectedMeasurement(injected, width: width, height: height, rate: rate)
+        } else {
+            measurement = try EncoderSpeedMeter.measure(width: width, height: height, rate: rate)
+        }
+        do { try cache.store(measurement) } catch { notify("warning: \(error)") }
+        return measurement
+    }
+
+    /// Speeds from `preset=fps,…`, in ladder order, stopping (like the meter) after the first too slow.
+    static func injectedMeasurement(_ text: String, width: Int, height: Int, rate: FrameRate) -> EncoderSpeedMeasurement {
+        var given: [String: Double] = [:]
+        for pair in text.split(separator: ",") {
+            let parts = pair.split(separator: "=")
+            if parts.count == 2, let fps = Double(parts[1]) { given[String(parts[0])] = fps }
+        }
+        var samples: [EncoderSpeedMeasurement.Sample] = []
+        for preset in EncoderPresetChoice.ladder {
+            guard let fps = given[preset] else { break }
+            samples.append(.init(preset: preset, framesPerSecond: fps))
+            if fps < EncoderPresetChoice.requiredFramesPerSecond(for: rate) { break }
+        }
+        return EncoderSpeedMeasurement(width: width & ~1, height: height & ~1, rate: rate, samples: samples)
+    }
+}
