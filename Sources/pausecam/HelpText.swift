@@ -77,6 +77,7 @@ enum HelpText {
 
     static let check = """
     pausecam check RIG…
+    pausecam check --measure RIG…
 
     Validates rig files without recording or writing anything. Every error of every file is printed as
     FILE:LINE:COLUMN: message, and the exit status is 2 when any file has one. A clean file gets a summary: its
@@ -84,6 +85,10 @@ enum HelpText {
     connected camera (formats, sizes and rates only: it never streams or changes a setting) whether it keeps up
     with the movie's frame rate, with the fix when it does not, or says "not connected: rate not checked". A rate
     warning does not change the exit status.
+
+    --measure also times x264 on camera-like frames at the rig's size and rate, per preset, prints each speed and
+    the preset `preset: auto` chooses (the slowest that encodes 1.5 times the frame rate), and caches the result
+    in $XDG_CACHE_HOME/pausecam/ (default ~/.cache/pausecam/) for the sessions that follow.
     """
 
     static let devices = """
