@@ -119,6 +119,10 @@ final class BusyContextMailboxTests: XCTestCase {
         // Bounded: no camera ever had more than its mailbox's frames waiting, whatever the context was doing.
         XCTAssertLessThanOrEqual(deepest.one, RigController.videoMailboxCapacity)
         XCTAssertLessThanOrEqual(deepest.all, roles.count * RigController.videoMailboxCapacity)
+        // And in bytes, whatever the constant says: the frames waiting for the context fit in 64 MB (12 frames of
+        // 1080p are 37 MB; a 2 s stall of three unbounded lenses is over 500 MB).
+        let frameBytes = 1920 * 1080 * 3 / 2
+        XCTAssertLessThan(deepest.all * frameBytes, 64 << 20, "\(deepest.all) frames waited at once")
         XCTAssertGreaterThan(sink.videoAppends, 0, "the clip got frames")
 
         // Counted: every device dropped while the context was held, and the sidecar (the file on disk too) says so.
