@@ -57,7 +57,7 @@ final class ControlSocketTests: XCTestCase {
         let socket = try folder("server") + "/s.sock"
         let leftover = try SocketCalls.streamSocket(path: socket)
         try SocketCalls.bind(leftover, path: socket)
-        SocketCalls.close(leftover)
+        try leftover.close()
         XCTAssertTrue(FileManager.default.fileExists(atPath: socket))
         XCTAssertFalse(ControlClient.isAnswering(path: socket))
 

@@ -53,6 +53,12 @@ public struct Errno: RawRepresentable, Error, Hashable, Sendable, CustomStringCo
     public static let busy = Errno(rawValue: EBUSY)
     /// Out of memory. `ENOMEM`.
     public static let noMemory = Errno(rawValue: ENOMEM)
+    /// Nobody listens on that socket (a stale socket file). `ECONNREFUSED`.
+    public static let connectionRefused = Errno(rawValue: ECONNREFUSED)
+    /// A client gave up between its connect and our `accept`. `ECONNABORTED`.
+    public static let connectionAborted = Errno(rawValue: ECONNABORTED)
+    /// Something is already bound at that socket address. `EADDRINUSE`.
+    public static let addressInUse = Errno(rawValue: EADDRINUSE)
 
     /// The C names of the errno values PauseCam's calls can meet (Linux numbering, taken from the C constants).
     private static let names: [Int32: String] = [
@@ -63,6 +69,7 @@ public struct Errno: RawRepresentable, Error, Hashable, Sendable, CustomStringCo
         ENOTTY: "ENOTTY", EFBIG: "EFBIG", ENOSPC: "ENOSPC", ESPIPE: "ESPIPE", EROFS: "EROFS", EMLINK: "EMLINK",
         EPIPE: "EPIPE", ERANGE: "ERANGE", ENAMETOOLONG: "ENAMETOOLONG", ENOSYS: "ENOSYS", ELOOP: "ELOOP",
         ENOTSUP: "ENOTSUP", EPROTONOSUPPORT: "EPROTONOSUPPORT", ETIMEDOUT: "ETIMEDOUT", EDQUOT: "EDQUOT",
-        ENOBUFS: "ENOBUFS", ESTRPIPE: "ESTRPIPE",
+        ENOBUFS: "ENOBUFS", ESTRPIPE: "ESTRPIPE", ENOTSOCK: "ENOTSOCK", EADDRINUSE: "EADDRINUSE",
+        ECONNABORTED: "ECONNABORTED", ECONNRESET: "ECONNRESET", ECONNREFUSED: "ECONNREFUSED",
     ]
 }

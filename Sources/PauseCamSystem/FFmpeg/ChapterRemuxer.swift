@@ -29,11 +29,10 @@ struct ChapterRemuxer {
         }
         do {
             try copy(to: temporaryPath, chapters: chapters)
-            if link(temporaryPath, outputPath) != 0 {
-                let code = errno
+            if case .failure(let failure) = retryingOnInterrupt({ link(temporaryPath, outputPath) }) {
                 throw FFmpegError("link(\(temporaryPath) → \(outputPath)): the final name is taken "
-                                  + "(\(String(cString: strerror(code)))); the .partial file is kept",
-                                  code: pausecam_averror(code))
+                                  + "(\(failure.message)); the .partial file is kept",
+                                  code: pausecam_averror(failure.rawValue))
             }
             unlink(temporaryPath)
         } catch {

@@ -45,15 +45,17 @@ struct MovieNameReserver {
             if [candidate.moviePath, candidate.sidecarPath, candidate.thumbnailPath].contains(where: Self.exists) {
                 continue
             }
-            let fd = open(candidate.partialPath, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o644)
-            if fd >= 0 {
-                close(fd)
+            do throws(Errno) {
+                let partial = try FileDescriptor.open(candidate.partialPath, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC,
+                                                      permissions: 0o644)
+                try? partial.close()
                 return candidate
+            } catch where error == .fileExists {
+                continue
+            } catch {
+                throw ReservationError(description: "cannot create \(candidate.partialPath): "
+                                       + "\(error.message); check the directory's permissions")
             }
-            let code = errno
-            if code == EEXIST { continue }
-            throw ReservationError(description: "cannot create \(candidate.partialPath): "
-                                   + "\(String(cString: strerror(code))); check the directory's permissions")
         }
         throw ReservationError(description: "no free movie name for \(baseName) in \(directory) after "
                                + "\(maximumAttempts) attempts")

@@ -6,7 +6,8 @@ import PauseCamCore
 /// The `pausecam ctl` end of the control socket: a blocking connection that sends one request line and reads reply
 /// lines, each read bounded by a timeout so a wedged server cannot hang a key binding forever.
 public final class ControlClient {
-    private let descriptor: Int32
+    /// The connection, owned by the client: closed when the client goes.
+    private let descriptor: FileDescriptor
     /// The socket's path.
     public let path: String
     private var buffered: [UInt8] = []
@@ -14,17 +15,10 @@ public final class ControlClient {
     /// Connects to the socket at `path`.
     public init(path: String) throws(SocketError) {
         let descriptor = try SocketCalls.streamSocket(path: path)
-        do throws(SocketError) {
-            try SocketCalls.connect(descriptor, path: path)
-        } catch {
-            SocketCalls.close(descriptor)
-            throw error
-        }
+        try SocketCalls.connect(descriptor, path: path)
         self.descriptor = descriptor
         self.path = path
     }
-
-    deinit { SocketCalls.close(descriptor) }
 
     /// Whether a process accepts connections at `path` now (the connection is closed at once).
     public static func isAnswering(path: String) -> Bool {
@@ -40,7 +34,7 @@ public final class ControlClient {
             switch transfer {
             case .bytes(let count): offset += count
             case .wouldBlock: continue
-            case .end: throw .call("send", path: path, code: EPIPE)
+            case .end: throw .call("send", path: path, failure: .brokenPipe)
             }
         }
     }
@@ -54,14 +48,13 @@ public final class ControlClient {
                 buffered.removeSubrange(...newline)
                 return line
             }
-            var descriptors = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)]
-            SocketCalls.poll(&descriptors, timeout: timeoutMilliseconds)
-            guard descriptors[0].revents != 0 else {
+            let ready = (try? descriptor.poll(timeout: timeoutMilliseconds)) ?? 0
+            guard ready != 0 else {
                 if timeoutMilliseconds < 0 { continue }
                 return nil
             }
             var chunk = [UInt8](repeating: 0, count: 4096)
-            let transfer = chunk.withUnsafeMutableBytes { SocketCalls.read(descriptor, into: $0.baseAddress!, count: $0.count) }
+            let transfer = chunk.withUnsafeMutableBytes { SocketCalls.read(descriptor, into: $0) }
             switch transfer {
             case .bytes(let count): buffered += chunk[..<count]
             case .wouldBlock: continue

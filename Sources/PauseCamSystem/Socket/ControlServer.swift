@@ -31,7 +31,8 @@ public final class ControlServer: @unchecked Sendable {
     }
 
     private final class Client {
-        let descriptor: Int32
+        /// The connection, owned by this client: closed when the client is dropped from the loop.
+        let descriptor: FileDescriptor
         /// Unique for the server's life (a descriptor number is reused once closed): answers find their client by it.
         let id: Int
         /// Requests handed to the worker and not answered yet: the idle timeout waits for them.
@@ -42,7 +43,7 @@ public final class ControlServer: @unchecked Sendable {
         var watching = false
         /// Send what is queued, then close (after a refusal, a too-long line, or the client's end of input).
         var closing = false
-        init(descriptor: Int32, id: Int, deadline: UInt64) {
+        init(descriptor: FileDescriptor, id: Int, deadline: UInt64) {
             self.descriptor = descriptor
             self.id = id
             self.deadline = deadline
@@ -52,7 +53,8 @@ public final class ControlServer: @unchecked Sendable {
     /// The socket's path.
     public let path: String
     private let lock: ControlSocketLock
-    private let listener: Int32
+    /// The listening socket, owned by the server; closed by its thread when it stops.
+    private let listener: FileDescriptor
     private let limits: Limits
     private let answer: @Sendable (String) -> ControlDispatcher.Answer
     private let wake = WakePipe()
@@ -80,7 +82,7 @@ public final class ControlServer: @unchecked Sendable {
             try SocketCalls.listen(listener, backlog: 16, path: path)
             try SocketCalls.setNonBlocking(listener, path: path)
         } catch {
-            SocketCalls.close(listener)
+            try? listener.close()
             throw error
         }
         let server = ControlServer(path: path, lock: lock, listener: listener, limits: limits, answer: answer)
@@ -91,7 +93,7 @@ public final class ControlServer: @unchecked Sendable {
         return server
     }
 
-    private init(path: String, lock: ControlSocketLock, listener: Int32, limits: Limits,
+    private init(path: String, lock: ControlSocketLock, listener: FileDescriptor, limits: Limits,
                  answer: @escaping @Sendable (String) -> ControlDispatcher.Answer) {
         self.path = path
         self.lock = lock
@@ -142,22 +144,23 @@ public final class ControlServer: @unchecked Sendable {
     private func serve() {
         var clients: [Client] = []
         while !mutex.withLock({ stopping }) {
-            var descriptors = [pollfd(fd: wake.readEnd, events: Int16(POLLIN), revents: 0),
-                               pollfd(fd: listener, events: Int16(POLLIN), revents: 0)]
+            var requests = [(descriptor: wake.readEnd, events: Int16(POLLIN)),
+                            (descriptor: listener.rawValue, events: Int16(POLLIN))]
             for client in clients {
                 var events: Int16 = client.closing ? 0 : Int16(POLLIN)
                 if !client.output.isEmpty { events |= Int16(POLLOUT) }
                 // A closing client with nothing to send (its answer is still being worked out) is left out of the
                 // poll: a peer that hung up would otherwise report POLLHUP on every round and spin the loop.
                 let idle = client.closing && client.output.isEmpty
-                descriptors.append(pollfd(fd: idle ? -1 : client.descriptor, events: events, revents: 0))
+                requests.append((descriptor: idle ? -1 : client.descriptor.rawValue, events: events))
             }
             let now = Self.now()
             let nextDeadline = clients.filter { !$0.watching && $0.unanswered == 0 }.map(\.deadline).min()
             let timeout = nextDeadline.map { Int32(clamping: ($0 > now ? $0 - now : 0) / 1_000_000 + 1) } ?? -1
-            SocketCalls.poll(&descriptors, timeout: timeout)
+            // A failed poll (it cannot fail for these descriptors but by ENOMEM) counts as "nothing ready".
+            let revents = (try? Poll.wait(requests, timeout: timeout).get()) ?? Array(repeating: 0, count: requests.count)
 
-            if descriptors[0].revents != 0 {
+            if revents[0] != 0 {
                 wake.drain()
                 let (events, answers) = mutex.withLock {
                     defer { pendingEvents = []; pendingAnswers = [] }
@@ -180,11 +183,10 @@ public final class ControlServer: @unchecked Sendable {
                 }
             }
             for (index, client) in clients.enumerated() {
-                let revents = descriptors[index + 2].revents
-                if revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { receive(client) }
+                if revents[index + 2] & Int16(POLLIN | POLLHUP | POLLERR) != 0 { receive(client) }
                 flush(client)
             }
-            if descriptors[1].revents != 0 { acceptClients(into: &clients) }
+            if revents[1] != 0 { acceptClients(into: &clients) }
             let later = Self.now()
             for client in clients where !client.watching && !client.closing && client.unanswered == 0
                 && later >= client.deadline {
@@ -197,12 +199,12 @@ public final class ControlServer: @unchecked Sendable {
                 // A closing client that does not take its last reply within the idle timeout is dropped with it.
                 let done = (client.closing && client.unanswered == 0 && (client.output.isEmpty || later >= client.deadline))
                     || client.output.count > limits.maximumPendingBytes
-                if done { SocketCalls.close(client.descriptor) }
+                if done { try? client.descriptor.close() }
                 return done
             }
         }
-        for client in clients { SocketCalls.close(client.descriptor) }
-        SocketCalls.close(listener)
+        for client in clients { try? client.descriptor.close() }
+        try? listener.close()
         finished.signal()
     }
 
@@ -237,7 +239,7 @@ public final class ControlServer: @unchecked Sendable {
         guard !client.closing else { return }
         var buffer = [UInt8](repeating: 0, count: 4096)
         for _ in 0..<16 {
-            let transfer = buffer.withUnsafeMutableBytes { SocketCalls.read(client.descriptor, into: $0.baseAddress!, count: $0.count) }
+            let transfer = buffer.withUnsafeMutableBytes { SocketCalls.read(client.descriptor, into: $0) }
             switch transfer {
             case .wouldBlock:
                 return

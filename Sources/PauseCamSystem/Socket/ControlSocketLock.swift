@@ -15,9 +15,10 @@ public final class ControlSocketLock: @unchecked Sendable {
     public let socketPath: String
     /// The lock file beside it.
     public let lockPath: String
-    private var descriptor: Int32
+    /// The lock file, owned while the claim holds; nil once released (closing it is what drops the lock).
+    private var descriptor: FileDescriptor?
 
-    private init(socketPath: String, lockPath: String, descriptor: Int32) {
+    private init(socketPath: String, lockPath: String, descriptor: FileDescriptor) {
         self.socketPath = socketPath
         self.lockPath = lockPath
         self.descriptor = descriptor
@@ -40,7 +41,7 @@ public final class ControlSocketLock: @unchecked Sendable {
             }
             try SocketCalls.replaceContents(descriptor, with: "\(SocketCalls.processID)\n", path: lockPath)
         } catch {
-            SocketCalls.close(descriptor)
+            try? descriptor.close()
             throw error
         }
         return ControlSocketLock(socketPath: socketPath, lockPath: lockPath, descriptor: descriptor)
@@ -67,10 +68,10 @@ public final class ControlSocketLock: @unchecked Sendable {
 
     /// Gives up the claim: the pid is cleared and the lock released (the kernel would do the same at exit).
     public func release() {
-        guard descriptor >= 0 else { return }
+        guard let descriptor else { return }
+        self.descriptor = nil
         try? SocketCalls.replaceContents(descriptor, with: "", path: lockPath)
-        SocketCalls.close(descriptor)
-        descriptor = -1
+        try? descriptor.close()
     }
 
     deinit { release() }

@@ -20,7 +20,7 @@ public enum ControlSocketPaths {
     public static func holderPID(socket: String) -> Int32? {
         let lockPath = ControlSocketLocation.lockPath(socket: socket)
         guard let descriptor = try? SocketCalls.openLockFile(lockPath) else { return nil }
-        defer { SocketCalls.close(descriptor) }
+        defer { try? descriptor.close() }
         return Int32(SocketCalls.readSmallFile(descriptor).filter(\.isNumber))
     }
 }

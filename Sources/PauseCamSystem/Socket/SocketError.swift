@@ -5,8 +5,8 @@ import Glibc
 /// Why the control socket could not be set up or used: which call failed on which path with which errno, or which
 /// rule a path broke, and what the user can do about it.
 public enum SocketError: Error, CustomStringConvertible, Equatable {
-    /// A C call failed: its name, the path it concerned, the errno.
-    case call(String, path: String, code: Int32)
+    /// A C call failed: its name, the path it concerned, and why (the errno, with its C name).
+    case call(String, path: String, failure: Errno)
     /// Another process holds the rig's lock: its pid as the lock file says (nil when it could not be read).
     case held(socket: String, pid: Int32?)
     /// The socket's folder is not private to this user (another owner, or open to others).
@@ -18,15 +18,15 @@ public enum SocketError: Error, CustomStringConvertible, Equatable {
 
     public var description: String {
         switch self {
-        case .call(let call, let path, let code):
+        case .call(let call, let path, let failure):
             let hint: String
-            switch code {
+            switch failure.rawValue {
             case ENOENT, ECONNREFUSED: hint = "no PauseCam is listening there (start `pausecam shell RIG` or `pausecam run RIG`)"
             case EACCES, EPERM: hint = "the socket belongs to another user; run as that user"
             case EADDRINUSE: hint = "something else is bound there; choose another path with --socket"
             default: hint = "check the path, or choose another with --socket"
             }
-            return "\(call)(\(path)): \(String(cString: strerror(code))); \(hint)"
+            return "\(call)(\(path)): \(failure.message) (\(failure.name)); \(hint)"
         case .held(let socket, let pid):
             let who = pid.map { "process \($0)" } ?? "another process"
             return "this rig is already running in \(who) (it holds \(socket)); "
