@@ -4,8 +4,8 @@ import XCTest
 import PauseCamSystem
 
 /// The mailboxes end to end, with devices that capture on their own threads (as V4L2 and ALSA do) and a serial
-/// context that is really busy: a sink whose every video append blocks it for 200 ms, plus one work item that holds
-/// it for 2 s. Virtual and file lenses are ticked on the context itself, so they can never get ahead of it; these
+/// context that is really busy: a sink whose every video append blocks it for 20 ms, plus one work item that holds
+/// it for 4 s (the microphone's mailbox holds 3 s). Virtual and file lenses are ticked on the context itself, so they can never get ahead of it; these
 /// cameras can, and the test checks that what waits stays within the mailbox bound, that the drops are counted in
 /// the clip's sidecar and warnings, and that `status` still answers.
 final class BusyContextMailboxTests: XCTestCase {
@@ -93,18 +93,18 @@ final class BusyContextMailboxTests: XCTestCase {
 
         XCTAssertTrue(runner.perform(.record(name: "busy")).ok)
         XCTAssertTrue(runner.perform(.wait(.seconds(1))).ok)
-        // On top of the sleeping sink, hold the context for 2 s; ask for the status while it is held.
+        // On top of the sleeping sink, hold the context for 4 s (longer than the microphone's 3 s mailbox); ask for the status while it is held.
         let held = DispatchSemaphore(value: 0)
         scheduler.schedule(at: .zero) {
             held.signal()
-            Thread.sleep(forTimeInterval: 2)
+            Thread.sleep(forTimeInterval: 4)
         }
         held.wait()
         let asked = Date()
         let status = scheduler.perform { controller.status }
         let statusWait = Date().timeIntervalSince(asked)
         XCTAssertEqual(status.state, .recording)
-        // It answers once the context is free (2 s of hold, then the drains queued meanwhile: a few 20 ms appends).
+        // It answers once the context is free (4 s of hold, then the drains queued meanwhile: a few 20 ms appends).
         XCTAssertLessThan(statusWait, 30, "status waited \(statusWait) s")
         XCTAssertTrue(runner.perform(.wait(.seconds(1))).ok)
         let clip = try XCTUnwrap(runner.finishClip())
@@ -117,12 +117,15 @@ final class BusyContextMailboxTests: XCTestCase {
               + "test process peak memory \(Self.peakResidentKilobytes() / 1024) MB")
 
         // Bounded: no camera ever had more than its mailbox's frames waiting, whatever the context was doing.
-        XCTAssertLessThanOrEqual(deepest.one, RigController.videoMailboxCapacity)
-        XCTAssertLessThanOrEqual(deepest.all, roles.count * RigController.videoMailboxCapacity)
-        // And in bytes, whatever the constant says: the frames waiting for the context fit in 64 MB (12 frames of
-        // 1080p are 37 MB; a 2 s stall of three unbounded lenses is over 500 MB).
+        let capacity = RigController.videoMailboxCapacity(for: rig.lenses[0], output: rig.output)
+        XCTAssertLessThanOrEqual(deepest.one, capacity)
+        XCTAssertLessThanOrEqual(deepest.all, roles.count * capacity)
+        // And in bytes, whatever the sizing says: the frames waiting for the context stay within the per-camera
+        // budget (48 MiB, counted as YUYV: 12 frames of 1080p, 37 MB of yuv420p each camera); a 2 s stall of three
+        // unbounded lenses is over 500 MB.
         let frameBytes = 1920 * 1080 * 3 / 2
-        XCTAssertLessThan(deepest.all * frameBytes, 64 << 20, "\(deepest.all) frames waited at once")
+        XCTAssertLessThanOrEqual(deepest.all * frameBytes, roles.count * RigController.videoMailboxBytes,
+                                 "\(deepest.all) frames waited at once")
         XCTAssertGreaterThan(sink.videoAppends, 0, "the clip got frames")
 
         // Counted: every device dropped while the context was held, and the sidecar (the file on disk too) says so.
