@@ -9,21 +9,10 @@ final class OutputClockEndToEndTests: XCTestCase {
     static let colors: [String: (Int, Int, Int)] = ["wide": (0xd0, 0x30, 0x30), "main": (0x20, 0xc0, 0x40),
                                                      "tele": (0x30, 0x50, 0xe0)]
 
-    /// SplitMix64, so a failing seed replays exactly.
-    private struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     /// A script of `switches` lens switches with pauses among them, as YAML steps, and the recorded seconds.
     static func script(seed: UInt64, switches: Int) -> (steps: [String], recorded: Double, resumes: Int) {
-        var rng = SeededGenerator(state: seed)
+        var rng = SplitMix64(state: seed)
         var steps = ["- record: Scene 1"]
         var recorded = 0.0
         var paused = false

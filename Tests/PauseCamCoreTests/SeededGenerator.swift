@@ -1,12 +1,5 @@
-/// SplitMix64: small, fast and the same on every platform, so a failing seed of a property test replays exactly.
-/// Shared by the retimer's and the output clock's property tests.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+import PauseCamCore
+
+/// The retimer's and the output clock's property tests draw from Core's `SplitMix64`, so a failing seed replays
+/// exactly.
+typealias SeededGenerator = SplitMix64

@@ -6,17 +6,6 @@ import PauseCamCore
 /// Seeded mutations of the example rigs (lines and characters deleted, duplicated, swapped, replaced) must never
 /// crash or hang the loader; each either loads or fails with diagnostics that all carry a real position.
 final class RigFuzzTests: XCTestCase {
-    /// SplitMix64: a tiny, seedable generator, so a failure names the seed that reproduces it.
-    struct SplitMix64: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     static let alphabet = Array(":{}[]-#\"' \n\t&*!|>%@`,?0123456789x/.~abcé")
 

@@ -10,7 +10,7 @@ enum CameraLikeFrames {
     /// `count` distinct frames of `width`×`height` (made even), limited range, lens name "measure".
     static func make(width: Int, height: Int, count: Int) -> [VideoFrame] {
         let width = max(2, width & ~1), height = max(2, height & ~1)
-        var random = SplitMix(seed: 0x5eed_cafe)
+        var random = SplitMix64(seed: 0x5eed_cafe)
         let noiseCount = 1 << 16
         // Noise of about ±12 code values, like `noise=alls=12` on a testsrc2 picture.
         let noise: [Int16] = (0..<(noiseCount + width)).map { _ in Int16(Int(random.next() % 25) - 12) }
@@ -46,16 +46,4 @@ enum CameraLikeFrames {
         }
     }
 
-    /// A small, fast, seeded generator (SplitMix64): the same frames on every run.
-    struct SplitMix {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9e37_79b9_7f4a_7c15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-            z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-            return z ^ (z >> 31)
-        }
-    }
 }
