@@ -31,7 +31,8 @@ public final class RigController: @unchecked Sendable {
     public let rig: Rig
     /// The camera serving each lens role now; a role without one has no camera (unplugged, or never found).
     public internal(set) var cameras: [String: any Camera]
-    let microphone: (any Microphone)?
+    /// The microphone serving the rig now; replaced when a re-plugged one is attached (`attachMicrophone`).
+    public internal(set) var microphone: (any Microphone)?
     /// The microphone's live level and silence watch.
     var levels = LevelMeter()
     /// The microphone ended by itself (unplugged); its next chunk means it is back.

@@ -1,0 +1,112 @@
+import Foundation
+import XCTest
+@testable import PauseCamCore
+import PauseCamVirtual
+
+/// A microphone that ends mid-clip and a new one handed to the controller (what the composition root does when
+/// udev sees the card come back): sound resumes from the new one, a mismatched format is refused, a udev remove
+/// stops a still-running microphone, and a second card while the first still records is ignored.
+final class MicrophoneReplugTests: XCTestCase {
+    /// A microphone of another format that never delivers: only its format matters.
+    final class SilentMicrophone: Microphone, @unchecked Sendable {
+        let displayName = "ALSA plughw:3,0"
+        let sampleRate: Int32
+        let channels: Int
+        var started = false
+        init(sampleRate: Int32, channels: Int) { self.sampleRate = sampleRate; self.channels = channels }
+        func start(deliver: @escaping @Sendable (AudioChunk) -> Void, onEnd: @escaping @Sendable (String) -> Void) {
+            started = true
+        }
+        func stop() {}
+    }
+
+    /// What a scheduled step returned, read after the run (the simulated scheduler runs it on the test's thread).
+    final class Outcome: @unchecked Sendable { var result: Result<Void, RigController.MicrophoneRefusal>? }
+
+    private func audio(_ sink: RecordingSinkFactory, from: Int64, to: Int64) -> [AudioChunk] {
+        sink.sinks.first!.audio.filter { $0.pts > .milliseconds(from) && $0.pts < .milliseconds(to) }
+    }
+
+    func testAnEndedMicrophoneIsReplacedAndSoundResumesFromTheNewOne() throws {
+        let scheduler = SimulatedScheduler()
+        let first = VirtualMicrophone(scheduler: scheduler, tone: 440)
+        let second = VirtualMicrophone(scheduler: scheduler, tone: 440)
+        let fixture = EngineFixture.makeFixture(rig: EngineFixture.makeRig(), scheduler: scheduler, microphone: first)
+        let start = scheduler.clock.now()
+        let attached = Outcome(), controller = fixture.controller
+        scheduler.schedule(at: start + .milliseconds(1500)) { first.unplug(reason: "USB device gone") }
+        scheduler.schedule(at: start + .milliseconds(3200)) { attached.result = controller.attachMicrophone(second) }
+        for step: Command in [.record(name: "Take"), .wait(.seconds(5)), .stop] {
+            XCTAssertTrue(fixture.runner.perform(step).ok)
+        }
+        let clip = try XCTUnwrap(fixture.runner.finishClip())
+        XCTAssertNoThrow(try XCTUnwrap(attached.result).get())
+        XCTAssertTrue(fixture.controller.microphone === second, "the new microphone serves the rig")
+        XCTAssertTrue(fixture.messages.contains { $0.hasPrefix("microphone Virtual microphone") && $0.hasSuffix(" attached") },
+                      "\(fixture.messages)")
+        XCTAssertTrue(clip.sidecar.warnings.contains { $0.contains("microphone stopped: USB device gone") },
+                      "\(clip.sidecar.warnings)")
+        XCTAssertTrue(clip.sidecar.warnings.contains { $0.hasPrefix("microphone back: sound resumes at 00:00:03") },
+                      "\(clip.sidecar.warnings)")
+        XCTAssertTrue(audio(fixture.factory, from: 1520, to: 3190).isEmpty, "no sound in the hole")
+        XCTAssertFalse(audio(fixture.factory, from: 3190, to: 3300).isEmpty, "sound from the new microphone")
+        XCTAssertGreaterThan(fixture.factory.sinks[0].audio.last?.end ?? .zero, .milliseconds(4900))
+        let device = try XCTUnwrap(clip.sidecar.devices.first { $0.role == "microphone" })
+        XCTAssertEqual(device.dropped ?? 0, 0, "a fresh mailbox: nothing dropped")
+        XCTAssertEqual(fixture.messages.filter { $0.hasPrefix("microphone back") }.count, 1, "\(fixture.messages)")
+    }
+
+    func testAMicrophoneOfAnotherFormatIsRefusedMidClip() throws {
+        let scheduler = SimulatedScheduler()
+        let first = VirtualMicrophone(scheduler: scheduler, tone: 440)
+        let other = SilentMicrophone(sampleRate: 44_100, channels: 2)
+        let fixture = EngineFixture.makeFixture(rig: EngineFixture.makeRig(), scheduler: scheduler, microphone: first)
+        let start = scheduler.clock.now()
+        let attached = Outcome(), controller = fixture.controller
+        scheduler.schedule(at: start + .milliseconds(1500)) { first.unplug(reason: "USB device gone") }
+        scheduler.schedule(at: start + .milliseconds(3200)) { attached.result = controller.attachMicrophone(other) }
+        for step: Command in [.record(name: "Take"), .wait(.seconds(5)), .stop] {
+            XCTAssertTrue(fixture.runner.perform(step).ok)
+        }
+        let clip = try XCTUnwrap(fixture.runner.finishClip())
+        guard case .failure(.formatChanged(_, 44_100, 2, 48_000, 1)) = try XCTUnwrap(attached.result) else {
+            return XCTFail("not refused for its format: \(String(describing: attached.result))")
+        }
+        XCTAssertFalse(other.started, "a refused microphone is not started")
+        XCTAssertTrue(fixture.controller.microphone === first)
+        XCTAssertTrue(clip.sidecar.warnings.contains { $0.contains("records 44100 Hz 2 ch, and this clip's sound is 48000 Hz 1 ch") },
+                      "\(clip.sidecar.warnings)")
+        XCTAssertTrue(audio(fixture.factory, from: 1520, to: 5000).isEmpty, "silence to the end")
+        // Between clips any format is taken: the next clip opens its sound track with it.
+        XCTAssertNoThrow(try fixture.controller.attachMicrophone(other).get())
+        XCTAssertTrue(other.started)
+    }
+
+    func testAUdevRemoveStopsARunningMicrophoneAndASecondCardIsIgnored() throws {
+        let scheduler = SimulatedScheduler()
+        let first = VirtualMicrophone(scheduler: scheduler, tone: 440)
+        let second = VirtualMicrophone(scheduler: scheduler, tone: 440)
+        let fixture = EngineFixture.makeFixture(rig: EngineFixture.makeRig(), scheduler: scheduler, microphone: first)
+        let start = scheduler.clock.now()
+        let whileRunning = Outcome(), controller = fixture.controller
+        scheduler.schedule(at: start + .milliseconds(1000)) { whileRunning.result = controller.attachMicrophone(second) }
+        scheduler.schedule(at: start + .milliseconds(1500)) {
+            controller.detachMicrophone(reason: "card 1 was unplugged")
+            controller.detachMicrophone(reason: "card 1 was unplugged")
+        }
+        scheduler.schedule(at: start + .milliseconds(3200)) { _ = controller.attachMicrophone(second) }
+        for step: Command in [.record(name: "Take"), .wait(.seconds(5)), .stop] {
+            XCTAssertTrue(fixture.runner.perform(step).ok)
+        }
+        let clip = try XCTUnwrap(fixture.runner.finishClip())
+        guard case .failure(.stillRunning) = try XCTUnwrap(whileRunning.result) else {
+            return XCTFail("a second card was taken while the first recorded: \(String(describing: whileRunning.result))")
+        }
+        XCTAssertEqual(fixture.messages.filter { $0.contains("microphone stopped: card 1 was unplugged") }.count, 1,
+                       "one stop, however many removes: \(fixture.messages)")
+        XCTAssertTrue(audio(fixture.factory, from: 1520, to: 3190).isEmpty, "the removed microphone was stopped")
+        XCTAssertFalse(audio(fixture.factory, from: 3190, to: 3300).isEmpty)
+        XCTAssertTrue(clip.sidecar.warnings.contains { $0.hasPrefix("microphone back: sound resumes at 00:00:03") },
+                      "\(clip.sidecar.warnings)")
+    }
+}
