@@ -36,7 +36,7 @@ public final class RigController: @unchecked Sendable {
     /// The microphone's live level and silence watch.
     var levels = LevelMeter()
     /// The microphone ended by itself (unplugged); its next chunk means it is back.
-    var microphoneGone = false
+    public internal(set) var microphoneGone = false
     private let sinkFactory: any MovieSinkFactory
     private let store: any SidecarStore
     let scheduler: any Scheduler
