@@ -6,6 +6,7 @@ Usage (always under umockdev-wrapper, with Debian's /usr/bin/python3, which has 
 
 SCENARIO is "ioctl" (one camera and its metadata node as real pseudo-terminal nodes whose V4L2 ioctls are answered
 by `V4L2Answers` below: QUERYCAP, G_FMT, ENUM_FMT, ENUM_FRAMESIZES, ENUM_FRAMEINTERVALS, QUERYCTRL), "enumerate" (three webcams with serials plus a UVC metadata node exist before the test starts) or
+"soundplug" (two cards plugged in while a real-clock `pausecam run` waits for its microphone),
 "soundhotplug" (sound cards plugged, unplugged and re-plugged while the test's sound watcher runs), or
 "hotplug" (the test starts first; once its udev monitor socket exists, a camera is added, a metadata node is added,
 the camera gets a change event, is unplugged and plugged back, and a sentinel camera "END" is added last).
@@ -263,6 +264,27 @@ def main():
         add_card(end_usb, 9, 9, 'END', '1d6b', '0104', 'END')
         try:
             return child.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            return 3
+
+    if scenario == 'soundplug':
+        # No sound card at the start; once the child's sound monitor listens, the C920's card1 and a Yeti card2
+        # are plugged in (their PCMs cannot be opened: umockdev answers no ALSA ioctl).
+        child = subprocess.Popen([binary, test_filter], env=environment)
+        if not wait_for_monitor(testbed.get_root_dir(), child):
+            child.kill()
+            print('testbed.py: the test never opened a udev monitor', file=sys.stderr)
+            return 2
+        for port, card, card_id, vendor, product in [(1, 1, 'C920', '046d', '082d'), (5, 2, 'Yeti', 'b58e', '9e84')]:
+            usb = testbed.add_device('usb', f'usb1/1-{port}', None, ['idVendor', vendor, 'idProduct', product],
+                                     ['DEVTYPE', 'usb_device'])
+            interface = testbed.add_device('usb', f'1-{port}:1.2', usb, ['bInterfaceClass', '01'],
+                                           ['DEVTYPE', 'usb_interface', 'DRIVER', 'snd-usb-audio'])
+            testbed.add_device('sound', f'card{card}', interface, ['id', card_id, 'number', str(card)],
+                               ['ID_VENDOR_ID', vendor, 'ID_MODEL_ID', product])
+        try:
+            return child.wait(timeout=120)
         except subprocess.TimeoutExpired:
             child.kill()
             return 3
