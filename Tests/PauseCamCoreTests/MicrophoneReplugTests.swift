@@ -56,6 +56,31 @@ final class MicrophoneReplugTests: XCTestCase {
         XCTAssertEqual(fixture.messages.filter { $0.hasPrefix("microphone back") }.count, 1, "\(fixture.messages)")
     }
 
+    /// Both edges of the hole a dropout leaves fade (the declicker): the last and the first millisecond of sound
+    /// around it stay near silence, where a cut 440 Hz tone at −12 dBFS would reach nearly its peak (~8200).
+    func testTheSoundFadesOutWhereTheMicrophoneEndsAndInWhereTheNewOneStarts() throws {
+        let scheduler = SimulatedScheduler()
+        let first = VirtualMicrophone(scheduler: scheduler, tone: 440)
+        let second = VirtualMicrophone(scheduler: scheduler, tone: 440)
+        let fixture = EngineFixture.makeFixture(rig: EngineFixture.makeRig(), scheduler: scheduler, microphone: first)
+        let start = scheduler.clock.now(), controller = fixture.controller
+        scheduler.schedule(at: start + .milliseconds(1507)) { first.unplug(reason: "USB device gone") }
+        scheduler.schedule(at: start + .milliseconds(3213)) { _ = controller.attachMicrophone(second) }
+        for step: Command in [.record(name: "Take"), .wait(.seconds(5)), .stop] {
+            XCTAssertTrue(fixture.runner.perform(step).ok)
+        }
+        _ = try XCTUnwrap(fixture.runner.finishClip())
+        let audio = fixture.factory.sinks[0].audio
+        let hole = try XCTUnwrap(audio.indices.dropLast().first { audio[$0 + 1].pts > audio[$0].end + .milliseconds(100) },
+                                 "a hole in the sound")
+        let before = audio[...hole].flatMap(\.samples).suffix(48).map { abs(Int($0)) }
+        let after = audio[(hole + 1)...].flatMap(\.samples).prefix(48).map { abs(Int($0)) }
+        let peak = audio.flatMap(\.samples).map { abs(Int($0)) }.max() ?? 0
+        XCTAssertGreaterThan(peak, 7000, "the tone is there")
+        XCTAssertLessThan(before.max() ?? .max, peak / 5, "faded out before the hole: \(before)")
+        XCTAssertLessThan(after.max() ?? .max, peak / 5, "faded in after the hole: \(after)")
+    }
+
     func testAMicrophoneOfAnotherFormatIsRefusedMidClip() throws {
         let scheduler = SimulatedScheduler()
         let first = VirtualMicrophone(scheduler: scheduler, tone: 440)

@@ -77,6 +77,7 @@ extension RigController {
         microphoneGone = true
         notify("microphone stopped: \(reason); the clip goes on with silence")
         recorder?.warn("microphone stopped: \(reason); the clip goes on with silence")
+        recorder?.audioSourceEnded()
     }
 
     /// Sound again after the microphone ended (plugged back): said, and noted in the clip's sidecar.
