@@ -34,7 +34,7 @@ enum EngineFixture {
                             savedEvents: ClipFinisher.SavedEvents = .whenFinished,
                             devices: any BackgroundWorker = InlineWorker(),
                             scheduler: SimulatedScheduler = SimulatedScheduler(),
-                            microphone: VirtualMicrophone? = nil) -> Fixture {
+                            microphone: (any Microphone)? = nil) -> Fixture {
         var cameras: [String: any Camera] = [:]
         for lens in rig.lenses {
             guard case .virtual(let color) = lens.source else { continue }

@@ -20,6 +20,19 @@ final class MicrophoneReplugTests: XCTestCase {
         func stop() {}
     }
 
+    /// A microphone whose end the test reports when it likes: ALSA's `onEnd` arriving after udev's remove, or
+    /// after the microphone was replaced.
+    final class EndableMicrophone: Microphone, @unchecked Sendable {
+        let displayName = "ALSA plughw:1,0"
+        let sampleRate: Int32 = 48_000
+        let channels = 1
+        var onEnd: (@Sendable (String) -> Void)?
+        func start(deliver: @escaping @Sendable (AudioChunk) -> Void, onEnd: @escaping @Sendable (String) -> Void) {
+            self.onEnd = onEnd
+        }
+        func stop() {}
+    }
+
     /// What a scheduled step returned, read after the run (the simulated scheduler runs it on the test's thread).
     final class Outcome: @unchecked Sendable { var result: Result<Void, RigController.MicrophoneRefusal>? }
 
@@ -79,6 +92,27 @@ final class MicrophoneReplugTests: XCTestCase {
         XCTAssertGreaterThan(peak, 7000, "the tone is there")
         XCTAssertLessThan(before.max() ?? .max, peak / 5, "faded out before the hole: \(before)")
         XCTAssertLessThan(after.max() ?? .max, peak / 5, "faded in after the hole: \(after)")
+    }
+
+    func testALateEndIsToldOnceAndNeverEndsTheMicrophoneThatReplacedIt() throws {
+        let scheduler = SimulatedScheduler()
+        let first = EndableMicrophone()
+        let second = VirtualMicrophone(scheduler: scheduler, tone: 440)
+        let fixture = EngineFixture.makeFixture(rig: EngineFixture.makeRig(), scheduler: scheduler, microphone: first)
+        let controller = fixture.controller
+        let start = scheduler.clock.now()
+        scheduler.schedule(at: start + .milliseconds(1000)) { controller.detachMicrophone(reason: "card 1 was unplugged") }
+        scheduler.schedule(at: start + .milliseconds(1100)) { first.onEnd?("snd_pcm_readi: No such device") }
+        scheduler.schedule(at: start + .milliseconds(2000)) { _ = controller.attachMicrophone(second) }
+        scheduler.schedule(at: start + .milliseconds(3000)) { first.onEnd?("snd_pcm_readi: No such device") }
+        for step: Command in [.record(name: "Take"), .wait(.seconds(4)), .stop] {
+            XCTAssertTrue(fixture.runner.perform(step).ok)
+        }
+        _ = try XCTUnwrap(fixture.runner.finishClip())
+        XCTAssertEqual(fixture.messages.filter { $0.hasPrefix("microphone stopped") },
+                       ["microphone stopped: card 1 was unplugged; the clip goes on with silence"])
+        XCTAssertFalse(controller.microphoneGone, "the new microphone still records")
+        XCTAssertTrue(controller.microphone === second)
     }
 
     func testAMicrophoneOfAnotherFormatIsRefusedMidClip() throws {

@@ -34,8 +34,8 @@ extension RigController {
         startMicrophone(microphone)
     }
 
-    /// Starts `microphone` with a fresh mailbox. Its end is heard only while it is still the rig's microphone: one
-    /// that was replaced (re-plugged) and ends late changes nothing.
+    /// Starts `microphone` with a fresh mailbox. Its end is heard only while it is still the rig's microphone and
+    /// only once: one that was replaced (re-plugged), or whose removal udev already reported, changes nothing.
     func startMicrophone(_ microphone: any Microphone) {
         // Three seconds of audio wait at most, counted in sample frames (about 1 MB of stereo floats). More than
         // a camera's second: a lost video frame is covered by the picture before it, lost sound is a hole, and in
@@ -48,7 +48,9 @@ extension RigController {
                 scheduler.schedule(at: .zero) { [weak self] in self?.drainAudio(mailbox) }
             }, onEnd: { [weak self, scheduler, identity = ObjectIdentifier(microphone)] reason in
                 scheduler.schedule(at: .zero) { [weak self] in
-                    guard let self, self.microphone.map(ObjectIdentifier.init) == identity else { return }
+                    guard let self, self.microphone.map(ObjectIdentifier.init) == identity,
+                          self.endedMicrophone != identity else { return }
+                    self.endedMicrophone = identity
                     self.microphoneEnded(reason: reason)
                 }
             })

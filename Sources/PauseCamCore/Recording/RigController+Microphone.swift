@@ -69,6 +69,7 @@ extension RigController {
     public func detachMicrophone(reason: String) {
         scheduler.assertOnSerialContext()
         guard let microphone, !microphoneGone else { return }
+        endedMicrophone = ObjectIdentifier(microphone)
         deviceWorker.submit { microphone.stop() }
         microphoneEnded(reason: reason)
     }

@@ -37,6 +37,8 @@ public final class RigController: @unchecked Sendable {
     var levels = LevelMeter()
     /// The microphone ended by itself (unplugged); its next chunk means it is back.
     public internal(set) var microphoneGone = false
+    /// The microphone whose end was already told (by ALSA or by a udev remove): its other report is not repeated.
+    var endedMicrophone: ObjectIdentifier?
     private let sinkFactory: any MovieSinkFactory
     private let store: any SidecarStore
     let scheduler: any Scheduler
