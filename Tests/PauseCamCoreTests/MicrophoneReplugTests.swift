@@ -33,6 +33,9 @@ final class MicrophoneReplugTests: XCTestCase {
         func stop() {}
     }
 
+    /// A value a scheduled step saw.
+    final class Flag: @unchecked Sendable { var value = true }
+
     /// What a scheduled step returned, read after the run (the simulated scheduler runs it on the test's thread).
     final class Outcome: @unchecked Sendable { var result: Result<Void, RigController.MicrophoneRefusal>? }
 
@@ -105,13 +108,19 @@ final class MicrophoneReplugTests: XCTestCase {
         scheduler.schedule(at: start + .milliseconds(1100)) { first.onEnd?("snd_pcm_readi: No such device") }
         scheduler.schedule(at: start + .milliseconds(2000)) { _ = controller.attachMicrophone(second) }
         scheduler.schedule(at: start + .milliseconds(3000)) { first.onEnd?("snd_pcm_readi: No such device") }
+        let goneAfterLateEnd = Flag()
+        scheduler.schedule(at: start + .milliseconds(3400)) { goneAfterLateEnd.value = controller.microphoneGone }
+        // The new one ends too; the old one's end after that is still not the new one's.
+        scheduler.schedule(at: start + .milliseconds(3500)) { second.unplug(reason: "USB device gone") }
+        scheduler.schedule(at: start + .milliseconds(3600)) { first.onEnd?("snd_pcm_readi: No such device") }
         for step: Command in [.record(name: "Take"), .wait(.seconds(4)), .stop] {
             XCTAssertTrue(fixture.runner.perform(step).ok)
         }
         _ = try XCTUnwrap(fixture.runner.finishClip())
         XCTAssertEqual(fixture.messages.filter { $0.hasPrefix("microphone stopped") },
-                       ["microphone stopped: card 1 was unplugged; the clip goes on with silence"])
-        XCTAssertFalse(controller.microphoneGone, "the new microphone still records")
+                       ["microphone stopped: card 1 was unplugged; the clip goes on with silence",
+                        "microphone stopped: USB device gone; the clip goes on with silence"])
+        XCTAssertFalse(goneAfterLateEnd.value, "the new microphone still recorded after the old one's late end")
         XCTAssertTrue(controller.microphone === second)
     }
 
