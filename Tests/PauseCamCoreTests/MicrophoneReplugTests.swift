@@ -124,6 +124,29 @@ final class MicrophoneReplugTests: XCTestCase {
         XCTAssertTrue(controller.microphone === second)
     }
 
+    /// A rig that started without its microphone (not plugged in) records video only; the microphone plugged in
+    /// mid-clip cannot add a sound track to that clip, so nothing "resumes" — the next clip has sound.
+    func testAMicrophoneArrivingInAClipWithoutSoundServesTheNextClip() throws {
+        let scheduler = SimulatedScheduler()
+        let late = VirtualMicrophone(scheduler: scheduler, tone: 440)
+        let fixture = EngineFixture.makeFixture(rig: EngineFixture.makeRig(), scheduler: scheduler, withoutMicrophone: true)
+        let start = scheduler.clock.now(), controller = fixture.controller
+        scheduler.schedule(at: start + .milliseconds(1000)) { _ = controller.attachMicrophone(late) }
+        for step: Command in [.record(name: "Silent"), .wait(.seconds(2)), .stop] {
+            XCTAssertTrue(fixture.runner.perform(step).ok)
+        }
+        _ = try XCTUnwrap(fixture.runner.finishClip())
+        XCTAssertTrue(fixture.messages.contains { $0.hasSuffix("this clip was started without sound, the next one records it") },
+                      "\(fixture.messages)")
+        XCTAssertFalse(fixture.messages.contains { $0.hasPrefix("microphone back") }, "\(fixture.messages)")
+        XCTAssertTrue(fixture.factory.sinks[0].audio.isEmpty)
+        for step: Command in [.record(name: "Sound"), .wait(.seconds(1)), .stop] {
+            XCTAssertTrue(fixture.runner.perform(step).ok)
+        }
+        _ = try XCTUnwrap(fixture.runner.finishClip())
+        XCTAssertGreaterThan(fixture.factory.sinks[1].audio.count, 50, "the next clip has sound")
+    }
+
     func testAMicrophoneOfAnotherFormatIsRefusedMidClip() throws {
         let scheduler = SimulatedScheduler()
         let first = VirtualMicrophone(scheduler: scheduler, tone: 440)

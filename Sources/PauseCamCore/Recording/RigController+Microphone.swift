@@ -56,9 +56,17 @@ extension RigController {
         }
         if let old = microphone { deviceWorker.submit { old.stop() } }
         microphone = replacement
-        // Its first chunk is the "back" event; with no clip, the next clip simply has sound.
-        microphoneGone = true
-        notify("microphone \(replacement.displayName) attached")
+        endedMicrophone = nil
+        let clipRunning = recorder.map { $0.session.state == .recording || $0.session.state == .paused } ?? false
+        if clipRunning, recorder?.description.settings.audio == nil {
+            // A rig that started without its microphone opened this clip without a sound track: nothing resumes.
+            microphoneGone = false
+            notify("microphone \(replacement.displayName) attached; this clip was started without sound, the next one records it")
+        } else {
+            // Its first chunk is the "back" event; with no clip, the next clip simply has sound.
+            microphoneGone = true
+            notify("microphone \(replacement.displayName) attached")
+        }
         startMicrophone(replacement)
         return .success(())
     }
