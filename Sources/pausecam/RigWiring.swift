@@ -16,16 +16,16 @@ final class RigWiring: @unchecked Sendable {
     /// Watches for cameras plugged in and out while the rig runs (real lenses only).
     private var watcher: UdevWatcher?
     /// The device node serving each real lens, touched only on the serial context.
-    private var lensNodes: [String: String] = [:]
-    private let notify: @Sendable (String) -> Void
+    var lensNodes: [String: String] = [:]
+    let notify: @Sendable (String) -> Void
     /// Watches sound cards plugged in and out while the rig runs (a real microphone on the real clock only).
-    private var soundWatcher: UdevSoundWatcher?
+    var soundWatcher: UdevSoundWatcher?
     /// Whether the rig's microphone is a real ALSA card that a re-plug can bring back.
-    private let watchesSoundCards: Bool
+    let watchesSoundCards: Bool
     /// The sound card the microphone records from, touched only on the serial context: its `remove` stops it.
-    private var microphoneCard: MicrophoneIdentity?
+    var microphoneCard: MicrophoneIdentity?
     /// Where a re-plugged microphone is found and opened (udev reads, ALSA open, retries), off the serial context.
-    private let microphoneOpening = DispatchQueue(label: "pausecam.microphone")
+    let microphoneOpening = DispatchQueue(label: "pausecam.microphone")
 
     /// Wires `rig`; `output` overrides the rig's directory; `notify` prints events for the user.
     init(rig: Rig, clock: ClockKind, output: String?, notify: @escaping @Sendable (String) -> Void) throws {
@@ -220,70 +220,6 @@ final class RigWiring: @unchecked Sendable {
                 controller.detach(lens: lens, reason: "\(identity.devicePath) was unplugged")
             }
         }
-    }
-
-    /// Watches sound cards, so a microphone unplugged mid-clip comes back when plugged in again (and one missing at
-    /// the start is taken when it arrives).
-    private func startSoundWatcher() {
-        guard watchesSoundCards else { return }
-        do {
-            let watcher = try UdevSoundWatcher()
-            // Enumerating first: a card already here is not taken for a new one.
-            _ = try watcher.enumerate()
-            try watcher.start { [weak self] event in self?.handle(event) }
-            soundWatcher = watcher
-        } catch {
-            notify("warning: a microphone plugged in later will not be seen: \(error)")
-        }
-    }
-
-    /// A sound card appeared or disappeared (on the sound watcher's thread). Its removal stops the microphone
-    /// recording from it; a card the rig's `audio` names, plugged in while the rig has no working microphone, is
-    /// opened off the serial context and handed to the controller there.
-    private func handle(_ event: SoundCardEvent) {
-        switch event {
-        case .removed(let card):
-            scheduler.schedule(at: .zero) { [self] in
-                guard microphoneCard?.card == card.card else { return }
-                microphoneCard = nil
-                controller.detachMicrophone(reason: "sound card \(card.card) (\(card.name)) was unplugged")
-            }
-        case .added(let card):
-            scheduler.schedule(at: .zero) { [self] in
-                guard controller.microphone == nil || controller.microphoneGone else { return }
-                let lensNode: String? = if case .ofLens(let lens) = rig.audio.device { lensNodes[lens] } else { nil }
-                microphoneOpening.async { [self] in openPluggedMicrophone(card, lensNode: lensNode) }
-            }
-        }
-    }
-
-    /// How long a plugged-in card may take before its PCM opens: ALSA announces the card before its PCM devices
-    /// exist, so the first tries can fail with "no such device".
-    static let microphoneOpenTries = 20
-    static let microphoneOpenRetryDelay = 0.1
-
-    /// On `microphoneOpening`: opens `card` if it is the rig's microphone, retrying while its PCM appears, and hands
-    /// it to the controller on the serial context. A microphone the controller refuses is dropped (and closed).
-    private func openPluggedMicrophone(_ card: MicrophoneIdentity, lensNode: String?) {
-        let lensCard = lensNode.flatMap { try? UdevSoundCards().microphone(ofCameraNode: $0) }
-        guard MicrophoneCardRule.picks(card, for: rig.audio.device, lensCard: lensCard) else { return }
-        let pcm = MicrophoneFinder.pcmName(opening: card, for: rig.audio.device)
-        let warn: @Sendable (String) -> Void = { [notify] in notify("warning: \($0)") }
-        var failure: (any Error)?
-        for attempt in 0..<Self.microphoneOpenTries {
-            if attempt > 0 { Thread.sleep(forTimeInterval: Self.microphoneOpenRetryDelay) }
-            do {
-                let microphone = try ALSAMicrophone(pcm: pcm, warn: warn)
-                scheduler.schedule(at: .zero) { [self] in
-                    if case .success = controller.attachMicrophone(microphone) { microphoneCard = card }
-                }
-                return
-            } catch {
-                failure = error
-            }
-        }
-        notify("warning: the microphone on sound card \(card.card) (\(card.name)) was plugged in but cannot be opened: "
-               + "\(failure.map { "\($0)" } ?? "unknown error"); recording goes on without sound")
     }
 
     /// Clips are finished on a thread of their own on either clock. On the real clock "saved" is told the moment the
