@@ -58,6 +58,7 @@ extension RigWiring {
             do {
                 let microphone = try ALSAMicrophone(pcm: pcm, warn: warn)
                 scheduler.schedule(at: .zero) { [self] in
+                    guard !devicesStopped else { return }
                     if case .success = controller.attachMicrophone(microphone) { microphoneCard = card }
                 }
                 return

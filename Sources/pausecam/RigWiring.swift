@@ -24,6 +24,8 @@ final class RigWiring: @unchecked Sendable {
     let watchesSoundCards: Bool
     /// The sound card the microphone records from, touched only on the serial context: its `remove` stops it.
     var microphoneCard: MicrophoneIdentity?
+    /// Set on the serial context by `stop()`: a microphone still being opened then is dropped, not started.
+    var devicesStopped = false
     /// Where a re-plugged microphone is found and opened (udev reads, ALSA open, retries), off the serial context.
     let microphoneOpening = DispatchQueue(label: "pausecam.microphone")
 
@@ -176,8 +178,10 @@ final class RigWiring: @unchecked Sendable {
     func stop() {
         watcher?.stop()
         soundWatcher?.stop()
-        let controller = self.controller
-        scheduler.perform { controller.stopDevices() }
+        scheduler.perform { [self] in
+            devicesStopped = true
+            controller.stopDevices()
+        }
         controller.waitForDevices()
     }
 
