@@ -25,13 +25,14 @@ func runDevices(json: Bool, rig: Rig?) -> Int32 {
             matchError = "rig \"\(rig.name)\": \(error)"
         }
     }
-    let report = DevicesReport(cameras: cameras, rig: rig, match: match, matchError: matchError)
+    // Microphones (issue 14): the sound cards udev knows, with what `audio: {match: …}` compares.
+    let microphones = (try? UdevSoundCards().microphones()) ?? []
+    let report = DevicesReport(cameras: cameras, rig: rig, match: match, matchError: matchError,
+                               microphones: microphones)
     if json {
         print(report.json())
     } else {
         print(report.text(), terminator: "")
-        // Microphones (issue 14): the sound cards udev knows, with what `audio: {match: …}` compares.
-        let microphones = (try? UdevSoundCards().microphones()) ?? []
         print(microphones.isEmpty ? "No microphones found (no sound card in udev's sound subsystem).\n"
               : "Microphones:\n" + microphones.map { card in
                   "  card \(card.card) \"\(card.name)\" (ALSA \(card.pcmName))"
@@ -53,6 +54,8 @@ struct DevicesReport {
     var rig: Rig?
     var match: CameraMatcher.Result?
     var matchError: String?
+    /// The sound cards, by card number: the same facts in the text and the JSON.
+    var microphones: [MicrophoneIdentity] = []
 
     static let noCameraAdvice = """
         No cameras found.
@@ -129,8 +132,14 @@ struct DevicesReport {
             var path: String?; var usb: String?; var lens: String?; var problem: String?; var rateWarning: String?
             var modes: [Mode]; var controls: [Control]
         }
+        /// A sound card: what the text listing shows (`card`, `name`, `alsa` the PCM that opens it, `usb`,
+        /// `serial`, `path`), the fields an `audio: {match: …}` rule compares.
+        struct Microphone: Encodable {
+            var card: Int; var name: String; var alsa: String; var usb: String?; var serial: String?; var path: String?
+        }
         struct Report: Encodable {
-            var cameras: [Camera]; var unmatchedLenses: [String]?; var error: String?; var advice: String?
+            var cameras: [Camera]; var microphones: [Microphone]; var unmatchedLenses: [String]?; var error: String?
+            var advice: String?
         }
         let report = Report(
             cameras: cameras.map { camera in
@@ -146,6 +155,9 @@ struct DevicesReport {
                                   Control(name: "\($0.id)", id: $0.info.id, minimum: $0.info.minimum,
                                           maximum: $0.info.maximum, default: $0.info.defaultValue)
                               })
+            },
+            microphones: microphones.map {
+                Microphone(card: $0.card, name: $0.name, alsa: $0.pcmName, usb: $0.usb, serial: $0.serial, path: $0.path)
             },
             unmatchedLenses: match?.unmatchedLenses, error: matchError,
             advice: cameras.isEmpty ? Self.noCameraAdvice.trimmingCharacters(in: .whitespacesAndNewlines) : nil)

@@ -15,20 +15,32 @@ enum MicrophoneFinder {
         }
     }
 
-    /// The PCM name for `device`; throws with what was missing and what to do.
-    static func pcmName(for device: Rig.AudioInput.Device, lensNodes: [String: String]) throws -> String {
+    /// The PCM name for `device`, and the sound card it opens when udev knows it (whose `remove` then stops the
+    /// microphone); throws with what was missing and what to do.
+    static func find(_ device: Rig.AudioInput.Device,
+                     lensNodes: [String: String]) throws -> (pcm: String, card: MicrophoneIdentity?) {
         switch device {
         case .alsa(let name):
-            return name
+            let card = MicrophoneCardRule.cardReference(inPCM: name) == nil ? nil
+                : (try? UdevSoundCards().microphones())?.first { MicrophoneCardRule.picks($0, for: device, lensCard: nil) }
+            return (name, card)
         case .matched(let rule):
-            return try UdevSoundCards().microphone(matching: rule).pcmName
+            let card = try UdevSoundCards().microphone(matching: rule)
+            return (card.pcmName, card)
         case .ofLens(let lens):
             guard let node = lensNodes[lens] else {
                 throw DeviceLookupError("lens \(lens) has no camera plugged in, so its microphone cannot be found")
             }
-            return try UdevSoundCards().microphone(ofCameraNode: node).pcmName
+            let card = try UdevSoundCards().microphone(ofCameraNode: node)
+            return (card.pcmName, card)
         case .virtual, .none:
             throw DeviceLookupError("not an ALSA microphone")
         }
+    }
+
+    /// The PCM that opens `card` for `device`: the rig's own PCM name when it gave one, else the card's.
+    static func pcmName(opening card: MicrophoneIdentity, for device: Rig.AudioInput.Device) -> String {
+        if case .alsa(let name) = device { return name }
+        return card.pcmName
     }
 }

@@ -16,8 +16,18 @@ final class RigWiring: @unchecked Sendable {
     /// Watches for cameras plugged in and out while the rig runs (real lenses only).
     private var watcher: UdevWatcher?
     /// The device node serving each real lens, touched only on the serial context.
-    private var lensNodes: [String: String] = [:]
-    private let notify: @Sendable (String) -> Void
+    var lensNodes: [String: String] = [:]
+    let notify: @Sendable (String) -> Void
+    /// Watches sound cards plugged in and out while the rig runs (a real microphone on the real clock only).
+    var soundWatcher: UdevSoundWatcher?
+    /// Whether the rig's microphone is a real ALSA card that a re-plug can bring back.
+    let watchesSoundCards: Bool
+    /// The sound card the microphone records from, touched only on the serial context: its `remove` stops it.
+    var microphoneCard: MicrophoneIdentity?
+    /// Set on the serial context by `stop()`: a microphone still being opened then is dropped, not started.
+    var devicesStopped = false
+    /// Where a re-plugged microphone is found and opened (udev reads, ALSA open, retries), off the serial context.
+    let microphoneOpening = DispatchQueue(label: "pausecam.microphone")
 
     /// Wires `rig`; `output` overrides the rig's directory; `notify` prints events for the user.
     init(rig: Rig, clock: ClockKind, output: String?, notify: @escaping @Sendable (String) -> Void) throws {
@@ -109,8 +119,9 @@ final class RigWiring: @unchecked Sendable {
                 warn(message)
             } else {
                 do {
-                    let pcm = try MicrophoneFinder.pcmName(for: rig.audio.device, lensNodes: lensNodes)
-                    microphone = try ALSAMicrophone(pcm: pcm, warn: warn)
+                    let found = try MicrophoneFinder.find(rig.audio.device, lensNodes: lensNodes)
+                    microphone = try ALSAMicrophone(pcm: found.pcm, warn: warn)
+                    microphoneCard = found.card
                 } catch {
                     if rig.audio.required {
                         throw DeviceError("the microphone is required (audio.required: true), but \(error); nothing was recorded")
@@ -122,6 +133,10 @@ final class RigWiring: @unchecked Sendable {
             }
         }
 
+        switch rig.audio.device {
+        case .alsa, .matched, .ofLens: watchesSoundCards = clock == .real
+        case .virtual, .none: watchesSoundCards = false
+        }
         // Last of the checks: a rig that cannot run (a required microphone missing) leaves no folder behind.
         try OutputFolder.prepare(outputDirectory)
         controller = RigController(rig: rig, cameras: cameras, microphone: microphone,
@@ -139,10 +154,12 @@ final class RigWiring: @unchecked Sendable {
         runner = ScriptRunner(controller: controller, scheduler: scheduler)
     }
 
-    /// Starts the devices (on the serial context), and the hot-plug watcher when the rig has real lenses.
+    /// Starts the devices (on the serial context), the hot-plug watcher when the rig has real lenses, and the sound
+    /// card watcher when its microphone is a real one.
     func start() {
         let controller = self.controller
         scheduler.perform { controller.startDevices() }
+        startSoundWatcher()
         let hasRealLenses = rig.lenses.contains { if case .camera = $0.source { return true } else { return false } }
         guard hasRealLenses else { return }
         let watcher = UdevWatcher()
@@ -160,8 +177,11 @@ final class RigWiring: @unchecked Sendable {
     /// Stops the watcher and the devices.
     func stop() {
         watcher?.stop()
-        let controller = self.controller
-        scheduler.perform { controller.stopDevices() }
+        soundWatcher?.stop()
+        scheduler.perform { [self] in
+            devicesStopped = true
+            controller.stopDevices()
+        }
         controller.waitForDevices()
     }
 

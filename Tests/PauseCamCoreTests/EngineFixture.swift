@@ -34,7 +34,7 @@ enum EngineFixture {
                             savedEvents: ClipFinisher.SavedEvents = .whenFinished,
                             devices: any BackgroundWorker = InlineWorker(),
                             scheduler: SimulatedScheduler = SimulatedScheduler(),
-                            microphone: VirtualMicrophone? = nil) -> Fixture {
+                            microphone: (any Microphone)? = nil, withoutMicrophone: Bool = false) -> Fixture {
         var cameras: [String: any Camera] = [:]
         for lens in rig.lenses {
             guard case .virtual(let color) = lens.source else { continue }
@@ -47,7 +47,7 @@ enum EngineFixture {
         let store = MemorySidecarStore()
         let box = MessageBox()
         let controller = RigController(
-            rig: rig, cameras: cameras, microphone: microphone ?? VirtualMicrophone(scheduler: scheduler), sinkFactory: factory,
+            rig: rig, cameras: cameras, microphone: withoutMicrophone ? nil : microphone ?? VirtualMicrophone(scheduler: scheduler), sinkFactory: factory,
             store: store, scheduler: scheduler, wallClock: { Date(timeIntervalSince1970: 1_800_000_000) },
             outputDirectory: "/videos", finishing: finishing, savedEvents: savedEvents, devices: devices,
             notify: { box.messages.append($0) })

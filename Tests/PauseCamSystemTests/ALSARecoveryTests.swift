@@ -66,6 +66,30 @@ final class ALSARecoveryTests: XCTestCase {
         microphone.stop()
     }
 
+    /// Stopped because udev saw the card removed before any read failed (`detachMicrophone`): the PCM is closed
+    /// all the same — a handle left open keeps the kernel's card number taken — with no `onEnd` (the stop was
+    /// asked for), and it cannot start again. A stop of a card still there leaves it open.
+    func testAMicrophoneStoppedAfterItsCardWasUnpluggedIsClosed() throws {
+        let device = ALSAScriptedDevice(script: [.frames(960, at: ms(1000))])
+        let microphone = ALSAMicrophone(device: device, warn: { _ in })
+        let log = ALSACaptureLog()
+        try microphone.start(deliver: { log.append($0) }, onEnd: { log.end($0) })
+        _ = log.wait(timeout: 30) { chunks, _ in !chunks.isEmpty }
+        device.unplug()
+        microphone.stop()
+        XCTAssertTrue(device.closed, "closed: \(device.calls)")
+        XCTAssertTrue(log.wait(timeout: 0.2) { _, ends in !ends.isEmpty }.1.isEmpty, "no onEnd for a stop")
+        XCTAssertThrowsError(try microphone.start(deliver: { _ in }, onEnd: { _ in })) { error in
+            XCTAssertTrue("\(error)".contains("was unplugged"), "\(error)")
+        }
+
+        let present = ALSAScriptedDevice(script: [.frames(960, at: ms(1000))])
+        let kept = ALSAMicrophone(device: present, warn: { _ in })
+        try kept.start(deliver: { _ in }, onEnd: { _ in })
+        kept.stop()
+        XCTAssertFalse(present.closed, "a card still there stays open until the microphone goes")
+    }
+
     /// A capture thread that did not run for ten minutes (the process was stopped with Ctrl-Z) hands the gap on
     /// as a gap in capture time — never as ten minutes of samples — and the encoder fills it once, in runs of at
     /// most a second (`AudioDriftCorrectionTests`).

@@ -22,6 +22,7 @@ final class ALSAScriptedDevice: ALSACaptureDevice, @unchecked Sendable {
     private var current: Step?
     private var log: [String] = []
     private var isClosed = false
+    private var unplugged = false
 
     init(rate: Int32 = 48_000, channels: Int = 2, script: [Step]) {
         self.rate = rate
@@ -66,6 +67,9 @@ final class ALSAScriptedDevice: ALSACaptureDevice, @unchecked Sendable {
     }
 
     func recover(from code: Int32) throws { lock.withLock { log.append("recover(\(code))") } }
+    /// Makes `isDisconnected` true, as when the card is pulled out between two reads.
+    func unplug() { lock.withLock { unplugged = true } }
+    var isDisconnected: Bool { lock.withLock { unplugged } }
     func drop() {}
     func close() { lock.withLock { log.append("close"); isClosed = true } }
 }

@@ -42,3 +42,12 @@ public struct CameraIdentity: Sendable, Equatable, Hashable {
         self.usb = usb
     }
 }
+
+/// A sound card appeared or disappeared (udev's `sound` subsystem): how a microphone unplugged mid-clip is seen to
+/// come back. Kept apart from `DeviceEvent` so the camera path does not hear of sound cards.
+public enum SoundCardEvent: Sendable, Equatable {
+    /// A card is present (plugged in, or its `change` once ALSA finished registering it): the identity it has.
+    case added(MicrophoneIdentity)
+    /// A card went away, with the identity it was announced with.
+    case removed(MicrophoneIdentity)
+}

@@ -70,6 +70,15 @@ public struct Declicker: Sendable {
         return ready
     }
 
+    /// The audio stops here for a while — its microphone ended (unplugged) mid-clip — and the movie will have
+    /// a hole (silence) until a later piece: the held tail fades out now and is released, and whatever piece comes
+    /// next fades in, so neither edge of the hole cuts the sound mid-wave. A seam still pending is applied first.
+    public mutating func gap() -> [AudioChunk] {
+        let ready = applyPendingSeam()
+        fadedIn = 0
+        return ready + fadeOutHeld()
+    }
+
     /// The movie ends: the held tail fades out and is released.
     public mutating func finish() -> [AudioChunk] {
         pendingSeam = nil

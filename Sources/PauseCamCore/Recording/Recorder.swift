@@ -248,6 +248,14 @@ public final class Recorder: @unchecked Sendable {
         flushAudio()
     }
 
+    /// The audio source ended mid-clip (the microphone was unplugged): the sound fades out where it stopped, and
+    /// fades in again where a microphone brings it back (see `Declicker.gap()`).
+    public func audioSourceEnded() {
+        serialContext?.assertOnSerialContext()
+        guard declicker != nil, sinkError == nil else { return }
+        sendAudio(declicker!.gap())
+    }
+
     private func flushAudio() {
         for piece in retimer.takeAudio() {
             if declicker != nil { sendAudio(declicker!.process(piece)) } else { sendAudio([piece]) }

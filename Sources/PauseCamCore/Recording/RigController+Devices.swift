@@ -31,6 +31,12 @@ extension RigController {
         scheduler.assertOnSerialContext()
         perform(bank.handle(.startDevices))
         guard let microphone else { return }
+        startMicrophone(microphone)
+    }
+
+    /// Starts `microphone` with a fresh mailbox. Its end is heard only while it is still the rig's microphone and
+    /// only once: one that was replaced (re-plugged), or whose removal udev already reported, changes nothing.
+    func startMicrophone(_ microphone: any Microphone) {
         // Three seconds of audio wait at most, counted in sample frames (about 1 MB of stereo floats). More than
         // a camera's second: a lost video frame is covered by the picture before it, lost sound is a hole, and in
         // the VM test's slow guest a hot-plug kept the context busy for over a second (45120 sample frames lost).
@@ -40,8 +46,13 @@ extension RigController {
             try microphone.start(deliver: { [weak self, scheduler, intake] chunk in
                 guard intake.isOpen, mailbox.post(chunk) else { return }
                 scheduler.schedule(at: .zero) { [weak self] in self?.drainAudio(mailbox) }
-            }, onEnd: { [weak self, scheduler] reason in
-                scheduler.schedule(at: .zero) { [weak self] in self?.microphoneEnded(reason: reason) }
+            }, onEnd: { [weak self, scheduler, identity = ObjectIdentifier(microphone)] reason in
+                scheduler.schedule(at: .zero) { [weak self] in
+                    guard let self, self.microphone.map(ObjectIdentifier.init) == identity,
+                          self.endedMicrophone != identity else { return }
+                    self.endedMicrophone = identity
+                    self.microphoneEnded(reason: reason)
+                }
             })
         } catch {
             rigWarnings.append("microphone \(microphone.displayName) could not start: \(error)")
@@ -84,7 +95,7 @@ extension RigController {
     }
 
     /// Stops `camera` on the device worker, after any start queued before (V4L2 joins its capture thread).
-    private func stopCamera(_ camera: (any Camera)?) {
+    func stopCamera(_ camera: (any Camera)?) {
         guard let camera else { return }
         deviceWorker.submit { camera.stop() }
     }
@@ -220,19 +231,5 @@ extension RigController {
     private func warnSilence() {
         let warning = "the microphone has been silent (below −60 dBFS) for 5 s: is it muted or turned down?"
         notify("warning: " + warning + clipWarning(warning))
-    }
-
-    private func microphoneEnded(reason: String) {
-        microphoneGone = true
-        notify("microphone stopped: \(reason); the clip goes on with silence")
-        recorder?.warn("microphone stopped: \(reason); the clip goes on with silence")
-    }
-
-    /// Sound again after the microphone ended (plugged back): said, and noted in the clip's sidecar.
-    private func microphoneCameBack() {
-        microphoneGone = false
-        let event = "microphone back: sound resumes at \(DurationParser.clockString(recorder?.session.timer ?? .zero))"
-        notify(event)
-        recorder?.warn(event)
     }
 }

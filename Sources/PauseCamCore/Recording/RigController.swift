@@ -31,11 +31,14 @@ public final class RigController: @unchecked Sendable {
     public let rig: Rig
     /// The camera serving each lens role now; a role without one has no camera (unplugged, or never found).
     public internal(set) var cameras: [String: any Camera]
-    let microphone: (any Microphone)?
+    /// The microphone serving the rig now; replaced when a re-plugged one is attached (`attachMicrophone`).
+    public internal(set) var microphone: (any Microphone)?
     /// The microphone's live level and silence watch.
     var levels = LevelMeter()
     /// The microphone ended by itself (unplugged); its next chunk means it is back.
-    var microphoneGone = false
+    public internal(set) var microphoneGone = false
+    /// The microphone whose end was already told (by ALSA or by a udev remove): its other report is not repeated.
+    var endedMicrophone: ObjectIdentifier?
     private let sinkFactory: any MovieSinkFactory
     private let store: any SidecarStore
     let scheduler: any Scheduler

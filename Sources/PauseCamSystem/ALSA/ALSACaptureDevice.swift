@@ -27,6 +27,8 @@ protocol ALSACaptureDevice: AnyObject, Sendable {
     /// `snd_pcm_recover` after `-EPIPE` (overrun) or `-ESTRPIPE` (suspended), then `snd_pcm_start` when the PCM
     /// was only prepared; throws when the PCM cannot capture again.
     func recover(from code: Int32) throws
+    /// `snd_pcm_state` is `SND_PCM_STATE_DISCONNECTED`: the card is gone (unplugged), though no read said so yet.
+    var isDisconnected: Bool { get }
     /// `snd_pcm_drop`.
     func drop()
     /// `snd_pcm_close`; idempotent, every later call fails.

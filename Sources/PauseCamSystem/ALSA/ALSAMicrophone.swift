@@ -126,12 +126,15 @@ public final class ALSAMicrophone: Microphone, @unchecked Sendable {
             deliver(chunk)
         }
         pcm.drop()
-        if let endReason {
+        // Stopped because udev saw the card go before a read failed: closed all the same, or the kernel keeps the
+        // card's number taken until this handle goes, and the re-plugged card comes back under another one.
+        let unplugged = endReason == nil && pcm.isDisconnected
+        if endReason != nil || unplugged {
             // Close before telling anyone: an unplugged card is only released once every handle on it is closed,
             // and whoever hears `onEnd` may want the re-plugged microphone at once.
             lock.lock()
             pcm.close()
-            gone = endReason
+            gone = endReason ?? "microphone \"\(pcm.name)\" was unplugged"
             lock.unlock()
         }
         let endedByItself = capture.end() && endReason != nil

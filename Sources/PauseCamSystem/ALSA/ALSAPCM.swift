@@ -146,6 +146,10 @@ final class ALSAPCM: ALSACaptureDevice, @unchecked Sendable {
     /// `snd_pcm_state`.
     var state: snd_pcm_state_t? { handle.map { snd_pcm_state($0) } }
 
+    /// The card was unplugged (`SND_PCM_STATE_DISCONNECTED`): the PCM can only be closed. The corresponding C
+    /// function is `snd_pcm_state`.
+    var isDisconnected: Bool { state == SND_PCM_STATE_DISCONNECTED }
+
     /// Stops capture, dropping pending frames. The corresponding C function is `snd_pcm_drop`.
     func drop() { if let handle { _ = snd_pcm_drop(handle) } }
 

@@ -6,6 +6,8 @@ Usage (always under umockdev-wrapper, with Debian's /usr/bin/python3, which has 
 
 SCENARIO is "ioctl" (one camera and its metadata node as real pseudo-terminal nodes whose V4L2 ioctls are answered
 by `V4L2Answers` below: QUERYCAP, G_FMT, ENUM_FMT, ENUM_FRAMESIZES, ENUM_FRAMEINTERVALS, QUERYCTRL), "enumerate" (three webcams with serials plus a UVC metadata node exist before the test starts) or
+"soundplug" (two cards plugged in while a real-clock `pausecam run` waits for its microphone),
+"soundhotplug" (sound cards plugged, unplugged and re-plugged while the test's sound watcher runs), or
 "hotplug" (the test starts first; once its udev monitor socket exists, a camera is added, a metadata node is added,
 the camera gets a change event, is unplugged and plugged back, and a sentinel camera "END" is added last).
 The child gets UMOCKDEV_DIR and PAUSECAM_UMOCKDEV_SCENARIO; this script exits with the child's status.
@@ -213,6 +215,79 @@ def main():
             testbed.add_device('sound', f'controlC{card}', card_path, ['dev', f'116:{card}'],
                                ['DEVNAME', f'snd/controlC{card}'])
         return subprocess.call([binary, test_filter], env=environment)
+
+    if scenario == 'soundhotplug':
+        # card0 (PCI) is there before the test; once its sound monitor listens: the first C920 and its microphone
+        # card1 are plugged in, a USB microphone card2 too, card1 is unplugged (control device first) and plugged
+        # back, and a sentinel card9 "END" comes last.
+        testbed.add_device('sound', 'card0', None, ['id', 'PCH', 'number', '0'], ['ID_PATH', 'pci-0000:00:1f.3'])
+        child = subprocess.Popen([binary, test_filter], env=environment)
+        if not wait_for_monitor(testbed.get_root_dir(), child):
+            child.kill()
+            print('testbed.py: the test never opened a udev monitor', file=sys.stderr)
+            return 2
+        name, vendor, product, serial, node, port = CAMERAS[0]
+        add_camera(testbed, name, vendor, product, serial, node, port)
+        usb_c920 = '/sys/devices/usb1/1-1'
+        yeti = testbed.add_device(
+            'usb', 'usb1/1-5', None, ['idVendor', 'b58e', 'idProduct', '9e84', 'serial', 'YETI0001', 'product', 'Yeti'],
+            ['DEVTYPE', 'usb_device'])
+
+        def add_card(usb_device, port, card, card_id, vendor, product, serial):
+            interface = testbed.add_device('usb', f'1-{port}:1.2', usb_device, ['bInterfaceClass', '01'],
+                                           ['DEVTYPE', 'usb_interface', 'DRIVER', 'snd-usb-audio'])
+            properties = ['ID_VENDOR_ID', vendor, 'ID_MODEL_ID', product,
+                          'ID_PATH', f'pci-0000:00:14.0-usb-0:{port}:1.2']
+            if serial:
+                properties += ['ID_SERIAL_SHORT', serial]
+            card_path = testbed.add_device('sound', f'card{card}', interface, ['id', card_id, 'number', str(card)],
+                                           properties)
+            control = testbed.add_device('sound', f'controlC{card}', card_path, ['dev', f'116:{card}'],
+                                         ['DEVNAME', f'snd/controlC{card}'])
+            return interface, card_path, control
+
+        interface, card1, control1 = add_card(usb_c920, 1, 1, 'C920', '046d', '082d', 'AAAA1111')
+        time.sleep(0.1)
+        add_card(yeti, 5, 2, 'Yeti', 'b58e', '9e84', None)
+        time.sleep(0.1)
+        testbed.uevent(control1, 'remove')
+        testbed.remove_device(control1)
+        testbed.uevent(card1, 'remove')
+        testbed.remove_device(card1)
+        testbed.uevent(interface, 'remove')
+        testbed.remove_device(interface)
+        time.sleep(0.1)
+        add_card(usb_c920, 1, 1, 'C920', '046d', '082d', 'AAAA1111')
+        time.sleep(0.1)
+        end_usb = testbed.add_device('usb', 'usb1/1-9', None, ['idVendor', '1d6b', 'idProduct', '0104'],
+                                     ['DEVTYPE', 'usb_device'])
+        add_card(end_usb, 9, 9, 'END', '1d6b', '0104', 'END')
+        try:
+            return child.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            return 3
+
+    if scenario == 'soundplug':
+        # No sound card at the start; once the child's sound monitor listens, the C920's card1 and a Yeti card2
+        # are plugged in (their PCMs cannot be opened: umockdev answers no ALSA ioctl).
+        child = subprocess.Popen([binary, test_filter], env=environment)
+        if not wait_for_monitor(testbed.get_root_dir(), child):
+            child.kill()
+            print('testbed.py: the test never opened a udev monitor', file=sys.stderr)
+            return 2
+        for port, card, card_id, vendor, product in [(1, 1, 'C920', '046d', '082d'), (5, 2, 'Yeti', 'b58e', '9e84')]:
+            usb = testbed.add_device('usb', f'usb1/1-{port}', None, ['idVendor', vendor, 'idProduct', product],
+                                     ['DEVTYPE', 'usb_device'])
+            interface = testbed.add_device('usb', f'1-{port}:1.2', usb, ['bInterfaceClass', '01'],
+                                           ['DEVTYPE', 'usb_interface', 'DRIVER', 'snd-usb-audio'])
+            testbed.add_device('sound', f'card{card}', interface, ['id', card_id, 'number', str(card)],
+                               ['ID_VENDOR_ID', vendor, 'ID_MODEL_ID', product])
+        try:
+            return child.wait(timeout=120)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            return 3
 
     if scenario == 'hotplug':
         child = subprocess.Popen([binary, test_filter], env=environment)
