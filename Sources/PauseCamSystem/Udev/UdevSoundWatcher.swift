@@ -12,10 +12,7 @@ import PauseCamCore
 public final class UdevSoundWatcher: @unchecked Sendable {
     private let lock = NSLock()
     private var interpreter = SoundCardEventInterpreter()
-    private var thread: Thread?
-    /// The write end of the wake-up pipe while the thread runs; the thread owns the read end.
-    private var wakeWrite: FileDescriptor?
-    private var finished: DispatchSemaphore?
+    private let pollThread = UdevPollThread(name: "pausecam.udev-sound")
     private let cards: UdevSoundCards
 
     /// A watcher on the system's udev; throws `UdevError` when udev cannot be reached.
@@ -36,72 +33,40 @@ public final class UdevSoundWatcher: @unchecked Sendable {
     }
 
     /// Opens the monitor and starts the watcher thread; idempotent. Throws `UdevError` when the netlink socket
-    /// cannot be opened. The corresponding C function for the wake-up pipe is `pipe`.
+    /// cannot be opened.
     public func start(_ handler: @escaping @Sendable (SoundCardEvent) -> Void) throws {
         lock.lock()
         defer { lock.unlock() }
-        guard thread == nil else { return }
+        guard !pollThread.isRunning else { return }
         let monitor = try UdevMonitor(context: UdevContext(), subsystem: "sound")
-        let pipe: (read: FileDescriptor, write: FileDescriptor)
-        do { pipe = try FileDescriptor.pipe(nonBlocking: false) } catch {
-            throw UdevError(call: "pipe", code: error.rawValue)
-        }
-        wakeWrite = pipe.write
-        let wakeRead = pipe.read
-        let done = DispatchSemaphore(value: 0)
-        finished = done
-        let thread = Thread { [self] in
-            watch(monitor: monitor, wakeRead: wakeRead, handler: handler)
-            try? wakeRead.close()
-            done.signal()
-        }
-        thread.name = "pausecam.udev-sound"
-        self.thread = thread
-        thread.start()
+        try pollThread.start(polling: monitor.fileDescriptor) { [self] in read(monitor, handler: handler) }
     }
 
-    /// Wakes the watcher thread through the pipe and waits for it to end. Idempotent.
-    public func stop() {
-        lock.lock()
-        guard thread != nil else { lock.unlock(); return }
-        let onWatcherThread = Thread.current === thread
-        _ = withUnsafeBytes(of: UInt8(1)) { try? wakeWrite?.write($0) }
-        try? wakeWrite?.close()
-        wakeWrite = nil
-        thread = nil
-        let done = finished
-        lock.unlock()
-        if !onWatcherThread { done?.wait() }
-    }
+    /// Stops the watcher thread and waits for it to end. Idempotent.
+    public func stop() { pollThread.stop() }
 
-    private func watch(monitor: UdevMonitor, wakeRead: FileDescriptor, handler: @Sendable (SoundCardEvent) -> Void) {
-        while true {
-            guard case .success(let ready) = Poll.wait([monitor.fileDescriptor, wakeRead.rawValue], timeout: -1)
-            else { return }
-            if ready[1] != 0 { return }
-            if ready[0] & Int16(POLLNVAL) != 0 { return }
-            guard ready[0] & Int16(POLLIN | POLLERR) != 0 else { continue }
-            var lostEvents = false
-            reading: while true {
-                var events: [SoundCardEvent] = []
-                switch monitor.receive() {
-                case .device(let device):
-                    let identity = cards.identity(of: device)
-                    lock.lock()
-                    events = interpreter.handle(action: device.action ?? "change", systemName: device.systemName,
-                                                identity: identity)
-                    lock.unlock()
-                case .overflow: lostEvents = true
-                case .drained, .failed: break reading
-                }
-                events.forEach(handler)
-            }
-            if lostEvents, let present = try? cards.microphones() {
+    /// Everything the monitor has queued, on the watcher thread; after lost events, the cards enumerated again.
+    private func read(_ monitor: UdevMonitor, handler: @Sendable (SoundCardEvent) -> Void) {
+        var lostEvents = false
+        reading: while true {
+            var events: [SoundCardEvent] = []
+            switch monitor.receive() {
+            case .device(let device):
+                let identity = cards.identity(of: device)
                 lock.lock()
-                let events = interpreter.resynchronize(with: present)
+                events = interpreter.handle(action: device.action ?? "change", systemName: device.systemName,
+                                            identity: identity)
                 lock.unlock()
-                events.forEach(handler)
+            case .overflow: lostEvents = true
+            case .drained, .failed: break reading
             }
+            events.forEach(handler)
+        }
+        if lostEvents, let present = try? cards.microphones() {
+            lock.lock()
+            let events = interpreter.resynchronize(with: present)
+            lock.unlock()
+            events.forEach(handler)
         }
     }
 }

@@ -12,10 +12,7 @@ import PauseCamCore
 public final class UdevWatcher: DeviceWatcher, @unchecked Sendable {
     private let lock = NSLock()
     private var interpreter = UdevEventInterpreter()
-    private var thread: Thread?
-    /// The write end of the wake-up pipe while the thread runs; the thread owns the read end.
-    private var wakeWrite: FileDescriptor?
-    private var finished: DispatchSemaphore?
+    private let pollThread = UdevPollThread(name: "pausecam.udev")
     private let makeSource: () throws -> UdevEventSource
     private let enumerateCameras: () throws -> [CameraIdentity]
 
@@ -41,75 +38,42 @@ public final class UdevWatcher: DeviceWatcher, @unchecked Sendable {
         return cameras
     }
 
-    /// Opens the monitor and starts the watcher thread. Throws `UdevError` when the netlink socket cannot be
-    /// opened (no udev in a container, say). The corresponding C function for the wake-up pipe is `pipe`.
+    /// Opens the monitor and starts the watcher thread; idempotent. Throws `UdevError` when the netlink socket
+    /// cannot be opened (no udev in a container, say).
     public func start(_ handler: @escaping @Sendable (DeviceEvent) -> Void) throws {
         lock.lock()
         defer { lock.unlock() }
-        guard thread == nil else { return }
+        guard !pollThread.isRunning else { return }
         let source = try makeSource()
-        let pipe: (read: FileDescriptor, write: FileDescriptor)
-        do { pipe = try FileDescriptor.pipe(nonBlocking: false) } catch {
-            throw UdevError(call: "pipe", code: error.rawValue)
-        }
-        wakeWrite = pipe.write
-        let wakeRead = pipe.read
-        let done = DispatchSemaphore(value: 0)
-        finished = done
-        let thread = Thread { [self] in
-            watch(source: source, wakeRead: wakeRead, handler: handler)
-            try? wakeRead.close()
-            done.signal()
-        }
-        thread.name = "pausecam.udev"
-        self.thread = thread
-        thread.start()
+        try pollThread.start(polling: source.fileDescriptor) { [self] in read(source, handler: handler) }
     }
 
-    /// Wakes the watcher thread through the pipe and waits for it to end. Idempotent.
-    public func stop() {
-        lock.lock()
-        guard thread != nil else { lock.unlock(); return }
-        let onWatcherThread = Thread.current === thread
-        _ = withUnsafeBytes(of: UInt8(1)) { try? wakeWrite?.write($0) }
-        try? wakeWrite?.close()
-        wakeWrite = nil
-        thread = nil
-        let done = finished
-        lock.unlock()
-        if !onWatcherThread { done?.wait() }
-    }
+    /// Stops the watcher thread and waits for it to end. Idempotent.
+    public func stop() { pollThread.stop() }
 
-    private func watch(source: UdevEventSource, wakeRead: FileDescriptor, handler: @Sendable (DeviceEvent) -> Void) {
-        while true {
-            guard case .success(let ready) = Poll.wait([source.fileDescriptor, wakeRead.rawValue], timeout: -1)
-            else { return }
-            if ready[1] != 0 { return }
-            if ready[0] & Int16(POLLNVAL) != 0 { return }
-            // An overflow shows as POLLERR (the socket's pending ENOBUFS), with or without POLLIN.
-            guard ready[0] & Int16(POLLIN | POLLERR) != 0 else { continue }
-            var lostEvents = false
-            reading: while true {
-                var events: [DeviceEvent] = []
-                switch source.next() {
-                case .action(let action, let node, let identity):
-                    lock.lock()
-                    events = interpreter.handle(action: action, devicePath: node, identity: identity)
-                    lock.unlock()
-                case .ignored: break
-                case .overflow: lostEvents = true
-                case .drained, .failed: break reading
-                }
-                events.forEach(handler)
-            }
-            // Re-enumerate only once the queue is drained: events still queued behind the overflow are older
-            // than the enumeration, and applying them after it would undo what it found.
-            if lostEvents, let cameras = try? source.cameras() {
+    /// Everything the monitor has queued, on the watcher thread; after lost events, the cameras enumerated again.
+    private func read(_ source: UdevEventSource, handler: @Sendable (DeviceEvent) -> Void) {
+        var lostEvents = false
+        reading: while true {
+            var events: [DeviceEvent] = []
+            switch source.next() {
+            case .action(let action, let node, let identity):
                 lock.lock()
-                let events = interpreter.resynchronize(with: cameras)
+                events = interpreter.handle(action: action, devicePath: node, identity: identity)
                 lock.unlock()
-                events.forEach(handler)
+            case .ignored: break
+            case .overflow: lostEvents = true
+            case .drained, .failed: break reading
             }
+            events.forEach(handler)
+        }
+        // Re-enumerate only once the queue is drained: events still queued behind the overflow are older
+        // than the enumeration, and applying them after it would undo what it found.
+        if lostEvents, let cameras = try? source.cameras() {
+            lock.lock()
+            let events = interpreter.resynchronize(with: cameras)
+            lock.unlock()
+            events.forEach(handler)
         }
     }
 }
