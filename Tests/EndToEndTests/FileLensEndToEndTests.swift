@@ -11,14 +11,19 @@ final class FileLensEndToEndTests: XCTestCase {
 
     /// A folder with `footage/two.mov` in it; the rig written there names it by a relative path.
     static func folderWithFootage() throws -> URL {
-        let folder = try ProcessRunner.temporaryDirectory("file-lens")
+        try folder("file-lens", movie: "two.mov", colors: ["0xd03030", "0x3050e0"])
+    }
+
+    /// A new folder holding `footage/MOVIE`: MJPEG at 320x240 and 15 fps, one second of each colour in turn.
+    static func folder(_ name: String, movie: String, colors: [String]) throws -> URL {
+        let folder = try ProcessRunner.temporaryDirectory(name)
         let footage = folder.appendingPathComponent("footage")
         try FileManager.default.createDirectory(at: footage, withIntermediateDirectories: true)
-        let result = try ProcessRunner.run("/usr/bin/ffmpeg", [
-            "-v", "error", "-f", "lavfi", "-i", "color=c=0xd03030:s=320x240:r=15:d=1",
-            "-f", "lavfi", "-i", "color=c=0x3050e0:s=320x240:r=15:d=1",
-            "-filter_complex", "[0:v][1:v]concat=n=2:v=1", "-c:v", "mjpeg", "-q:v", "2",
-            footage.appendingPathComponent("two.mov").path,
+        let inputs = colors.indices.map { "[\($0):v]" }.joined()
+        let result = try ProcessRunner.run("/usr/bin/ffmpeg", ["-v", "error"]
+            + colors.flatMap { ["-f", "lavfi", "-i", "color=c=\($0):s=320x240:r=15:d=1"] } + [
+            "-filter_complex", "\(inputs)concat=n=\(colors.count):v=1", "-c:v", "mjpeg", "-q:v", "2",
+            footage.appendingPathComponent(movie).path,
         ])
         XCTAssertEqual(result.status, 0, result.stderr)
         return folder
@@ -39,10 +44,16 @@ final class FileLensEndToEndTests: XCTestCase {
             - wait: \(seconds)s
             - stop
         """
+        return try run(rig, in: folder)
+    }
+
+    /// Writes `rig` as `rehearsal.yaml` in `folder` and runs its script `take` on the simulated clock, from another
+    /// folder than the rig's (a relative `file:` must be found from the rig file's folder); returns the run and the
+    /// output folder.
+    static func run(_ rig: String, in folder: URL) throws -> (ProcessResult, URL) {
         let rigPath = folder.appendingPathComponent("rehearsal.yaml")
         try rig.write(to: rigPath, atomically: true, encoding: .utf8)
         let out = folder.appendingPathComponent("out")
-        // Run from another folder than the rig's: the relative `file:` must be found from the rig file's folder.
         let result = try ProcessRunner.run(BinaryLocator.pausecam.path, ["run", rigPath.path, "--script", "take",
                                                                           "--clock", "simulated", "--output", out.path])
         return (result, out)
@@ -124,17 +135,7 @@ final class FileLensEndToEndTests: XCTestCase {
 
     /// A folder with `footage/four.mov`: four seconds at 15 fps, one colour a second (red, green, blue, yellow).
     static func folderWithFourSeconds() throws -> URL {
-        let folder = try ProcessRunner.temporaryDirectory("file-lens-pace")
-        let footage = folder.appendingPathComponent("footage")
-        try FileManager.default.createDirectory(at: footage, withIntermediateDirectories: true)
-        let colors = ["0xd03030", "0x30c040", "0x3050e0", "0xe0e040"]
-        let result = try ProcessRunner.run("/usr/bin/ffmpeg", ["-v", "error"]
-            + colors.flatMap { ["-f", "lavfi", "-i", "color=c=\($0):s=320x240:r=15:d=1"] } + [
-            "-filter_complex", "[0:v][1:v][2:v][3:v]concat=n=4:v=1", "-c:v", "mjpeg", "-q:v", "2",
-            footage.appendingPathComponent("four.mov").path,
-        ])
-        XCTAssertEqual(result.status, 0, result.stderr)
-        return folder
+        try folder("file-lens-pace", movie: "four.mov", colors: ["0xd03030", "0x30c040", "0x3050e0", "0xe0e040"])
     }
 
     /// Records `seconds` with a virtual lens first and a cold `file:` lens switched to at `switchAt` seconds.
@@ -156,12 +157,7 @@ final class FileLensEndToEndTests: XCTestCase {
             - wait: \(seconds - switchAt)s
             - stop
         """
-        let rigPath = folder.appendingPathComponent("rehearsal.yaml")
-        try rig.write(to: rigPath, atomically: true, encoding: .utf8)
-        let out = folder.appendingPathComponent("out")
-        let result = try ProcessRunner.run(BinaryLocator.pausecam.path, ["run", rigPath.path, "--script", "take",
-                                                                          "--clock", "simulated", "--output", out.path])
-        return (result, out)
+        return try run(rig, in: folder)
     }
 
     func testAColdFileLensStartsWhereTheSessionClockHasGotTo() throws {
