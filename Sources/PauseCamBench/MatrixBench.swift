@@ -8,10 +8,13 @@ import PauseCamSystem
 enum MatrixBench {
     static func run(frames: Int = 300) throws {
         for (width, height) in [(1280, 720), (1920, 1080)] {
-            let single = kernelMilliseconds(width: width, height: height, frames: frames, threads: 1)
-            let split = kernelMilliseconds(width: width, height: height, frames: frames, threads: 2)
-            print("matrix \(width)x\(height): kernel \(format(single.cpu)) ms CPU/frame (\(format(single.wall)) ms wall) "
-                  + "on one thread; rows split over two threads \(format(split.wall)) ms wall")
+            for kernel in YUVMatrixConverter.Kernel.allCases {
+                let single = kernelMilliseconds(width: width, height: height, frames: frames, threads: 1, kernel: kernel)
+                let split = kernelMilliseconds(width: width, height: height, frames: frames, threads: 2, kernel: kernel)
+                print("matrix \(width)x\(height), \(kernel) kernel: \(format(single.cpu)) ms CPU/frame "
+                      + "(\(format(single.wall)) ms wall) on one thread; rows split over two threads "
+                      + "\(format(split.wall)) ms wall")
+            }
             for source in [yuyv(width: width, height: height), yuv420p(width: width, height: height)] {
                 let figures = try CanvasScalerTiming.measure(source, width: width, height: height, frames: frames)
                 print("  \(source.format.rawValue) \(width)x\(height) → canvas, ms CPU/frame: scale() \(format(figures.scale)) "
@@ -22,9 +25,10 @@ enum MatrixBench {
     }
 
     /// The kernel on a `width`×`height` yuv420p picture of varied colours, `frames` times, rows split over
-    /// `threads` threads: milliseconds per frame of the calling thread's CPU time (meaningful for one thread) and of
+    /// `threads` threads, with `kernel`: milliseconds per frame of the calling thread's CPU time (meaningful for one thread) and of
     /// wall time (what splitting could save; inflated when the machine is busy).
-    static func kernelMilliseconds(width: Int, height: Int, frames: Int, threads: Int) -> (cpu: Double, wall: Double) {
+    static func kernelMilliseconds(width: Int, height: Int, frames: Int, threads: Int,
+                                   kernel: YUVMatrixConverter.Kernel) -> (cpu: Double, wall: Double) {
         var luma = (0..<(width * height)).map { UInt8(truncatingIfNeeded: 16 + $0 % 220) }
         var blue = (0..<(width * height / 4)).map { UInt8(truncatingIfNeeded: 16 + ($0 * 7) % 225) }
         var red = (0..<(width * height / 4)).map { UInt8(truncatingIfNeeded: 16 + ($0 * 13) % 225) }
@@ -40,13 +44,13 @@ enum MatrixBench {
                     for _ in 0..<frames {
                         if threads == 1 {
                             converter.convert(luma: planes.0, blue: planes.1, red: planes.2, width: width,
-                                              height: height)
+                                              height: height, kernel: kernel)
                             continue
                         }
                         DispatchQueue.concurrentPerform(iterations: threads) { part in
                             let rows = (chromaHeight * part / threads)..<(chromaHeight * (part + 1) / threads)
                             converter.convert(luma: planes.0, blue: planes.1, red: planes.2, width: width,
-                                              height: height, chromaRows: rows)
+                                              height: height, chromaRows: rows, kernel: kernel)
                         }
                     }
                 }

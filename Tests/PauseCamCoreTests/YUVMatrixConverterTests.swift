@@ -41,7 +41,38 @@ final class YUVMatrixConverterTests: XCTestCase {
             }
         }
 
-        mutating func convert(_ converter: YUVMatrixConverter = .bt601ToBT709) {
+        var planes: (UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt8>) -> YUVMatrixConverter.Planes {
+            { [lumaStride, chromaStride] y, b, r in
+                YUVMatrixConverter.Planes(luma: PlaneRows(base: y, stride: lumaStride),
+                                          blue: PlaneRows(base: b, stride: chromaStride),
+                                          red: PlaneRows(base: r, stride: chromaStride))
+            }
+        }
+
+        /// Converts this picture into `destination` (same size and strides) with `kernel`; the converter gets this
+        /// picture's own bytes, so a write to them would show.
+        mutating func convert(into destination: inout Picture, kernel: YUVMatrixConverter.Kernel) {
+            let make = planes, (width, height) = (self.width, self.height)
+            luma.withUnsafeMutableBufferPointer { y in
+                blue.withUnsafeMutableBufferPointer { b in
+                    red.withUnsafeMutableBufferPointer { r in
+                        destination.luma.withUnsafeMutableBufferPointer { y2 in
+                            destination.blue.withUnsafeMutableBufferPointer { b2 in
+                                destination.red.withUnsafeMutableBufferPointer { r2 in
+                                    YUVMatrixConverter.bt601ToBT709.convert(
+                                        from: make(y.baseAddress!, b.baseAddress!, r.baseAddress!),
+                                        to: make(y2.baseAddress!, b2.baseAddress!, r2.baseAddress!),
+                                        width: width, height: height, kernel: kernel)
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+
+        mutating func convert(_ converter: YUVMatrixConverter = .bt601ToBT709,
+                              kernel: YUVMatrixConverter.Kernel = YUVMatrixConverter.defaultKernel) {
             let (width, height, lumaStride, chromaStride) = (self.width, self.height, self.lumaStride, self.chromaStride)
             luma.withUnsafeMutableBufferPointer { y in
                 blue.withUnsafeMutableBufferPointer { b in
@@ -49,7 +80,7 @@ final class YUVMatrixConverterTests: XCTestCase {
                         converter.convert(luma: PlaneRows(base: y.baseAddress!, stride: lumaStride),
                                           blue: PlaneRows(base: b.baseAddress!, stride: chromaStride),
                                           red: PlaneRows(base: r.baseAddress!, stride: chromaStride),
-                                          width: width, height: height)
+                                          width: width, height: height, kernel: kernel)
                     }
                 }
             }
@@ -196,6 +227,86 @@ final class YUVMatrixConverterTests: XCTestCase {
                     XCTAssertEqual(red, 0xEE, "Cr padding (\(x), \(row))")
                 }
             }
+        }
+    }
+
+    /// A picture whose chroma holds every (Cb, Cr) pair once (256×256 chroma samples) and whose luma runs through
+    /// every code value, limits included, in padded rows; or a smaller one of odd size cut from the same pattern.
+    static func everyPair(width: Int = 512, height: Int = 512) -> Picture {
+        var picture = Picture(width: width, height: height, y: 0, cb: 0, cr: 0)
+        for row in 0..<height {
+            for x in 0..<width { picture.luma[row * picture.lumaStride + x] = UInt8(truncatingIfNeeded: x * 7 + row * 13) }
+        }
+        for row in 0..<((height + 1) / 2) {
+            for x in 0..<((width + 1) / 2) {
+                picture.blue[row * picture.chromaStride + x] = UInt8(truncatingIfNeeded: x)
+                picture.red[row * picture.chromaStride + x] = UInt8(truncatingIfNeeded: row)
+            }
+        }
+        return picture
+    }
+
+    /// The vector kernel (what an optimized build uses) writes exactly the tables' bytes for every (Cb, Cr) pair and
+    /// every luma value, and for odd sizes whose last columns and row the vectors hand to the tables; padding stays.
+    func testVectorKernelGivesTheTablesBytesForEveryChromaPair() {
+        for (width, height) in [(512, 512), (67, 33), (97, 2)] {
+            var tables = Self.everyPair(width: width, height: height)
+            var vectors = tables
+            tables.convert(kernel: .tables)
+            vectors.convert(kernel: .vectors)
+            XCTAssertEqual(vectors.luma, tables.luma, "luma, \(width)x\(height)")
+            XCTAssertEqual(vectors.blue, tables.blue, "Cb, \(width)x\(height)")
+            XCTAssertEqual(vectors.red, tables.red, "Cr, \(width)x\(height)")
+            XCTAssertNotEqual(tables.luma, Self.everyPair(width: width, height: height).luma, "the picture changed")
+        }
+    }
+
+    /// Both kernels match the standards' `Double` equations within one code value on every (Cb, Cr) pair, and the
+    /// 16-bit fixed point rounds like them on nearly every sample.
+    func testEveryChromaPairMatchesTheStandardsEquations() {
+        let source = Self.everyPair()
+        for kernel in YUVMatrixConverter.Kernel.allCases {
+            var picture = source
+            picture.convert(kernel: kernel)
+            var worst = 0, exact = 0, samples = 0
+            for row in stride(from: 0, to: 512, by: 2) {
+                for x in stride(from: 0, to: 512, by: 2) {
+                    let chroma = row / 2 * picture.chromaStride + x / 2
+                    let y = source.luma[row * source.lumaStride + x]
+                    let expected = Self.reference(y: Double(y), cb: Double(source.blue[chroma]),
+                                                  cr: Double(source.red[chroma]))
+                    for (got, want) in [(Int(picture.luma[row * picture.lumaStride + x]), Self.code(expected.y)),
+                                        (Int(picture.blue[chroma]), Self.code(expected.cb)),
+                                        (Int(picture.red[chroma]), Self.code(expected.cr))] {
+                        worst = max(worst, abs(got - want))
+                        samples += 1
+                        if got == want { exact += 1 }
+                    }
+                }
+            }
+            XCTAssertLessThanOrEqual(worst, 1, "\(kernel)")
+            XCTAssertGreaterThan(Double(exact) / Double(samples), 0.995, "\(kernel): \(exact) of \(samples) exact")
+        }
+    }
+
+    /// Out of place (the canvas scaler's one pass for a picture already at the canvas's size): the destination gets
+    /// what converting in place gives, the source is not written, with either kernel.
+    func testConvertingIntoAnotherPictureEqualsConvertingInPlace() {
+        for (width, height) in [(512, 512), (67, 33)] {
+            var source = Self.everyPair(width: width, height: height)
+            var inPlace = source
+            inPlace.convert(kernel: .tables)
+            for kernel in YUVMatrixConverter.Kernel.allCases {
+                var destination = Picture(width: width, height: height, y: 1, cb: 2, cr: 3)
+                source.convert(into: &destination, kernel: kernel)
+                XCTAssertEqual(destination.luma, inPlace.luma, "luma, \(kernel), \(width)x\(height)")
+                XCTAssertEqual(destination.blue, inPlace.blue, "Cb, \(kernel), \(width)x\(height)")
+                XCTAssertEqual(destination.red, inPlace.red, "Cr, \(kernel), \(width)x\(height)")
+            }
+            let untouched = Self.everyPair(width: width, height: height)
+            XCTAssertEqual(source.luma, untouched.luma, "the source is only read")
+            XCTAssertEqual(source.blue, untouched.blue, "the source is only read")
+            XCTAssertEqual(source.red, untouched.red, "the source is only read")
         }
     }
 }

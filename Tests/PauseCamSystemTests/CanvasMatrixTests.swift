@@ -67,4 +67,67 @@ final class CanvasMatrixTests: XCTestCase {
         XCTAssertEqual(Double(gotCb), expected.cb, accuracy: 2)
         XCTAssertEqual(Double(gotCr), expected.cr, accuracy: 2)
     }
+
+    /// A limited-range yuv420p picture already at the HD canvas's size (a virtual or file lens, or a zoom crop of the
+    /// canvas's size) takes one pass that copies and converts: no libswscale context is made, and the canvas holds
+    /// exactly what converting the source's own bytes in place gives, the bytes outside the crop never read.
+    func testACanvasSizedPictureIsCopiedAndConvertedInOnePass() throws {
+        let (width, height) = (1280, 720)
+        // A source larger than the canvas, the crop the canvas's size at an even offset (scale 1: a zoom).
+        let (sourceWidth, sourceHeight, cropX, cropY) = (1480, 860, 100, 50)
+        var generator = SplitMix64(seed: 7)
+        func noise(_ count: Int) -> [UInt8] { (0..<count).map { _ in UInt8(truncatingIfNeeded: generator.next()) } }
+        let luma = noise(sourceWidth * sourceHeight)
+        let blue = noise(sourceWidth * sourceHeight / 4), red = noise(sourceWidth * sourceHeight / 4)
+        let planes = [Plane(bytes: luma, stride: sourceWidth), Plane(bytes: blue, stride: sourceWidth / 2),
+                      Plane(bytes: red, stride: sourceWidth / 2)]
+        for crop in [PixelRect(x: 0, y: 0, width: width, height: height),
+                     PixelRect(x: cropX, y: cropY, width: width, height: height)] {
+            let frame = VideoFrame(pts: .zero, width: sourceWidth, height: sourceHeight, format: .yuv420p,
+                                   planes: planes, lens: "main", crop: crop)
+            let scaler = CanvasScaler(width: width, height: height)
+            let picture = try scaler.scale(frame)
+            defer { FFmpegFrame.release(picture) }
+            XCTAssertEqual(scaler.cachedContextCount, 0, "no libswscale context for a picture of the canvas's size")
+            // The reference: the crop copied out and converted in place by the same converter.
+            func cut(_ bytes: [UInt8], stride: Int, x: Int, y: Int, width: Int, height: Int) -> [UInt8] {
+                var out: [UInt8] = []
+                for row in 0..<height {
+                    let start = (y + row) * stride + x
+                    out += bytes[start..<(start + width)]
+                }
+                return out
+            }
+            var y = cut(luma, stride: sourceWidth, x: crop.x, y: crop.y, width: width, height: height)
+            var cb = cut(blue, stride: sourceWidth / 2, x: crop.x / 2, y: crop.y / 2, width: width / 2, height: height / 2)
+            var cr = cut(red, stride: sourceWidth / 2, x: crop.x / 2, y: crop.y / 2, width: width / 2, height: height / 2)
+            y.withUnsafeMutableBufferPointer { y in
+                cb.withUnsafeMutableBufferPointer { cb in
+                    cr.withUnsafeMutableBufferPointer { cr in
+                        YUVMatrixConverter.bt601ToBT709.convert(
+                            luma: PlaneRows(base: y.baseAddress!, stride: width),
+                            blue: PlaneRows(base: cb.baseAddress!, stride: width / 2),
+                            red: PlaneRows(base: cr.baseAddress!, stride: width / 2), width: width, height: height)
+                    }
+                }
+            }
+            let canvas = CanvasScaler.planes(of: picture)
+            var mismatches = 0
+            for row in 0..<height {
+                for x in 0..<width where canvas.data[0][row * canvas.stride[0] + x] != y[row * width + x] { mismatches += 1 }
+            }
+            for row in 0..<(height / 2) {
+                for x in 0..<(width / 2) {
+                    if canvas.data[1][row * canvas.stride[1] + x] != cb[row * width / 2 + x] { mismatches += 1 }
+                    if canvas.data[2][row * canvas.stride[2] + x] != cr[row * width / 2 + x] { mismatches += 1 }
+                }
+            }
+            XCTAssertEqual(mismatches, 0, "crop \(crop)")
+        }
+        // A picture that needs scaling still goes through libswscale.
+        let scaler = CanvasScaler(width: width, height: height)
+        let small = MovieWriterFixture.solidFrame(width: 640, height: 360, y: 100, u: 90, v: 200)
+        FFmpegFrame.release(try scaler.scale(small))
+        XCTAssertEqual(scaler.cachedContextCount, 1)
+    }
 }

@@ -16,16 +16,18 @@
 /// |ΔY| = |M₀₁·ΔCb + M₀₂·ΔCr| / 2 for an edge in the middle of a block (ΔCb, ΔCr between the two colours; at most
 /// 28 code values for a green/magenta edge, 14 for #20c040 against #d03030), exact for an edge on a block boundary.
 ///
-/// Coefficients are derived once, in `Double`, from the two standards' Kr and Kb, then rounded to Q14 fixed point
-/// (round half up, clamped to 0–255). The map is applied through two tables built from them at init: every (Cb, Cr)
-/// pair's new Cb, new Cr and luma correction (256 KiB), and every (correction, Y) pair's clamped new Y (32 KiB), so
-/// a chroma sample costs one lookup and a luma sample another. `PauseCamBench matrix` (release, CPU time): 0.47 ms
-/// per 1280x720 frame, 1.05 ms per 1920x1080, against 2.4–11 ms for libswscale's route through RGB. Measured per
-/// 1280x720 frame in a stand-alone build of this file (CPU time, 2 loaded cores): tables 0.57 ms optimized and
-/// 7.6 ms unoptimized; the same arithmetic in SIMD registers 0.82 ms and 550 ms; a plain loop 2.1 ms and 100 ms —
-/// and the test suite runs debug builds of the recorder. Rows are not split across threads: two threads saved no
-/// wall time on this machine, where x264 already keeps both cores busy. The tables are built at first use (65,536
-/// entries). Immutable after init: share it freely between threads.
+/// Coefficients are derived once, in `Double`, from the two standards' Kr and Kb, then rounded to Q17 fixed point;
+/// `map` is the whole arithmetic (rounding half up, clamping to 0–255). Two kernels apply it and give the same bytes:
+/// - `tables`: two tables built from `map` at init, every (Cb, Cr) pair's new Cb, new Cr and luma correction
+///   (256 KiB) and every (correction, Y) pair's clamped new Y (32 KiB), so a chroma sample costs one lookup and a
+///   luma sample another. It stays fast without the optimizer, and the test suite runs debug builds of the recorder.
+/// - `vectors`: `map` on 16 chroma samples and their 64 luma samples at once, in 16-bit SIMD lanes (SSE2 on
+///   x86-64). Issue 13's profile of the same-job benchmark (1080p30, pattern, ultrafast) had the tables at 14 % of
+///   all CPU samples, about 2 ms per frame while x264 shares the caches.
+/// `PauseCamBench matrix` (release, thread CPU time, machine loaded by another build): 1920x1080 tables 4.04 ms,
+/// vectors 0.94 ms; 1280x720 tables 1.48 ms, vectors 0.39 ms; libswscale's route through RGB 3.8–9.3 ms. An
+/// optimized build uses the vectors (`defaultKernel`). Rows are not split across threads: x264 already keeps both
+/// cores of this machine busy. Immutable after init: share it freely between threads.
 public final class YUVMatrixConverter: Sendable {
     /// A YCbCr standard's luma weights of red and blue (green is what is left); they alone define its matrix.
     public struct LumaWeights: Sendable, Hashable {
@@ -46,15 +48,17 @@ public final class YUVMatrixConverter: Sendable {
         }
     }
 
-    /// Fractional bits of the fixed-point coefficients: 14 keeps every product of a coefficient (< 2 in magnitude)
-    /// and a chroma offset (−128…127) well inside `Int32`, and the coefficients' rounding under 0.01 code values.
-    public static let fractionBits: Int32 = 14
+    /// Fractional bits of the fixed-point coefficients. Between BT.601 and BT.709 every mix a sample takes is
+    /// under 0.21 in magnitude, so a Q17 coefficient splits into a top part under 256 and 7 low bits, and an offset
+    /// times either part fits 16 bits (`term`): the vector kernel works on 16 lanes of `Int16`. The coefficients'
+    /// rounding moves a result by under 0.001 code values, the terms' shifts by under 0.01.
+    public static let fractionBits: Int32 = 17
 
-    /// What luma gains per unit of Cb and Cr offset (Q14).
+    /// What luma gains per unit of Cb and Cr offset (Q17).
     public let lumaFromBlue: Int32, lumaFromRed: Int32
-    /// The new Cb from the old Cb and Cr offsets (Q14).
+    /// The new Cb from the old Cb and Cr offsets (Q17; the first is close to 1).
     public let blueFromBlue: Int32, blueFromRed: Int32
-    /// The new Cr from the old Cb and Cr offsets (Q14).
+    /// The new Cr from the old Cb and Cr offsets (Q17; the second is close to 1).
     public let redFromBlue: Int32, redFromRed: Int32
     /// Index `Cb << 8 | Cr`: new Cb in bits 0–7, new Cr in bits 8–15, and in bits 16–31 the row of `lumaTable` for
     /// the luma correction (already shifted left by 8, so adding Y indexes the table).
@@ -74,6 +78,10 @@ public final class YUVMatrixConverter: Sendable {
         blueFromRed = fixed(m[1][2])
         redFromBlue = fixed(m[2][1])
         redFromRed = fixed(m[2][2])
+        let one = 1 << Self.fractionBits
+        for mix in [lumaFromBlue, lumaFromRed, blueFromBlue - Int32(one), blueFromRed, redFromBlue, redFromRed - Int32(one)] {
+            precondition(abs(Int(mix)) < one / 4, "a mix of \(mix)/\(one) does not fit the 16-bit lanes")
+        }
         var chroma = [UInt32](repeating: 0, count: 1 << 16)
         let limit = Self.correctionLimit
         for cb in 0..<256 {
@@ -94,12 +102,22 @@ public final class YUVMatrixConverter: Sendable {
     }
 
     /// The fixed-point map on one chroma sample's offsets (Cb − 128, Cr − 128): luma's correction, and the new Cb
-    /// and Cr as code values, not yet clamped. Rounds half up.
-    private static func map(_ cb: Int32, _ cr: Int32, _ lb: Int32, _ lr: Int32, _ bb: Int32, _ br: Int32,
-                            _ rb: Int32, _ rr: Int32) -> (Int32, Int32, Int32) {
-        let half: Int32 = 1 << (fractionBits - 1), centre: Int32 = 128 << fractionBits + half
-        return ((cb * lb + cr * lr + half) >> fractionBits, (cb * bb + cr * br + centre) >> fractionBits,
-                (cb * rb + cr * rr + centre) >> fractionBits)
+    /// and Cr as code values, not yet clamped. Cb and Cr keep their own offset whole and add only their mix (the
+    /// diagonal's excess over 1); every mix is a sum of two `term`s, rounded half up. Both kernels compute exactly
+    /// this, the vectors in 16-bit lanes.
+    static func map(_ cb: Int32, _ cr: Int32, _ lb: Int32, _ lr: Int32, _ bb: Int32, _ br: Int32,
+                    _ rb: Int32, _ rr: Int32) -> (Int32, Int32, Int32) {
+        let one: Int32 = 1 << fractionBits
+        func mix(_ a: Int32, _ b: Int32) -> Int32 { (term(cb, a) + term(cr, b) + 1 << 8) >> 9 }
+        return (mix(lb, lr), cb + 128 + mix(bb - one, br), cr + 128 + mix(rb, rr - one))
+    }
+
+    /// An offset (−128…127) times a Q17 coefficient under 1/4 in magnitude, in Q9, from two products that each fit
+    /// 16 bits: the coefficient's top bits (at most 213 × 128) and its low 7 bits (at most 127 × 128), each shifted
+    /// down (rounding toward −∞) to Q9. A sum of two terms stays under 21,300: 16-bit lanes hold it.
+    @inline(__always)
+    static func term(_ offset: Int32, _ coefficient: Int32) -> Int32 {
+        (offset * (coefficient >> 7)) >> 1 + (offset * (coefficient & 127)) >> 8
     }
 
     /// BT.601 to BT.709: what an HD canvas needs.
@@ -127,46 +145,172 @@ public final class YUVMatrixConverter: Sendable {
         return (0..<3).map { row in (0..<3).map { column in columns[column][row] * scale[row] / scale[column] } }
     }
 
+    /// How a picture is converted; both give the same bytes (`YUVMatrixConverterTests` compares them sample for
+    /// sample). `tables`: two lookups per sample, fast in a debug build too (the test suite's recorder is one).
+    /// `vectors`: the same fixed-point arithmetic on 16 chroma samples and their 64 luma samples at once, in SIMD
+    /// registers; with the optimizer about 4× faster than the tables, and without it hundreds of times slower.
+    public enum Kernel: Sendable, CaseIterable {
+        case tables, vectors
+    }
+
+    /// What `convert` uses unless told: the vectors in an optimized build, the tables in a debug one.
+    public static var defaultKernel: Kernel {
+        #if DEBUG
+        return .tables
+        #else
+        return .vectors
+        #endif
+    }
+
     /// Converts a `width`×`height` 4:2:0 picture in place: luma rows of `luma.stride` bytes, chroma planes of half
     /// the width and height (rounded up). Only the given rectangle of bytes is read or written; the caller keeps
     /// ownership of the planes and must not touch them during the call.
-    public func convert(luma: PlaneRows, blue: PlaneRows, red: PlaneRows, width: Int, height: Int) {
-        convert(luma: luma, blue: blue, red: red, width: width, height: height, chromaRows: 0..<((height + 1) / 2))
+    public func convert(luma: PlaneRows, blue: PlaneRows, red: PlaneRows, width: Int, height: Int,
+                        kernel: Kernel = YUVMatrixConverter.defaultKernel) {
+        convert(luma: luma, blue: blue, red: red, width: width, height: height, chromaRows: 0..<((height + 1) / 2),
+                kernel: kernel)
     }
 
     /// Converts only the chroma rows `chromaRows` (and their luma rows): disjoint ranges may run on different
-    /// threads at once. Plain `while` loops over pointers: they stay fast in a debug build too.
+    /// threads at once.
     public func convert(luma: PlaneRows, blue: PlaneRows, red: PlaneRows, width: Int, height: Int,
-                        chromaRows: Range<Int>) {
-        let chromaWidth = (width + 1) / 2, pairs = width / 2
+                        chromaRows: Range<Int>, kernel: Kernel = YUVMatrixConverter.defaultKernel) {
+        let planes = Planes(luma: luma, blue: blue, red: red)
+        convert(from: planes, to: planes, width: width, height: height, chromaRows: chromaRows, kernel: kernel)
+    }
+
+    /// The three planes of a 4:2:0 picture, as rows.
+    public struct Planes: Sendable {
+        public var luma: PlaneRows, blue: PlaneRows, red: PlaneRows
+
+        public init(luma: PlaneRows, blue: PlaneRows, red: PlaneRows) {
+            self.luma = luma
+            self.blue = blue
+            self.red = red
+        }
+    }
+
+    /// Converts `source` into `destination` (both `width`×`height`; they may be the same planes, for in place, but
+    /// must not otherwise overlap): one pass that copies and converts, so a picture already at the canvas's size
+    /// needs no separate copy. `source` is only read.
+    public func convert(from source: Planes, to destination: Planes, width: Int, height: Int,
+                        kernel: Kernel = YUVMatrixConverter.defaultKernel) {
+        convert(from: source, to: destination, width: width, height: height, chromaRows: 0..<((height + 1) / 2),
+                kernel: kernel)
+    }
+
+    /// `convert(from:to:width:height:)` on the chroma rows `chromaRows` only.
+    public func convert(from source: Planes, to destination: Planes, width: Int, height: Int, chromaRows: Range<Int>,
+                        kernel: Kernel) {
+        let pairs = width / 2
         chromaTable.withUnsafeBufferPointer { chromaTable in
             lumaTable.withUnsafeBufferPointer { lumaTable in
-                let chroma = chromaTable.baseAddress!, newLuma = lumaTable.baseAddress!
+                let tables = (chroma: chromaTable.baseAddress!, luma: lumaTable.baseAddress!)
                 var row = chromaRows.lowerBound
                 while row < chromaRows.upperBound {
-                    let cbRow = blue.base + row * blue.stride, crRow = red.base + row * red.stride
-                    let top = luma.base + 2 * row * luma.stride
-                    // An odd last luma row shares its chroma row with no second luma row.
-                    let bottom = 2 * row + 1 < height ? top + luma.stride : nil
-                    var x = 0
-                    while x < chromaWidth {
-                        let entry = chroma[Int(cbRow[x]) << 8 | Int(crRow[x])]
-                        cbRow[x] = UInt8(truncatingIfNeeded: entry)
-                        crRow[x] = UInt8(truncatingIfNeeded: entry >> 8)
-                        let correction = Int(entry >> 16)
-                        let column = 2 * x
-                        let columns = x < pairs ? 2 : 1
-                        top[column] = newLuma[correction | Int(top[column])]
-                        if columns == 2 { top[column + 1] = newLuma[correction | Int(top[column + 1])] }
-                        if let bottom {
-                            bottom[column] = newLuma[correction | Int(bottom[column])]
-                            if columns == 2 { bottom[column + 1] = newLuma[correction | Int(bottom[column + 1])] }
-                        }
-                        x += 1
+                    // The vectors take whole groups of 16 chroma samples over two luma rows; the tables do the rest
+                    // of the row (and an odd last luma row, which has no second row).
+                    let vectorPairs = kernel == .vectors && 2 * row + 1 < height ? pairs - pairs % 16 : 0
+                    if vectorPairs > 0 {
+                        vectorRow(row, from: source, to: destination, pairs: vectorPairs)
                     }
+                    tableRow(row, from: source, to: destination, width: width, height: height, firstPair: vectorPairs,
+                             tables: tables)
                     row += 1
                 }
             }
+        }
+    }
+
+    /// One chroma row from chroma sample `firstPair` on, through the tables. Plain `while` loops over pointers: they
+    /// stay fast in a debug build too.
+    @inline(__always)
+    private func tableRow(_ row: Int, from source: Planes, to destination: Planes, width: Int, height: Int,
+                          firstPair: Int, tables: (chroma: UnsafePointer<UInt32>, luma: UnsafePointer<UInt8>)) {
+        let chromaWidth = (width + 1) / 2, pairs = width / 2
+        let cbIn = source.blue.base + row * source.blue.stride, crIn = source.red.base + row * source.red.stride
+        let cbOut = destination.blue.base + row * destination.blue.stride
+        let crOut = destination.red.base + row * destination.red.stride
+        let topIn = source.luma.base + 2 * row * source.luma.stride
+        let topOut = destination.luma.base + 2 * row * destination.luma.stride
+        // An odd last luma row shares its chroma row with no second luma row.
+        let hasBottom = 2 * row + 1 < height
+        let bottomIn = topIn + source.luma.stride, bottomOut = topOut + destination.luma.stride
+        let chroma = tables.chroma, newLuma = tables.luma
+        var x = firstPair
+        while x < chromaWidth {
+            let entry = chroma[Int(cbIn[x]) << 8 | Int(crIn[x])]
+            cbOut[x] = UInt8(truncatingIfNeeded: entry)
+            crOut[x] = UInt8(truncatingIfNeeded: entry >> 8)
+            let correction = Int(entry >> 16)
+            let column = 2 * x
+            let two = x < pairs
+            topOut[column] = newLuma[correction | Int(topIn[column])]
+            if two { topOut[column + 1] = newLuma[correction | Int(topIn[column + 1])] }
+            if hasBottom {
+                bottomOut[column] = newLuma[correction | Int(bottomIn[column])]
+                if two { bottomOut[column + 1] = newLuma[correction | Int(bottomIn[column + 1])] }
+            }
+            x += 1
+        }
+    }
+
+    /// Chroma samples `0..<pairs` (a multiple of 16) of one chroma row and its two luma rows, 16 at a time: `map`
+    /// in 16-bit SIMD lanes. Luma is read as 16-bit lanes, each holding a block's two neighbouring samples (the even
+    /// one in the low byte: Linux's targets are little-endian), so every lane lines up with its chroma sample's
+    /// correction.
+    @inline(__always)
+    private func vectorRow(_ row: Int, from source: Planes, to destination: Planes, pairs: Int) {
+        typealias Lanes = SIMD16<Int16>
+        let one = Int32(1) << Self.fractionBits
+        /// A coefficient's two parts for `term`, in lanes.
+        func parts(_ coefficient: Int32) -> (top: Lanes, low: Lanes) {
+            (Lanes(repeating: Int16(coefficient >> 7)), Lanes(repeating: Int16(coefficient & 127)))
+        }
+        let lb = parts(lumaFromBlue), lr = parts(lumaFromRed)
+        let bb = parts(blueFromBlue - one), br = parts(blueFromRed)
+        let rb = parts(redFromBlue), rr = parts(redFromRed - one)
+        let half = Lanes(repeating: 1 << 8), offset = Lanes(repeating: 128), high = Lanes(repeating: 255)
+        let cbIn = UnsafeRawPointer(source.blue.base + row * source.blue.stride)
+        let crIn = UnsafeRawPointer(source.red.base + row * source.red.stride)
+        let cbOut = UnsafeMutableRawPointer(destination.blue.base + row * destination.blue.stride)
+        let crOut = UnsafeMutableRawPointer(destination.red.base + row * destination.red.stride)
+        let topIn = UnsafeRawPointer(source.luma.base + 2 * row * source.luma.stride)
+        let topOut = UnsafeMutableRawPointer(destination.luma.base + 2 * row * destination.luma.stride)
+        let bottomIn = topIn + source.luma.stride, bottomOut = topOut + destination.luma.stride
+
+        // Clamping by masks (an arithmetic shift of a negative lane is all ones): the standard library's
+        // `pointwiseMin`/`pointwiseMax` and `init(clamping:)` are calls, or lane-by-lane code, in an optimized build.
+        @inline(__always)
+        func clamped(_ value: Lanes) -> Lanes {
+            let positive = value & ~(value &>> 15)
+            let over = (high &- positive) &>> 15
+            return (positive & ~over) | (high & over)
+        }
+        @inline(__always)
+        func corrected(_ pairsOfLuma: SIMD16<UInt16>, by correction: Lanes) -> SIMD16<UInt16> {
+            let even = Lanes(truncatingIfNeeded: pairsOfLuma & 0xFF) &+ correction
+            let odd = Lanes(truncatingIfNeeded: pairsOfLuma &>> 8) &+ correction
+            return SIMD16<UInt16>(truncatingIfNeeded: clamped(even)) | SIMD16<UInt16>(truncatingIfNeeded: clamped(odd)) &<< 8
+        }
+
+        var x = 0
+        while x < pairs {
+            let cb = Lanes(truncatingIfNeeded: cbIn.loadUnaligned(fromByteOffset: x, as: SIMD16<UInt8>.self)) &- offset
+            let cr = Lanes(truncatingIfNeeded: crIn.loadUnaligned(fromByteOffset: x, as: SIMD16<UInt8>.self)) &- offset
+            @inline(__always)
+            func mix(_ a: (top: Lanes, low: Lanes), _ b: (top: Lanes, low: Lanes)) -> Lanes {
+                ((cb &* a.top) &>> 1 &+ (cb &* a.low) &>> 8 &+ (cr &* b.top) &>> 1 &+ (cr &* b.low) &>> 8 &+ half) &>> 9
+            }
+            let correction = mix(lb, lr)
+            let blue = clamped(cb &+ offset &+ mix(bb, br)), red = clamped(cr &+ offset &+ mix(rb, rr))
+            cbOut.storeBytes(of: SIMD16<UInt8>(truncatingIfNeeded: blue), toByteOffset: x, as: SIMD16<UInt8>.self)
+            crOut.storeBytes(of: SIMD16<UInt8>(truncatingIfNeeded: red), toByteOffset: x, as: SIMD16<UInt8>.self)
+            let top = topIn.loadUnaligned(fromByteOffset: 2 * x, as: SIMD16<UInt16>.self)
+            let bottom = bottomIn.loadUnaligned(fromByteOffset: 2 * x, as: SIMD16<UInt16>.self)
+            topOut.storeBytes(of: corrected(top, by: correction), toByteOffset: 2 * x, as: SIMD16<UInt16>.self)
+            bottomOut.storeBytes(of: corrected(bottom, by: correction), toByteOffset: 2 * x, as: SIMD16<UInt16>.self)
+            x += 16
         }
     }
 }

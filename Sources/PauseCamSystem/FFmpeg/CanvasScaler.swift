@@ -172,6 +172,13 @@ final class CanvasScaler {
             throw FFmpegError("sws_scale(\(frame.format.rawValue) frame with \(frame.planes.count) planes)",
                               code: pausecam_averror(EINVAL))
         }
+        if let converter = colorimetry.converterFromSources, frame.format == .yuv420p, frame.range == .limited,
+           crop.width == target.width, crop.height == target.height {
+            // Nothing to scale or re-range: one pass copies the picture onto the canvas and changes its matrix.
+            return Self.convert(frame, crop: crop, offsets: Self.cropOffsets(format: frame.format, planes: frame.planes,
+                                                                              crop: crop),
+                                into: destination, at: target, with: converter)
+        }
         let scaler = try context(for: ScalerContext.Key(
             sourceWidth: crop.width, sourceHeight: crop.height, format: frame.format, range: frame.range,
             targetWidth: target.width, targetHeight: target.height)).pointer
@@ -193,6 +200,29 @@ final class CanvasScaler {
         }
         try FFmpegError.check(result, "sws_scale(\(frame.lens) \(frame.format.rawValue))")
         colorimetry.converterFromSources?.convert(destination, in: target)
+    }
+
+    /// Copies the `crop` of a limited-range yuv420p `frame` (its planes' byte `offsets`) onto the canvas rectangle
+    /// `target` of the same size, changing its matrix on the way (`YUVMatrixConverter`'s out-of-place pass).
+    static func convert(_ frame: VideoFrame, crop: PixelRect, offsets: [Int],
+                        into destination: (data: [UnsafeMutablePointer<UInt8>], stride: [Int]), at target: PixelRect,
+                        with converter: YUVMatrixConverter) {
+        withBaseAddresses(Array(frame.planes.prefix(3))) { bases in
+            // Only read: `convert(from:to:)` never writes its source.
+            func rows(_ index: Int) -> PlaneRows {
+                PlaneRows(base: UnsafeMutablePointer(mutating: bases[index]!) + offsets[index],
+                          stride: frame.planes[index].stride)
+            }
+            let source = YUVMatrixConverter.Planes(luma: rows(0), blue: rows(1), red: rows(2))
+            let canvas = YUVMatrixConverter.Planes(
+                luma: PlaneRows(base: destination.data[0] + target.y * destination.stride[0] + target.x,
+                                stride: destination.stride[0]),
+                blue: PlaneRows(base: destination.data[1] + target.y / 2 * destination.stride[1] + target.x / 2,
+                                stride: destination.stride[1]),
+                red: PlaneRows(base: destination.data[2] + target.y / 2 * destination.stride[2] + target.x / 2,
+                               stride: destination.stride[2]))
+            converter.convert(from: source, to: canvas, width: crop.width, height: crop.height)
+        }
     }
 
     /// The FFmpeg pixel format of a pipeline format, and how many planes it has.
