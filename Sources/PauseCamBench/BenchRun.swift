@@ -52,6 +52,11 @@ struct BenchRun {
                                             "floor_ratio": figures.floorRatio]
                 entry["ffmpeg_fps"] = figures.ffmpegFPS ?? NSNull()
                 entry["ratio"] = figures.ratio ?? NSNull()
+                entry["pausecam_cpu_ms_per_frame"] = figures.pauseCamCPU
+                entry["ffmpeg_cpu_ms_per_frame"] = figures.ffmpegCPU ?? NSNull()
+                entry["floor_cpu_ms_per_frame"] = figures.floorCPU
+                entry["cpu_ratio"] = figures.cpuRatio ?? NSNull()
+                entry["floor_cpu_ratio"] = figures.floorCPURatio
                 byPreset[preset] = entry
                 floorRatios.append(figures.floorRatio)
                 print(String(format: "same job 1920x1080/30 %@ x264 %@: PauseCam %.1f fps, ffmpeg CLI %@, "
@@ -60,6 +65,10 @@ struct BenchRun {
                              figures.ffmpegFPS.map { String(format: "%.1f fps", $0) } ?? "skipped",
                              figures.floorFPS, figures.ratio.map { String(format: "%.3f", $0) } ?? "-",
                              figures.floorRatio))
+                print(String(format: "  CPU per frame: PauseCam %.2f ms, ffmpeg CLI %@, libx264 alone %.2f ms; "
+                             + "cpu_ratio %@, floor_cpu_ratio %.3f", figures.pauseCamCPU,
+                             figures.ffmpegCPU.map { String(format: "%.2f ms", $0) } ?? "skipped", figures.floorCPU,
+                             figures.cpuRatio.map { String(format: "%.3f", $0) } ?? "-", figures.floorCPURatio))
             }
             sameJob[content.name] = byPreset
             fflush(nil)  // each figure shows as it is measured, also through a pipe (`make bench | tee`)

@@ -15,8 +15,20 @@ enum SameJobBench {
         var pauseCamFPS: Double
         var ffmpegFPS: Double?
         var floorFPS: Double
+        /// CPU milliseconds (user + system, every thread) per frame of each side, the lowest of the rounds: unlike
+        /// frames per second, hardly moved by what else runs on the machine.
+        var pauseCamCPU = Double.infinity, ffmpegCPU: Double?, floorCPU = Double.infinity
         var ratio: Double? { ffmpegFPS.map { pauseCamFPS / $0 } }
         var floorRatio: Double { pauseCamFPS / floorFPS }
+        /// The same ratios in CPU per frame (above 1: PauseCam spends less).
+        var cpuRatio: Double? { ffmpegCPU.map { $0 / pauseCamCPU } }
+        var floorCPURatio: Double { floorCPU / pauseCamCPU }
+    }
+
+    /// One side's run: frames per second of wall time and CPU milliseconds per frame.
+    struct Run {
+        var fps: Double
+        var cpuMilliseconds: Double
     }
 
     static let crf = 23
@@ -28,16 +40,23 @@ enum SameJobBench {
         let frameCount = Int(seconds) * 30
         var best = Figures(pauseCamFPS: 0, ffmpegFPS: nil, floorFPS: 0)
         for _ in 0..<max(1, repeats) {
-            best.pauseCamFPS = max(best.pauseCamFPS, try pauseCamFPS(content: content, sound: sound,
-                                                                     frameCount: frameCount, preset: preset,
-                                                                     folder: folder))
-            if let ffmpeg = ffmpegFPS(content: content, sound: sound, seconds: seconds, frameCount: frameCount,
+            let pauseCam = try pauseCamRun(content: content, sound: sound, frameCount: frameCount, preset: preset,
+                                           folder: folder)
+            best.pauseCamFPS = max(best.pauseCamFPS, pauseCam.fps)
+            best.pauseCamCPU = min(best.pauseCamCPU, pauseCam.cpuMilliseconds)
+            if let ffmpeg = ffmpegRun(content: content, sound: sound, seconds: seconds, frameCount: frameCount,
                                       preset: preset, folder: folder) {
-                best.ffmpegFPS = max(best.ffmpegFPS ?? 0, ffmpeg)
+                best.ffmpegFPS = max(best.ffmpegFPS ?? 0, ffmpeg.fps)
+                best.ffmpegCPU = min(best.ffmpegCPU ?? .infinity, ffmpeg.cpuMilliseconds)
             }
-            best.floorFPS = max(best.floorFPS, try EncoderSpeedMeter.framesPerSecond(
+            let cpuBefore = cpuSeconds()
+            let floor = try EncoderSpeedMeter.framesPerSecond(
                 preset: preset, crf: crf, frames: content.frames, count: frameCount, width: content.width,
-                height: content.height, rate: FrameRate(30)))
+                height: content.height, rate: FrameRate(30))
+            // The floor's pictures are made before its clock starts, but inside this CPU figure: it slightly
+            // overstates the floor's CPU, against PauseCam.
+            best.floorFPS = max(best.floorFPS, floor)
+            best.floorCPU = min(best.floorCPU, (cpuSeconds() - cpuBefore) * 1000 / Double(frameCount))
         }
         return best
     }
@@ -54,9 +73,28 @@ enum SameJobBench {
             print("no \(name) content (is /usr/bin/ffmpeg there?)")
             return
         }
-        let fps = try pauseCamFPS(content: content, sound: sound, frameCount: Int(seconds) * 30, preset: preset,
+        let run = try pauseCamRun(content: content, sound: sound, frameCount: Int(seconds) * 30, preset: preset,
                                   folder: folder)
-        print(String(format: "PauseCam same job %@ x264 %@: %.1f fps", name, preset, fps))
+        print(String(format: "PauseCam same job %@ x264 %@: %.1f fps, %.2f ms CPU per frame", name, preset, run.fps,
+                     run.cpuMilliseconds))
+    }
+
+    /// The three sides of one same-job figure on `content` ("pattern" or "camera"), one round, printed.
+    static func compare(content name: String, preset: String, seconds: Int64) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pausecam-compare-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let sound = try BenchSound(seconds: seconds + 1, folder: folder)
+        guard let content = name == "pattern"
+                ? try BenchContent.pattern(width: 1920, height: 1080, count: 60, folder: folder)
+                : try BenchContent.camera(width: 1920, height: 1080, count: 60, folder: folder) else {
+            print("no \(name) content (is /usr/bin/ffmpeg there?)")
+            return
+        }
+        let f = try run(content: content, sound: sound, seconds: seconds, preset: preset, repeats: 1, folder: folder)
+        print(String(format: "%@ %@: fps PauseCam %.1f, ffmpeg %.1f, x264 alone %.1f; CPU ms/frame %.2f, %.2f, %.2f",
+                     name, preset, f.pauseCamFPS, f.ffmpegFPS ?? 0, f.floorFPS, f.pauseCamCPU, f.ffmpegCPU ?? 0,
+                     f.floorCPU))
     }
 
     static func settings(_ content: BenchContent, preset: String) -> MovieSettings {
@@ -67,8 +105,9 @@ enum SameJobBench {
     }
 
     /// Frames and 10 ms audio chunks handed to a `MovieWriter` in time order, as the recorder does.
-    static func pauseCamFPS(content: BenchContent, sound: BenchSound, frameCount: Int, preset: String,
-                            folder: URL) throws -> Double {
+    static func pauseCamRun(content: BenchContent, sound: BenchSound, frameCount: Int, preset: String,
+                            folder: URL) throws -> Run {
+        let cpuBefore = cpuSeconds()
         let sink = try MovieWriterFactory().makeSink(directory: folder.path, baseName: "pausecam-\(content.name)-\(preset)",
                                                      settings: settings(content, preset: preset))
         let chunk = Int(BenchSound.sampleRate) / 100
@@ -89,13 +128,15 @@ enum SameJobBench {
         }
         let summary = try sink.finish(chapters: [])
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        let cpu = cpuSeconds() - cpuBefore
         try? FileManager.default.removeItem(atPath: summary.path)
-        return Double(summary.videoFramesWritten) / elapsed
+        return Run(fps: Double(summary.videoFramesWritten) / elapsed,
+                   cpuMilliseconds: cpu * 1000 / Double(summary.videoFramesWritten))
     }
 
     /// The same job with two ffmpeg commands: encode into a fragmented `.mov`, then remux with `+faststart`.
-    static func ffmpegFPS(content: BenchContent, sound: BenchSound, seconds: Int64, frameCount: Int, preset: String,
-                          folder: URL) -> Double? {
+    static func ffmpegRun(content: BenchContent, sound: BenchSound, seconds: Int64, frameCount: Int, preset: String,
+                          folder: URL) -> Run? {
         let partial = folder.appendingPathComponent("ffmpeg-\(content.name)-\(preset).partial.mov").path
         let final = folder.appendingPathComponent("ffmpeg-\(content.name)-\(preset).mov").path
         defer {
@@ -114,7 +155,9 @@ enum SameJobBench {
                       "-f", "mov", partial]
         let remux = ["-v", "error", "-y", "-i", partial, "-map", "0:v", "-map", "0:a", "-c", "copy",
                      "-movflags", "+faststart", final]
+        let cpuBefore = cpuSeconds(children: true)
         guard let first = BenchProcess.run(encode), let second = BenchProcess.run(remux) else { return nil }
-        return Double(frameCount) / (first + second)
+        return Run(fps: Double(frameCount) / (first + second),
+                   cpuMilliseconds: (cpuSeconds(children: true) - cpuBefore) * 1000 / Double(frameCount))
     }
 }

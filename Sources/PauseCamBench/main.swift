@@ -17,6 +17,10 @@ case "samejob":
     // `samejob CONTENT PRESET [SECONDS]`: only PauseCam's side of one same-job encode, to run under `perf record -g`.
     try SameJobBench.profile(content: words.dropFirst().first ?? "camera", preset: words.dropFirst(2).first ?? "ultrafast",
                              seconds: words.dropFirst(3).first.flatMap { Int64($0) } ?? 10)
+case "compare":
+    // `compare CONTENT PRESET [SECONDS]`: one same-job figure (PauseCam, the ffmpeg CLI, libx264 alone), one round.
+    try SameJobBench.compare(content: words.dropFirst().first ?? "pattern", preset: words.dropFirst(2).first ?? "ultrafast",
+                             seconds: words.dropFirst(3).first.flatMap { Int64($0) } ?? 10)
 case "standby":
     try StandbyBench.run(seconds: words.dropFirst().first.flatMap { Int64($0) } ?? 6)
 case "standby-yuyv":

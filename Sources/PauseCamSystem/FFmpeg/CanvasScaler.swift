@@ -30,7 +30,7 @@ final class CanvasScaler {
     /// The JPEG decoder, made at the first compressed frame (a rig without MJPEG never opens one).
     private var jpegDecoder: MJPEGDecoder?
     /// The last JPEG decoded (its lens, capture time and size in bytes) and its picture.
-    private var lastDecoded: (lens: String, pts: MediaTime, byteCount: Int, picture: VideoFrame)?
+    private var lastDecoded: (lens: String, pts: MediaTime, byteCount: Int, picture: DecodedPicture)?
     /// How many JPEGs were decoded (for tests: a repeated frame is decoded once).
     private(set) var decodedJPEGCount = 0
 
@@ -130,57 +130,81 @@ final class CanvasScaler {
         return output
     }
 
-    /// `frame` with its pixels: a compressed frame decoded (keeping its lens, capture time and crop), any other
-    /// returned as is. Throws `FFmpegError` for a JPEG that does not decode (a torn USB transfer): the caller
-    /// decides whether to repeat the previous picture.
-    func decompressed(_ frame: VideoFrame) throws -> VideoFrame {
-        guard frame.format.isCompressed else { return frame }
+    /// The decoded picture of a compressed `frame`, left in libavcodec's buffers (the last one is kept, so a
+    /// repeated frame is decoded once). Throws `FFmpegError` for a JPEG that does not decode (a torn USB transfer):
+    /// the caller decides whether to repeat the previous picture.
+    func decompressed(_ frame: VideoFrame) throws -> DecodedPicture {
         let byteCount = frame.planes.first?.bytes.count ?? 0
         if let last = lastDecoded, last.lens == frame.lens, last.pts == frame.pts, last.byteCount == byteCount {
-            var picture = last.picture
-            picture.crop = frame.crop
-            return picture
+            return last.picture
         }
         if jpegDecoder == nil { jpegDecoder = try MJPEGDecoder() }
-        guard let bytes = frame.planes.first?.bytes,
-              var picture = try jpegDecoder!.decode(bytes, pts: frame.pts, lens: frame.lens) else {
+        guard let bytes = frame.planes.first?.bytes, let picture = try jpegDecoder!.decodePicture(bytes) else {
             throw FFmpegError("mjpeg decoder: no picture in \(frame.lens)'s \(byteCount)-byte JPEG",
                               code: pausecam_averror(EINVAL))
         }
         decodedJPEGCount += 1
-        picture.crop = frame.crop
         lastDecoded = (frame.lens, frame.pts, byteCount, picture)
         return picture
     }
 
+    /// A picture's pixels for one draw, wherever they live: a frame's own arrays, or a decoded JPEG in libavcodec's
+    /// buffers (drawn from there, not copied out first).
+    struct SourcePlanes {
+        var width: Int, height: Int
+        var format: PixelFormat, range: ColorRange
+        var bases: [UnsafePointer<UInt8>?]
+        var strides: [Int]
+    }
+
     /// Draws `frame` into an existing yuv420p canvas-sized `output`, decoding it first when it is compressed.
     func draw(_ frame: VideoFrame, into output: UnsafeMutablePointer<AVFrame>) throws {
-        if frame.format.isCompressed { return try draw(decompressed(frame), into: output) }
-        var crop = frame.crop ?? PixelRect(x: 0, y: 0, width: frame.width, height: frame.height)
-        crop.x = max(0, min(crop.x, frame.width - 2)) & ~1
-        crop.y = max(0, min(crop.y, frame.height - 2)) & ~1
-        crop.width = max(2, min(crop.width, frame.width - crop.x))
-        crop.height = max(2, min(crop.height, frame.height - crop.y))
-        let target = placement(sourceWidth: crop.width, sourceHeight: crop.height)
-
-        let destination = Self.planes(of: output)
-        if target.width < width || target.height < height {
-            Self.fillBlack(destination, width: width, height: height)
+        if frame.format.isCompressed {
+            let picture = try decompressed(frame)
+            let source = SourcePlanes(width: picture.width, height: picture.height, format: picture.format,
+                                      range: picture.range, bases: picture.bases, strides: picture.strides)
+            return try withExtendedLifetime(picture) {
+                try draw(source, crop: frame.crop, lens: frame.lens, into: output)
+            }
         }
         let (_, planeCount) = Self.ffmpegFormat(frame.format)
         guard frame.planes.count >= planeCount else {
             throw FFmpegError("sws_scale(\(frame.format.rawValue) frame with \(frame.planes.count) planes)",
                               code: pausecam_averror(EINVAL))
         }
-        if let converter = colorimetry.converterFromSources, frame.format == .yuv420p, frame.range == .limited,
+        let planes = Array(frame.planes.prefix(planeCount))
+        try Self.withBaseAddresses(planes) { bases in
+            try draw(SourcePlanes(width: frame.width, height: frame.height, format: frame.format, range: frame.range,
+                                  bases: bases, strides: planes.map(\.stride)),
+                     crop: frame.crop, lens: frame.lens, into: output)
+        }
+    }
+
+    /// Draws the `crop` (nil: all) of `source` into the canvas `output`: letterboxed or pillarboxed, scaled and
+    /// re-ranged by libswscale, then given the canvas's matrix.
+    private func draw(_ source: SourcePlanes, crop requested: PixelRect?, lens: String,
+                      into output: UnsafeMutablePointer<AVFrame>) throws {
+        var crop = requested ?? PixelRect(x: 0, y: 0, width: source.width, height: source.height)
+        crop.x = max(0, min(crop.x, source.width - 2)) & ~1
+        crop.y = max(0, min(crop.y, source.height - 2)) & ~1
+        crop.width = max(2, min(crop.width, source.width - crop.x))
+        crop.height = max(2, min(crop.height, source.height - crop.y))
+        let target = placement(sourceWidth: crop.width, sourceHeight: crop.height)
+
+        let destination = Self.planes(of: output)
+        if target.width < width || target.height < height {
+            Self.fillBlack(destination, width: width, height: height)
+        }
+        let offsets = Self.cropOffsets(format: source.format, strides: source.strides, crop: crop)
+        let start: [UnsafePointer<UInt8>?] = zip(source.bases, offsets).map { base, offset in base.map { $0 + offset } }
+        if let converter = colorimetry.converterFromSources, source.format == .yuv420p, source.range == .limited,
            crop.width == target.width, crop.height == target.height {
             // Nothing to scale or re-range: one pass copies the picture onto the canvas and changes its matrix.
-            return Self.convert(frame, crop: crop, offsets: Self.cropOffsets(format: frame.format, planes: frame.planes,
-                                                                              crop: crop),
+            return Self.convert(start, strides: source.strides, width: crop.width, height: crop.height,
                                 into: destination, at: target, with: converter)
         }
         let scaler = try context(for: ScalerContext.Key(
-            sourceWidth: crop.width, sourceHeight: crop.height, format: frame.format, range: frame.range,
+            sourceWidth: crop.width, sourceHeight: crop.height, format: source.format, range: source.range,
             targetWidth: target.width, targetHeight: target.height)).pointer
         var destinationPointers: [UnsafeMutablePointer<UInt8>?] = [
             destination.data[0] + target.y * destination.stride[0] + target.x,
@@ -189,40 +213,34 @@ final class CanvasScaler {
             nil,
         ]
         var destinationStrides: [Int32] = destination.stride.map { Int32($0) } + [0]
-        var strides = frame.planes.prefix(planeCount).map { Int32($0.stride) }
+        var strides = source.strides.map { Int32($0) }
         strides += [Int32](repeating: 0, count: 4 - strides.count)
-        let offsets = Self.cropOffsets(format: frame.format, planes: frame.planes, crop: crop)
-        let height = Int32(crop.height)
-        let result = Self.withBaseAddresses(Array(frame.planes.prefix(planeCount))) { bases in
-            var sourcePointers: [UnsafePointer<UInt8>?] = zip(bases, offsets).map { base, offset in base.map { $0 + offset } }
-            sourcePointers += [UnsafePointer<UInt8>?](repeating: nil, count: 4 - sourcePointers.count)
-            return sws_scale(scaler, &sourcePointers, &strides, 0, height, &destinationPointers, &destinationStrides)
-        }
-        try FFmpegError.check(result, "sws_scale(\(frame.lens) \(frame.format.rawValue))")
+        var sourcePointers = start + [UnsafePointer<UInt8>?](repeating: nil, count: 4 - start.count)
+        let result = sws_scale(scaler, &sourcePointers, &strides, 0, Int32(crop.height), &destinationPointers,
+                               &destinationStrides)
+        try FFmpegError.check(result, "sws_scale(\(lens) \(source.format.rawValue))")
         colorimetry.converterFromSources?.convert(destination, in: target)
     }
 
-    /// Copies the `crop` of a limited-range yuv420p `frame` (its planes' byte `offsets`) onto the canvas rectangle
-    /// `target` of the same size, changing its matrix on the way (`YUVMatrixConverter`'s out-of-place pass).
-    static func convert(_ frame: VideoFrame, crop: PixelRect, offsets: [Int],
+    /// Copies a `width`×`height` limited-range yuv420p picture (its planes' first bytes and strides) onto the canvas
+    /// rectangle `target` of the same size, changing its matrix on the way (`YUVMatrixConverter`'s out-of-place
+    /// pass).
+    static func convert(_ bases: [UnsafePointer<UInt8>?], strides: [Int], width: Int, height: Int,
                         into destination: (data: [UnsafeMutablePointer<UInt8>], stride: [Int]), at target: PixelRect,
                         with converter: YUVMatrixConverter) {
-        withBaseAddresses(Array(frame.planes.prefix(3))) { bases in
-            // Only read: `convert(from:to:)` never writes its source.
-            func rows(_ index: Int) -> PlaneRows {
-                PlaneRows(base: UnsafeMutablePointer(mutating: bases[index]!) + offsets[index],
-                          stride: frame.planes[index].stride)
-            }
-            let source = YUVMatrixConverter.Planes(luma: rows(0), blue: rows(1), red: rows(2))
-            let canvas = YUVMatrixConverter.Planes(
-                luma: PlaneRows(base: destination.data[0] + target.y * destination.stride[0] + target.x,
-                                stride: destination.stride[0]),
-                blue: PlaneRows(base: destination.data[1] + target.y / 2 * destination.stride[1] + target.x / 2,
-                                stride: destination.stride[1]),
-                red: PlaneRows(base: destination.data[2] + target.y / 2 * destination.stride[2] + target.x / 2,
-                               stride: destination.stride[2]))
-            converter.convert(from: source, to: canvas, width: crop.width, height: crop.height)
+        // Only read: `convert(from:to:)` never writes its source.
+        func rows(_ index: Int) -> PlaneRows {
+            PlaneRows(base: UnsafeMutablePointer(mutating: bases[index]!), stride: strides[index])
         }
+        let canvas = YUVMatrixConverter.Planes(
+            luma: PlaneRows(base: destination.data[0] + target.y * destination.stride[0] + target.x,
+                            stride: destination.stride[0]),
+            blue: PlaneRows(base: destination.data[1] + target.y / 2 * destination.stride[1] + target.x / 2,
+                            stride: destination.stride[1]),
+            red: PlaneRows(base: destination.data[2] + target.y / 2 * destination.stride[2] + target.x / 2,
+                           stride: destination.stride[2]))
+        converter.convert(from: YUVMatrixConverter.Planes(luma: rows(0), blue: rows(1), red: rows(2)), to: canvas,
+                          width: width, height: height)
     }
 
     /// The FFmpeg pixel format of a pipeline format, and how many planes it has.
@@ -236,30 +254,27 @@ final class CanvasScaler {
     }
 
     /// Byte offsets of the crop's top-left corner in each plane (chroma subsampled per format; x and y even).
-    static func cropOffsets(format: PixelFormat, planes: [Plane], crop: PixelRect) -> [Int] {
+    static func cropOffsets(format: PixelFormat, strides: [Int], crop: PixelRect) -> [Int] {
         switch format {
         case .yuv420p:
-            return [crop.y * planes[0].stride + crop.x,
-                    crop.y / 2 * planes[1].stride + crop.x / 2,
-                    crop.y / 2 * planes[2].stride + crop.x / 2]
+            return [crop.y * strides[0] + crop.x, crop.y / 2 * strides[1] + crop.x / 2,
+                    crop.y / 2 * strides[2] + crop.x / 2]
         case .yuyv422:
-            return [crop.y * planes[0].stride + crop.x * 2]
+            return [crop.y * strides[0] + crop.x * 2]
         case .jpeg:
             return [0]
         case .yuv422p:
-            return [crop.y * planes[0].stride + crop.x,
-                    crop.y * planes[1].stride + crop.x / 2,
-                    crop.y * planes[2].stride + crop.x / 2]
+            return [crop.y * strides[0] + crop.x, crop.y * strides[1] + crop.x / 2, crop.y * strides[2] + crop.x / 2]
         }
     }
 
     /// Calls `body` with stable base addresses of every plane's bytes.
-    static func withBaseAddresses<R>(_ planes: [Plane], _ body: ([UnsafePointer<UInt8>?]) -> R) -> R {
-        func recurse(_ index: Int, _ collected: [UnsafePointer<UInt8>?]) -> R {
-            if index == planes.count { return body(collected) }
-            return planes[index].bytes.withUnsafeBufferPointer { recurse(index + 1, collected + [$0.baseAddress]) }
+    static func withBaseAddresses<R>(_ planes: [Plane], _ body: ([UnsafePointer<UInt8>?]) throws -> R) rethrows -> R {
+        func recurse(_ index: Int, _ collected: [UnsafePointer<UInt8>?]) throws -> R {
+            if index == planes.count { return try body(collected) }
+            return try planes[index].bytes.withUnsafeBufferPointer { try recurse(index + 1, collected + [$0.baseAddress]) }
         }
-        return recurse(0, [])
+        return try recurse(0, [])
     }
 
     /// The first three data pointers and strides of a planar frame.

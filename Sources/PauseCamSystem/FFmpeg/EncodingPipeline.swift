@@ -55,16 +55,13 @@ final class EncodingPipeline: @unchecked Sendable {
     /// frames that reach the movie are decoded. One that does not decode (a torn transfer; the camera only checks
     /// the JPEG's start) repeats the previous picture, so the movie keeps its constant rate.
     func encodeVideo(_ frame: VideoFrame, at fileTime: MediaTime, keyframe: Bool) throws {
-        var source = frame
-        if frame.format.isCompressed {
-            guard let decoded = try? scaler.decompressed(frame) else {
-                undecodablePictures += 1
-                guard let lastPicture else { return }
-                return try video.encode(lastPicture, at: fileTime, keyframe: keyframe, emit: writeVideo)
-            }
-            source = decoded
+        if frame.format.isCompressed, (try? scaler.decompressed(frame)) == nil {
+            undecodablePictures += 1
+            guard let lastPicture else { return }
+            return try video.encode(lastPicture, at: fileTime, keyframe: keyframe, emit: writeVideo)
         }
-        let picture = try scaler.scale(source)
+        // A JPEG is drawn from the picture just decoded (the scaler keeps it), straight from libavcodec's buffers.
+        let picture = try scaler.scale(frame)
         if let previous = lastPicture { scaler.recycle(previous) }
         lastPicture = picture
         try video.encode(picture, at: fileTime, keyframe: keyframe, emit: writeVideo)

@@ -34,9 +34,16 @@ public final class MJPEGDecoder: @unchecked Sendable {
         avcodec_free_context(&context)
     }
 
-    /// Decodes one JPEG (the bytes of one V4L2 buffer or MJPEG packet) into a frame stamped `pts` for `lens`. Returns `nil` when
-    /// the decoder produced no picture; throws `FFmpegError` for a corrupt JPEG or an unsupported subsampling.
+    /// Decodes one JPEG (the bytes of one V4L2 buffer or MJPEG packet) into a frame stamped `pts` for `lens`, its
+    /// planes copied into the frame. Returns `nil` when the decoder produced no picture; throws `FFmpegError` for a
+    /// corrupt JPEG or an unsupported subsampling.
     public func decode(_ jpeg: [UInt8], pts: MediaTime, lens: String) throws -> VideoFrame? {
+        try decodePicture(jpeg)?.videoFrame(pts: pts, lens: lens)
+    }
+
+    /// Decodes one JPEG into a picture that stays in libavcodec's buffers (no copy: what the canvas scaler draws
+    /// from). Returns `nil` when the decoder produced no picture; throws as `decode` does.
+    func decodePicture(_ jpeg: [UInt8]) throws -> DecodedPicture? {
         guard !jpeg.isEmpty else { return nil }
         av_packet_unref(packet)
         try FFmpegError.check(av_new_packet(packet, Int32(jpeg.count)), "av_new_packet")
@@ -48,39 +55,7 @@ public final class MJPEGDecoder: @unchecked Sendable {
         if code == pausecam_averror_eagain() { return nil }
         try FFmpegError.check(code, "avcodec_receive_frame(mjpeg)")
         defer { av_frame_unref(frame) }
-        return try picture(pts: pts, lens: lens)
-    }
-
-    /// Copies the decoded planes out of the AVFrame (which the decoder reuses).
-    private func picture(pts: MediaTime, lens: String) throws -> VideoFrame {
-        let f = frame!.pointee
-        let width = Int(f.width), height = Int(f.height)
-        let format: PixelFormat
-        let chromaRows: Int
-        switch AVPixelFormat(rawValue: f.format) {
-        case AV_PIX_FMT_YUVJ422P, AV_PIX_FMT_YUV422P:
-            format = .yuv422p
-            chromaRows = height
-        case AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUV420P:
-            format = .yuv420p
-            chromaRows = (height + 1) / 2
-        default:
-            let name = av_get_pix_fmt_name(AVPixelFormat(rawValue: f.format)).map { String(cString: $0) } ?? "?"
-            throw FFmpegError("mjpeg decoder: unsupported pixel format \(name)", code: pausecam_averror(ENOSYS))
-        }
-        let pointers = withUnsafeBytes(of: f.data) { Array($0.bindMemory(to: UnsafeMutablePointer<UInt8>?.self)) }
-        let strides = withUnsafeBytes(of: f.linesize) { Array($0.bindMemory(to: Int32.self)) }
-        var planes: [Plane] = []
-        for index in 0..<3 {
-            let stride = Int(strides[index])
-            let rows = index == 0 ? height : chromaRows
-            guard let base = pointers[index], stride > 0 else {
-                throw FFmpegError("mjpeg decoder: missing plane \(index)", code: pausecam_averror(EINVAL))
-            }
-            planes.append(Plane(bytes: Array(UnsafeBufferPointer(start: base, count: stride * rows)), stride: stride))
-        }
-        return VideoFrame(pts: pts, width: width, height: height, format: format, planes: planes, lens: lens,
-                          range: Self.range(format: AVPixelFormat(rawValue: f.format), tag: f.color_range))
+        return try DecodedPicture(takingFrom: frame!)
     }
 
     /// The range of a decoded picture: full when FFmpeg says so (`AVCOL_RANGE_JPEG`) or the format is a `yuvj` one
@@ -90,5 +65,63 @@ public final class MJPEGDecoder: @unchecked Sendable {
         case AV_PIX_FMT_YUVJ422P, AV_PIX_FMT_YUVJ420P: return .full
         default: return tag == AVCOL_RANGE_JPEG ? .full : .limited
         }
+    }
+}
+
+/// A decoded JPEG, still in the decoder's reference-counted buffers: its own reference to them (the decoder takes
+/// new buffers from its pool for the next picture, and these go back to the pool when this is freed), so nothing is
+/// copied. Planar 4:2:2 or 4:2:0, full or limited range. Used on one thread at a time.
+final class DecodedPicture: @unchecked Sendable {
+    private var frame: UnsafeMutablePointer<AVFrame>?
+    let width: Int
+    let height: Int
+    let format: PixelFormat
+    let range: ColorRange
+    /// The three planes' first bytes and strides.
+    let bases: [UnsafePointer<UInt8>?]
+    let strides: [Int]
+
+    /// Takes over the picture in `decoded` (which is left empty), or throws for a pixel format PauseCam cannot use.
+    init(takingFrom decoded: UnsafeMutablePointer<AVFrame>) throws {
+        let f = decoded.pointee
+        width = Int(f.width)
+        height = Int(f.height)
+        switch AVPixelFormat(rawValue: f.format) {
+        case AV_PIX_FMT_YUVJ422P, AV_PIX_FMT_YUV422P: format = .yuv422p
+        case AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUV420P: format = .yuv420p
+        default:
+            let name = av_get_pix_fmt_name(AVPixelFormat(rawValue: f.format)).map { String(cString: $0) } ?? "?"
+            throw FFmpegError("mjpeg decoder: unsupported pixel format \(name)", code: pausecam_averror(ENOSYS))
+        }
+        range = MJPEGDecoder.range(format: AVPixelFormat(rawValue: f.format), tag: f.color_range)
+        let pointers = withUnsafeBytes(of: f.data) { Array($0.bindMemory(to: UnsafeMutablePointer<UInt8>?.self)) }
+        let lineSizes = withUnsafeBytes(of: f.linesize) { Array($0.bindMemory(to: Int32.self)) }
+        for index in 0..<3 where pointers[index] == nil || lineSizes[index] <= 0 {
+            throw FFmpegError("mjpeg decoder: missing plane \(index)", code: pausecam_averror(EINVAL))
+        }
+        guard let owned = av_frame_alloc() else {
+            throw FFmpegError("av_frame_alloc(decoded JPEG)", code: pausecam_averror(ENOMEM))
+        }
+        av_frame_move_ref(owned, decoded)
+        frame = owned
+        bases = (0..<3).map { UnsafePointer(pointers[$0]) }
+        strides = (0..<3).map { Int(lineSizes[$0]) }
+    }
+
+    deinit {
+        av_frame_free(&frame)
+    }
+
+    /// Rows in plane `index`.
+    func rows(ofPlane index: Int) -> Int { index == 0 || format == .yuv422p ? height : (height + 1) / 2 }
+
+    /// A frame holding a copy of the planes, stamped `pts` for `lens`.
+    func videoFrame(pts: MediaTime, lens: String) -> VideoFrame {
+        let planes = (0..<3).map { index in
+            Plane(bytes: Array(UnsafeBufferPointer(start: bases[index], count: strides[index] * rows(ofPlane: index))),
+                  stride: strides[index])
+        }
+        return VideoFrame(pts: pts, width: width, height: height, format: format, planes: planes, lens: lens,
+                          range: range)
     }
 }
