@@ -1,4 +1,5 @@
 import CFFmpeg
+import Foundation
 import PauseCamCore
 
 /// Fits any camera frame onto the movie's canvas: converts its pixel format to yuv420p with libswscale, scales
@@ -73,10 +74,13 @@ final class CanvasScaler {
     }
 
     /// Canvas frames handed back by `recycle`, reused by `scale` so a recording allocates (and the kernel zeroes
-    /// and faults in) no new 3 MB picture per frame.
+    /// and faults in) no new 3 MB picture per frame. Guarded by `spareLock`: `recycle` may come from another thread
+    /// (the encoding pipeline's x264 worker) than `scale`.
     private var spareCanvases: [UnsafeMutablePointer<AVFrame>] = []
-    /// How many spare canvases to keep: the encoder's current picture and the one kept for repeats.
-    static let spareLimit = 2
+    private let spareLock = NSLock()
+    /// How many spare canvases to keep: the canvases drawn and waiting for x264, the one x264 holds for repeats and
+    /// the one being drawn.
+    static let spareLimit = EncodingPipeline.picturesInFlight + 2
     /// How many canvas frames were allocated (for tests: a recording reuses a few).
     private(set) var canvasesAllocated = 0
 
@@ -88,7 +92,7 @@ final class CanvasScaler {
     /// A recycled canvas whose buffers nobody else references (libx264 copies each picture it is given, so the
     /// encoder holds no reference once `avcodec_send_frame` has returned) is drawn over; otherwise a new one is made.
     func scale(_ frame: VideoFrame) throws -> UnsafeMutablePointer<AVFrame> {
-        while let spare = spareCanvases.popLast() {
+        while let spare = takeSpare() {
             guard av_frame_is_writable(spare) != 0 else {
                 FFmpegFrame.release(spare)
                 continue
@@ -96,7 +100,7 @@ final class CanvasScaler {
             do {
                 try draw(frame, into: spare)
             } catch {
-                spareCanvases.append(spare)
+                recycle(spare)
                 throw error
             }
             return spare
@@ -104,9 +108,19 @@ final class CanvasScaler {
         return try newCanvas(holding: frame)
     }
 
-    /// Takes back a canvas from `scale` for reuse (beyond `spareLimit` it is freed).
+    private func takeSpare() -> UnsafeMutablePointer<AVFrame>? {
+        spareLock.lock()
+        defer { spareLock.unlock() }
+        return spareCanvases.popLast()
+    }
+
+    /// Takes back a canvas from `scale` for reuse (beyond `spareLimit` it is freed). Any thread.
     func recycle(_ canvas: UnsafeMutablePointer<AVFrame>) {
-        if spareCanvases.count < Self.spareLimit { spareCanvases.append(canvas) } else { FFmpegFrame.release(canvas) }
+        spareLock.lock()
+        let kept = spareCanvases.count < Self.spareLimit
+        if kept { spareCanvases.append(canvas) }
+        spareLock.unlock()
+        if !kept { FFmpegFrame.release(canvas) }
     }
 
     /// A newly allocated canvas frame holding `frame`; the caller owns it.

@@ -2,15 +2,19 @@ import CFFmpeg
 import Foundation
 import PauseCamCore
 
-/// Everything that runs on the encoder thread: canvas scaling, the H.264 and AAC encoders and the fragmented
-/// `.partial` muxer. Built by `MovieWriter` before its thread starts and used only by that thread afterwards (then,
-/// once the thread has ended, by `finish`/`abort`).
+/// Everything that runs behind `MovieWriter`'s encoder thread: canvas drawing, the H.264 and AAC encoders and the
+/// fragmented `.partial` muxer. Built by `MovieWriter` before its thread starts; its `encode…`/`repeatVideo` calls
+/// come from that one thread; `finish`/`abandon` after it has ended.
 ///
-/// Audio is encoded off that thread, on a serial worker of its own (issue 13): AAC costs about a tenth of what
-/// ultrafast x264 does, and on the encoder thread it delayed every next picture handed to x264's frame threads.
-/// Chunks keep their order on the worker; the muxer, shared by both, is used under `muxerLock`, and its interleaver
-/// puts the two streams in order. `finish`, `abandon` and `waitForAudio` first wait for the worker to be idle, so
-/// after them the audio encoder is the caller's again. An audio error is kept and thrown by the next call.
+/// Three stages overlap (issue 13): the calling thread decodes and draws each picture onto a canvas (scaling and
+/// the BT.709 matrix); a serial video worker hands the canvases to x264 and muxes its packets; a serial audio worker
+/// encodes AAC. Drawing the next picture while x264 takes the last keeps x264's frame threads fed: on the calling
+/// thread, the drawing delayed every next picture handed to x264 (and AAC had before it moved off). At most
+/// `picturesInFlight` drawn canvases wait for x264, so memory stays bounded and the caller waits when x264 is
+/// behind (as it did when it called x264 itself). The muxer, shared by both workers, is used under `muxerLock`, and
+/// its interleaver puts the two streams in order. `finish`, `abandon` and `waitForWorkers` first wait for both
+/// workers to be idle, so after them the encoders are the caller's again. A worker's error is kept and thrown by the
+/// next call.
 final class EncodingPipeline: @unchecked Sendable {
     let muxer: PartialMovieMuxer
     let scaler: CanvasScaler
@@ -18,7 +22,7 @@ final class EncodingPipeline: @unchecked Sendable {
     let audio: AudioEncoder?
     private let videoStream: Int32
     private let audioStream: Int32
-    /// Compressed frames that did not decode and were replaced by the previous picture.
+    /// Compressed frames that did not decode and were replaced by the previous picture (the calling thread's).
     private(set) var undecodablePictures = 0
 
     /// Opens the encoders and writes the `.partial` header.
@@ -44,42 +48,92 @@ final class EncodingPipeline: @unchecked Sendable {
     private let muxerLock = NSLock()
     private var audioFailure: Error?
 
-    /// The last canvas picture encoded, kept (owned here) so a frame whose picture was dropped can repeat it.
+    /// The serial worker that hands canvases to x264, in order, and muxes the packets.
+    private let videoWorker = DispatchQueue(label: "PauseCam x264")
+    /// Canvases drawn and not yet taken by x264: enough for the drawing of the next picture to overlap x264's
+    /// intake of the last, few enough that a picture waits at most two frames (and 6 MB at 1080p) for x264.
+    static let picturesInFlight = 2
+    private let videoSlots = DispatchSemaphore(value: EncodingPipeline.picturesInFlight)
+    private var videoFailure: Error?
+    /// Whether a picture was ever drawn (the calling thread's): a repeat before the first picture does nothing.
+    private var hasPicture = false
+
+    /// The last canvas picture encoded, kept (owned by the video worker) so a frame whose picture was dropped, or
+    /// did not decode, can repeat it.
     private var lastPicture: UnsafeMutablePointer<AVFrame>?
 
     deinit {
         av_frame_free(&lastPicture)
     }
 
-    /// Scales and encodes one frame. A compressed frame (JPEG) is decoded here first, on the encoder thread: only
-    /// frames that reach the movie are decoded. One that does not decode (a torn transfer; the camera only checks
-    /// the JPEG's start) repeats the previous picture, so the movie keeps its constant rate.
+    /// Draws one frame onto a canvas here and hands it to the video worker for x264. A compressed frame (JPEG) is
+    /// decoded here first: only frames that reach the movie are decoded. One that does not decode (a torn
+    /// transfer; the camera only checks the JPEG's start) repeats the previous picture, so the movie keeps its
+    /// constant rate. Waits while `picturesInFlight` canvases wait for x264; throws the worker's error, if an
+    /// earlier picture failed.
     func encodeVideo(_ frame: VideoFrame, at fileTime: MediaTime, keyframe: Bool) throws {
+        try throwWorkerFailure()
         if frame.format.isCompressed, (try? scaler.decompressed(frame)) == nil {
             undecodablePictures += 1
-            guard let lastPicture else { return }
-            return try video.encode(lastPicture, at: fileTime, keyframe: keyframe, emit: writeVideo)
+            return try repeatVideo(at: fileTime, keyframe: keyframe)
         }
         // A JPEG is drawn from the picture just decoded (the scaler keeps it), straight from libavcodec's buffers.
-        let picture = try scaler.scale(frame)
-        if let previous = lastPicture { scaler.recycle(previous) }
-        lastPicture = picture
-        try video.encode(picture, at: fileTime, keyframe: keyframe, emit: writeVideo)
+        let handOff = CanvasHandOff(picture: try scaler.scale(frame))
+        hasPicture = true
+        videoSlots.wait()
+        videoWorker.async { [self] in
+            defer { videoSlots.signal() }
+            if let previous = lastPicture { scaler.recycle(previous) }
+            lastPicture = handOff.picture
+            encodeOnWorker(handOff.picture, at: fileTime, keyframe: keyframe)
+        }
     }
 
     /// Encodes the last picture again at `fileTime`: the frame of a picture the encoder had no time for. The movie
     /// keeps its constant rate, and x264 codes an unchanged picture in almost no time and bits. Nothing happens
     /// before the first picture (the movie then starts later, as the retimer's first frame does).
     func repeatVideo(at fileTime: MediaTime) throws {
-        guard let lastPicture else { return }
-        try video.encode(lastPicture, at: fileTime, keyframe: false, emit: writeVideo)
+        try throwWorkerFailure()
+        try repeatVideo(at: fileTime, keyframe: false)
+    }
+
+    private func repeatVideo(at fileTime: MediaTime, keyframe: Bool) throws {
+        guard hasPicture else { return }
+        videoSlots.wait()
+        videoWorker.async { [self] in
+            defer { videoSlots.signal() }
+            guard let lastPicture else { return }
+            encodeOnWorker(lastPicture, at: fileTime, keyframe: keyframe)
+        }
+    }
+
+    /// Holds the video worker until the returned semaphore is signalled (tests: pictures then pile up in flight).
+    func holdVideoWorker() -> DispatchSemaphore {
+        let release = DispatchSemaphore(value: 0)
+        videoWorker.async { release.wait() }
+        return release
+    }
+
+    /// x264 on the video worker; an error stops video encoding and is kept for the caller.
+    private func encodeOnWorker(_ picture: UnsafeMutablePointer<AVFrame>, at fileTime: MediaTime, keyframe: Bool) {
+        muxerLock.lock()
+        let failed = videoFailure != nil
+        muxerLock.unlock()
+        guard !failed else { return }
+        do {
+            try video.encode(picture, at: fileTime, keyframe: keyframe, emit: writeVideo)
+        } catch {
+            muxerLock.lock()
+            videoFailure = error
+            muxerLock.unlock()
+        }
     }
 
     /// Hands one audio chunk to the audio worker, which places and encodes it (ignored for a video-only movie).
     /// Throws the worker's error, if an earlier chunk failed.
     func encodeAudio(_ chunk: AudioChunk) throws {
         guard audio != nil else { return }
-        try throwAudioFailure()
+        try throwWorkerFailure()
         audioSlots.wait()
         audioWorker.async { [self] in
             defer { audioSlots.signal() }
@@ -97,21 +151,24 @@ final class EncodingPipeline: @unchecked Sendable {
         }
     }
 
-    /// Waits until every audio chunk handed over has been encoded and muxed.
-    func waitForAudio() {
+    /// Waits until every picture and audio chunk handed over has been encoded and muxed.
+    func waitForWorkers() {
+        videoWorker.sync {}
         audioWorker.sync {}
     }
 
-    private func throwAudioFailure() throws {
+    /// The first error either worker met, if any.
+    private func throwWorkerFailure() throws {
         muxerLock.lock()
         defer { muxerLock.unlock() }
+        if let videoFailure { throw videoFailure }
         if let audioFailure { throw audioFailure }
     }
 
     /// Flushes both encoders and writes the trailer.
     func finish() throws {
-        waitForAudio()
-        try throwAudioFailure()
+        waitForWorkers()
+        try throwWorkerFailure()
         try video.flush(emit: writeVideo)
         try audio?.flush(emit: writeAudio)
         try muxer.finish()
@@ -119,7 +176,7 @@ final class EncodingPipeline: @unchecked Sendable {
 
     /// Writes the trailer of what is already muxed (the encoders' delayed frames are lost) and closes the file.
     func abandon() {
-        waitForAudio()
+        waitForWorkers()
         try? muxer.finish()
         muxer.close()
     }
@@ -136,4 +193,10 @@ final class EncodingPipeline: @unchecked Sendable {
         defer { muxerLock.unlock() }
         try muxer.write(packet, timeBase: audio.context.pointee.time_base, stream: audioStream)
     }
+}
+
+/// A drawn canvas on its way from the drawing thread to the video worker, which owns it from then on (no thread
+/// touches it while the other does).
+private struct CanvasHandOff: @unchecked Sendable {
+    let picture: UnsafeMutablePointer<AVFrame>
 }

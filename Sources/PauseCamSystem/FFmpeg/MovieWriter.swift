@@ -115,7 +115,7 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
     /// Waits until every job handed over so far has been encoded and muxed (tests read the `.partial` then).
     func waitUntilEncoded() {
         queue.waitUntilIdle()
-        pipeline.waitForAudio()
+        pipeline.waitForWorkers()
     }
 
     public func finish(chapters: [Chapter]) throws -> MovieSummary {
