@@ -40,8 +40,18 @@ enum Soak {
         _ = runner.perform(.record(name: nil))
         var recorded: Int64 = 0
         var residentAtMinute: [Int64: Int] = [:]
+        var heapAtMinute: [Int64: HeapStatistics] = [:]
+        // The heap's lowest allocated figure within each minute (sampled every simulated second): frames in flight
+        // (a 640x360 picture is 338 KiB, and the encoder queue holds a varying number) make any one sample jump by
+        // megabytes, while the floor between them is what the process keeps.
+        var heapFloorAtMinute: [Int64: Int] = [:]
         for minute in 1...minutes {
-            _ = runner.perform(.wait(.seconds(60)))
+            var floor = Int.max
+            for _ in 0..<60 {
+                _ = runner.perform(.wait(.seconds(1)))
+                floor = min(floor, HeapStatistics.current().allocatedBytes)
+            }
+            heapFloorAtMinute[minute] = floor
             recorded += 60
             _ = runner.perform(.lens(.named(lenses[Int(minute) % 3].name)))
             if minute % 5 == 0 && minute < minutes {
@@ -51,6 +61,7 @@ enum Soak {
             }
             if minute % 10 == 0 || minute == 1 { peakAtMinute[minute] = peakResidentKilobytes() }
             residentAtMinute[minute] = residentKilobytes()
+            heapAtMinute[minute] = HeapStatistics.current()
         }
         let clip = runner.finishClip()
         controller.stopDevices()
@@ -82,8 +93,27 @@ enum Soak {
         // a least-squares line through every minute's figure from minute 2 on (not the difference of two samples).
         let points = residentAtMinute.filter { $0.key >= 2 }.map { (Double($0.key), Double($0.value) / 1024) }
         let growth = Self.slope(points) * 60
+        let span = minutes < 60 ? ", extrapolated to an hour" : ""
         print(String(format: "  resident memory grows %.2f MB per hour (least-squares slope over minutes 2–%lld%@)",
-                      growth, minutes, minutes < 60 ? ", extrapolated to an hour" : ""))
+                      growth, minutes, span))
+        // What the C heap itself holds: RSS also counts free chunks the allocator keeps, so a wandering RSS with a
+        // flat heap is the allocator's noise, while a rising heap is something really held.
+        let mebibyte = 1024.0 * 1024
+        print("  heap in use / free / mmapped (MB) at minute: "
+              + heapAtMinute.keys.sorted().filter { $0 % 5 == 0 || $0 == 1 }.map { minute in
+                  let heap = heapAtMinute[minute]!
+                  return String(format: "%lld: %.2f/%.2f/%.2f", minute, Double(heap.inUseBytes) / mebibyte,
+                                Double(heap.freeBytes) / mebibyte, Double(heap.mappedBytes) / mebibyte)
+              }.joined(separator: ", "))
+        let heapFloor = heapFloorAtMinute.filter { $0.key >= 2 }.map { (Double($0.key), Double($0.value) / mebibyte) }
+        let free = heapAtMinute.filter { $0.key >= 2 }.map { (Double($0.key), Double($0.value.freeBytes) / mebibyte) }
+        print("  heap allocated floor (MB, lowest per-second sample in the minute) at minute: "
+              + heapFloorAtMinute.keys.sorted().filter { $0 % 5 == 0 || $0 == 1 }
+                  .map { String(format: "%lld: %.2f", $0, Double(heapFloorAtMinute[$0]!) / mebibyte) }
+                  .joined(separator: ", "))
+        print(String(format: "  heap allocated floor grows %.2f MB per hour, heap free %.2f MB per hour "
+                     + "(least-squares slopes over minutes 2–%lld%@)", Self.slope(heapFloor) * 60,
+                     Self.slope(free) * 60, minutes, span))
         return growth
     }
 
