@@ -67,7 +67,7 @@ final class PartialMovieMuxer {
         try FFmpegError.check(avio_open(&context.pointee.pb, path, AVIO_FLAG_WRITE), "avio_open(\(path))")
         var options: OpaquePointer?
         if container != .mkv {
-            av_dict_set(&options, "movflags", "+frag_keyframe+empty_moov+default_base_moof", 0)
+            av_dict_set(&options, "movflags", "+frag_keyframe+empty_moov+default_base_moof+skip_trailer", 0)
             av_dict_set(&options, "frag_duration", "500000", 0)
         }
         defer { av_dict_free(&options) }
