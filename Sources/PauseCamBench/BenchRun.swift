@@ -98,7 +98,9 @@ struct BenchRun {
         try YUYVStandbyBench.run(seconds: Int(seconds), activeCost: standby?.cpuPerRecordedSecond[1])
 
         // In a process of its own: this one holds the same-job frames, whose memory is no part of the soak's.
-        results["soak_rss_growth_mb_per_hour"] = soakInChildProcess() ?? NSNull()
+        let soak = soakInChildProcess()
+        results["soak_rss_growth_mb_per_hour"] = soak.resident ?? NSNull()
+        results["soak_heap_growth_mb_per_hour"] = soak.heap ?? NSNull()
         results["machine"] = machine()
         if let jsonPath {
             let data = try JSONSerialization.data(withJSONObject: results, options: [.prettyPrinted, .sortedKeys])
@@ -107,20 +109,23 @@ struct BenchRun {
         }
     }
 
-    /// Runs `PauseCamBench soak MINUTES` (its output passes through) and returns its memory growth figure.
-    func soakInChildProcess() -> Double? {
+    /// Runs `PauseCamBench soak MINUTES` (its output passes through) and returns its growth figures: resident
+    /// memory and the C heap's allocated floor, MB per hour.
+    func soakInChildProcess() -> (resident: Double?, heap: Double?) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
         process.arguments = ["soak", String(soakMinutes)]
         let pipe = Pipe()
         process.standardOutput = pipe
-        guard (try? process.run()) != nil else { return nil }
+        guard (try? process.run()) != nil else { return (nil, nil) }
         let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         print(output, terminator: "")
-        let marker = "soak_rss_growth_mb_per_hour="
-        guard let line = output.split(separator: "\n").last(where: { $0.hasPrefix(marker) }) else { return nil }
-        return Double(line.dropFirst(marker.count))
+        func figure(_ marker: String) -> Double? {
+            guard let line = output.split(separator: "\n").last(where: { $0.hasPrefix(marker) }) else { return nil }
+            return Double(line.dropFirst(marker.count))
+        }
+        return (figure("soak_rss_growth_mb_per_hour="), figure("soak_heap_growth_mb_per_hour="))
     }
 
     /// The machine as the figures need it: cores, CPU model, and the load when the run ended.

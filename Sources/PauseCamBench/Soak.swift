@@ -114,6 +114,8 @@ enum Soak {
         print(String(format: "  heap allocated floor grows %.2f MB per hour, heap free %.2f MB per hour "
                      + "(least-squares slopes over minutes 2–%lld%@)", Self.slope(heapFloor) * 60,
                      Self.slope(free) * 60, minutes, span))
+        // A marker line `make bench` reads (the RSS figure is `run`'s result, printed by the caller).
+        print("soak_heap_growth_mb_per_hour=\(Self.slope(heapFloor) * 60)")
         return growth
     }
 
