@@ -63,6 +63,29 @@ enum SameJobBench {
 
     /// PauseCam's side alone on `content` ("pattern" or "camera"), printed: what `perf record -g` profiles.
     static func profile(content name: String, preset: String, seconds: Int64) throws {
+        try withJob(content: name, seconds: seconds) { content, sound, folder in
+            let run = try pauseCamRun(content: content, sound: sound, frameCount: Int(seconds) * 30, preset: preset,
+                                      folder: folder)
+            print(String(format: "PauseCam same job %@ x264 %@: %.1f fps, %.2f ms CPU per frame", name, preset,
+                         run.fps, run.cpuMilliseconds))
+        }
+    }
+
+    /// The three sides of one same-job figure on `content` ("pattern" or "camera"), one round, printed.
+    static func compare(content name: String, preset: String, seconds: Int64) throws {
+        try withJob(content: name, seconds: seconds) { content, sound, folder in
+            let f = try run(content: content, sound: sound, seconds: seconds, preset: preset, repeats: 1,
+                            folder: folder)
+            print(String(format: "%@ %@: fps PauseCam %.1f, ffmpeg %.1f, x264 alone %.1f; CPU ms/frame %.2f, %.2f, %.2f",
+                         name, preset, f.pauseCamFPS, f.ffmpegFPS ?? 0, f.floorFPS, f.pauseCamCPU, f.ffmpegCPU ?? 0,
+                         f.floorCPU))
+        }
+    }
+
+    /// Makes a 1080p job's frames (`name`: "pattern" or "camera") and `seconds` of sound in a scratch folder, runs
+    /// `body` on them, and removes the folder.
+    static func withJob(content name: String, seconds: Int64,
+                        _ body: (BenchContent, BenchSound, URL) throws -> Void) throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pausecam-samejob-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -73,28 +96,7 @@ enum SameJobBench {
             print("no \(name) content (is /usr/bin/ffmpeg there?)")
             return
         }
-        let run = try pauseCamRun(content: content, sound: sound, frameCount: Int(seconds) * 30, preset: preset,
-                                  folder: folder)
-        print(String(format: "PauseCam same job %@ x264 %@: %.1f fps, %.2f ms CPU per frame", name, preset, run.fps,
-                     run.cpuMilliseconds))
-    }
-
-    /// The three sides of one same-job figure on `content` ("pattern" or "camera"), one round, printed.
-    static func compare(content name: String, preset: String, seconds: Int64) throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pausecam-compare-\(getpid())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let sound = try BenchSound(seconds: seconds + 1, folder: folder)
-        guard let content = name == "pattern"
-                ? try BenchContent.pattern(width: 1920, height: 1080, count: 60, folder: folder)
-                : try BenchContent.camera(width: 1920, height: 1080, count: 60, folder: folder) else {
-            print("no \(name) content (is /usr/bin/ffmpeg there?)")
-            return
-        }
-        let f = try run(content: content, sound: sound, seconds: seconds, preset: preset, repeats: 1, folder: folder)
-        print(String(format: "%@ %@: fps PauseCam %.1f, ffmpeg %.1f, x264 alone %.1f; CPU ms/frame %.2f, %.2f, %.2f",
-                     name, preset, f.pauseCamFPS, f.ffmpegFPS ?? 0, f.floorFPS, f.pauseCamCPU, f.ffmpegCPU ?? 0,
-                     f.floorCPU))
+        try body(content, sound, folder)
     }
 
     static func settings(_ content: BenchContent, preset: String) -> MovieSettings {

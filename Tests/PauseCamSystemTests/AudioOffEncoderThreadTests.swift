@@ -7,25 +7,20 @@ import XCTest
 /// and returns, so AAC no longer delays the next picture handed to x264. Nothing is lost: `finish` waits for it.
 final class AudioOffEncoderThreadTests: XCTestCase {
     func testEncodeAudioReturnsBeforeTheChunkIsEncodedAndFinishWaitsForIt() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pausecam-audio-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let partial = folder.appendingPathComponent("a.partial").path
-        let settings = MovieSettings(width: 64, height: 48, rate: FrameRate(30), container: .mov, preset: "ultrafast",
-                                     crf: 30, audio: .init(sampleRate: 48_000, channels: 1, bitrate: 128_000),
-                                     blockWhenBehind: true)
-        let pipeline = try EncodingPipeline(partialPath: partial, settings: settings)
-        func size() -> Int { (try? FileManager.default.attributesOfItem(atPath: partial)[.size] as? Int) ?? 0 }
-        let header = size()
-        // One minute of sound in one chunk: seconds of AAC work, far more than can happen between the call's return
-        // and the next line. Encoded on the calling thread, it would all be muxed (~1 MB) by the time it returns.
-        let minute = AudioChunk(pts: .zero, sampleRate: 48_000, channels: 1,
-                                samples: (0..<2_880_000).map { Int16(truncatingIfNeeded: ($0 * 37) % 20_000 - 10_000) })
-        try pipeline.encodeAudio(minute)
-        XCTAssertLessThan(size() - header, 100_000, "encodeAudio returned only after encoding the minute")
-        try pipeline.encodeVideo(MovieWriterFixture.solidFrame(width: 64, height: 48, y: 80), at: .zero, keyframe: true)
-        try pipeline.finish()
-        XCTAssertGreaterThan(size() - header, 600_000, "the minute of AAC reached the file")
-        XCTAssertGreaterThanOrEqual(pipeline.audio?.samplesWritten ?? 0, 2_880_000)
+        try MovieWriterFixture.withPipeline("audio", width: 64, height: 48,
+                                              audio: .init(sampleRate: 48_000, channels: 1, bitrate: 128_000)) { pipeline, partial in
+            func size() -> Int { (try? FileManager.default.attributesOfItem(atPath: partial)[.size] as? Int) ?? 0 }
+            let header = size()
+            // One minute of sound in one chunk: seconds of AAC work, far more than can happen between the call's return
+            // and the next line. Encoded on the calling thread, it would all be muxed (~1 MB) by the time it returns.
+            let minute = AudioChunk(pts: .zero, sampleRate: 48_000, channels: 1,
+                                    samples: (0..<2_880_000).map { Int16(truncatingIfNeeded: ($0 * 37) % 20_000 - 10_000) })
+            try pipeline.encodeAudio(minute)
+            XCTAssertLessThan(size() - header, 100_000, "encodeAudio returned only after encoding the minute")
+            try pipeline.encodeVideo(MovieWriterFixture.solidFrame(width: 64, height: 48, y: 80), at: .zero, keyframe: true)
+            try pipeline.finish()
+            XCTAssertGreaterThan(size() - header, 600_000, "the minute of AAC reached the file")
+            XCTAssertGreaterThanOrEqual(pipeline.audio?.samplesWritten ?? 0, 2_880_000)
+        }
     }
 }

@@ -7,24 +7,19 @@ import XCTest
 /// it is given, so the canvas the pipeline no longer needs is drawn over for a later frame.
 final class CanvasReuseTests: XCTestCase {
     func testARecordingReusesAFewCanvasesInsteadOfOnePerFrame() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pausecam-canvas-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let settings = MovieSettings(width: 160, height: 120, rate: FrameRate(30), container: .mov, preset: "ultrafast",
-                                     crf: 30, audio: nil, blockWhenBehind: true)
-        let pipeline = try EncodingPipeline(partialPath: folder.appendingPathComponent("a.partial").path,
-                                            settings: settings)
-        for index in 0..<30 {
-            // A smaller source every third frame: letterboxed, so a reused canvas must get its black bars again.
-            let size = index % 3 == 0 ? (80, 120) : (160, 120)
-            try pipeline.encodeVideo(MovieWriterFixture.movingFrame(width: size.0, height: size.1, index: index),
-                                     at: MediaTime(value: Int64(index), timescale: 30), keyframe: index == 0)
+        try MovieWriterFixture.withPipeline("canvas", width: 160, height: 120) { pipeline, _ in
+            for index in 0..<30 {
+                // A smaller source every third frame: letterboxed, so a reused canvas must get its black bars again.
+                let size = index % 3 == 0 ? (80, 120) : (160, 120)
+                try pipeline.encodeVideo(MovieWriterFixture.movingFrame(width: size.0, height: size.1, index: index),
+                                         at: MediaTime(value: Int64(index), timescale: 30), keyframe: index == 0)
+            }
+            try pipeline.repeatVideo(at: MediaTime(value: 30, timescale: 30))
+            try pipeline.finish()
+            XCTAssertEqual(pipeline.video.framesEncoded, 31)
+            XCTAssertLessThanOrEqual(pipeline.scaler.canvasesAllocated, CanvasScaler.spareLimit + 1,
+                                     "30 frames drew into \(pipeline.scaler.canvasesAllocated) canvases")
         }
-        try pipeline.repeatVideo(at: MediaTime(value: 30, timescale: 30))
-        try pipeline.finish()
-        XCTAssertEqual(pipeline.video.framesEncoded, 31)
-        XCTAssertLessThanOrEqual(pipeline.scaler.canvasesAllocated, CanvasScaler.spareLimit + 1,
-                                 "30 frames drew into \(pipeline.scaler.canvasesAllocated) canvases")
     }
 
     func testAReusedCanvasShowsTheNewFramesBarsNotTheOldPicture() throws {

@@ -45,6 +45,18 @@ enum MovieWriterFixture {
         return path
     }
 
+    /// An encoding pipeline (ultrafast, CRF 30, blocking when behind) writing `NAME.partial` in a scratch folder,
+    /// handed to `body` with the partial's path; the folder is removed afterwards.
+    static func withPipeline(_ name: String, width: Int, height: Int, audio: MovieSettings.AudioSettings? = nil,
+                             _ body: (EncodingPipeline, String) throws -> Void) throws {
+        let folder = try directory(name)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let settings = MovieSettings(width: width, height: height, rate: FrameRate(30), container: .mov,
+                                     preset: "ultrafast", crf: 30, audio: audio, blockWhenBehind: true)
+        let partial = folder + "/\(name).partial"
+        try body(try EncodingPipeline(partialPath: partial, settings: settings), partial)
+    }
+
     /// Small, fast settings.
     static func settings(audio: Bool = true, width: Int = 320, height: Int = 180) -> MovieSettings {
         MovieSettings(width: width, height: height, rate: FrameRate(30), container: .mov, preset: "ultrafast",
