@@ -71,6 +71,19 @@ enum SameJobBench {
         }
     }
 
+    /// libx264 alone on the same job's frames (the floor), printed: `perf record -g` beside `profile`.
+    static func profileFloor(content name: String, preset: String, seconds: Int64) throws {
+        try withJob(content: name, seconds: seconds) { content, _, _ in
+            let frameCount = Int(seconds) * 30
+            let cpuBefore = cpuSeconds()
+            let fps = try EncoderSpeedMeter.framesPerSecond(
+                preset: preset, crf: crf, frames: content.frames, count: frameCount, width: content.width,
+                height: content.height, rate: FrameRate(30))
+            print(String(format: "x264 alone %@ x264 %@: %.1f fps, %.2f ms CPU per frame", name, preset, fps,
+                         (cpuSeconds() - cpuBefore) * 1000 / Double(frameCount)))
+        }
+    }
+
     /// The three sides of one same-job figure on `content` ("pattern" or "camera"), one round, printed.
     static func compare(content name: String, preset: String, seconds: Int64) throws {
         try withJob(content: name, seconds: seconds) { content, sound, folder in

@@ -17,6 +17,17 @@ case "samejob":
     // `samejob CONTENT PRESET [SECONDS]`: only PauseCam's side of one same-job encode, to run under `perf record -g`.
     try SameJobBench.profile(content: words.dropFirst().first ?? "camera", preset: words.dropFirst(2).first ?? "ultrafast",
                              seconds: words.dropFirst(3).first.flatMap { Int64($0) } ?? 10)
+case "floor":
+    // `floor CONTENT PRESET [SECONDS]`: only libx264 alone on the same job's frames, to profile beside `samejob`.
+    try SameJobBench.profileFloor(content: words.dropFirst().first ?? "camera", preset: words.dropFirst(2).first ?? "ultrafast",
+                                  seconds: words.dropFirst(3).first.flatMap { Int64($0) } ?? 10)
+case "content":
+    // `content NAME FOLDER`: writes a same-job content's raw frames (and the sound) into FOLDER, for ffmpeg by hand.
+    let folder = URL(fileURLWithPath: words.dropFirst(2).first ?? ".")
+    _ = try BenchSound(seconds: 11, folder: folder)
+    _ = words.dropFirst().first == "camera"
+        ? try BenchContent.camera(width: 1920, height: 1080, count: 60, folder: folder)
+        : try BenchContent.pattern(width: 1920, height: 1080, count: 60, folder: folder)
 case "compare":
     // `compare CONTENT PRESET [SECONDS]`: one same-job figure (PauseCam, the ffmpeg CLI, libx264 alone), one round.
     try SameJobBench.compare(content: words.dropFirst().first ?? "pattern", preset: words.dropFirst(2).first ?? "ultrafast",
