@@ -42,7 +42,7 @@ struct BenchRun {
             print("camera-like content skipped: /usr/bin/ffmpeg could not render it")
         }
         var sameJob: [String: Any] = [:]
-        var floorRatios: [Double] = []
+        var floorRatios: [Double] = [], jobFloorRatios: [Double] = []
         for content in contents {
             var byPreset: [String: Any] = [:]
             for preset in presets {
@@ -57,8 +57,15 @@ struct BenchRun {
                 entry["floor_cpu_ms_per_frame"] = figures.floorCPU
                 entry["cpu_ratio"] = figures.cpuRatio ?? NSNull()
                 entry["floor_cpu_ratio"] = figures.floorCPURatio
+                entry["ffmpeg_without_matrix_fps"] = figures.ffmpegWithoutMatrixFPS ?? NSNull()
+                entry["ffmpeg_without_matrix_cpu_ms_per_frame"] = figures.ffmpegWithoutMatrixCPU ?? NSNull()
+                entry["drawing_cpu_ms_per_frame"] = figures.drawingCPU
+                entry["aac_cpu_ms_per_frame"] = figures.audioCPU
+                entry["job_floor_cpu_ms_per_frame"] = figures.jobFloorCPU
+                entry["job_floor_cpu_ratio"] = figures.jobFloorCPURatio
                 byPreset[preset] = entry
                 floorRatios.append(figures.floorRatio)
+                jobFloorRatios.append(figures.jobFloorCPURatio)
                 print(String(format: "same job 1920x1080/30 %@ x264 %@: PauseCam %.1f fps, ffmpeg CLI %@, "
                              + "libx264 alone %.1f fps; ratio %@, floor_ratio %.3f",
                              content.name, preset, figures.pauseCamFPS,
@@ -69,12 +76,19 @@ struct BenchRun {
                              + "cpu_ratio %@, floor_cpu_ratio %.3f", figures.pauseCamCPU,
                              figures.ffmpegCPU.map { String(format: "%.2f ms", $0) } ?? "skipped", figures.floorCPU,
                              figures.cpuRatio.map { String(format: "%.3f", $0) } ?? "-", figures.floorCPURatio))
+                print(String(format: "  alone: drawing onto the canvas %.2f ms, AAC %.2f ms per frame; job floor (x264 "
+                             + "+ drawing + AAC) %.2f ms, job_floor_cpu_ratio %.3f; ffmpeg CLI without the BT.709 "
+                             + "matrix %@", figures.drawingCPU, figures.audioCPU, figures.jobFloorCPU,
+                             figures.jobFloorCPURatio,
+                             figures.ffmpegWithoutMatrixFPS.map { String(format: "%.1f fps, %.2f ms", $0,
+                                                                        figures.ffmpegWithoutMatrixCPU ?? 0) } ?? "-"))
             }
             sameJob[content.name] = byPreset
             fflush(nil)  // each figure shows as it is measured, also through a pipe (`make bench | tee`)
         }
         results["same_job"] = sameJob
         results["floor_ratio"] = floorRatios.min() ?? NSNull()
+        results["job_floor_cpu_ratio"] = jobFloorRatios.min() ?? NSNull()
 
         var auto: [String: Any] = [:]
         for (width, height) in [(1920, 1080), (1280, 720)] {

@@ -13,16 +13,29 @@ import PauseCamSystem
 enum SameJobBench {
     struct Figures {
         var pauseCamFPS: Double
+        /// The ffmpeg command line on the same job: for an HD canvas that includes the BT.709 matrix PauseCam
+        /// applies (`colorspace` filter, `fast=1`: the matrix only, as PauseCam does).
         var ffmpegFPS: Double?
         var floorFPS: Double
         /// CPU milliseconds (user + system, every thread) per frame of each side, the lowest of the rounds: unlike
         /// frames per second, hardly moved by what else runs on the machine.
         var pauseCamCPU = Double.infinity, ffmpegCPU: Double?, floorCPU = Double.infinity
+        /// The ffmpeg command line without the matrix (its movie keeps BT.601 values): not the same job, shown so
+        /// a reader sees what the conversion costs ffmpeg.
+        var ffmpegWithoutMatrixFPS: Double?, ffmpegWithoutMatrixCPU: Double?
+        /// The pipeline's other stages alone, CPU milliseconds per frame (lowest of the rounds): drawing onto the
+        /// canvas (copy and BT.709 matrix), and AAC for one frame's share of the sound.
+        var drawingCPU = Double.infinity, audioCPU = Double.infinity
         var ratio: Double? { ffmpegFPS.map { pauseCamFPS / $0 } }
         var floorRatio: Double { pauseCamFPS / floorFPS }
         /// The same ratios in CPU per frame (above 1: PauseCam spends less).
         var cpuRatio: Double? { ffmpegCPU.map { $0 / pauseCamCPU } }
         var floorCPURatio: Double { floorCPU / pauseCamCPU }
+        /// The whole job's floor: x264 alone plus the drawing and the AAC it cannot do without, each alone.
+        var jobFloorCPU: Double { floorCPU + drawingCPU + audioCPU }
+        /// The job's floor over PauseCam's CPU: what is left beyond 1 is the pipeline's own overhead (threads,
+        /// queues, muxing, the remux).
+        var jobFloorCPURatio: Double { jobFloorCPU / pauseCamCPU }
     }
 
     /// One side's run: frames per second of wall time and CPU milliseconds per frame.
@@ -32,6 +45,9 @@ enum SameJobBench {
     }
 
     static let crf = 23
+    /// From this height up a PauseCam movie holds BT.709 values (`VideoColorimetry`), so the ffmpeg command line's
+    /// same job converts too.
+    static let hdHeight = 720
 
     /// The three figures, each the best of `repeats` rounds taken in turn (PauseCam, ffmpeg, floor, then again),
     /// so a burst of load from elsewhere on the machine hurts no side alone.
@@ -45,18 +61,26 @@ enum SameJobBench {
             best.pauseCamFPS = max(best.pauseCamFPS, pauseCam.fps)
             best.pauseCamCPU = min(best.pauseCamCPU, pauseCam.cpuMilliseconds)
             if let ffmpeg = ffmpegRun(content: content, sound: sound, seconds: seconds, frameCount: frameCount,
-                                      preset: preset, folder: folder) {
+                                      preset: preset, matrix: content.height >= hdHeight, folder: folder) {
                 best.ffmpegFPS = max(best.ffmpegFPS ?? 0, ffmpeg.fps)
                 best.ffmpegCPU = min(best.ffmpegCPU ?? .infinity, ffmpeg.cpuMilliseconds)
             }
-            let cpuBefore = cpuSeconds()
-            let floor = try EncoderSpeedMeter.framesPerSecond(
+            if content.height >= hdHeight,
+               let plain = ffmpegRun(content: content, sound: sound, seconds: seconds, frameCount: frameCount,
+                                     preset: preset, matrix: false, folder: folder) {
+                best.ffmpegWithoutMatrixFPS = max(best.ffmpegWithoutMatrixFPS ?? 0, plain.fps)
+                best.ffmpegWithoutMatrixCPU = min(best.ffmpegWithoutMatrixCPU ?? .infinity, plain.cpuMilliseconds)
+            }
+            let floor = try EncoderSpeedMeter.run(
                 preset: preset, crf: crf, frames: content.frames, count: frameCount, width: content.width,
                 height: content.height, rate: FrameRate(30))
-            // The floor's pictures are made before its clock starts, but inside this CPU figure: it slightly
-            // overstates the floor's CPU, against PauseCam.
-            best.floorFPS = max(best.floorFPS, floor)
-            best.floorCPU = min(best.floorCPU, (cpuSeconds() - cpuBefore) * 1000 / Double(frameCount))
+            best.floorFPS = max(best.floorFPS, floor.framesPerSecond)
+            best.floorCPU = min(best.floorCPU, floor.cpuMillisecondsPerFrame)
+            best.drawingCPU = min(best.drawingCPU, try PipelineStageTiming.drawingMilliseconds(
+                frames: content.frames, count: frameCount, width: content.width, height: content.height))
+            best.audioCPU = min(best.audioCPU, try PipelineStageTiming.audioMilliseconds(
+                chunks: audioChunks(sound, frameCount: frameCount).map(\.chunk),
+                settings: settings(content, preset: preset).audio!) / Double(frameCount))
         }
         return best
     }
@@ -74,13 +98,11 @@ enum SameJobBench {
     /// libx264 alone on the same job's frames (the floor), printed: `perf record -g` beside `profile`.
     static func profileFloor(content name: String, preset: String, seconds: Int64) throws {
         try withJob(content: name, seconds: seconds) { content, _, _ in
-            let frameCount = Int(seconds) * 30
-            let cpuBefore = cpuSeconds()
-            let fps = try EncoderSpeedMeter.framesPerSecond(
-                preset: preset, crf: crf, frames: content.frames, count: frameCount, width: content.width,
+            let floor = try EncoderSpeedMeter.run(
+                preset: preset, crf: crf, frames: content.frames, count: Int(seconds) * 30, width: content.width,
                 height: content.height, rate: FrameRate(30))
-            print(String(format: "x264 alone %@ x264 %@: %.1f fps, %.2f ms CPU per frame", name, preset, fps,
-                         (cpuSeconds() - cpuBefore) * 1000 / Double(frameCount)))
+            print(String(format: "x264 alone %@ x264 %@: %.1f fps, %.2f ms CPU per frame", name, preset,
+                         floor.framesPerSecond, floor.cpuMillisecondsPerFrame))
         }
     }
 
@@ -89,9 +111,11 @@ enum SameJobBench {
         try withJob(content: name, seconds: seconds) { content, sound, folder in
             let f = try run(content: content, sound: sound, seconds: seconds, preset: preset, repeats: 1,
                             folder: folder)
-            print(String(format: "%@ %@: fps PauseCam %.1f, ffmpeg %.1f, x264 alone %.1f; CPU ms/frame %.2f, %.2f, %.2f",
-                         name, preset, f.pauseCamFPS, f.ffmpegFPS ?? 0, f.floorFPS, f.pauseCamCPU, f.ffmpegCPU ?? 0,
-                         f.floorCPU))
+            print(String(format: "%@ %@: fps PauseCam %.1f, ffmpeg %.1f (without the matrix %.1f), x264 alone %.1f; "
+                         + "CPU ms/frame %.2f, %.2f (%.2f), %.2f; drawing %.2f, AAC %.2f; job floor ratio %.3f",
+                         name, preset, f.pauseCamFPS, f.ffmpegFPS ?? 0, f.ffmpegWithoutMatrixFPS ?? 0, f.floorFPS,
+                         f.pauseCamCPU, f.ffmpegCPU ?? 0, f.ffmpegWithoutMatrixCPU ?? 0, f.floorCPU, f.drawingCPU,
+                         f.audioCPU, f.jobFloorCPURatio))
         }
     }
 
@@ -125,7 +149,7 @@ enum SameJobBench {
         let cpuBefore = cpuSeconds()
         let sink = try MovieWriterFactory().makeSink(directory: folder.path, baseName: "pausecam-\(content.name)-\(preset)",
                                                      settings: settings(content, preset: preset))
-        let chunk = Int(BenchSound.sampleRate) / 100
+        let chunks = audioChunks(sound, frameCount: frameCount)
         var audioNext = 0
         let start = DispatchTime.now().uptimeNanoseconds
         for index in 0..<frameCount {
@@ -133,12 +157,10 @@ enum SameJobBench {
             var frame = content.frames[index % content.frames.count]
             frame.pts = time
             try sink.appendVideo(frame, at: time, keyframe: index == 0)
-            let audioEnd = min(sound.samples.count, (index + 1) * Int(BenchSound.sampleRate) / 30)
-            while audioNext + chunk <= audioEnd {
-                try sink.appendAudio(AudioChunk(pts: MediaTime(value: Int64(audioNext), timescale: BenchSound.sampleRate),
-                                                sampleRate: BenchSound.sampleRate, channels: 1,
-                                                samples: Array(sound.samples[audioNext..<(audioNext + chunk)])))
-                audioNext += chunk
+            let audioEnd = (index + 1) * Int(BenchSound.sampleRate) / 30
+            while audioNext < chunks.count, chunks[audioNext].endSample <= audioEnd {
+                try sink.appendAudio(chunks[audioNext].chunk)
+                audioNext += 1
             }
         }
         let summary = try sink.finish(chapters: [])
@@ -149,9 +171,24 @@ enum SameJobBench {
                    cpuMilliseconds: cpu * 1000 / Double(summary.videoFramesWritten))
     }
 
-    /// The same job with two ffmpeg commands: encode into a fragmented `.mov`, then remux with `+faststart`.
+    /// The sound of `frameCount` frames as the recorder hands it over: 10 ms chunks in time order, each with the
+    /// sample it ends at.
+    static func audioChunks(_ sound: BenchSound, frameCount: Int) -> [(chunk: AudioChunk, endSample: Int)] {
+        let size = Int(BenchSound.sampleRate) / 100
+        let end = min(sound.samples.count, frameCount * Int(BenchSound.sampleRate) / 30)
+        return stride(from: 0, to: end - size + 1, by: size).map { first in
+            (AudioChunk(pts: MediaTime(value: Int64(first), timescale: BenchSound.sampleRate),
+                        sampleRate: BenchSound.sampleRate, channels: 1,
+                        samples: Array(sound.samples[first..<(first + size)])), first + size)
+        }
+    }
+
+    /// The same job with two ffmpeg commands: encode into a fragmented `.mov`, then remux with `+faststart`. With
+    /// `matrix`, the encode also re-expresses the BT.601 frames in BT.709 and tags them so, as PauseCam does for an
+    /// HD canvas: the `colorspace` filter with `fast=1` changes the matrix only (no primaries or transfer
+    /// conversion), which is what `YUVMatrixConverter` does.
     static func ffmpegRun(content: BenchContent, sound: BenchSound, seconds: Int64, frameCount: Int, preset: String,
-                          folder: URL) -> Run? {
+                          matrix: Bool, folder: URL) -> Run? {
         let partial = folder.appendingPathComponent("ffmpeg-\(content.name)-\(preset).partial.mov").path
         let final = folder.appendingPathComponent("ffmpeg-\(content.name)-\(preset).mov").path
         defer {
@@ -162,8 +199,10 @@ enum SameJobBench {
                       "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "\(content.width)x\(content.height)",
                       "-framerate", "30", "-stream_loop", "-1", "-i", content.rawPath,
                       "-f", "s16le", "-ar", String(BenchSound.sampleRate), "-ac", "1", "-i", sound.rawPath,
-                      "-map", "0:v", "-map", "1:a", "-frames:v", String(frameCount),
-                      "-c:v", "libx264", "-preset", preset, "-crf", String(crf), "-g", "60", "-forced-idr", "1",
+                      "-map", "0:v", "-map", "1:a", "-frames:v", String(frameCount)]
+            + (matrix ? ["-vf", "colorspace=all=bt709:iall=smpte170m:irange=tv:range=tv:fast=1",
+                         "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709"] : [])
+            + ["-c:v", "libx264", "-preset", preset, "-crf", String(crf), "-g", "60", "-forced-idr", "1",
                       "-color_range", "tv",
                       "-c:a", "aac", "-b:a", "128k",
                       "-movflags", "+frag_keyframe+empty_moov+default_base_moof", "-frag_duration", "500000",
