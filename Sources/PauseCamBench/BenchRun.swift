@@ -63,6 +63,8 @@ struct BenchRun {
                 entry["aac_cpu_ms_per_frame"] = figures.audioCPU
                 entry["job_floor_cpu_ms_per_frame"] = figures.jobFloorCPU
                 entry["job_floor_cpu_ratio"] = figures.jobFloorCPURatio
+                entry["cpu_ms_per_frame_rounds"] = ["pausecam": figures.pauseCamRounds, "ffmpeg": figures.ffmpegRounds,
+                                                    "floor": figures.floorRounds]
                 byPreset[preset] = entry
                 floorRatios.append(figures.floorRatio)
                 jobFloorRatios.append(figures.jobFloorCPURatio)
@@ -82,6 +84,11 @@ struct BenchRun {
                              figures.jobFloorCPURatio,
                              figures.ffmpegWithoutMatrixFPS.map { String(format: "%.1f fps, %.2f ms", $0,
                                                                         figures.ffmpegWithoutMatrixCPU ?? 0) } ?? "-"))
+                func spread(_ rounds: [Double]) -> String {
+                    rounds.isEmpty ? "-" : String(format: "%.2f–%.2f", rounds.min()!, rounds.max()!)
+                }
+                print("  CPU ms per frame over the rounds (lowest–highest): PauseCam \(spread(figures.pauseCamRounds)), "
+                      + "ffmpeg CLI \(spread(figures.ffmpegRounds)), libx264 alone \(spread(figures.floorRounds))")
             }
             sameJob[content.name] = byPreset
             fflush(nil)  // each figure shows as it is measured, also through a pipe (`make bench | tee`)

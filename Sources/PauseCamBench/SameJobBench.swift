@@ -26,6 +26,9 @@ enum SameJobBench {
         /// The pipeline's other stages alone, CPU milliseconds per frame (lowest of the rounds): drawing onto the
         /// canvas (copy and BT.709 matrix), and AAC for one frame's share of the sound.
         var drawingCPU = Double.infinity, audioCPU = Double.infinity
+        /// Every round's CPU milliseconds per frame of each side, in the order run: on this shared machine a side's
+        /// figure moves by 10 % or more between rounds a minute apart, so a ratio inside that spread is noise.
+        var pauseCamRounds: [Double] = [], ffmpegRounds: [Double] = [], floorRounds: [Double] = []
         var ratio: Double? { ffmpegFPS.map { pauseCamFPS / $0 } }
         var floorRatio: Double { pauseCamFPS / floorFPS }
         /// The same ratios in CPU per frame (above 1: PauseCam spends less).
@@ -60,10 +63,12 @@ enum SameJobBench {
                                            folder: folder)
             best.pauseCamFPS = max(best.pauseCamFPS, pauseCam.fps)
             best.pauseCamCPU = min(best.pauseCamCPU, pauseCam.cpuMilliseconds)
+            best.pauseCamRounds.append(pauseCam.cpuMilliseconds)
             if let ffmpeg = ffmpegRun(content: content, sound: sound, seconds: seconds, frameCount: frameCount,
                                       preset: preset, matrix: content.height >= hdHeight, folder: folder) {
                 best.ffmpegFPS = max(best.ffmpegFPS ?? 0, ffmpeg.fps)
                 best.ffmpegCPU = min(best.ffmpegCPU ?? .infinity, ffmpeg.cpuMilliseconds)
+                best.ffmpegRounds.append(ffmpeg.cpuMilliseconds)
             }
             if content.height >= hdHeight,
                let plain = ffmpegRun(content: content, sound: sound, seconds: seconds, frameCount: frameCount,
@@ -76,6 +81,7 @@ enum SameJobBench {
                 height: content.height, rate: FrameRate(30))
             best.floorFPS = max(best.floorFPS, floor.framesPerSecond)
             best.floorCPU = min(best.floorCPU, floor.cpuMillisecondsPerFrame)
+            best.floorRounds.append(floor.cpuMillisecondsPerFrame)
             best.drawingCPU = min(best.drawingCPU, try PipelineStageTiming.drawingMilliseconds(
                 frames: content.frames, count: frameCount, width: content.width, height: content.height))
             best.audioCPU = min(best.audioCPU, try PipelineStageTiming.audioMilliseconds(
