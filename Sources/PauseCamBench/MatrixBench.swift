@@ -15,11 +15,16 @@ enum MatrixBench {
                       + "(\(format(single.wall)) ms wall) on one thread; rows split over two threads "
                       + "\(format(split.wall)) ms wall")
             }
-            for source in [yuyv(width: width, height: height), yuv420p(width: width, height: height)] {
+            for source in [yuyv(width: width, height: height), yuv420p(width: width, height: height),
+                           jpegPlanes(width: width, height: height)] {
                 let figures = try CanvasScalerTiming.measure(source, width: width, height: height, frames: frames)
                 print("  \(source.format.rawValue) \(width)x\(height) → canvas, ms CPU/frame: scale() \(format(figures.scale)) "
                       + "(matrix \(format(figures.matrix)) of it); swscale through RGB instead "
                       + "\(format(figures.swscaleThroughRGB))")
+                if let full = figures.fullRange {
+                    print("  full-range \(source.format.rawValue) (a decoded JPEG) → canvas, ms CPU/frame: libswscale and "
+                          + "the matrix pass \(format(full.swscaleAndMatrix)), one pass \(format(full.onePass))")
+                }
             }
         }
     }
@@ -72,6 +77,16 @@ enum MatrixBench {
         return VideoFrame(pts: .zero, width: width, height: height, format: .yuv420p,
                           planes: [Plane(bytes: luma, stride: width), Plane(bytes: chroma, stride: width / 2),
                                    Plane(bytes: chroma, stride: width / 2)], lens: "bench")
+    }
+
+    /// A full-range planar 4:2:2 picture of varied colours: what an MJPEG webcam's JPEG decodes to.
+    static func jpegPlanes(width: Int, height: Int) -> VideoFrame {
+        let luma = (0..<(width * height)).map { UInt8(truncatingIfNeeded: $0 % 256) }
+        let blue = (0..<(width * height / 2)).map { UInt8(truncatingIfNeeded: ($0 * 7) % 256) }
+        let red = (0..<(width * height / 2)).map { UInt8(truncatingIfNeeded: ($0 * 13) % 256) }
+        return VideoFrame(pts: .zero, width: width, height: height, format: .yuv422p,
+                          planes: [Plane(bytes: luma, stride: width), Plane(bytes: blue, stride: width / 2),
+                                   Plane(bytes: red, stride: width / 2)], lens: "bench", range: .full)
     }
 
     static func format(_ milliseconds: Double) -> String { String(format: "%.2f", milliseconds) }

@@ -34,6 +34,10 @@ final class CanvasScaler {
     private var lastDecoded: (lens: String, pts: MediaTime, byteCount: Int, picture: DecodedPicture)?
     /// How many JPEGs were decoded (for tests: a repeated frame is decoded once).
     private(set) var decodedJPEGCount = 0
+    /// Whether a full-range planar picture (a decoded JPEG) of the canvas's size is drawn by
+    /// `FullRangePictureConverter`'s one pass instead of libswscale and the matrix pass: in optimized builds (see
+    /// `FullRangePictureConverter.isDefault`); tests set it to compare the two.
+    var drawsFullRangeInOnePass = FullRangePictureConverter.isDefault
 
     /// A canvas of `width`×`height`; both are made even (4:2:0 chroma needs it).
     init(width: Int, height: Int) {
@@ -211,6 +215,14 @@ final class CanvasScaler {
         }
         let offsets = Self.cropOffsets(format: source.format, strides: source.strides, crop: crop)
         let start: [UnsafePointer<UInt8>?] = zip(source.bases, offsets).map { base, offset in base.map { $0 + offset } }
+        if drawsFullRangeInOnePass, source.range == .full, source.format == .yuv420p || source.format == .yuv422p,
+           crop.width == target.width, crop.height == target.height {
+            // A decoded JPEG at the canvas's size: range, 4:2:0 chroma and matrix in one pass, no libswscale.
+            return Self.convertFullRange(start, strides: source.strides,
+                                         chromaRows: source.format == .yuv422p ? .perLumaRow : .perTwoLumaRows,
+                                         width: crop.width, height: crop.height, into: destination, at: target,
+                                         with: colorimetry.fullRangeConverter)
+        }
         if let converter = colorimetry.converterFromSources, source.format == .yuv420p, source.range == .limited,
            crop.width == target.width, crop.height == target.height {
             // Nothing to scale or re-range: one pass copies the picture onto the canvas and changes its matrix.
@@ -246,15 +258,36 @@ final class CanvasScaler {
         func rows(_ index: Int) -> PlaneRows {
             PlaneRows(base: UnsafeMutablePointer(mutating: bases[index]!), stride: strides[index])
         }
-        let canvas = YUVMatrixConverter.Planes(
+        let canvas = canvasPlanes(destination, at: target)
+        converter.convert(from: YUVMatrixConverter.Planes(luma: rows(0), blue: rows(1), red: rows(2)), to: canvas,
+                          width: width, height: height)
+    }
+
+    /// Draws a `width`×`height` full-range planar picture (its planes' first bytes and strides) onto the canvas
+    /// rectangle `target` of the same size, in limited range with the canvas's matrix (`FullRangePictureConverter`).
+    static func convertFullRange(_ bases: [UnsafePointer<UInt8>?], strides: [Int],
+                                 chromaRows: FullRangePictureConverter.ChromaRows, width: Int, height: Int,
+                                 into destination: (data: [UnsafeMutablePointer<UInt8>], stride: [Int]),
+                                 at target: PixelRect, with converter: FullRangePictureConverter) {
+        // Only read: `convert(from:chromaRows:to:)` never writes its source.
+        func rows(_ index: Int) -> PlaneRows {
+            PlaneRows(base: UnsafeMutablePointer(mutating: bases[index]!), stride: strides[index])
+        }
+        converter.convert(from: YUVMatrixConverter.Planes(luma: rows(0), blue: rows(1), red: rows(2)),
+                          chromaRows: chromaRows, to: canvasPlanes(destination, at: target), width: width,
+                          height: height)
+    }
+
+    /// The canvas's planes from the corner of `target` on.
+    static func canvasPlanes(_ destination: (data: [UnsafeMutablePointer<UInt8>], stride: [Int]),
+                             at target: PixelRect) -> YUVMatrixConverter.Planes {
+        YUVMatrixConverter.Planes(
             luma: PlaneRows(base: destination.data[0] + target.y * destination.stride[0] + target.x,
                             stride: destination.stride[0]),
             blue: PlaneRows(base: destination.data[1] + target.y / 2 * destination.stride[1] + target.x / 2,
                             stride: destination.stride[1]),
             red: PlaneRows(base: destination.data[2] + target.y / 2 * destination.stride[2] + target.x / 2,
                            stride: destination.stride[2]))
-        converter.convert(from: YUVMatrixConverter.Planes(luma: rows(0), blue: rows(1), red: rows(2)), to: canvas,
-                          width: width, height: height)
     }
 
     /// The FFmpeg pixel format of a pipeline format, and how many planes it has.

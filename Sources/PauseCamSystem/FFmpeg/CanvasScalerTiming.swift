@@ -17,6 +17,9 @@ public enum CanvasScalerTiming {
         /// libswscale changing the matrix itself (through RGB), as before the conversion existed: the figure to
         /// beat.
         public var swscaleThroughRGB: Double
+        /// For a full-range picture (a decoded JPEG): `scale` through libswscale and the matrix pass, as before
+        /// `FullRangePictureConverter`, and through its one pass. Nil for a limited-range picture.
+        public var fullRange: (swscaleAndMatrix: Double, onePass: Double)?
     }
 
     /// Times `frames` runs of each part for `frame` (uncompressed) on a `width`×`height` canvas.
@@ -46,7 +49,19 @@ public enum CanvasScalerTiming {
             }
             try FFmpegError.check(result, "sws_scale(\(frame.format.rawValue) through RGB, bench)")
         }
-        return Figures(scale: scale, matrix: matrix, swscaleThroughRGB: throughRGB)
+        var fullRange: (Double, Double)?
+        if frame.range == .full {
+            let twoPasses = CanvasScaler(width: width, height: height), onePass = CanvasScaler(width: width, height: height)
+            twoPasses.drawsFullRangeInOnePass = false
+            onePass.drawsFullRangeInOnePass = true
+            func drawing(_ scaler: CanvasScaler) throws -> Double {
+                let canvas = try scaler.scale(frame)
+                defer { scaler.recycle(canvas) }
+                return try milliseconds(frames) { try scaler.draw(frame, into: canvas) }
+            }
+            fullRange = (try drawing(twoPasses), try drawing(onePass))
+        }
+        return Figures(scale: scale, matrix: matrix, swscaleThroughRGB: throughRGB, fullRange: fullRange)
     }
 
     /// The mean CPU time of this thread over `count` runs of `work`, in milliseconds.

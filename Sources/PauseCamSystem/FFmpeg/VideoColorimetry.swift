@@ -31,6 +31,14 @@ enum VideoColorimetry: Sendable, Hashable {
         }
     }
 
+    /// The one pass from a full-range (JPEG, BT.601) picture of the canvas's size to this standard's limited range.
+    var fullRangeConverter: FullRangePictureConverter {
+        switch self {
+        case .bt601: return .jpegToBT601
+        case .bt709: return .jpegToBT709
+        }
+    }
+
     /// libswscale's coefficient table id (`SWS_CS_ITU601`, `SWS_CS_ITU709`), for `sws_getCoefficients`.
     var swsCoefficients: Int32 {
         switch self {

@@ -1,0 +1,133 @@
+/// Turns a full-range (JPEG) planar 4:2:2 or 4:2:0 picture into a limited-range 4:2:0 canvas picture of the same
+/// size in one pass: the range change, the halving of 4:2:2 chroma rows and, for an HD canvas, the BT.601 → BT.709
+/// matrix, all at once.
+///
+/// Why: what an MJPEG webcam sends decodes to `yuvj422p`, and libswscale's route from there to the canvas (its
+/// generic scaler with range conversion) cost 3.9–6.8 ms per 1080p frame on this project's machine, with the
+/// matrix pass (`YUVMatrixConverter`, about 0.8 ms) after it — as much as a fifth of x264 ultrafast's own time on
+/// camera-like frames. This pass reads each source byte once and writes each canvas byte once.
+///
+/// The arithmetic. Full-range offsets become limited-range ones by the scales 219/255 (Y) and 224/255 (Cb, Cr); a
+/// 4:2:0 chroma row sits between two 4:2:2 rows and is filtered from the four nearest as libswscale's bilinear
+/// halving does (weights 1, 3, 3, 1 over eight: a plain mean of two rows differed from it by up to 25 code values at
+/// the sharp edges of ffmpeg's `testsrc2`), so a camera's picture looks the same whichever route drew it; then the
+/// matrix M of `YUVMatrixConverter.matrix(from:to:)` (the identity when both standards are the same) maps the
+/// limited offsets.
+/// Everything is linear, so each output is one sum of products of the inputs, taken in Q16 fixed point in `Int32`
+/// and rounded once (half up), then clamped to 0–255: a coefficient's rounding moves a result by under 0.01 code
+/// values, so an output is the exactly rounded value except within that distance of a tie. The chroma sum `S` is
+/// the four weighted rows' offsets added (for 4:2:0 sources, eight times the one row's), so the eighth is in the
+/// coefficient.
+///
+/// The loops are plain pointer loops over `Int32` arithmetic that the optimizer vectorizes; unoptimized they are
+/// far slower than libswscale, so `CanvasScaler` uses this pass only in optimized builds (`isDefault`), and the
+/// tests run it directly. Immutable: share it between threads.
+public struct FullRangePictureConverter: Sendable {
+    /// How the source's chroma rows relate to its luma rows.
+    public enum ChromaRows: Sendable {
+        /// One chroma row per luma row (planar 4:2:2, `yuvj422p`).
+        case perLumaRow
+        /// One chroma row per two luma rows (planar 4:2:0, `yuvj420p`).
+        case perTwoLumaRows
+    }
+
+    /// Q16: a coefficient is its value times 65,536, rounded.
+    static let fractionBits: Int32 = 16
+    /// Luma's scale, full to limited range (219/255).
+    let lumaScale: Int32
+    /// What luma gains per unit of the chroma sums S (Cb, Cr).
+    let lumaFromBlue: Int32, lumaFromRed: Int32
+    /// The new Cb and Cr per unit of the chroma sums.
+    let blueFromBlue: Int32, blueFromRed: Int32, redFromBlue: Int32, redFromRed: Int32
+
+    /// The pass from full-range `source`-matrix pictures to limited-range `target`-matrix ones.
+    public init(from source: YUVMatrixConverter.LumaWeights, to target: YUVMatrixConverter.LumaWeights) {
+        let m = YUVMatrixConverter.matrix(from: source, to: target)
+        // A chroma sum S is eight times the full-range offset; ×224/255 makes it limited, ×1/8 undoes the sum.
+        let chroma = 28.0 / 255.0
+        func fixed(_ value: Double) -> Int32 { Int32((value * Double(1 << Self.fractionBits)).rounded()) }
+        lumaScale = fixed(219.0 / 255.0)
+        lumaFromBlue = fixed(m[0][1] * chroma)
+        lumaFromRed = fixed(m[0][2] * chroma)
+        blueFromBlue = fixed(m[1][1] * chroma)
+        blueFromRed = fixed(m[1][2] * chroma)
+        redFromBlue = fixed(m[2][1] * chroma)
+        redFromRed = fixed(m[2][2] * chroma)
+    }
+
+    /// Full-range BT.601 (what JPEGs hold) to a limited-range BT.709 canvas: what an HD movie needs.
+    public static let jpegToBT709 = FullRangePictureConverter(from: .bt601, to: .bt709)
+    /// Full-range BT.601 to a limited-range BT.601 canvas: an SD movie's range change alone.
+    public static let jpegToBT601 = FullRangePictureConverter(from: .bt601, to: .bt601)
+
+    /// Whether `CanvasScaler` takes this pass for full-range pictures: in optimized builds only (see the type's
+    /// comment).
+    public static var isDefault: Bool {
+        #if DEBUG
+        return false
+        #else
+        return true
+        #endif
+    }
+
+    /// Converts a `width`×`height` full-range picture (`source`'s chroma planes half its width, with `chromaRows`
+    /// rows per luma row) into the limited-range 4:2:0 `destination` of the same size. `width` and `height` must be
+    /// even (the canvas's are). `source` is only read; the two must not overlap; the caller owns both.
+    public func convert(from source: YUVMatrixConverter.Planes, chromaRows: ChromaRows,
+                        to destination: YUVMatrixConverter.Planes, width: Int, height: Int) {
+        precondition(width % 2 == 0 && height % 2 == 0, "a 4:2:0 canvas has even sides")
+        let pairs = width / 2
+        let half: Int32 = 1 << (Self.fractionBits - 1)
+        // Constants folded into the per-sample sums: rounding, and the limited range's 16 and 128 (in Q16).
+        let lumaBias = half + 16 << Self.fractionBits, chromaBias = half + 128 << Self.fractionBits
+        let ly = lumaScale, lb = lumaFromBlue, lr = lumaFromRed
+        let bb = blueFromBlue, br = blueFromRed, rb = redFromBlue, rr = redFromRed
+        // Each block's luma correction (with the biases), once per luma column: the luma loops below then run
+        // over contiguous bytes, which the optimizer turns into vector code.
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: width) { corrections in
+            let correction = corrections.baseAddress!
+            for row in 0..<(height / 2) {
+                // A 4:2:2 source's chroma rows 2·row − 1 … 2·row + 2 (the picture's edge rows repeated beyond it),
+                // weighted 1, 3, 3, 1: libswscale's bilinear halving, so both routes give the same canvas. A
+                // 4:2:0 source's one row, weighted 8.
+                let chromaHeight = chromaRows == .perLumaRow ? height : height / 2
+                let rows = chromaRows == .perLumaRow
+                    ? [max(2 * row - 1, 0), 2 * row, 2 * row + 1, min(2 * row + 2, chromaHeight - 1)]
+                    : [row, row, row, row]
+                func pointers(_ plane: PlaneRows) -> [UnsafePointer<UInt8>] {
+                    rows.map { UnsafePointer(plane.base + $0 * plane.stride) }
+                }
+                let cb = pointers(source.blue), cr = pointers(source.red)
+                let (cb0, cb1, cb2, cb3) = (cb[0], cb[1], cb[2], cb[3]), (cr0, cr1, cr2, cr3) = (cr[0], cr[1], cr[2], cr[3])
+                let cbOut = destination.blue.base + row * destination.blue.stride
+                let crOut = destination.red.base + row * destination.red.stride
+                var x = 0
+                while x < pairs {
+                    let blue = Int32(cb0[x]) &+ 3 &* (Int32(cb1[x]) &+ Int32(cb2[x])) &+ Int32(cb3[x]) &- 1024
+                    let red = Int32(cr0[x]) &+ 3 &* (Int32(cr1[x]) &+ Int32(cr2[x])) &+ Int32(cr3[x]) &- 1024
+                    cbOut[x] = Self.clamped((blue &* bb &+ red &* br &+ chromaBias) &>> Self.fractionBits)
+                    crOut[x] = Self.clamped((blue &* rb &+ red &* rr &+ chromaBias) &>> Self.fractionBits)
+                    let corrected = blue &* lb &+ red &* lr &+ lumaBias
+                    correction[2 * x] = corrected
+                    correction[2 * x + 1] = corrected
+                    x += 1
+                }
+                for lumaRow in (2 * row)...(2 * row + 1) {
+                    let lumaIn = UnsafePointer(source.luma.base + lumaRow * source.luma.stride)
+                    let lumaOut = destination.luma.base + lumaRow * destination.luma.stride
+                    var column = 0
+                    while column < width {
+                        lumaOut[column] = Self.clamped((Int32(lumaIn[column]) &* ly &+ correction[column])
+                                                       &>> Self.fractionBits)
+                        column += 1
+                    }
+                }
+            }
+        }
+    }
+
+    @inline(__always)
+    static func clamped(_ value: Int32) -> UInt8 {
+        UInt8(truncatingIfNeeded: min(max(value, 0), 255))
+    }
+}
