@@ -9,7 +9,9 @@ import PauseCamCore
 /// Levels: the canvas is limited range in its size's colour standard (`VideoColorimetry(height:)`; libswscale keeps
 /// the sources' BT.601 matrix and `YUVMatrixConverter` turns an HD picture into BT.709 in place). Each
 /// frame is converted from its own range (full for MJPEG, limited otherwise), so an MJPEG lens and a YUYV lens show
-/// the same black, white and colours, and the encoder's tags are true.
+/// the same black, white and colours, and the encoder's tags are true. Two pictures skip libswscale: a limited
+/// yuv420p one of the drawn size (one matrix pass copies it), and in optimized builds a full-range JPEG of the drawn
+/// size (`FullRangePictureConverter`: range, chroma and matrix in one pass, about half libswscale's time).
 ///
 /// Compressed frames (`PixelFormat.jpeg`, from MJPEG cameras and files) are decoded here, on the thread that scales
 /// them (the writer's encoder thread, or the thumbnail worker), so only frames that reach the movie are ever decoded
