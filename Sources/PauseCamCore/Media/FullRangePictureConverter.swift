@@ -13,15 +13,16 @@
 /// the sharp edges of ffmpeg's `testsrc2`), so a camera's picture looks the same whichever route drew it; then the
 /// matrix M of `YUVMatrixConverter.matrix(from:to:)` (the identity when both standards are the same) maps the
 /// limited offsets.
-/// Everything is linear, so each output is one sum of products of the inputs, taken in Q16 fixed point in `Int32`
-/// and rounded once (half up), then clamped to 0–255: a coefficient's rounding moves a result by under 0.01 code
-/// values, so an output is the exactly rounded value except within that distance of a tie. The chroma sum `S` is
+/// Everything is linear. Cb and Cr are each one sum of products in Q16 fixed point in `Int32`, rounded once (half
+/// up) and clamped to 0–255. Luma is its own scaled sample plus its block's correction, added in Q7 in 16-bit lanes
+/// (each part rounded to the nearest 1/128, so 32 samples go at a time), then rounded and clamped. Either way a
+/// result is off the exactly rounded value only within about 0.01 of a code value of a tie. The chroma sum `S` is
 /// the four weighted rows' offsets added (for 4:2:0 sources, eight times the one row's), so the eighth is in the
 /// coefficient.
 ///
-/// The loops are plain pointer loops over `Int32` arithmetic that the optimizer vectorizes; unoptimized they are
-/// far slower than libswscale, so `CanvasScaler` uses this pass only in optimized builds (`isDefault`), and the
-/// tests run it directly. Immutable: share it between threads.
+/// The chroma loop is a plain pointer loop over `Int32` arithmetic that the optimizer vectorizes; the luma loop
+/// uses SIMD lanes. Unoptimized, both are far slower than libswscale, so `CanvasScaler` uses this pass only in
+/// optimized builds (`isDefault`), and the tests run it directly. Immutable: share it between threads.
 public struct FullRangePictureConverter: Sendable {
     /// How the source's chroma rows relate to its luma rows.
     public enum ChromaRows: Sendable {
@@ -33,8 +34,6 @@ public struct FullRangePictureConverter: Sendable {
 
     /// Q16: a coefficient is its value times 65,536, rounded.
     static let fractionBits: Int32 = 16
-    /// Luma's scale, full to limited range (219/255).
-    let lumaScale: Int32
     /// What luma gains per unit of the chroma sums S (Cb, Cr).
     let lumaFromBlue: Int32, lumaFromRed: Int32
     /// The new Cb and Cr per unit of the chroma sums.
@@ -46,7 +45,6 @@ public struct FullRangePictureConverter: Sendable {
         // A chroma sum S is eight times the full-range offset; ×224/255 makes it limited, ×1/8 undoes the sum.
         let chroma = 28.0 / 255.0
         func fixed(_ value: Double) -> Int32 { Int32((value * Double(1 << Self.fractionBits)).rounded()) }
-        lumaScale = fixed(219.0 / 255.0)
         lumaFromBlue = fixed(m[0][1] * chroma)
         lumaFromRed = fixed(m[0][2] * chroma)
         blueFromBlue = fixed(m[1][1] * chroma)
@@ -78,13 +76,13 @@ public struct FullRangePictureConverter: Sendable {
         precondition(width % 2 == 0 && height % 2 == 0, "a 4:2:0 canvas has even sides")
         let pairs = width / 2
         let half: Int32 = 1 << (Self.fractionBits - 1)
-        // Constants folded into the per-sample sums: rounding, and the limited range's 16 and 128 (in Q16).
-        let lumaBias = half + 16 << Self.fractionBits, chromaBias = half + 128 << Self.fractionBits
-        let ly = lumaScale, lb = lumaFromBlue, lr = lumaFromRed
+        // Constants folded into the chroma sums: rounding, and the limited range's 128 (in Q16).
+        let chromaBias = half + 128 << Self.fractionBits
+        let lb = lumaFromBlue, lr = lumaFromRed
         let bb = blueFromBlue, br = blueFromRed, rb = redFromBlue, rr = redFromRed
-        // Each block's luma correction (with the biases), once per luma column: the luma loops below then run
-        // over contiguous bytes, which the optimizer turns into vector code.
-        withUnsafeTemporaryAllocation(of: Int32.self, capacity: width) { corrections in
+        // Each chroma sample's luma correction, in Q7 with the rounding, the 16 and an offset of 64 that keeps the
+        // 16-bit luma sums positive (`lumaRow`).
+        withUnsafeTemporaryAllocation(of: UInt16.self, capacity: pairs + 16) { corrections in
             let correction = corrections.baseAddress!
             for row in 0..<(height / 2) {
                 // A 4:2:2 source's chroma rows 2·row − 1 … 2·row + 2 (the picture's edge rows repeated beyond it),
@@ -107,22 +105,63 @@ public struct FullRangePictureConverter: Sendable {
                     let red = Int32(cr0[x]) &+ 3 &* (Int32(cr1[x]) &+ Int32(cr2[x])) &+ Int32(cr3[x]) &- 1024
                     cbOut[x] = Self.clamped((blue &* bb &+ red &* br &+ chromaBias) &>> Self.fractionBits)
                     crOut[x] = Self.clamped((blue &* rb &+ red &* rr &+ chromaBias) &>> Self.fractionBits)
-                    let corrected = blue &* lb &+ red &* lr &+ lumaBias
-                    correction[2 * x] = corrected
-                    correction[2 * x + 1] = corrected
+                    correction[x] = UInt16(truncatingIfNeeded: ((blue &* lb &+ red &* lr &+ 256) &>> 9) &+ Self.lumaBias)
                     x += 1
                 }
-                for lumaRow in (2 * row)...(2 * row + 1) {
-                    let lumaIn = UnsafePointer(source.luma.base + lumaRow * source.luma.stride)
-                    let lumaOut = destination.luma.base + lumaRow * destination.luma.stride
-                    var column = 0
-                    while column < width {
-                        lumaOut[column] = Self.clamped((Int32(lumaIn[column]) &* ly &+ correction[column])
-                                                       &>> Self.fractionBits)
-                        column += 1
-                    }
-                }
+                Self.lumaRow(source.luma.base + 2 * row * source.luma.stride,
+                             destination.luma.base + 2 * row * destination.luma.stride, corrections: correction,
+                             pairs: pairs)
+                Self.lumaRow(source.luma.base + (2 * row + 1) * source.luma.stride,
+                             destination.luma.base + (2 * row + 1) * destination.luma.stride, corrections: correction,
+                             pairs: pairs)
             }
+        }
+    }
+
+    /// Added to a luma correction in Q7: rounding (64), the limited range's 16 (16 × 128) and an offset of 64 code
+    /// values (64 × 128) that keeps every sum positive in 16 bits: a correction is under ±64 code values.
+    static let lumaBias: Int32 = 64 + 16 << 7 + 64 << 7
+
+    /// Luma in Q7 from a full-range sample: Y × 219/255 × 128 = Y × 109.929, as Y × 110 − Y × 18/256 rounded (each
+    /// product fits 16 bits; the result is within 0.6 of a Q7 unit, 0.005 code values, of the exact scale).
+    @inline(__always)
+    static func scaledLuma(_ y: UInt16) -> UInt16 { y &* 110 &- (y &* 18 &+ 128) &>> 8 }
+
+    /// `scaledLuma` on 16 lanes.
+    @inline(__always)
+    static func scaledLuma(_ y: SIMD16<UInt16>) -> SIMD16<UInt16> { y &* 110 &- (y &* 18 &+ 128) &>> 8 }
+
+    /// One luma row: each sample scaled to limited range plus its block's correction (`corrections[x]` for samples
+    /// 2x and 2x + 1), rounded and clamped. 32 samples at a time in 16-bit lanes (even and odd samples apart, as
+    /// the bytes of one `UInt16` lane), then the rest one by one with the same arithmetic.
+    @inline(__always)
+    static func lumaRow(_ input: UnsafeMutablePointer<UInt8>, _ output: UnsafeMutablePointer<UInt8>,
+                        corrections: UnsafeMutablePointer<UInt16>, pairs: Int) {
+        typealias Lanes = SIMD16<UInt16>
+        let inRaw = UnsafeRawPointer(input), outRaw = UnsafeMutableRawPointer(output)
+        let corrRaw = UnsafeRawPointer(corrections)
+        let low = Lanes(repeating: 0xFF), offset = Lanes(repeating: 64), top = Lanes(repeating: 255)
+        @inline(__always)
+        func finished(_ y: Lanes, _ correction: Lanes) -> Lanes {
+            // (Y in Q7 + correction) / 128 is the code value plus 64; below 64 is below 0, above 319 above 255.
+            let value = (scaledLuma(y) &+ correction) &>> 7
+            let floored = value.replacing(with: offset, where: value .< offset) &- offset
+            return floored.replacing(with: top, where: floored .> top)
+        }
+        var x = 0
+        while x + 16 <= pairs {
+            let both = inRaw.loadUnaligned(fromByteOffset: 2 * x, as: Lanes.self)
+            let correction = corrRaw.loadUnaligned(fromByteOffset: 2 * x, as: Lanes.self)
+            let even = finished(both & low, correction), odd = finished(both &>> 8, correction)
+            outRaw.storeBytes(of: even | odd &<< 8, toByteOffset: 2 * x, as: Lanes.self)
+            x += 16
+        }
+        while x < pairs {
+            for column in [2 * x, 2 * x + 1] {
+                let value = Int32((scaledLuma(UInt16(input[column])) &+ corrections[x]) &>> 7) &- 64
+                output[column] = UInt8(truncatingIfNeeded: min(max(value, 0), 255))
+            }
+            x += 1
         }
     }
 
