@@ -3,9 +3,10 @@
 /// matrix, all at once.
 ///
 /// Why: what an MJPEG webcam sends decodes to `yuvj422p`, and libswscale's route from there to the canvas (its
-/// generic scaler with range conversion) cost 3.9–6.8 ms per 1080p frame on this project's machine, with the
-/// matrix pass (`YUVMatrixConverter`, about 0.8 ms) after it — as much as a fifth of x264 ultrafast's own time on
-/// camera-like frames. This pass reads each source byte once and writes each canvas byte once.
+/// generic scaler with range conversion) and the matrix pass (`YUVMatrixConverter`) after it cost 4.0–7.8 ms per
+/// 1080p frame on this project's machine: as much as a fifth of x264 ultrafast's own time on camera-like frames.
+/// This pass reads each source byte once (chroma rows up to twice) and writes each canvas byte once: 1.9–2.6 ms
+/// (`PauseCamBench matrix`).
 ///
 /// The arithmetic. Full-range offsets become limited-range ones by the scales 219/255 (Y) and 224/255 (Cb, Cr); a
 /// 4:2:0 chroma row sits between two 4:2:2 rows and is filtered from the four nearest as libswscale's bilinear

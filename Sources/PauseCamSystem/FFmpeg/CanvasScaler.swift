@@ -11,7 +11,7 @@ import PauseCamCore
 /// frame is converted from its own range (full for MJPEG, limited otherwise), so an MJPEG lens and a YUYV lens show
 /// the same black, white and colours, and the encoder's tags are true. Two pictures skip libswscale: a limited
 /// yuv420p one of the drawn size (one matrix pass copies it), and in optimized builds a full-range JPEG of the drawn
-/// size (`FullRangePictureConverter`: range, chroma and matrix in one pass, about half libswscale's time).
+/// size (`FullRangePictureConverter`: range, chroma and matrix in one pass, under half libswscale's time).
 ///
 /// Compressed frames (`PixelFormat.jpeg`, from MJPEG cameras and files) are decoded here, on the thread that scales
 /// them (the writer's encoder thread, or the thumbnail worker), so only frames that reach the movie are ever decoded
