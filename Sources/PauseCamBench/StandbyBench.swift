@@ -74,15 +74,6 @@ enum StandbyBench {
         return path
     }
 
-    /// User + system CPU seconds of this process so far. The corresponding C function is `getrusage`.
-    static func cpuSeconds() -> Double {
-        var usage = rusage()
-        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
-        let user = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
-        let system = Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
-        return user + system
-    }
-
     /// Records one clip from lens `a0` with `inactive` more hot lenses replaying the same movie, and returns the
     /// process's CPU seconds spent per second of movie (from `record` to the finished clip).
     static func cpuPerRecordedSecond(movie: String, inactive: Int, seconds recordSeconds: Int64, preset: String,

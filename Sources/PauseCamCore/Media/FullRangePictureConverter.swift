@@ -76,28 +76,28 @@ public struct FullRangePictureConverter: Sendable {
                         to destination: YUVMatrixConverter.Planes, width: Int, height: Int) {
         precondition(width % 2 == 0 && height % 2 == 0, "a 4:2:0 canvas has even sides")
         let pairs = width / 2
-        let half: Int32 = 1 << (Self.fractionBits - 1)
         // Constants folded into the chroma sums: rounding, and the limited range's 128 (in Q16).
-        let chromaBias = half + 128 << Self.fractionBits
+        let chromaBias: Int32 = 1 << (Self.fractionBits - 1) + 128 << Self.fractionBits
         let lb = lumaFromBlue, lr = lumaFromRed
         let bb = blueFromBlue, br = blueFromRed, rb = redFromBlue, rr = redFromRed
         // Each chroma sample's luma correction, in Q7 with the rounding, the 16 and an offset of 64 that keeps the
         // 16-bit luma sums positive (`lumaRow`).
-        withUnsafeTemporaryAllocation(of: UInt16.self, capacity: pairs + 16) { corrections in
+        withUnsafeTemporaryAllocation(of: UInt16.self, capacity: pairs) { corrections in
             let correction = corrections.baseAddress!
             for row in 0..<(height / 2) {
                 // A 4:2:2 source's chroma rows 2·row − 1 … 2·row + 2 (the picture's edge rows repeated beyond it),
                 // weighted 1, 3, 3, 1: libswscale's bilinear halving, so both routes give the same canvas. A
                 // 4:2:0 source's one row, weighted 8.
-                let chromaHeight = chromaRows == .perLumaRow ? height : height / 2
-                let rows = chromaRows == .perLumaRow
-                    ? [max(2 * row - 1, 0), 2 * row, 2 * row + 1, min(2 * row + 2, chromaHeight - 1)]
-                    : [row, row, row, row]
-                func pointers(_ plane: PlaneRows) -> [UnsafePointer<UInt8>] {
-                    rows.map { UnsafePointer(plane.base + $0 * plane.stride) }
+                let (above, first, second, below) = chromaRows == .perLumaRow
+                    ? (max(2 * row - 1, 0), 2 * row, 2 * row + 1, min(2 * row + 2, height - 1))
+                    : (row, row, row, row)
+                func pointer(_ plane: PlaneRows, _ index: Int) -> UnsafePointer<UInt8> {
+                    UnsafePointer(plane.base + index * plane.stride)
                 }
-                let cb = pointers(source.blue), cr = pointers(source.red)
-                let (cb0, cb1, cb2, cb3) = (cb[0], cb[1], cb[2], cb[3]), (cr0, cr1, cr2, cr3) = (cr[0], cr[1], cr[2], cr[3])
+                let (cb0, cb1, cb2, cb3) = (pointer(source.blue, above), pointer(source.blue, first),
+                                            pointer(source.blue, second), pointer(source.blue, below))
+                let (cr0, cr1, cr2, cr3) = (pointer(source.red, above), pointer(source.red, first),
+                                            pointer(source.red, second), pointer(source.red, below))
                 let cbOut = destination.blue.base + row * destination.blue.stride
                 let crOut = destination.red.base + row * destination.red.stride
                 var x = 0

@@ -256,12 +256,7 @@ final class CanvasScaler {
     static func convert(_ bases: [UnsafePointer<UInt8>?], strides: [Int], width: Int, height: Int,
                         into destination: (data: [UnsafeMutablePointer<UInt8>], stride: [Int]), at target: PixelRect,
                         with converter: YUVMatrixConverter) {
-        // Only read: `convert(from:to:)` never writes its source.
-        func rows(_ index: Int) -> PlaneRows {
-            PlaneRows(base: UnsafeMutablePointer(mutating: bases[index]!), stride: strides[index])
-        }
-        let canvas = canvasPlanes(destination, at: target)
-        converter.convert(from: YUVMatrixConverter.Planes(luma: rows(0), blue: rows(1), red: rows(2)), to: canvas,
+        converter.convert(from: sourcePlanes(bases, strides: strides), to: canvasPlanes(destination, at: target),
                           width: width, height: height)
     }
 
@@ -271,13 +266,17 @@ final class CanvasScaler {
                                  chromaRows: FullRangePictureConverter.ChromaRows, width: Int, height: Int,
                                  into destination: (data: [UnsafeMutablePointer<UInt8>], stride: [Int]),
                                  at target: PixelRect, with converter: FullRangePictureConverter) {
-        // Only read: `convert(from:chromaRows:to:)` never writes its source.
+        converter.convert(from: sourcePlanes(bases, strides: strides), chromaRows: chromaRows,
+                          to: canvasPlanes(destination, at: target), width: width, height: height)
+    }
+
+    /// A source picture's three planes (first bytes and strides) as the converters take them. Both converters only
+    /// read their source, so the pointers are made mutable in type only.
+    static func sourcePlanes(_ bases: [UnsafePointer<UInt8>?], strides: [Int]) -> YUVMatrixConverter.Planes {
         func rows(_ index: Int) -> PlaneRows {
             PlaneRows(base: UnsafeMutablePointer(mutating: bases[index]!), stride: strides[index])
         }
-        converter.convert(from: YUVMatrixConverter.Planes(luma: rows(0), blue: rows(1), red: rows(2)),
-                          chromaRows: chromaRows, to: canvasPlanes(destination, at: target), width: width,
-                          height: height)
+        return YUVMatrixConverter.Planes(luma: rows(0), blue: rows(1), red: rows(2))
     }
 
     /// The canvas's planes from the corner of `target` on.

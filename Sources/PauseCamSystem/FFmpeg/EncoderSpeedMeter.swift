@@ -50,7 +50,7 @@ public enum EncoderSpeedMeter {
         let pictures = try frames.map { try picture(from: $0, width: width & ~1, height: height & ~1) }
         defer { pictures.forEach(FFmpegFrame.release) }
         let discard: (UnsafeMutablePointer<AVPacket>) throws -> Void = { _ in }
-        let start = DispatchTime.now().uptimeNanoseconds, cpuStart = processCPUSeconds()
+        let start = DispatchTime.now().uptimeNanoseconds, cpuStart = ProcessCPUTime.seconds()
         var fed = 0
         for index in 0..<count {
             let time = MediaTime(value: Int64(index) * Int64(rate.denominator), timescale: rate.numerator)
@@ -60,17 +60,9 @@ public enum EncoderSpeedMeter {
         }
         try encoder.flush(emit: discard)
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        let cpu = processCPUSeconds() - cpuStart
+        let cpu = ProcessCPUTime.seconds() - cpuStart
         return Run(framesPerSecond: Double(fed) / max(elapsed, 1e-9),
                    cpuMillisecondsPerFrame: cpu * 1000 / Double(max(fed, 1)))
-    }
-
-    /// User and system CPU seconds of every thread of this process. The corresponding C function is `getrusage`.
-    static func processCPUSeconds() -> Double {
-        var usage = rusage()
-        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
-        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
-            + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
     }
 
     /// A canvas `AVFrame` holding `frame`, fitted by the canvas scaler; the caller owns it.
