@@ -7,27 +7,70 @@ import XCTest
 
 /// `HeapStatistics` reads glibc's own figures: a block from an arena shows in `inUseBytes`, a large one in
 /// `mappedBytes`, and both leave again when freed — the soak's heap floor relies on exactly that.
+///
+/// The figures are the whole process's, every thread's arena. Inside the suite, other threads (dispatch workers,
+/// engines that earlier tests started and that are winding down) malloc and free between two snapshots: CI once
+/// saw a 64 KiB block count as 65,184 bytes, because another thread freed 352 bytes in between. Even a fresh
+/// process of the test binary has four dispatch workers. So the snapshots are taken in a `fork`ed child, which
+/// holds only the forking thread: nothing else can touch the heap there. The child does nothing but malloc, free
+/// and `mallinfo2` (glibc makes its allocator usable in a forked child), writes its figures down a pipe and exits.
 final class HeapStatisticsTests: XCTestCase {
+    /// Snapshots before, while and after `size` bytes are held, taken in a single-threaded child process.
+    func snapshotsInForkedChild(holding size: Int) throws -> (before: HeapStatistics, held: HeapStatistics,
+                                                              after: HeapStatistics) {
+        var pipeEnds: [Int32] = [0, 0]
+        XCTAssertEqual(pipe(&pipeEnds), 0, "pipe: \(String(cString: strerror(errno)))")
+        let (readEnd, writeEnd) = (pipeEnds[0], pipeEnds[1])
+        defer { close(readEnd) }
+        let figures = 12
+        let results = UnsafeMutablePointer<Int>.allocate(capacity: figures)
+        defer { results.deallocate() }
+        _ = HeapStatistics.current()  // any first-call work happens here, before the fork, not in the child
+        let child = fork()
+        if child == 0 {
+            close(readEnd)
+            let before = HeapStatistics.current()
+            let block = malloc(size)
+            let held = HeapStatistics.current()
+            free(block)
+            let after = HeapStatistics.current()
+            for (index, snapshot) in [before, held, after].enumerated() {
+                results[index * 4] = snapshot.inUseBytes
+                results[index * 4 + 1] = snapshot.freeBytes
+                results[index * 4 + 2] = snapshot.mappedBytes
+                results[index * 4 + 3] = snapshot.arenaBytes
+            }
+            let length = figures * MemoryLayout<Int>.size
+            _exit(block != nil && write(writeEnd, results, length) == length ? 0 : 1)
+        }
+        close(writeEnd)
+        XCTAssertGreaterThan(child, 0, "fork: \(String(cString: strerror(errno)))")
+        var status: Int32 = 0
+        XCTAssertEqual(waitpid(child, &status, 0), child)
+        XCTAssertEqual(status, 0, "the child malloc'ed its block and wrote its figures")
+        let length = figures * MemoryLayout<Int>.size
+        XCTAssertEqual(read(readEnd, results, length), length, "the child's figures arrived whole")
+        func snapshot(_ index: Int) -> HeapStatistics {
+            HeapStatistics(inUseBytes: results[index * 4], freeBytes: results[index * 4 + 1],
+                           mappedBytes: results[index * 4 + 2], arenaBytes: results[index * 4 + 3])
+        }
+        return (snapshot(0), snapshot(1), snapshot(2))
+    }
+
     func testAnArenaBlockCountsInUseUntilFreed() throws {
+        // Below glibc's mmap threshold (128 KiB unless freed mappings raised it), so it comes from an arena.
         let size = 64 * 1024
-        let before = HeapStatistics.current()
-        let block = try XCTUnwrap(malloc(size))
-        let held = HeapStatistics.current()
-        free(block)
-        let after = HeapStatistics.current()
+        let (before, held, after) = try snapshotsInForkedChild(holding: size)
         XCTAssertGreaterThanOrEqual(held.inUseBytes - before.inUseBytes, size, "a 64 KiB block is in use")
         XCTAssertGreaterThanOrEqual(held.inUseBytes - after.inUseBytes, size, "and is not once freed")
+        XCTAssertEqual(held.mappedBytes, before.mappedBytes, "an arena block is not a mapping of its own")
         XCTAssertEqual(held.arenaBytes, held.inUseBytes + held.freeBytes, "an arena is its used and free bytes")
     }
 
     func testALargeBlockCountsAsMappedUntilFreed() throws {
         // Far above glibc's largest dynamic mmap threshold (32 MiB on 64-bit), so it is always its own mapping.
         let size = 64 * 1024 * 1024
-        let before = HeapStatistics.current()
-        let block = try XCTUnwrap(malloc(size))
-        let held = HeapStatistics.current()
-        free(block)
-        let after = HeapStatistics.current()
+        let (before, held, after) = try snapshotsInForkedChild(holding: size)
         XCTAssertGreaterThanOrEqual(held.mappedBytes - before.mappedBytes, size)
         XCTAssertGreaterThanOrEqual(held.allocatedBytes - after.allocatedBytes, size)
         XCTAssertLessThan(abs(held.inUseBytes - before.inUseBytes), size, "a mapped block is not in an arena")
