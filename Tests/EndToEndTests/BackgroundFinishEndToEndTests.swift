@@ -37,11 +37,13 @@ final class BackgroundFinishEndToEndTests: XCTestCase {
         }
     }
 
-    /// SIGTERM while a stopped clip is still being remuxed (made slow by `PAUSECAM_FAULT_SLOW_REMUX_MS`) and the next
-    /// clip records: the shell says it waits, waits, and both movies are complete before it exits with 143.
+    /// SIGTERM while a stopped clip is still being remuxed and the next clip records: the shell says it waits,
+    /// waits, and both movies are complete before it exits with 143. The remux is held (`PAUSECAM_FAULT_REMUX_GATE`)
+    /// until the test has seen the shell say it waits, so no step of the test races a guessed remux time.
     func testSIGTERMWhileAClipIsRemuxedWaitsForItAndLeavesACompleteMovie() throws {
+        let gate = try ProcessRunner.temporaryDirectory("remux-gate").appendingPathComponent("open")
         let shell = try ShellSignalTests.RunningShell(name: "sigterm-remux", rig: "tiny-long.yaml",
-                                                      environment: ["PAUSECAM_FAULT_SLOW_REMUX_MS": "4000"])
+                                                      environment: ["PAUSECAM_FAULT_REMUX_GATE": gate.path])
         shell.send("record")
         XCTAssertTrue(shell.waitFor("recording scene 1"), shell.text)
         Thread.sleep(forTimeInterval: 1.5)
@@ -52,9 +54,12 @@ final class BackgroundFinishEndToEndTests: XCTestCase {
         shell.send("status")
         XCTAssertTrue(shell.waitFor("saving tiny-long-rig.mov…"), shell.text)
         kill(shell.process.processIdentifier, SIGTERM)
+        XCTAssertTrue(shell.waitFor("waiting for tiny-long-rig.mov to be saved before quitting…"), shell.text)
+        Thread.sleep(forTimeInterval: 0.3)
+        XCTAssertTrue(shell.process.isRunning, "the shell quit before the clip was saved")
+        XCTAssertTrue(FileManager.default.createFile(atPath: gate.path, contents: Data()))
         XCTAssertTrue(shell.waitForExit(seconds: 60), shell.text)
         XCTAssertEqual(shell.process.terminationStatus, 143, shell.text)
-        XCTAssertTrue(shell.text.contains("waiting for tiny-long-rig.mov to be saved before quitting…"), shell.text)
         let names = try FileManager.default.contentsOfDirectory(atPath: shell.directory.path).sorted()
         XCTAssertFalse(names.contains { $0.hasSuffix(".partial") }, "\(names)")
         for name in ["tiny-long-rig", "tiny-long-rig-2"] {

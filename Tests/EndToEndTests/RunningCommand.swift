@@ -5,11 +5,8 @@ import XCTest
 /// runs (send a signal, pull its output folder away) and then wait for its exit.
 final class RunningCommand: @unchecked Sendable {
     let process = Process()
-    private let output = Pipe()
-    private let errors = Pipe()
-    private let lock = NSLock()
-    private var collectedOutput = Data()
-    private var collectedErrors = Data()
+    private let output = PipeCollector()
+    private let errors = PipeCollector()
     let started = Date()
 
     private let input = Pipe()
@@ -23,26 +20,16 @@ final class RunningCommand: @unchecked Sendable {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }
         process.standardInput = keepInputOpen ? input : FileHandle.nullDevice
-        process.standardOutput = output
-        process.standardError = errors
-        output.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            guard let self else { return }
-            self.lock.withLock { self.collectedOutput.append(data) }
-        }
-        errors.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            guard let self else { return }
-            self.lock.withLock { self.collectedErrors.append(data) }
-        }
+        process.standardOutput = output.pipe
+        process.standardError = errors.pipe
         try process.run()
     }
 
     /// Ends the standard input pipe given by `keepInputOpen`.
     func closeInput() { try? input.fileHandleForWriting.close() }
 
-    var stdout: String { lock.withLock { String(decoding: collectedOutput, as: UTF8.self) } }
-    var stderr: String { lock.withLock { String(decoding: collectedErrors, as: UTF8.self) } }
+    var stdout: String { output.text }
+    var stderr: String { errors.text }
 
     /// Waits (at most `seconds`) until standard output contains `needle`.
     func waitFor(_ needle: String, seconds: Double = 30) -> Bool {
@@ -60,13 +47,13 @@ final class RunningCommand: @unchecked Sendable {
         while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
         guard !process.isRunning else { return nil }
         process.waitUntilExit()
-        Thread.sleep(forTimeInterval: 0.2)
+        // Everything it wrote, to the pipes' ends (a process that left a child holding them: at most 10 s more).
+        _ = output.waitForEnd()
+        _ = errors.waitForEnd()
         return process.terminationStatus
     }
 
     deinit {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        output.fileHandleForReading.readabilityHandler = nil
-        errors.fileHandleForReading.readabilityHandler = nil
     }
 }

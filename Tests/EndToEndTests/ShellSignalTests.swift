@@ -11,11 +11,8 @@ final class ShellSignalTests: XCTestCase {
     final class RunningShell: @unchecked Sendable {
         let process = Process()
         let input = Pipe()
-        private let output = Pipe()
-        private let errors = Pipe()
-        private let lock = NSLock()
-        private var collected = Data()
-        private var collectedErrors = Data()
+        private let output = PipeCollector()
+        private let errors = PipeCollector()
         let directory: URL
 
         init(name: String, rig: String = "e2e.yaml", environment: [String: String] = [:]) throws {
@@ -24,23 +21,13 @@ final class ShellSignalTests: XCTestCase {
             process.arguments = ["shell", ProcessRunner.rig(rig), "--clock", "real", "--output", directory.path]
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
             process.standardInput = input
-            process.standardOutput = output
-            process.standardError = errors
-            output.fileHandleForReading.readabilityHandler = { [weak self] handle in
-                let data = handle.availableData
-                guard let self else { return }
-                self.lock.withLock { self.collected.append(data) }
-            }
-            errors.fileHandleForReading.readabilityHandler = { [weak self] handle in
-                let data = handle.availableData
-                guard let self else { return }
-                self.lock.withLock { self.collectedErrors.append(data) }
-            }
+            process.standardOutput = output.pipe
+            process.standardError = errors.pipe
             try process.run()
         }
 
-        var text: String { lock.withLock { String(decoding: collected, as: UTF8.self) } }
-        var errorText: String { lock.withLock { String(decoding: collectedErrors, as: UTF8.self) } }
+        var text: String { output.text }
+        var errorText: String { errors.text }
 
         func send(_ line: String) { input.fileHandleForWriting.write((line + "\n").data(using: .utf8)!) }
 
@@ -54,16 +41,28 @@ final class ShellSignalTests: XCTestCase {
             return false
         }
 
+        /// Sends `wait 60s` and returns once the shell has taken it up. The piped shell echoes a command after its
+        /// prompt when it has read it, and goes straight on into the wait; the echo, not a guessed sleep, is what
+        /// says the command is no longer at the prompt (a Ctrl-C there would ask "press Ctrl-C again" instead).
+        /// The short sleep after it covers only the few statements from the echo to the wait.
+        func startWait() {
+            send("wait 60s")
+            XCTAssertTrue(waitFor("> wait 60s\n"), text)
+            Thread.sleep(forTimeInterval: 0.3)
+        }
+
         func waitForExit(seconds: Double = 30) -> Bool {
             let deadline = Date().addingTimeInterval(seconds)
             while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-            return !process.isRunning
+            guard !process.isRunning else { return false }
+            // Its last lines may still be in the pipes: collect them to the pipes' ends.
+            _ = output.waitForEnd()
+            _ = errors.waitForEnd()
+            return true
         }
 
         deinit {
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            output.fileHandleForReading.readabilityHandler = nil
-            errors.fileHandleForReading.readabilityHandler = nil
         }
     }
 
@@ -126,8 +125,7 @@ final class ShellSignalTests: XCTestCase {
     /// for the interruption, so it is not a failed command: the session still exits 0.
     func testCtrlCDuringWaitInterruptsOnlyTheWait() throws {
         let shell = try recordingShell("sigint-wait")
-        shell.send("wait 60s")
-        Thread.sleep(forTimeInterval: 0.5)
+        shell.startWait()
         kill(shell.process.processIdentifier, SIGINT)
         XCTAssertTrue(shell.waitFor("interrupted; the recording goes on"), shell.text)
         XCTAssertTrue(shell.text.contains("\nwait interrupted\n"), shell.text)
@@ -144,8 +142,7 @@ final class ShellSignalTests: XCTestCase {
     func testSIGTERMAndSIGHUPDuringAWaitStopAndSaveWithTheirStatus() throws {
         for (signal, status) in [(SIGTERM, Int32(143)), (SIGHUP, Int32(129))] {
             let shell = try recordingShell("wait-\(signal)")
-            shell.send("wait 60s")
-            Thread.sleep(forTimeInterval: 0.5)
+            shell.startWait()
             kill(shell.process.processIdentifier, signal)
             XCTAssertTrue(shell.waitForExit(), shell.text)
             XCTAssertEqual(shell.process.terminationStatus, status, shell.text)

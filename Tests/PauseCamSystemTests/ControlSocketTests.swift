@@ -61,8 +61,10 @@ final class ControlSocketTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: socket))
         XCTAssertFalse(ControlClient.isAnswering(path: socket))
 
+        // Short, so the test does not take the default 10 s; long enough that a client that connects and then
+        // speaks at once is not timed out on a loaded machine (the clock counts from the server's accept).
         var limits = ControlServer.Limits()
-        limits.idleTimeout = .milliseconds(500)
+        limits.idleTimeout = .seconds(2)
         let lock = try ControlSocketLock.claim(socketPath: socket, privateDirectory: false)
         let server = try ControlServer.start(lock: lock, limits: limits) { line in
             line == "watch" ? .watch(ControlReply(ok: true, message: "watching")) : .reply(ControlReply(ok: true, message: "echo \(line)"))
@@ -82,7 +84,7 @@ final class ControlSocketTests: XCTestCase {
         let timeout = silent.readLine(timeoutMilliseconds: 10_000)
         XCTAssertTrue(timeout?.hasPrefix("error no request for") ?? false, "\(timeout ?? "nothing")")
         XCTAssertNil(silent.readLine(timeoutMilliseconds: 10_000), "closed after the timeout")
-        Thread.sleep(forTimeInterval: 0.7)  // past the idle timeout: a watcher is not timed out
+        Thread.sleep(forTimeInterval: 2.3)  // past the idle timeout: a watcher is not timed out
         server.publish("{\"event\":\"y\"}")
         XCTAssertEqual(watcher.readLine(timeoutMilliseconds: 10_000), "{\"event\":\"y\"}")
 

@@ -19,7 +19,7 @@ final class MovieWriterQueueTests: XCTestCase {
         // The fake consumer frees one slot; only then can the waiting producer go on.
         XCTAssertEqual(queue.take(), 1)
         queue.done()
-        wait(for: [putDone], timeout: 5)
+        wait(for: [putDone], timeout: 60)
         XCTAssertEqual(queue.take(), 2)
         queue.done()
         XCTAssertEqual(queue.take(), 4, "order is kept; the dropped item never arrives")
@@ -38,7 +38,7 @@ final class MovieWriterQueueTests: XCTestCase {
             released.fulfill()
         }
         queue.discardAndClose()
-        wait(for: [released], timeout: 5)
+        wait(for: [released], timeout: 60)
         XCTAssertNil(queue.take())
     }
 

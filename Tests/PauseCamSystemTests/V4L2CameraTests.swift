@@ -42,7 +42,7 @@ final class V4L2CameraTests: XCTestCase {
         XCTAssertEqual(camera.format, CameraFormat(width: 4, height: 2, rate: FrameRate(30), pixelFormat: .yuyv422))
         let recorder = V4L2CameraRecorder()
         try camera.start(deliver: recorder.deliver, onEnd: recorder.onEnd)
-        wait(for: [recorder.ended], timeout: 5)
+        wait(for: [recorder.ended], timeout: 60)
         camera.stop()
         camera.stop()
 
@@ -126,7 +126,7 @@ final class V4L2CameraTests: XCTestCase {
                                                                   format: .mjpeg), warn: { _ in })
         let recorder = V4L2CameraRecorder()
         try camera.start(deliver: recorder.deliver, onEnd: recorder.onEnd)
-        wait(for: [recorder.ended], timeout: 5)
+        wait(for: [recorder.ended], timeout: 60)
         let frames = recorder.delivered
         XCTAssertEqual(frames.count, 1)
         XCTAssertEqual(frames.first?.format, .jpeg)

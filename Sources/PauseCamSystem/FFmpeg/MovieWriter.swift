@@ -50,11 +50,14 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
     private let extraEncodeMicroseconds: UInt32
     /// Fault injection: extra time spent before the remux (see `MovieWriterFactory`).
     private let extraRemuxMicroseconds: UInt32
+    /// Fault injection: the remux waits until this file exists (see `MovieWriterFactory`).
+    private let remuxGate: String?
 
     /// Opens the encoders on the reserved `.partial` and starts the encoder thread.
     init(paths: MovieNameReserver.Reservation, settings: MovieSettings, videoQueueLimit: Int = 8,
          warn: @escaping (String) -> Void = { _ in }, extraEncodeTime: MediaTime = .zero,
-         extraRemuxTime: MediaTime = .zero) throws {
+         extraRemuxTime: MediaTime = .zero, remuxGate: String? = nil) throws {
+        self.remuxGate = remuxGate
         extraRemuxMicroseconds = UInt32(clamping: (try? extraRemuxTime.rescaled(to: 1_000_000, rounding: .up).value) ?? 0)
         self.warn = warn
         extraEncodeMicroseconds = UInt32(clamping: (try? extraEncodeTime.rescaled(to: 1_000_000, rounding: .up).value) ?? 0)
@@ -132,6 +135,10 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
             throw error
         }
         if extraRemuxMicroseconds > 0 { usleep(extraRemuxMicroseconds) }
+        if let remuxGate {
+            // At most two minutes: a test that forgot to open the gate still ends.
+            for _ in 0..<6000 where access(remuxGate, F_OK) != 0 { usleep(20_000) }
+        }
         var remuxer = ChapterRemuxer(inputPath: partialPath, outputPath: moviePath, container: settings.container)
         remuxer.videoFrameDuration = settings.rate.frameDuration
         if let audio = pipeline.audio {
