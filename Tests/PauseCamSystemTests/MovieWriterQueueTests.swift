@@ -70,6 +70,41 @@ final class MovieWriterQueueTests: XCTestCase {
         XCTAssertEqual(errors, "")
     }
 
+    /// A picture that finds the video queue full is replaced by a repeat of the picture before, and the repeat
+    /// must get in even when audio has filled its own room: before, it was refused there, and the movie lost the
+    /// frame's place (a guest starved of CPU wrote a movie with a 4-frame step, which editors take as variable
+    /// rate). The encoder thread is held, so the queue is full at a known point rather than by a race.
+    func testARepeatGetsInWhenAudioHasFilledTheQueueSoTheMovieHasNoHole() throws {
+        let directory = try MovieWriterFixture.directory("full-audio")
+        var settings = MovieWriterFixture.settings()
+        settings.blockWhenBehind = false
+        let paths = try MovieNameReserver(directory: directory, baseName: "full-audio",
+                                          fileExtension: settings.container.rawValue).reserve()
+        let writer = try MovieWriter(paths: paths, settings: settings, videoQueueLimit: 1, audioQueueLimit: 4)
+        let release = writer.holdEncoderThread()
+        let frames = 30
+        try writer.appendVideo(MovieWriterFixture.movingFrame(width: 320, height: 180, index: 0), at: .zero,
+                               keyframe: true)
+        // Twice the audio room: four chunks wait, four are dropped; the audio room is full.
+        for index in 0..<8 { try writer.appendAudio(MovieWriterFixture.audioChunk(index: index)) }
+        for index in 1..<frames {
+            try writer.appendVideo(MovieWriterFixture.movingFrame(width: 320, height: 180, index: index),
+                                   at: MediaTime(value: Int64(index), timescale: 30), keyframe: false)
+        }
+        release.signal()
+        let summary = try writer.finish(chapters: [])
+        XCTAssertGreaterThanOrEqual(summary.videoFramesDropped, frames - 2, "the pictures behind a one-frame queue")
+        XCTAssertEqual(summary.videoFramesWritten, frames, "every frame keeps its place")
+        let packets = try MovieWriterFixture.probe(summary.path, ["-select_streams", "v", "-show_entries",
+                                                                  "packet=pts"])["packets"] as? [[String: Any]] ?? []
+        let times = packets.compactMap { $0["pts"] as? Int }.sorted()
+        XCTAssertEqual(times.count, frames, "frames in the movie")
+        let steps = Set(zip(times, times.dropFirst()).map { $1 - $0 })
+        XCTAssertEqual(steps.count, 1, "evenly spaced, no hole: steps \(steps)")
+        let streams = try MovieWriterFixture.probe(summary.path, ["-show_streams"])["streams"] as? [[String: Any]] ?? []
+        XCTAssertEqual(streams.first?["avg_frame_rate"] as? String, "30/1", "constant rate")
+    }
+
     func testErrorsAfterFinishAreSwiftErrors() throws {
         let directory = try MovieWriterFixture.directory("misuse")
         let sink = try MovieWriterFactory().makeSink(directory: directory, baseName: "m",

@@ -9,7 +9,7 @@ import PauseCamCore
 /// objects until it ends. With `blockWhenBehind` (simulated clock) a full queue makes the caller wait, so nothing
 /// is lost; otherwise a video frame that finds the queue full has its picture dropped and counted (a keyframe it
 /// asked for moves to the next frame), and its place in the movie repeats the picture before it, so the movie keeps
-/// its constant rate (a repeat is a small job without pixels, queued with the audio). Audio has a limit of its own (seconds of chunks, far more than waits behind eight
+/// its constant rate (a repeat is a small job without pixels, queued with the audio and never refused). Audio has a limit of its own (seconds of chunks, far more than waits behind eight
 /// frames): on the simulated clock it waits for room; on the real clock a chunk that finds no room is dropped and
 /// counted (the audio encoder fills the hole with silence, so sync holds), because blocking the recorder's serial
 /// context would delay every command and let frames pile up in front of it. Memory stays bounded either way. An encoder error stops encoding and is thrown by the next append, or by `finish`.
@@ -30,8 +30,11 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
     let settings: MovieSettings
     /// Video frames that may wait in the queue before the caller waits or drops.
     let videoQueueLimit: Int
-    /// Audio chunks that may wait (audio has its own limit; ~10 s of the microphone's 10–20 ms chunks).
-    let audioQueueLimit = 1000
+    /// Audio chunks that may wait (audio has its own limit; ~10 s of the microphone's 10–20 ms chunks). Repeats
+    /// wait beside them but are never refused (see `appendVideo`).
+    let audioQueueLimit: Int
+    /// Tests: makes the encoder thread wait, after the next job it takes, until this is signalled.
+    private var encoderHold: DispatchSemaphore?
     private var droppedAudio = 0
 
     /// Video limits count only video jobs, so the ~1.5 audio chunks per frame do not eat the encoder's slack.
@@ -55,8 +58,9 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
 
     /// Opens the encoders on the reserved `.partial` and starts the encoder thread.
     init(paths: MovieNameReserver.Reservation, settings: MovieSettings, videoQueueLimit: Int = 8,
-         warn: @escaping (String) -> Void = { _ in }, extraEncodeTime: MediaTime = .zero,
+         audioQueueLimit: Int = 1000, warn: @escaping (String) -> Void = { _ in }, extraEncodeTime: MediaTime = .zero,
          extraRemuxTime: MediaTime = .zero, remuxGate: String? = nil) throws {
+        self.audioQueueLimit = max(1, audioQueueLimit)
         self.remuxGate = remuxGate
         extraRemuxMicroseconds = UInt32(clamping: (try? extraRemuxTime.rescaled(to: 1_000_000, rounding: .up).value) ?? 0)
         self.warn = warn
@@ -86,8 +90,10 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
         let job = Job.video(frame, fileTime, keyframe: wantsKeyframe)
         let accepted = settings.blockWhenBehind ? queue.put(job, waitingBelow: videoQueueLimit)
                                                 : queue.offer(job, below: videoQueueLimit)
-        // A frame whose picture finds no room keeps its place: the encoder repeats the picture before.
-        if !accepted { _ = queue.offer(.repeatVideo(fileTime), below: audioQueueLimit) }
+        // A frame whose picture finds no room keeps its place: the encoder repeats the picture before. The repeat
+        // is never refused: it holds no pixels, and a refused one left a hole in the movie's constant rate (a VM
+        // guest starved of CPU filled the queue with audio, and the movie got a 4-frame step: variable rate).
+        if !accepted { _ = queue.offer(.repeatVideo(fileTime), below: .max) }
         lock.lock()
         if accepted {
             keyframeOwed = false
@@ -207,8 +213,23 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
 
     /// The encoder thread's body: encode until the queue closes; after an error, only drain (so producers never
     /// wait forever) and remember the error for the caller.
+    /// Tests: the encoder thread handles the next job it takes, then waits until the returned semaphore is
+    /// signalled, so jobs pile up in the queue at a known point.
+    func holdEncoderThread() -> DispatchSemaphore {
+        let release = DispatchSemaphore(value: 0)
+        lock.lock()
+        encoderHold = release
+        lock.unlock()
+        return release
+    }
+
     private func runEncoder() {
         while let job = queue.take() {
+            lock.lock()
+            let hold = encoderHold
+            encoderHold = nil
+            lock.unlock()
+            hold?.wait()
             lock.lock()
             let failed = failure != nil
             lock.unlock()
