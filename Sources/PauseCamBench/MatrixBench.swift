@@ -19,7 +19,7 @@ enum MatrixBench {
                            jpegPlanes(width: width, height: height)] {
                 let figures = try CanvasScalerTiming.measure(source, width: width, height: height, frames: frames)
                 print("  \(source.format.rawValue) \(width)x\(height) → canvas, ms CPU/frame: scale() \(format(figures.scale)) "
-                      + "(matrix \(format(figures.matrix)) of it); swscale through RGB instead "
+                      + "(the matrix pass alone \(format(figures.matrix))); swscale through RGB instead "
                       + "\(format(figures.swscaleThroughRGB))")
                 if let full = figures.fullRange {
                     print("  full-range \(source.format.rawValue) (a decoded JPEG) → canvas, ms CPU/frame: libswscale and "
@@ -39,7 +39,7 @@ enum MatrixBench {
         var red = (0..<(width * height / 4)).map { UInt8(truncatingIfNeeded: 16 + ($0 * 13) % 225) }
         let converter = YUVMatrixConverter.bt601ToBT709
         let chromaHeight = height / 2
-        let start = DispatchTime.now().uptimeNanoseconds, startCPU = CanvasScalerTiming.threadCPUNanoseconds()
+        let start = DispatchTime.now().uptimeNanoseconds, startCPU = ThreadCPUTime.nanoseconds()
         luma.withUnsafeMutableBufferPointer { y in
             blue.withUnsafeMutableBufferPointer { b in
                 red.withUnsafeMutableBufferPointer { r in
@@ -61,7 +61,7 @@ enum MatrixBench {
                 }
             }
         }
-        return (Double(CanvasScalerTiming.threadCPUNanoseconds() - startCPU) / 1e6 / Double(frames),
+        return (Double(ThreadCPUTime.nanoseconds() - startCPU) / 1e6 / Double(frames),
                 Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6 / Double(frames))
     }
 

@@ -48,15 +48,14 @@ enum SameJobBench {
     }
 
     static let crf = 23
-    /// From this height up a PauseCam movie holds BT.709 values (`VideoColorimetry`), so the ffmpeg command line's
-    /// same job converts too.
-    static let hdHeight = 720
 
     /// The three figures, each the best of `repeats` rounds taken in turn (PauseCam, ffmpeg, floor, then again),
     /// so a burst of load from elsewhere on the machine hurts no side alone.
     static func run(content: BenchContent, sound: BenchSound, seconds: Int64, preset: String, repeats: Int,
                     folder: URL) throws -> Figures {
         let frameCount = Int(seconds) * 30
+        // A PauseCam movie of this height holds BT.709 values, so the ffmpeg command line's same job converts too.
+        let convertsMatrix = PipelineStageTiming.convertsToBT709(height: content.height)
         var best = Figures(pauseCamFPS: 0, ffmpegFPS: nil, floorFPS: 0)
         for _ in 0..<max(1, repeats) {
             let pauseCam = try pauseCamRun(content: content, sound: sound, frameCount: frameCount, preset: preset,
@@ -65,12 +64,12 @@ enum SameJobBench {
             best.pauseCamCPU = min(best.pauseCamCPU, pauseCam.cpuMilliseconds)
             best.pauseCamRounds.append(pauseCam.cpuMilliseconds)
             if let ffmpeg = ffmpegRun(content: content, sound: sound, seconds: seconds, frameCount: frameCount,
-                                      preset: preset, matrix: content.height >= hdHeight, folder: folder) {
+                                      preset: preset, matrix: convertsMatrix, folder: folder) {
                 best.ffmpegFPS = max(best.ffmpegFPS ?? 0, ffmpeg.fps)
                 best.ffmpegCPU = min(best.ffmpegCPU ?? .infinity, ffmpeg.cpuMilliseconds)
                 best.ffmpegRounds.append(ffmpeg.cpuMilliseconds)
             }
-            if content.height >= hdHeight,
+            if convertsMatrix,
                let plain = ffmpegRun(content: content, sound: sound, seconds: seconds, frameCount: frameCount,
                                      preset: preset, matrix: false, folder: folder) {
                 best.ffmpegWithoutMatrixFPS = max(best.ffmpegWithoutMatrixFPS ?? 0, plain.fps)
@@ -152,7 +151,7 @@ enum SameJobBench {
     /// Frames and 10 ms audio chunks handed to a `MovieWriter` in time order, as the recorder does.
     static func pauseCamRun(content: BenchContent, sound: BenchSound, frameCount: Int, preset: String,
                             folder: URL) throws -> Run {
-        let cpuBefore = cpuSeconds()
+        let cpuBefore = ProcessCPUTime.seconds()
         let sink = try MovieWriterFactory().makeSink(directory: folder.path, baseName: "pausecam-\(content.name)-\(preset)",
                                                      settings: settings(content, preset: preset))
         let chunks = audioChunks(sound, frameCount: frameCount)
@@ -171,7 +170,7 @@ enum SameJobBench {
         }
         let summary = try sink.finish(chapters: [])
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        let cpu = cpuSeconds() - cpuBefore
+        let cpu = ProcessCPUTime.seconds() - cpuBefore
         try? FileManager.default.removeItem(atPath: summary.path)
         return Run(fps: Double(summary.videoFramesWritten) / elapsed,
                    cpuMilliseconds: cpu * 1000 / Double(summary.videoFramesWritten))
@@ -215,9 +214,9 @@ enum SameJobBench {
                       "-f", "mov", partial]
         let remux = ["-v", "error", "-y", "-i", partial, "-map", "0:v", "-map", "0:a", "-c", "copy",
                      "-movflags", "+faststart", final]
-        let cpuBefore = cpuSeconds(children: true)
+        let cpuBefore = ProcessCPUTime.seconds(children: true)
         guard let first = BenchProcess.run(encode), let second = BenchProcess.run(remux) else { return nil }
         return Run(fps: Double(frameCount) / (first + second),
-                   cpuMilliseconds: (cpuSeconds(children: true) - cpuBefore) * 1000 / Double(frameCount))
+                   cpuMilliseconds: (ProcessCPUTime.seconds(children: true) - cpuBefore) * 1000 / Double(frameCount))
     }
 }

@@ -97,11 +97,11 @@ enum StandbyBench {
                                        notify: { _ in })
         let runner = ScriptRunner(controller: controller, scheduler: scheduler)
         controller.startDevices()
-        let before = cpuSeconds()
+        let before = ProcessCPUTime.seconds()
         _ = runner.perform(.record(name: nil))
         _ = runner.perform(.wait(.seconds(recordSeconds)))
         let clip = runner.finishClip()
-        let spent = cpuSeconds() - before
+        let spent = ProcessCPUTime.seconds() - before
         controller.stopDevices()
         let recorded = Double(clip?.sidecar.video.framesWritten ?? 0) / 30
         return spent / max(recorded, 1 / 30)

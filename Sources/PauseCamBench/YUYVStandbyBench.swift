@@ -27,14 +27,14 @@ enum YUYVStandbyBench {
         let camera = try V4L2Camera(device: device, lens: lens, warn: { print("standby-yuyv: \($0)") })
         let newest = NewestFrame()
         let faultsBefore = minorPageFaults()
-        let before = cpuSeconds()
+        let before = ProcessCPUTime.seconds()
         let start = DispatchTime.now().uptimeNanoseconds
         try camera.start(deliver: { newest.keep($0) }, onEnd: { print("standby-yuyv: the stream ended: \($0)") })
         Thread.sleep(forTimeInterval: Double(seconds))
         camera.stop()
         newest.drain()
         let wall = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        let spent = cpuSeconds() - before
+        let spent = ProcessCPUTime.seconds() - before
         let faults = minorPageFaults() - faultsBefore
         let statistics = camera.statistics
         let frames = copyOnly ? statistics.corrupt : statistics.delivered

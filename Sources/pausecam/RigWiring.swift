@@ -142,7 +142,6 @@ final class RigWiring: @unchecked Sendable {
         controller = RigController(rig: rig, cameras: cameras, microphone: microphone,
                                    sinkFactory: MovieWriterFactory(extraEncodeTime: RigWiring.faultDelay("PAUSECAM_FAULT_SLOW_ENCODER_MS"),
                                                                    extraOpenTime: RigWiring.faultDelay("PAUSECAM_FAULT_SLOW_OPEN_MS"),
-                                                                   extraRemuxTime: RigWiring.faultDelay("PAUSECAM_FAULT_SLOW_REMUX_MS"),
                                                                    remuxGate: ProcessInfo.processInfo.environment["PAUSECAM_FAULT_REMUX_GATE"]),
                                    store: AtomicSidecarStore(),
                                    scheduler: scheduler, wallClock: wallClock, outputDirectory: outputDirectory,
@@ -246,9 +245,8 @@ final class RigWiring: @unchecked Sendable {
 
     /// A fault-injection delay from the environment variable `name` (milliseconds; zero when unset), to show (and
     /// test) what happens on a machine that cannot keep up: `PAUSECAM_FAULT_SLOW_ENCODER_MS` makes every video frame
-    /// cost that much more to encode, `…_SLOW_OPEN_MS` every movie that much slower to open, `…_SLOW_REMUX_MS` every
-    /// finished clip wait that long before its remux. (`PAUSECAM_FAULT_REMUX_GATE=PATH` makes every remux wait until
-    /// PATH exists.)
+    /// cost that much more to encode, `…_SLOW_OPEN_MS` every movie that much slower to open.
+    /// (`PAUSECAM_FAULT_REMUX_GATE=PATH`, read where the factory is made, makes every remux wait until PATH exists.)
     static func faultDelay(_ name: String) -> MediaTime {
         let milliseconds = ProcessInfo.processInfo.environment[name].flatMap(Int64.init) ?? 0
         return .milliseconds(Swift.max(0, milliseconds))

@@ -305,7 +305,7 @@ final class RecordingEndToEndTests: XCTestCase {
 
         XCTAssertTrue(FileManager.default.fileExists(atPath: partial))
         XCTAssertFalse(FileManager.default.fileExists(atPath: directory.appendingPathComponent("e2e-rig.mov").path))
-        XCTAssertGreaterThanOrEqual(held(), onDisk, "the kill took away what was on disk")
+        XCTAssertGreaterThanOrEqual(held(), onDisk, "the .partial still reads, as far as before the kill")
         let sidecar = try Sidecar.decode(try Data(contentsOf: sidecarURL))
         XCTAssertFalse(sidecar.complete)
         XCTAssertEqual(sidecar.scenes.first?.name, "First")

@@ -16,31 +16,25 @@ import XCTest
 /// and `mallinfo2` (glibc makes its allocator usable in a forked child), writes its figures down a pipe and exits.
 final class HeapStatisticsTests: XCTestCase {
     /// Snapshots before, while and after `size` bytes are held, taken in a single-threaded child process.
-    func snapshotsInForkedChild(holding size: Int) throws -> (before: HeapStatistics, held: HeapStatistics,
-                                                              after: HeapStatistics) {
+    func snapshotsInForkedChild(holding size: Int) -> (before: HeapStatistics, held: HeapStatistics,
+                                                       after: HeapStatistics) {
         var pipeEnds: [Int32] = [0, 0]
         XCTAssertEqual(pipe(&pipeEnds), 0, "pipe: \(String(cString: strerror(errno)))")
         let (readEnd, writeEnd) = (pipeEnds[0], pipeEnds[1])
         defer { close(readEnd) }
-        let figures = 12
-        let results = UnsafeMutablePointer<Int>.allocate(capacity: figures)
+        // `HeapStatistics` is plain integers: the three snapshots go down the pipe as they are.
+        let results = UnsafeMutablePointer<HeapStatistics>.allocate(capacity: 3)
         defer { results.deallocate() }
+        let length = 3 * MemoryLayout<HeapStatistics>.stride
         _ = HeapStatistics.current()  // any first-call work happens here, before the fork, not in the child
         let child = fork()
         if child == 0 {
             close(readEnd)
-            let before = HeapStatistics.current()
+            results[0] = HeapStatistics.current()
             let block = malloc(size)
-            let held = HeapStatistics.current()
+            results[1] = HeapStatistics.current()
             free(block)
-            let after = HeapStatistics.current()
-            for (index, snapshot) in [before, held, after].enumerated() {
-                results[index * 4] = snapshot.inUseBytes
-                results[index * 4 + 1] = snapshot.freeBytes
-                results[index * 4 + 2] = snapshot.mappedBytes
-                results[index * 4 + 3] = snapshot.arenaBytes
-            }
-            let length = figures * MemoryLayout<Int>.size
+            results[2] = HeapStatistics.current()
             _exit(block != nil && write(writeEnd, results, length) == length ? 0 : 1)
         }
         close(writeEnd)
@@ -48,19 +42,14 @@ final class HeapStatisticsTests: XCTestCase {
         var status: Int32 = 0
         XCTAssertEqual(waitpid(child, &status, 0), child)
         XCTAssertEqual(status, 0, "the child malloc'ed its block and wrote its figures")
-        let length = figures * MemoryLayout<Int>.size
         XCTAssertEqual(read(readEnd, results, length), length, "the child's figures arrived whole")
-        func snapshot(_ index: Int) -> HeapStatistics {
-            HeapStatistics(inUseBytes: results[index * 4], freeBytes: results[index * 4 + 1],
-                           mappedBytes: results[index * 4 + 2], arenaBytes: results[index * 4 + 3])
-        }
-        return (snapshot(0), snapshot(1), snapshot(2))
+        return (results[0], results[1], results[2])
     }
 
     func testAnArenaBlockCountsInUseUntilFreed() throws {
         // Below glibc's mmap threshold (128 KiB unless freed mappings raised it), so it comes from an arena.
         let size = 64 * 1024
-        let (before, held, after) = try snapshotsInForkedChild(holding: size)
+        let (before, held, after) = snapshotsInForkedChild(holding: size)
         XCTAssertGreaterThanOrEqual(held.inUseBytes - before.inUseBytes, size, "a 64 KiB block is in use")
         XCTAssertGreaterThanOrEqual(held.inUseBytes - after.inUseBytes, size, "and is not once freed")
         XCTAssertEqual(held.mappedBytes, before.mappedBytes, "an arena block is not a mapping of its own")
@@ -70,7 +59,7 @@ final class HeapStatisticsTests: XCTestCase {
     func testALargeBlockCountsAsMappedUntilFreed() throws {
         // Far above glibc's largest dynamic mmap threshold (32 MiB on 64-bit), so it is always its own mapping.
         let size = 64 * 1024 * 1024
-        let (before, held, after) = try snapshotsInForkedChild(holding: size)
+        let (before, held, after) = snapshotsInForkedChild(holding: size)
         XCTAssertGreaterThanOrEqual(held.mappedBytes - before.mappedBytes, size)
         XCTAssertGreaterThanOrEqual(held.allocatedBytes - after.allocatedBytes, size)
         XCTAssertLessThan(abs(held.inUseBytes - before.inUseBytes), size, "a mapped block is not in an arena")

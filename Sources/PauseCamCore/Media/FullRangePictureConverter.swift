@@ -60,14 +60,8 @@ public struct FullRangePictureConverter: Sendable {
     public static let jpegToBT601 = FullRangePictureConverter(from: .bt601, to: .bt601)
 
     /// Whether `CanvasScaler` takes this pass for full-range pictures: in optimized builds only (see the type's
-    /// comment).
-    public static var isDefault: Bool {
-        #if DEBUG
-        return false
-        #else
-        return true
-        #endif
-    }
+    /// comment), decided by the same switch as the matrix kernel's vectors.
+    public static var isDefault: Bool { YUVMatrixConverter.defaultKernel == .vectors }
 
     /// Converts a `width`×`height` full-range picture (`source`'s chroma planes half its width, with `chromaRows`
     /// rows per luma row) into the limited-range 4:2:0 `destination` of the same size. `width` and `height` must be
@@ -158,9 +152,8 @@ public struct FullRangePictureConverter: Sendable {
             x += 16
         }
         while x < pairs {
-            for column in [2 * x, 2 * x + 1] {
-                let value = Int32((scaledLuma(UInt16(input[column])) &+ corrections[x]) &>> 7) &- 64
-                output[column] = UInt8(truncatingIfNeeded: min(max(value, 0), 255))
+            for column in (2 * x)...(2 * x + 1) {
+                output[column] = Self.clamped(Int32((scaledLuma(UInt16(input[column])) &+ corrections[x]) &>> 7) &- 64)
             }
             x += 1
         }

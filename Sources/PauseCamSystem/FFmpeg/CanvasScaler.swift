@@ -201,7 +201,9 @@ final class CanvasScaler {
     }
 
     /// Draws the `crop` (nil: all) of `source` into the canvas `output`: letterboxed or pillarboxed, scaled and
-    /// re-ranged by libswscale, then given the canvas's matrix.
+    /// re-ranged by libswscale, then given the canvas's matrix. A picture that needs no scaling skips libswscale: a
+    /// full-range one (a decoded JPEG, optimized builds) goes through `FullRangePictureConverter`'s one pass, a
+    /// limited-range yuv420p one through the matrix converter's copying pass.
     private func draw(_ source: SourcePlanes, crop requested: PixelRect?, lens: String,
                       into output: UnsafeMutablePointer<AVFrame>) throws {
         var crop = requested ?? PixelRect(x: 0, y: 0, width: source.width, height: source.height)

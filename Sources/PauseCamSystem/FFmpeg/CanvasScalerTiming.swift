@@ -10,7 +10,8 @@ public enum CanvasScalerTiming {
     /// Milliseconds per frame, each averaged over the same number of frames.
     public struct Figures: Sendable {
         /// `CanvasScaler.scale` as the encoder thread runs it: canvas allocation, libswscale keeping BT.601, and
-        /// (from 720 lines) the matrix conversion.
+        /// (from 720 lines) the matrix conversion — or, for a picture at the canvas's size, the pass that skips
+        /// libswscale (`CanvasScaler.draw`).
         public var scale: Double
         /// The matrix conversion alone, on the same canvas.
         public var matrix: Double
@@ -66,15 +67,6 @@ public enum CanvasScalerTiming {
 
     /// The mean CPU time of this thread over `count` runs of `work`, in milliseconds.
     private static func milliseconds(_ count: Int, _ work: () throws -> Void) rethrows -> Double {
-        let start = threadCPUNanoseconds()
-        for _ in 0..<count { try work() }
-        return Double(threadCPUNanoseconds() - start) / 1e6 / Double(max(1, count))
-    }
-
-    /// This thread's CPU time. The corresponding C function is `clock_gettime(CLOCK_THREAD_CPUTIME_ID)`.
-    public static func threadCPUNanoseconds() -> Int64 {
-        var now = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
-        return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
+        try ThreadCPUTime.milliseconds(perRun: count) { _ in try work() }
     }
 }

@@ -53,6 +53,14 @@ final class EncoderQueue<Element>: @unchecked Sendable {
         return true
     }
 
+    /// Adds `item` whatever waits, for items too small to limit whose loss would cost more than they hold (a
+    /// repeat of the picture before: without it the movie loses a frame's place). Only a closed queue drops it.
+    func add(_ item: Element) {
+        condition.lock()
+        defer { condition.unlock() }
+        if !closed { append(item) }
+    }
+
     /// Adds `item` when fewer than `limit` items wait; returns false (the item is dropped) when full or closed.
     func offer(_ item: Element, below limit: Int) -> Bool {
         condition.lock()

@@ -12,7 +12,8 @@ import PauseCamCore
 /// its constant rate (a repeat is a small job without pixels, queued with the audio and never refused). Audio has a limit of its own (seconds of chunks, far more than waits behind eight
 /// frames): on the simulated clock it waits for room; on the real clock a chunk that finds no room is dropped and
 /// counted (the audio encoder fills the hole with silence, so sync holds), because blocking the recorder's serial
-/// context would delay every command and let frames pile up in front of it. Memory stays bounded either way. An encoder error stops encoding and is thrown by the next append, or by `finish`.
+/// context would delay every command and let frames pile up in front of it. Memory stays bounded by the limits, but
+/// for the repeats, a few bytes each for as long as the encoder stays behind. An encoder error stops encoding and is thrown by the next append, or by `finish`.
 /// The owner must end every writer with `finish` or `abort`: the encoder thread holds the writer until then.
 public final class MovieWriter: MovieSink, @unchecked Sendable {
     /// One unit of work for the encoder thread.
@@ -31,9 +32,10 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
     /// Video frames that may wait in the queue before the caller waits or drops.
     let videoQueueLimit: Int
     /// Audio chunks that may wait (audio has its own limit; ~10 s of the microphone's 10–20 ms chunks). Repeats
-    /// wait beside them but are never refused (see `appendVideo`).
+    /// wait beside them and count against this room, but are never refused (see `appendVideo`): a long stall of the
+    /// encoder therefore drops audio a little sooner.
     let audioQueueLimit: Int
-    /// Tests: makes the encoder thread wait, after the next job it takes, until this is signalled.
+    /// Tests: makes the encoder thread wait, once it has taken the next job, until this is signalled.
     private var encoderHold: DispatchSemaphore?
     private var droppedAudio = 0
 
@@ -51,18 +53,16 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
     private let warn: (String) -> Void
     /// Fault injection: extra time spent on each video frame (see `MovieWriterFactory`).
     private let extraEncodeMicroseconds: UInt32
-    /// Fault injection: extra time spent before the remux (see `MovieWriterFactory`).
-    private let extraRemuxMicroseconds: UInt32
-    /// Fault injection: the remux waits until this file exists (see `MovieWriterFactory`).
+    /// Fault injection: the remux waits until this file exists (see `MovieWriterFactory`), at most `remuxGateLimit`.
     private let remuxGate: String?
+    private static let remuxGateLimit = Duration.seconds(120)
 
     /// Opens the encoders on the reserved `.partial` and starts the encoder thread.
     init(paths: MovieNameReserver.Reservation, settings: MovieSettings, videoQueueLimit: Int = 8,
          audioQueueLimit: Int = 1000, warn: @escaping (String) -> Void = { _ in }, extraEncodeTime: MediaTime = .zero,
-         extraRemuxTime: MediaTime = .zero, remuxGate: String? = nil) throws {
+         remuxGate: String? = nil) throws {
         self.audioQueueLimit = max(1, audioQueueLimit)
         self.remuxGate = remuxGate
-        extraRemuxMicroseconds = UInt32(clamping: (try? extraRemuxTime.rescaled(to: 1_000_000, rounding: .up).value) ?? 0)
         self.warn = warn
         extraEncodeMicroseconds = UInt32(clamping: (try? extraEncodeTime.rescaled(to: 1_000_000, rounding: .up).value) ?? 0)
         moviePath = paths.moviePath
@@ -93,7 +93,7 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
         // A frame whose picture finds no room keeps its place: the encoder repeats the picture before. The repeat
         // is never refused: it holds no pixels, and a refused one left a hole in the movie's constant rate (a VM
         // guest starved of CPU filled the queue with audio, and the movie got a 4-frame step: variable rate).
-        if !accepted { _ = queue.offer(.repeatVideo(fileTime), below: .max) }
+        if !accepted { queue.add(.repeatVideo(fileTime)) }
         lock.lock()
         if accepted {
             keyframeOwed = false
@@ -140,10 +140,12 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
             pipeline.abandon()
             throw error
         }
-        if extraRemuxMicroseconds > 0 { usleep(extraRemuxMicroseconds) }
         if let remuxGate {
-            // At most two minutes: a test that forgot to open the gate still ends.
-            for _ in 0..<6000 where access(remuxGate, F_OK) != 0 { usleep(20_000) }
+            // A test that forgot to open the gate still ends.
+            let giveUp = ContinuousClock.now + Self.remuxGateLimit
+            while !FileManager.default.fileExists(atPath: remuxGate) && ContinuousClock.now < giveUp {
+                Thread.sleep(forTimeInterval: 0.02)
+            }
         }
         var remuxer = ChapterRemuxer(inputPath: partialPath, outputPath: moviePath, container: settings.container)
         remuxer.videoFrameDuration = settings.rate.frameDuration
@@ -211,10 +213,8 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
         if ended { throw MovieWriterError(description: "the movie \(moviePath) was already finished or aborted") }
     }
 
-    /// The encoder thread's body: encode until the queue closes; after an error, only drain (so producers never
-    /// wait forever) and remember the error for the caller.
-    /// Tests: the encoder thread handles the next job it takes, then waits until the returned semaphore is
-    /// signalled, so jobs pile up in the queue at a known point.
+    /// Tests: the encoder thread takes the next job, then waits until the returned semaphore is signalled before
+    /// handling it, so the jobs after it pile up in the queue at a known point.
     func holdEncoderThread() -> DispatchSemaphore {
         let release = DispatchSemaphore(value: 0)
         lock.lock()
@@ -223,16 +223,16 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
         return release
     }
 
+    /// The encoder thread's body: encode until the queue closes; after an error, only drain (so producers never
+    /// wait forever) and remember the error for the caller.
     private func runEncoder() {
         while let job = queue.take() {
             lock.lock()
+            let failed = failure != nil
             let hold = encoderHold
             encoderHold = nil
             lock.unlock()
             hold?.wait()
-            lock.lock()
-            let failed = failure != nil
-            lock.unlock()
             if !failed {
                 do {
                     switch job {

@@ -12,29 +12,24 @@ public final class MovieWriterFactory: MovieSinkFactory {
     /// Fault injection for tests of a slow start: extra time spent opening each movie, as x264 and the file take on
     /// a slow machine (zero normally).
     let extraOpenTime: MediaTime
-    /// Fault injection for tests of finishing in the background: extra time spent before each remux, as a long
-    /// clip's remux takes (zero normally).
-    let extraRemuxTime: MediaTime
     /// Fault injection for tests of finishing in the background: each remux waits until this file exists (at most
-    /// two minutes), so a test decides when a finish ends instead of racing a guessed delay (nil normally).
+    /// two minutes), as a long clip's remux takes, and the test decides when it ends instead of racing a guessed
+    /// delay (nil normally).
     let remuxGate: String?
 
     /// `warn` receives messages worth showing the user (nothing is printed by the writer itself).
     /// `extraEncodeTime` makes every video frame cost that much more to encode: a fault injection for tests and
     /// demonstrations of a machine that cannot keep up (frames are then dropped and counted on the real clock).
-    /// `extraOpenTime` makes opening every movie take that much longer; `extraRemuxTime` makes every finish wait that
-    /// much before its remux (the `.partial` is complete then; the final movie not yet); `remuxGate` makes every
-    /// remux wait until that file exists.
+    /// `extraOpenTime` makes opening every movie take that much longer; `remuxGate` makes every finish wait until
+    /// that file exists before its remux (the `.partial` is complete then; the final movie not yet).
     public convenience init(warn: @escaping (String) -> Void = { _ in }, extraEncodeTime: MediaTime = .zero,
-                            extraOpenTime: MediaTime = .zero, extraRemuxTime: MediaTime = .zero,
-                            remuxGate: String? = nil) {
+                            extraOpenTime: MediaTime = .zero, remuxGate: String? = nil) {
         self.init(warn: warn, videoQueueLimit: 8, extraEncodeTime: extraEncodeTime, extraOpenTime: extraOpenTime,
-                  extraRemuxTime: extraRemuxTime, remuxGate: remuxGate)
+                  remuxGate: remuxGate)
     }
 
     init(warn: @escaping (String) -> Void, videoQueueLimit: Int, extraEncodeTime: MediaTime = .zero,
-         extraOpenTime: MediaTime = .zero, extraRemuxTime: MediaTime = .zero, remuxGate: String? = nil) {
-        self.extraRemuxTime = extraRemuxTime
+         extraOpenTime: MediaTime = .zero, remuxGate: String? = nil) {
         self.remuxGate = remuxGate
         self.warn = warn
         self.videoQueueLimit = videoQueueLimit
@@ -54,8 +49,7 @@ public final class MovieWriterFactory: MovieSinkFactory {
         }
         do {
             return try MovieWriter(paths: paths, settings: settings, videoQueueLimit: videoQueueLimit, warn: warn,
-                                   extraEncodeTime: extraEncodeTime, extraRemuxTime: extraRemuxTime,
-                                   remuxGate: remuxGate)
+                                   extraEncodeTime: extraEncodeTime, remuxGate: remuxGate)
         } catch {
             // Nothing was recorded: the reserved, empty `.partial` must not look like a crashed recording.
             unlink(paths.partialPath)

@@ -7,15 +7,19 @@ import PauseCamCore
 /// this module, so the bench asks here. Figures are the calling thread's CPU time (`CLOCK_THREAD_CPUTIME_ID`): the
 /// bench machine is shared, and a stage alone runs on one thread.
 public enum PipelineStageTiming {
+    /// Whether a movie `height` lines high holds BT.709 values, so drawing changes the sources' BT.601 matrix
+    /// (`VideoColorimetry`'s rule): a same job elsewhere must convert too.
+    public static func convertsToBT709(height: Int) -> Bool { VideoColorimetry(height: height) == .bt709 }
+
     /// Milliseconds of CPU per picture drawn: `frames` (looped to `count`) drawn onto a `width`×`height` canvas as
     /// the encoding pipeline does (`CanvasScaler.scale`, the canvas recycled for the next).
     public static func drawingMilliseconds(frames: [VideoFrame], count: Int, width: Int, height: Int) throws -> Double {
         guard !frames.isEmpty, count > 0 else { return 0 }
         let scaler = CanvasScaler(width: width, height: height)
         scaler.recycle(try scaler.scale(frames[0]))
-        let start = CanvasScalerTiming.threadCPUNanoseconds()
-        for index in 0..<count { scaler.recycle(try scaler.scale(frames[index % frames.count])) }
-        return Double(CanvasScalerTiming.threadCPUNanoseconds() - start) / 1e6 / Double(count)
+        return try ThreadCPUTime.milliseconds(perRun: count) { index in
+            scaler.recycle(try scaler.scale(frames[index % frames.count]))
+        }
     }
 
     /// Milliseconds of CPU to encode `chunks` (in time order, file times from zero) with the pipeline's AAC encoder
@@ -23,9 +27,9 @@ public enum PipelineStageTiming {
     public static func audioMilliseconds(chunks: [AudioChunk], settings: MovieSettings.AudioSettings) throws -> Double {
         let encoder = try AudioEncoder(settings: settings, globalHeader: true)
         let discard: (UnsafeMutablePointer<AVPacket>) throws -> Void = { _ in }
-        let start = CanvasScalerTiming.threadCPUNanoseconds()
-        for chunk in chunks { try encoder.append(chunk, emit: discard) }
-        try encoder.flush(emit: discard)
-        return Double(CanvasScalerTiming.threadCPUNanoseconds() - start) / 1e6
+        return try ThreadCPUTime.milliseconds(perRun: 1) { _ in
+            for chunk in chunks { try encoder.append(chunk, emit: discard) }
+            try encoder.flush(emit: discard)
+        }
     }
 }

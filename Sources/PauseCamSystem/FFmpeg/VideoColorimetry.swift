@@ -8,7 +8,8 @@ import PauseCamCore
 /// virtual lenses paint BT.601. The canvas follows the usual rule instead, the one editors assume whatever a tag
 /// says: BT.709 from 720 lines (HD) up, SMPTE 170M below. libswscale keeps the sources' matrix (changing it there goes
 /// through RGB: 2.4 ms at 720p to 18 ms at 1080p YUYV per frame), and an HD canvas is then converted in YUV by
-/// `YUVMatrixConverter`; the encoder tags matrix, primaries and transfer with the canvas's standard.
+/// `YUVMatrixConverter` (a full-range JPEG at the canvas's size by `FullRangePictureConverter`, range and matrix at
+/// once); the encoder tags matrix, primaries and transfer with the canvas's standard.
 enum VideoColorimetry: Sendable, Hashable {
     /// ITU-R BT.601 as SMPTE 170M (525-line primaries and transfer, the 601 matrix).
     case bt601
