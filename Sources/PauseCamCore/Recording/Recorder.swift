@@ -243,14 +243,15 @@ public final class Recorder: @unchecked Sendable {
     public func appendAudio(_ chunk: AudioChunk) {
         serialContext?.assertOnSerialContext()
         guard sinkError == nil else { return }
-        passed(chunk.end - MediaTime(value: 1, timescale: chunk.sampleRate))
-        // Audio more than `maximumAudioLead` ahead of video is decided without it, and a slot that comes later from
-        // before then is dropped as late. So when video has stalled (every camera gone) and the hold timer runs late
-        // (a busy serial context), the slots up to there are decided first, showing the held picture: otherwise
-        // they are lost, and the movie gets a hole in its constant rate (a TCG guest's hot-plug movie had a
-        // 14-frame step). With video flowing, or the hold timer on time, nothing is left to decide here.
-        if let lead = try? chunk.end.subtracting(Retimer.maximumAudioLead) {
-            holdVideo(before: lead + MediaTime(value: 1, timescale: chunk.sampleRate))
+        let oneSample = MediaTime(value: 1, timescale: chunk.sampleRate)
+        passed(chunk.end - oneSample)
+        // Audio more than `maximumAudioLead` ahead of video decides the timeline without it, and a slot that comes
+        // later from before then is dropped as late. So when video has stalled (every camera gone) and the hold
+        // timer runs late (a busy serial context), the slots through there are decided first, showing the held
+        // picture: otherwise they are lost, and the movie gets a hole in its constant rate (a TCG guest's hot-plug
+        // movie had a 14-frame step). With video flowing, or the hold timer on time, nothing is left to decide here.
+        if let decided = Retimer.decidedWithoutVideo(byAudioEndingAt: chunk.end) {
+            holdVideo(before: decided + oneSample)
         }
         retimer.retimeAudio(chunk)
         flushAudio()

@@ -256,7 +256,7 @@ public struct Retimer: Sendable {
         // `maximumAudioLead` behind the newest sample is decided without waiting for video. The timeline is
         // declared decided up to there: pending commands before it take effect, and a video frame that still
         // arrives from before it is dropped as late (it would have to be placed before audio already written).
-        if let oldest = pendingAudio.first?.pts, let limit = try? chunkEnd.subtracting(Retimer.maximumAudioLead),
+        if let oldest = pendingAudio.first?.pts, let limit = Self.decidedWithoutVideo(byAudioEndingAt: chunkEnd),
            oldest < limit {
             if videoWatermark.map({ $0 < limit }) ?? true { videoWatermark = limit }
             applyEdges(through: limit)
@@ -266,6 +266,13 @@ public struct Retimer: Sendable {
 
     /// How much audio may wait for video before it is decided without it.
     public static let maximumAudioLead = MediaTime.seconds(2)
+
+    /// The capture time through which audio ending at `end` decides the timeline without video (once audio waits
+    /// from before it): `maximumAudioLead` before `end`. A video frame at or before it that comes later is late.
+    /// `nil` only when the difference does not fit.
+    public static func decidedWithoutVideo(byAudioEndingAt end: MediaTime) -> MediaTime? {
+        try? end.subtracting(maximumAudioLead)
+    }
 
     private var releasedAudio: [AudioChunk] = []
     /// Capture time of the last audio sample queued (or decided): later chunks must come after it.

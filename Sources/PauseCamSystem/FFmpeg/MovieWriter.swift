@@ -9,11 +9,13 @@ import PauseCamCore
 /// objects until it ends. With `blockWhenBehind` (simulated clock) a full queue makes the caller wait, so nothing
 /// is lost; otherwise a video frame that finds the queue full has its picture dropped and counted (a keyframe it
 /// asked for moves to the next frame), and its place in the movie repeats the picture before it, so the movie keeps
-/// its constant rate (a repeat is a small job without pixels, queued with the audio and never refused). Audio has a limit of its own (seconds of chunks, far more than waits behind eight
-/// frames): on the simulated clock it waits for room; on the real clock a chunk that finds no room is dropped and
-/// counted (the audio encoder fills the hole with silence, so sync holds), because blocking the recorder's serial
-/// context would delay every command and let frames pile up in front of it. Memory stays bounded by the limits, but
-/// for the repeats, a few bytes each for as long as the encoder stays behind. An encoder error stops encoding and is thrown by the next append, or by `finish`.
+/// its constant rate (a repeat is a small job without pixels, queued with the audio and never refused). Audio has
+/// a limit of its own (seconds of chunks, far more than waits behind eight frames): on the simulated clock it waits
+/// for room; on the real clock a chunk that finds no room is dropped and counted (the audio encoder fills the hole
+/// with silence, so sync holds), because blocking the recorder's serial context would delay every command and let
+/// frames pile up in front of it. Memory stays bounded by the limits, but for the repeats, a few bytes each for as
+/// long as the encoder stays behind. An encoder error stops encoding and is thrown by the next append, or by
+/// `finish`.
 /// The owner must end every writer with `finish` or `abort`: the encoder thread holds the writer until then.
 public final class MovieWriter: MovieSink, @unchecked Sendable {
     /// One unit of work for the encoder thread.
