@@ -25,6 +25,9 @@ final class RunningCommand: @unchecked Sendable {
         try process.run()
     }
 
+    /// Writes one line to the standard input pipe given by `keepInputOpen`.
+    func send(_ line: String) { input.fileHandleForWriting.write(Data((line + "\n").utf8)) }
+
     /// Ends the standard input pipe given by `keepInputOpen`.
     func closeInput() { try? input.fileHandleForWriting.close() }
 

@@ -88,4 +88,66 @@ final class SimulatedSchedulerTests: XCTestCase {
         XCTAssertEqual(scheduler.clock.now(), at(100))
         XCTAssertEqual(log.all, ["a", "b"])
     }
+
+    /// Work from other threads (the control socket, pedal signals) while one thread advances the loop: every
+    /// `perform` runs alone, between events, on the serial context, and the loop goes on to its end.
+    func testPerformFromOtherThreadsTakesTurnsWithAdvance() {
+        final class Occupancy: @unchecked Sendable {
+            private let lock = NSLock()
+            private var inside = 0
+            private(set) var overlaps = 0
+            private(set) var performs = 0
+            func enter() { lock.withLock { inside += 1; if inside > 1 { overlaps += 1 } } }
+            func leave(perform: Bool) { lock.withLock { inside -= 1; if perform { performs += 1 } } }
+        }
+        let scheduler = SimulatedScheduler()
+        let occupancy = Occupancy()
+        let onContextInEvents = Log()
+        for step in 0..<20_000 {
+            scheduler.schedule(at: at(Int64(step))) {
+                occupancy.enter()
+                if !scheduler.isOnSerialContext { onContextInEvents.add("event \(step) not on the context") }
+                occupancy.leave(perform: false)
+            }
+        }
+        let started = DispatchSemaphore(value: 0)
+        let done = DispatchGroup()
+        let offContext = Log()
+        for _ in 0..<4 {
+            DispatchQueue.global().async(group: done) {
+                started.wait()
+                for _ in 0..<200 {
+                    scheduler.perform {
+                        occupancy.enter()
+                        if !scheduler.isOnSerialContext { offContext.add("perform not on the context") }
+                        occupancy.leave(perform: true)
+                    }
+                }
+            }
+        }
+        scheduler.schedule(at: at(0)) { for _ in 0..<4 { started.signal() } }
+        XCTAssertTrue(scheduler.advance(until: at(20_000)))
+        done.wait()
+        XCTAssertEqual(occupancy.overlaps, 0, "work ran beside other work on the serial context")
+        XCTAssertEqual(occupancy.performs, 800)
+        XCTAssertEqual(onContextInEvents.all + offContext.all, [])
+        XCTAssertEqual(scheduler.pendingCount, 0)
+    }
+
+    /// A thread outside the context is told so while another thread runs an event.
+    func testAnotherThreadIsOffTheContextWhileAnEventRuns() {
+        let scheduler = SimulatedScheduler()
+        let log = Log()
+        scheduler.schedule(at: at(1)) {
+            let answered = DispatchSemaphore(value: 0)
+            DispatchQueue.global().async {
+                log.add(scheduler.isOnSerialContext ? "other thread on" : "other thread off")
+                answered.signal()
+            }
+            answered.wait()
+            log.add(scheduler.isOnSerialContext ? "event on" : "event off")
+        }
+        scheduler.advance(until: at(2))
+        XCTAssertEqual(log.all, ["other thread off", "event on"])
+    }
 }

@@ -202,7 +202,7 @@ public final class RigController: @unchecked Sendable {
         return MovieSettings(width: output.width, height: output.height, rate: output.rate,
                              container: output.container, preset: output.preset, crf: output.crf,
                              keyframeInterval: output.keyframeInterval, audio: audio,
-                             blockWhenBehind: scheduler is SimulatedScheduler)
+                             blockWhenBehind: scheduler.timeWaitsForWork)
     }
 
     func state(_ command: Session.Command, at time: MediaTime) -> Reply {

@@ -29,6 +29,9 @@ public protocol Scheduler: AnyObject, Sendable {
     /// True when the caller runs on the serial context (inside `perform` or a scheduled work item). The engine's
     /// classes have no locks: this predicate is what their entry points check.
     var isOnSerialContext: Bool { get }
+    /// True when time passes only as fast as the engine works (the simulated loop): a stage that falls behind must
+    /// then hold the loop back instead of dropping work, since no frame is ever really late. False in real time.
+    var timeWaitsForWork: Bool { get }
     /// Reports a caller that is not on the serial context. The default traps (`preconditionFailure`): touching the
     /// engine from another thread is a data race, never a user's mistake. A test scheduler records instead, so a
     /// test can trip the check without dying.
@@ -42,6 +45,8 @@ extension Scheduler {
                                       line: UInt = #line) {
         if !isOnSerialContext { serialContextViolated(in: function, file: file, line: line) }
     }
+
+    public var timeWaitsForWork: Bool { false }
 
     public func serialContextViolated(in function: StaticString, file: StaticString, line: UInt) {
         preconditionFailure("\(function) was called off the engine's serial context (\(file):\(line)); "

@@ -20,8 +20,13 @@ public final class SimulatedClock: Clock, @unchecked Sendable {
 }
 
 /// A discrete-event scheduler on a `SimulatedClock`: `advance(until:)` pops events in time order (ties in the order
-/// they were scheduled), sets the clock to each event's time and runs it, all on the calling thread. Determinism
+/// they were scheduled), sets the clock to each event's time and runs it, on the calling thread. Determinism
 /// follows: the same events scheduled from the same start always run in the same order at the same times.
+///
+/// The serial context is a fair, re-entrant ticket lock rather than a thread: an event and a `perform` each hold it
+/// while they run, so work that arrives from other threads (the control socket, pedal signals) during a long
+/// `advance` waits for the event in progress, runs alone, and lets the loop go on. `advance` takes the context per
+/// event, never for its whole span, so a `wait 10m` on the simulated clock still answers `status` at once.
 public final class SimulatedScheduler: Scheduler, @unchecked Sendable {
     private struct Event {
         let time: MediaTime
@@ -31,34 +36,53 @@ public final class SimulatedScheduler: Scheduler, @unchecked Sendable {
 
     public let simulatedClock: SimulatedClock
     public var clock: any Clock { simulatedClock }
+    /// Simulated time moves only when the loop runs, so slow work must hold the loop back, never be skipped.
+    public var timeWaitsForWork: Bool { true }
     private let lock = NSLock()
     private var heap: [Event] = []
     private var nextSequence: UInt64 = 0
     private var interrupted = false
-    /// The thread inside `advance`/`perform` now, and how deeply: the serial context, while it runs.
-    private var runningThread: Thread?
-    private var runningDepth = 0
+
+    /// The context's owner and its nesting depth, and the ticket lock that hands it over in arrival order.
+    private let context = NSCondition()
+    private var owner: Thread?
+    private var depth = 0
+    private var nextTicket: UInt64 = 0
+    private var nowServing: UInt64 = 0
 
     public init(clock: SimulatedClock = SimulatedClock()) { simulatedClock = clock }
 
-    /// Every event and `perform` runs on the calling thread, so the serial context is whichever thread drives the
-    /// loop: a caller is on it unless another thread is inside `advance` or `perform` right now. (Tests and the
-    /// composition root set a rig up from one thread before the loop runs; that is allowed.)
+    /// True for the thread that holds the context (inside an event or `perform`), and for any thread while nobody
+    /// holds it: tests and the composition root set a rig up from one thread before the loop runs.
     public var isOnSerialContext: Bool {
-        lock.withLock { runningDepth == 0 || runningThread === Thread.current }
+        context.lock()
+        defer { context.unlock() }
+        return owner == nil || owner === Thread.current
     }
 
     private func enter() {
-        lock.withLock {
-            if runningDepth == 0 { runningThread = Thread.current }
-            runningDepth += 1
+        let me = Thread.current
+        context.lock()
+        defer { context.unlock() }
+        if owner === me {
+            depth += 1
+            return
         }
+        let ticket = nextTicket
+        nextTicket += 1
+        while owner != nil || nowServing != ticket { context.wait() }
+        owner = me
+        depth = 1
     }
 
     private func leave() {
-        lock.withLock {
-            runningDepth -= 1
-            if runningDepth == 0 { runningThread = nil }
+        context.lock()
+        defer { context.unlock() }
+        depth -= 1
+        if depth == 0 {
+            owner = nil
+            nowServing += 1
+            context.broadcast()
         }
     }
 
@@ -78,17 +102,20 @@ public final class SimulatedScheduler: Scheduler, @unchecked Sendable {
 
     @discardableResult
     public func advance(until time: MediaTime) -> Bool {
-        enter()
-        defer { leave() }
         while true {
+            enter()
             let next: Event? = lock.withLock {
                 if interrupted { return nil }
                 guard let first = heap.first, first.time <= time else { return nil }
                 return popFirst()
             }
-            guard let event = next else { break }
+            guard let event = next else {
+                leave()
+                break
+            }
             if event.time > simulatedClock.now() { simulatedClock.set(event.time) }
             event.work()
+            leave()
         }
         let wasInterrupted = lock.withLock { () -> Bool in
             let was = interrupted
