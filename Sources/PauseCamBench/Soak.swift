@@ -32,7 +32,7 @@ enum Soak {
         let controller = RigController(rig: rig, cameras: cameras, microphone: VirtualMicrophone(scheduler: scheduler),
                                        sinkFactory: MovieWriterFactory(), store: AtomicSidecarStore(),
                                        scheduler: scheduler, wallClock: { Date() }, outputDirectory: directory.path,
-                                       notify: { print("  event: \($0)") })
+                                       notify: { print("  event: \($0.text)") })
         let runner = ScriptRunner(controller: controller, scheduler: scheduler)
         controller.startDevices()
         let start = DispatchTime.now().uptimeNanoseconds

@@ -7,7 +7,8 @@ import PauseCamSystem
 ///
 /// Two steps, because a second PauseCam on the same rig must be refused before it opens any camera: `claim` takes
 /// the rig's lock first thing, and `start` serves once the controller exists. Engine events reach `watch` clients
-/// through `publish`, which the composition root calls from its `notify` closure.
+/// through `publish`, which the composition root calls from its events closure; a command from a remote or a
+/// pedal comes back through the same closure as an `EngineEvent.command`, to be printed where the user looks.
 final class ControlEndpoint: @unchecked Sendable {
     private let lock: ControlSocketLock
     private let mutex = NSLock()
@@ -27,18 +28,13 @@ final class ControlEndpoint: @unchecked Sendable {
         return ControlEndpoint(lock: try ControlSocketLock.claim(socketPath: path, privateDirectory: socketOption == nil))
     }
 
-    /// Starts serving requests for `controller` and watching the pedal signals; `show` prints what a remote or a
-    /// signal did where the user looks (the shell's event lines, `run`'s standard error).
-    func start(rig: Rig, controller: RigController, scheduler: any Scheduler,
-               show: @escaping @Sendable (String) -> Void) throws {
+    /// Starts serving requests for `controller` and watching the pedal signals.
+    func start(rig: Rig, controller: RigController, scheduler: any Scheduler) throws {
         let dispatcher = ControlDispatcher(controller: controller, scheduler: scheduler, parser: CommandParser(rig: rig),
-                                           rigName: rig.name, publish: { [weak self] json, text in
-                                               self?.publishLine(json)
-                                               show(text)
-                                           })
+                                           rigName: rig.name)
         let server = try ControlServer.start(lock: lock) { dispatcher.answer($0) }
         let signals = PedalSignals { signal in
-            _ = dispatcher.answer(signal == .toggle ? "toggle" : "mark \(signal.name)", from: signal.name)
+            _ = dispatcher.answer(signal == .toggle ? "toggle" : "mark \(signal.name)", from: .signal(name: signal.name))
         }
         mutex.withLock {
             self.server = server
@@ -46,13 +42,9 @@ final class ControlEndpoint: @unchecked Sendable {
         }
     }
 
-    /// An engine event (the text the shell prints) for `watch` clients; dropped while no server runs.
-    func publish(_ text: String) {
-        publishLine(ControlStatusJSON.event(text))
-    }
-
-    private func publishLine(_ json: String) {
-        mutex.withLock { server }?.publish(json)
+    /// An engine event for `watch` clients, as one JSON line; dropped while no server runs.
+    func publish(_ event: EngineEvent) {
+        mutex.withLock { server }?.publish(ControlStatusJSON.event(event))
     }
 
     /// Stops serving and removes the socket; idempotent.

@@ -17,6 +17,7 @@ final class RigWiring: @unchecked Sendable {
     private var watcher: UdevWatcher?
     /// The device node serving each real lens, touched only on the serial context.
     var lensNodes: [String: String] = [:]
+    /// Setup lines (a device watch that could not start, a camera that cannot be opened), told as notices.
     let notify: @Sendable (String) -> Void
     /// Watches sound cards plugged in and out while the rig runs (a real microphone on the real clock only).
     var soundWatcher: UdevSoundWatcher?
@@ -29,8 +30,13 @@ final class RigWiring: @unchecked Sendable {
     /// Where a re-plugged microphone is found and opened (udev reads, ALSA open, retries), off the serial context.
     let microphoneOpening = DispatchQueue(label: "pausecam.microphone")
 
-    /// Wires `rig`; `output` overrides the rig's directory; `notify` prints events for the user.
-    init(rig: Rig, clock: ClockKind, output: String?, notify: @escaping @Sendable (String) -> Void) throws {
+    /// Wires `rig`; `output` overrides the rig's directory; `events` gets everything the engine does, and the
+    /// setup's own lines as `EngineEvent.notice`.
+    init(rig: Rig, clock: ClockKind, output: String?, events: @escaping @Sendable (EngineEvent) -> Void) throws {
+        let notify: @Sendable (String) -> Void = { text in
+            let warning = "warning: "
+            events(.notice(text: text, isWarning: text.hasPrefix(warning)))
+        }
         let rig = EncoderPresetSetup.resolve(rig, simulated: clock == .simulated, notify: notify)
         self.rig = rig
         self.notify = notify
@@ -150,7 +156,7 @@ final class RigWiring: @unchecked Sendable {
                                    finishing: SerialQueueWorker(label: "pausecam.finish"),
                                    savedEvents: RigWiring.savedEvents(clock),
                                    devices: clock == .real ? SerialQueueWorker(label: "pausecam.devices") : InlineWorker(),
-                                   notify: notify)
+                                   notify: events)
         runner = ScriptRunner(controller: controller, scheduler: scheduler)
     }
 

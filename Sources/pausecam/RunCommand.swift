@@ -32,11 +32,11 @@ enum RunCommand {
         let control = try ControlEndpoint.claim(rig: rig, socketOption: arguments.options["socket"])
         let console = Console()
         let progressSlot = ProgressDrawer.Slot()
-        let wiring = try RigWiring(rig: rig, clock: clock, output: arguments.options["output"], notify: { text in
-            control.publish(text)
-            guard !quiet || !RunCommand.isInformational(text) else { return }
+        let wiring = try RigWiring(rig: rig, clock: clock, output: arguments.options["output"], events: { event in
+            control.publish(event)
+            guard RunCommand.isShown(event, quiet: quiet) else { return }
             progressSlot.drawer?.clear()
-            console.event(text)
+            console.event(event.text)
         })
         let scheduler = wiring.scheduler
         let runner = wiring.runner
@@ -49,7 +49,7 @@ enum RunCommand {
             console.event("\(signal.name): stopping the script and saving the clip")
             scheduler.interrupt()
         }
-        try control.start(rig: rig, controller: controller, scheduler: scheduler, show: { console.event($0) })
+        try control.start(rig: rig, controller: controller, scheduler: scheduler)
         wiring.start()
         if !quiet {
             console.line("running script \"\(script.name)\" of \(rig.name) (\(clock.rawValue) clock, "
@@ -115,9 +115,21 @@ enum RunCommand {
     }
 
     /// Events `--quiet` leaves out: news, not trouble (a saved clip is printed as a path anyway).
-    static func isInformational(_ text: String) -> Bool {
-        ["saved ", "switched to lens ", "audio: none"].contains { text.hasPrefix($0) }
-            || (text.hasPrefix("lens ") && text.hasSuffix(" attached"))
+    static func isInformational(_ event: EngineEvent) -> Bool {
+        switch event {
+        case .clipSaved, .lensSwitched, .cameraAttached: return true
+        case .notice(let text, let isWarning): return !isWarning && text.hasPrefix("audio: none")
+        default: return false
+        }
+    }
+
+    /// Whether an event is printed where the user looks (the shell's event lines, `run`'s standard error): the
+    /// replies to this process's own commands are printed by whoever gave them, so only commands from outside
+    /// (a remote, a pedal) are told as events; `quiet` leaves out the informational ones.
+    static func isShown(_ event: EngineEvent, quiet: Bool) -> Bool {
+        if case .command(let command) = event, !command.source.isFromOutside { return false }
+        if case .lensLive = event { return false }
+        return !quiet || !isInformational(event)
     }
 
     /// The first stop signal received, for the exit status (128 + its number).

@@ -34,11 +34,11 @@ enum ShellCommand {
         let printer = EventPrinter(reader: reader)
         let progressSlot = ProgressDrawer.Slot()
         let wiring = try RigWiring(rig: rig, clock: clock, output: arguments.options["output"],
-                                   notify: { text in
-                                       control.publish(text)
-                                       guard !quiet || !RunCommand.isInformational(text) else { return }
+                                   events: { event in
+                                       control.publish(event)
+                                       guard RunCommand.isShown(event, quiet: quiet) else { return }
                                        progressSlot.drawer?.clear()
-                                       printer.print(Shell.eventLine(text))
+                                       printer.print(Shell.eventLine(event.text))
                                    })
         let controller = wiring.controller
         let scheduler = wiring.scheduler
@@ -61,8 +61,7 @@ enum ShellCommand {
             case .hangUp: shell.receive(.hangUp)
             }
         }
-        try control.start(rig: rig, controller: controller, scheduler: scheduler,
-                          show: { printer.print(Shell.eventLine($0)) })
+        try control.start(rig: rig, controller: controller, scheduler: scheduler)
         wiring.start()
         if interactive {
             reader.printAbove("pausecam shell — \(rig.name), \(clock.rawValue) clock, writing to \(wiring.outputDirectory)."

@@ -127,24 +127,65 @@ final class ControlSocketEndToEndTests: XCTestCase {
         XCTAssertEqual(shell.finish(), 0, shell.running.stderr)
     }
 
-    /// `watch` prints the events of a remote command as JSON lines.
+    /// `watch` prints typed JSON events for every command, whoever gave it (a remote, a line typed in the shell,
+    /// a refused one), and for the engine's own news.
     func testWatchPrintsEventsAsJSONLines() throws {
         let shell = try ControlledShell(name: "ctl-watch")
         try shell.waitForStatus()
         let watcher = try XCTUnwrap(RawSocketClient(path: shell.socketPath))
         watcher.send(line: "watch")
         XCTAssertTrue(watcher.readLine()?.hasPrefix("ok watching") ?? false)
+        func nextEvent() throws -> [String: Any] {
+            let line = try XCTUnwrap(watcher.readLine(), "watch ended early")
+            return try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], line)
+        }
+
+        shell.running.send("pause")
+        let refused = try nextEvent()
+        XCTAssertEqual(refused["type"] as? String, "command")
+        XCTAssertEqual(refused["source"] as? String, "shell")
+        XCTAssertEqual(refused["command"] as? String, "pause")
+        XCTAssertEqual(refused["ok"] as? Bool, false)
+        XCTAssertEqual(refused["state"] as? String, "idle")
+
         assertOK(try shell.ctl(["record", "W"]), "recording")
-        let line = try XCTUnwrap(watcher.readLine())
-        let event = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], line)
-        XCTAssertEqual(event["source"] as? String, "remote")
-        XCTAssertEqual(event["ok"] as? Bool, true)
-        XCTAssertTrue((event["event"] as? String)?.hasPrefix("record W (remote): recording scene 1") ?? false, line)
+        let recorded = try nextEvent()
+        XCTAssertEqual(recorded["type"] as? String, "command")
+        XCTAssertEqual(recorded["source"] as? String, "remote")
+        XCTAssertEqual(recorded["command"] as? String, "record W")
+        XCTAssertEqual(recorded["ok"] as? Bool, true)
+        XCTAssertEqual(recorded["state"] as? String, "recording")
+        XCTAssertEqual(recorded["scene"] as? Int, 1)
+        XCTAssertTrue((recorded["message"] as? String)?.hasPrefix("record W (remote): recording scene 1") ?? false,
+                      "\(recorded)")
+
+        shell.running.send("lens tele")
+        var switched: [String: Any] = [:]
+        var effective: [String: Any] = [:]
+        while switched.isEmpty || effective.isEmpty {
+            let event = try nextEvent()
+            if event["type"] as? String == "command" { switched = event }
+            if event["type"] as? String == "lens_live" { effective = event }
+        }
+        XCTAssertEqual(switched["source"] as? String, "shell")
+        XCTAssertEqual(switched["command"] as? String, "lens tele")
+        XCTAssertEqual(switched["ok"] as? Bool, true)
+        XCTAssertEqual(effective["lens"] as? String, "tele")
+        XCTAssertEqual(effective["source"] as? String, "engine")
+
         assertOK(try shell.ctl(["stop"]), "stopping")
-        var saved = false
-        while !saved, let next = watcher.readLine() { saved = next.contains("\"event\":\"saved ") }
-        XCTAssertTrue(saved, "the engine's own events reach watch too")
-        XCTAssertEqual(shell.finish(), 0)
+        var saved: [String: Any] = [:]
+        while saved.isEmpty {
+            let event = try nextEvent()
+            if event["type"] as? String == "clip_saved" { saved = event }
+        }
+        XCTAssertTrue((saved["file"] as? String)?.hasSuffix(".mov") ?? false, "\(saved)")
+        XCTAssertEqual(saved["scenes"] as? Int, 1)
+        XCTAssertGreaterThan(saved["duration"] as? Double ?? 0, 0)
+        XCTAssertEqual(shell.finish(), 1, "the refused `pause` typed into the piped shell is its failed command")
+        // The shell prints its own commands' replies once, not again as events; the remote's as an event.
+        XCTAssertFalse(shell.running.stdout.contains("* lens tele (shell)"), shell.running.stdout)
+        XCTAssertTrue(shell.running.stdout.contains("* record W (remote): recording scene 1"), shell.running.stdout)
     }
 
     /// A client of another user is refused (SO_PEERCRED), even when the socket's mode would let it connect.

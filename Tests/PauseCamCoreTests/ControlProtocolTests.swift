@@ -90,10 +90,29 @@ final class ControlProtocolTests: XCTestCase {
                                                                digitalZoom: 1, droppedFrames: 0, moviePath: nil), rig: "S")
         let idleObject = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(idle.utf8)) as? [String: Any])
         XCTAssertTrue(idleObject["file"] is NSNull)
-        let event = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(ControlStatusJSON.event("saved\n x", source: "SIGUSR1", ok: true).utf8)) as? [String: Any])
-        XCTAssertEqual(event["event"] as? String, "saved\n x")
+        let toggled = EngineEvent.command(CommandEvent(source: .signal(name: "SIGUSR1"), line: "toggle", ok: true,
+                                                       message: "pause: paused\n x", state: .paused, scene: 2,
+                                                       movieTime: .milliseconds(1500), lens: "main"))
+        let event = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(ControlStatusJSON.event(toggled).utf8)) as? [String: Any])
+        XCTAssertEqual(event["type"] as? String, "command")
+        XCTAssertEqual(event["message"] as? String, "toggle (SIGUSR1): pause: paused\n x")
         XCTAssertEqual(event["source"] as? String, "SIGUSR1")
+        XCTAssertEqual(event["command"] as? String, "toggle")
         XCTAssertEqual(event["ok"] as? Bool, true)
+        XCTAssertEqual(event["state"] as? String, "paused")
+        XCTAssertEqual(event["scene"] as? Int, 2)
+        XCTAssertEqual(event["timer"] as? Double, 1.5)
+        let saved = EngineEvent.clipSaved(ClipSavedEvent(moviePath: "/v/a.mov", scenes: 3, duration: .seconds(4),
+                                                          droppedFrames: 0, mailboxDrops: [.init(role: "main", count: 2)]))
+        let savedObject = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(ControlStatusJSON.event(saved).utf8)) as? [String: Any])
+        XCTAssertEqual(savedObject["type"] as? String, "clip_saved")
+        XCTAssertEqual(savedObject["source"] as? String, "engine")
+        XCTAssertEqual(savedObject["file"] as? String, "/v/a.mov")
+        XCTAssertEqual(savedObject["scenes"] as? Int, 3)
+        XCTAssertEqual(savedObject["duration"] as? Double, 4)
+        XCTAssertEqual(savedObject["mailbox_drops"] as? [String: Int], ["main": 2])
+        XCTAssertEqual(savedObject["message"] as? String,
+                       "saved /v/a.mov — 3 scene(s), 00:00:04.0, 0 dropped frame(s); dropped before the engine (it was busy): main 2")
     }
 
     func testTheSocketLivesInAPrivateFolderNamedAfterTheRig() {

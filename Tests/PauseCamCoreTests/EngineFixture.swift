@@ -13,7 +13,14 @@ enum EngineFixture {
         var messages: [String] { box.messages }
         let box: MessageBox
     }
-    final class MessageBox { var messages: [String] = [] }
+    /// The engine's own news as text, in order; the events of commands the test gave are kept apart.
+    final class MessageBox {
+        var messages: [String] = []
+        var commands: [CommandEvent] = []
+        func record(_ event: EngineEvent) {
+            if case .command(let command) = event { commands.append(command) } else { messages.append(event.text) }
+        }
+    }
 
     static func makeRig(fps: Int32 = 30) -> Rig {
         let colors = ["wide": "#d03030", "main": "#20c040", "tele": "#3050e0"]
@@ -50,7 +57,7 @@ enum EngineFixture {
             rig: rig, cameras: cameras, microphone: withoutMicrophone ? nil : microphone ?? VirtualMicrophone(scheduler: scheduler), sinkFactory: factory,
             store: store, scheduler: scheduler, wallClock: { Date(timeIntervalSince1970: 1_800_000_000) },
             outputDirectory: "/videos", finishing: finishing, savedEvents: savedEvents, devices: devices,
-            notify: { box.messages.append($0) })
+            notify: { box.record($0) })
         controller.startDevices()
         return Fixture(scheduler: scheduler, controller: controller,
                        runner: ScriptRunner(controller: controller, scheduler: scheduler), factory: factory,

@@ -11,8 +11,7 @@ final class HealthCheckTests: XCTestCase {
         for (dropped, expected) in rounds {
             let actions = check.check(droppedFrames: dropped, freeBytes: nil, partialBytes: 0)
             XCTAssertEqual(actions, expected.map {
-                [.notify("\($0) frames dropped in the last 00:00:02.0: the encoder cannot keep up "
-                         + "(a faster preset or a smaller size helps)")]
+                [.notify(.framesDropped(count: $0, interval: .seconds(2)))]
             } ?? [], "after \(dropped)")
         }
     }
@@ -26,7 +25,7 @@ final class HealthCheckTests: XCTestCase {
         ]
         for (free, partial, warns, stops) in rounds {
             let actions = check.check(droppedFrames: 0, freeBytes: free, partialBytes: partial)
-            XCTAssertEqual(actions.contains { if case .warnClip(let m) = $0 { m.contains("almost full") } else { false } },
+            XCTAssertEqual(actions.contains { if case .warnClip(let m) = $0 { m.text.contains("almost full") } else { false } },
                            warns, "\(free)")
             XCTAssertEqual(actions.contains(.stop(reason: "the disk is nearly full")), stops, "\(free)")
         }

@@ -107,7 +107,7 @@ final class LensBankTests: XCTestCase {
             (.frame(lens: "main", pts: ms(900)), []),
             // main (zoom 1) is nearer to wide (0.5) than to tele (3).
             (.detached(lens: "main", at: ms(1000)),
-             [.switchLens(to: "wide", requested: ms(1000), effective: ms(1000)), .notify("switched to lens wide")]),
+             [.switchLens(to: "wide", requested: ms(1000), effective: ms(1000)), .notify(.lensSwitched(lens: "wide"))]),
         ])
         XCTAssertEqual(bank.state, .live(lens: "wide"))
     }
@@ -117,7 +117,7 @@ final class LensBankTests: XCTestCase {
             (.startDevices, [.startCamera("main")]),
             (.frame(lens: "main", pts: ms(900)), []),
             (.detached(lens: "main", at: ms(1000)),
-             [.startCamera("wide"), .hold(lens: "main", since: ms(900)), .notify("switched to lens wide")]),
+             [.startCamera("wide"), .hold(lens: "main", since: ms(900)), .notify(.lensSwitched(lens: "wide"))]),
             (.frame(lens: "wide", pts: ms(1300)),
              [.switchLens(to: "wide", requested: ms(900), effective: ms(1300))]),
         ])
@@ -131,7 +131,7 @@ final class LensBankTests: XCTestCase {
             (.frame(lens: "main", pts: ms(1000)), []),
             (.detached(lens: "main", at: ms(1010)),
              [.hold(lens: "main", since: ms(1000)),
-              .notify("no lens has a camera: recording continues with audio only until a camera is plugged in")]),
+              .notify(.noCameraLeft)]),
             (.tick(now: ms(2900)), []),
             // rig.hold is 2 s: the slate is due 2 s after the last picture.
             (.tick(now: ms(3050)), [.slate(lens: "main", lostAt: ms(1000), at: ms(3000))]),
@@ -148,7 +148,7 @@ final class LensBankTests: XCTestCase {
             (.startDevices, [.startCamera("main")]),
             (.frame(lens: "main", pts: ms(900)), []),
             (.detached(lens: "main", at: ms(1000)),
-             [.startCamera("wide"), .hold(lens: "main", since: ms(900)), .notify("switched to lens wide")]),
+             [.startCamera("wide"), .hold(lens: "main", since: ms(900)), .notify(.lensSwitched(lens: "wide"))]),
             (.recordingStarted(at: ms(5000)), []),
             (.tick(now: ms(5100)), []),
             (.frame(lens: "wide", pts: ms(5033)),
@@ -163,7 +163,7 @@ final class LensBankTests: XCTestCase {
             (.frame(lens: "main", pts: ms(1000)), []),
             (.detached(lens: "main", at: ms(1010)),
              [.hold(lens: "main", since: ms(1000)),
-              .notify("no lens has a camera: recording continues with audio only until a camera is plugged in")]),
+              .notify(.noCameraLeft)]),
             (.attached(lens: "main", at: ms(4000)), [.startCamera("main")]),
             // The same lens back is no switch (the frame router still routes it).
             (.frame(lens: "main", pts: ms(4400)), []),
@@ -175,7 +175,7 @@ final class LensBankTests: XCTestCase {
         let bank = run(makeBank(withCamera: ["main"]), [
             (.startDevices, [.startCamera("main")]),
             (.frame(lens: "main", pts: ms(900)), []),
-            (.attached(lens: "tele", at: ms(1000)), [.startCamera("tele"), .notify("switched to lens tele")]),
+            (.attached(lens: "tele", at: ms(1000)), [.startCamera("tele"), .notify(.lensSwitched(lens: "tele"))]),
             (.frame(lens: "main", pts: ms(1100)), []),
             (.frame(lens: "tele", pts: ms(1300)),
              [.switchLens(to: "tele", requested: ms(1000), effective: ms(1300))]),
@@ -204,7 +204,7 @@ final class LensBankTests: XCTestCase {
             // A slow lens (5 fps: 200 ms between frames) is not a stall.
             (.tick(now: ms(1400)), []),
             (.tick(now: ms(1600)),
-             [.hold(lens: "main", since: ms(1000)), .notify("lens main sends no frames: holding its last picture")]),
+             [.hold(lens: "main", since: ms(1000)), .notify(.lensHolding(lens: "main"))]),
             (.frame(lens: "main", pts: ms(1700)), []),
         ])
         XCTAssertEqual(bank.state, .live(lens: "main"))
@@ -218,7 +218,7 @@ final class LensBankTests: XCTestCase {
             (.tick(now: ms(3000)), []),
             (.frame(lens: "main", pts: ms(3100)), []),
             (.tick(now: ms(3700)),
-             [.hold(lens: "main", since: ms(3100)), .notify("lens main sends no frames: holding its last picture")]),
+             [.hold(lens: "main", since: ms(3100)), .notify(.lensHolding(lens: "main"))]),
         ])
     }
 

@@ -79,7 +79,7 @@ final class BusyContextMailboxTests: XCTestCase {
                                        wallClock: { Date() }, outputDirectory: directory,
                                        finishing: SerialQueueWorker(label: "test.finishing"),
                                        devices: SerialQueueWorker(label: "test.devices"),
-                                       notify: { messages.append($0) })
+                                       notify: { messages.append($0.text) })
         addTeardownBlock {
             scheduler.perform { controller.stopDevices() }
             controller.waitForDevices()

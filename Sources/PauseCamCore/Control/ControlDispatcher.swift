@@ -3,8 +3,8 @@
 /// queued, then `controller.execute(command, at: time)` runs on the serial context.
 ///
 /// Safe to call from any thread (the server's, a signal queue's): the only engine access is through
-/// `scheduler.perform`. Every command carried out is also published as a `control` event, so `watch` clients and
-/// the shell's own output see what a pedal or a remote did.
+/// `scheduler.perform`. The controller tells every command it carries out to its listeners as an
+/// `EngineEvent.command` naming this source, so `watch` clients and the shell see what a pedal or a remote did.
 public final class ControlDispatcher: @unchecked Sendable {
     /// What the server does with a request: reply, or reply and then stream events to this client.
     public enum Answer: Sendable, Equatable {
@@ -16,21 +16,16 @@ public final class ControlDispatcher: @unchecked Sendable {
     private let scheduler: any Scheduler
     private let parser: CommandParser
     private let rigName: String
-    private let publish: @Sendable (_ jsonLine: String, _ text: String) -> Void
 
-    /// `publish` gets each command's event as a JSON line for `watch` clients and as the text the shell prints.
-    public init(controller: RigController, scheduler: any Scheduler, parser: CommandParser, rigName: String,
-                publish: @escaping @Sendable (_ jsonLine: String, _ text: String) -> Void) {
+    public init(controller: RigController, scheduler: any Scheduler, parser: CommandParser, rigName: String) {
         self.controller = controller
         self.scheduler = scheduler
         self.parser = parser
         self.rigName = rigName
-        self.publish = publish
     }
 
-    /// The answer to one request line (without its newline); `source` names the sender in the event it publishes
-    /// ("remote" for the socket, the signal's name for a pedal signal).
-    public func answer(_ line: String, from source: String = "remote") -> Answer {
+    /// The answer to one request line (without its newline); `source` names the sender in the command's event.
+    public func answer(_ line: String, from source: CommandSource = .remote) -> Answer {
         switch ControlRequest.parse(line, parser: parser) {
         case .failure(let failure):
             return .reply(.error(failure.message))
@@ -41,19 +36,13 @@ public final class ControlDispatcher: @unchecked Sendable {
         case .success(.watch):
             return .watch(ControlReply(ok: true, message: "watching \(rigName): one JSON line per event until you disconnect"))
         case .success(.command(let command)):
-            let reply = perform(command)
-            // A status query changes nothing: a status bar polling it would only flood `watch` and the shell.
-            if command != .status {
-                let text = "\(CommandParser.line(for: command)) (\(source)): \(reply.message)"
-                publish(ControlStatusJSON.event(text, source: source, ok: reply.ok), text)
-            }
-            return .reply(ControlReply(reply))
+            return .reply(ControlReply(perform(command, from: source)))
         }
     }
 
-    private func perform(_ command: Command) -> RigController.Reply {
+    private func perform(_ command: Command, from source: CommandSource) -> RigController.Reply {
         let controller = self.controller
         let time = scheduler.clock.now()
-        return scheduler.perform { controller.execute(command, at: time) }
+        return scheduler.perform { controller.execute(command, at: time, from: source) }
     }
 }

@@ -23,13 +23,9 @@ public enum ControlStatusJSON {
         return encode(object)
     }
 
-    /// One event as `watch` prints it: the text the shell prints for it, and where it came from (`engine` for the
-    /// recorder's own news, `remote` for a command received over the socket, `SIGUSR1`/`SIGUSR2` for a pedal
-    /// signal; those two also say whether the command was carried out).
-    public static func event(_ text: String, source: String = "engine", ok: Bool? = nil) -> String {
-        var object: [String: Any] = ["event": text, "source": source]
-        if let ok { object["ok"] = ok }
-        return encode(object)
+    /// One event as `watch` prints it: its `type`, `source`, `message` and values (`EngineEvent.jsonFields`).
+    public static func event(_ event: EngineEvent) -> String {
+        encode(event.jsonFields)
     }
 
     private static func encode(_ object: [String: Any]) -> String {

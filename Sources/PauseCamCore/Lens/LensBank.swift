@@ -59,7 +59,7 @@ public struct LensBank: Sendable, Equatable {
         /// The hold is over: the "no signal" slate for `lens` (lost at `lostAt`) fills the slots from `at`.
         case slate(lens: String, lostAt: MediaTime, at: MediaTime)
         /// Tell the user.
-        case notify(String)
+        case notify(EngineEvent)
         /// The command cannot be carried out; nothing changed. The message says why.
         case reject(String)
     }
@@ -224,7 +224,7 @@ public struct LensBank: Sendable, Equatable {
         guard running.contains(lens) else { return actions }
         if onAttach == .switch && lens != activeLens {
             actions += select(lens, at: time, recording: true)
-            actions.append(.notify("switched to lens \(lens)"))
+            actions.append(.notify(.lensSwitched(lens: lens)))
         } else if lens == activeLens {
             switch state {
             case .lost(let lost, let since, let slateAt, let slated, _):
@@ -255,7 +255,7 @@ public struct LensBank: Sendable, Equatable {
         case .switching(let from, let to, _) where to == lens:
             state = .live(lens: from)
             activeLens = from
-            return [.notify("lens \(lens) went away before its first frame; recording stays on \(from)")]
+            return [.notify(.lensLostBeforeFirstFrame(lens: lens, stayingOn: from))]
         case .lost(let lost, let since, let slateAt, let slated, let waiting) where waiting == lens:
             state = .lost(lens: lost, since: since, slateAt: slateAt, slated: slated, waitingFor: nil)
             return fallBack(from: lost, at: time, since: since, alreadyLost: true)
@@ -293,7 +293,7 @@ public struct LensBank: Sendable, Equatable {
             let waiting: String? = if case .switching(_, let to, _) = state { to } else { lens }
             state = .lost(lens: lens, since: last, slateAt: last + hold, slated: false, waitingFor: waiting)
             activeLens = waiting ?? lens
-            return [.hold(lens: lens, since: last), .notify("lens \(lens) sends no frames: holding its last picture")]
+            return [.hold(lens: lens, since: last), .notify(.lensHolding(lens: lens))]
         case .lost(let lens, let since, let slateAt, let slated, let waiting):
             guard !slated, slateAt <= now else { return [] }
             state = .lost(lens: lens, since: since, slateAt: slateAt, slated: true, waitingFor: waiting)
@@ -322,18 +322,18 @@ public struct LensBank: Sendable, Equatable {
                 state = .live(lens: fallback.name)
                 activeLens = fallback.name
                 return [.switchLens(to: fallback.name, requested: time, effective: time),
-                        .notify("switched to lens \(fallback.name)")]
+                        .notify(.lensSwitched(lens: fallback.name))]
             }
             let started = start(fallback.name)
             guard running.contains(fallback.name) else { continue }
             state = lostState(fallback.name)
             activeLens = fallback.name
             return started + (alreadyLost ? [] : [.hold(lens: lens, since: since)])
-                + [.notify("switched to lens \(fallback.name)")]
+                + [.notify(.lensSwitched(lens: fallback.name))]
         }
         state = lostState(nil)
         return (alreadyLost ? [] : [.hold(lens: lens, since: since)])
-            + [.notify("no lens has a camera: recording continues with audio only until a camera is plugged in")]
+            + [.notify(.noCameraLeft)]
     }
 
     /// Starts `lens`'s camera if it has one and it is not running; the controller reports a failure back.

@@ -7,9 +7,9 @@ public struct HealthCheck: Sendable, Equatable {
     /// What one round asks for, in order.
     public enum Action: Sendable, Equatable {
         /// Tell the user (not the clip).
-        case notify(String)
+        case notify(EngineEvent)
         /// Tell the user and put it in the clip's sidecar.
-        case warnClip(String)
+        case warnClip(EngineEvent)
         /// Stop and save the clip now; `reason` is the clip's interruption.
         case stop(reason: String)
     }
@@ -25,19 +25,16 @@ public struct HealthCheck: Sendable, Equatable {
     public mutating func check(droppedFrames: Int, freeBytes: Int64?, partialBytes: Int64) -> [Action] {
         var actions: [Action] = []
         if droppedFrames > droppedFramesSeen {
-            actions.append(.notify("\(droppedFrames - droppedFramesSeen) frames dropped in the last "
-                                   + "\(DurationParser.clockString(policy.interval)): the encoder cannot keep up "
-                                   + "(a faster preset or a smaller size helps)"))
+            actions.append(.notify(.framesDropped(count: droppedFrames - droppedFramesSeen, interval: policy.interval)))
             droppedFramesSeen = droppedFrames
         }
         guard let free = freeBytes else { return actions }
         let spare = free - partialBytes
         if spare < policy.stopBelow {
-            actions.append(.warnClip("the disk is nearly full (\(Self.megabytes(free)) left): stopping and saving the "
-                                     + "clip while there is room to finish it"))
+            actions.append(.warnClip(.diskFull(freeBytes: free)))
             actions.append(.stop(reason: "the disk is nearly full"))
         } else if !warnedDisk && spare < policy.warnBelow {
-            actions.append(.warnClip("the disk is almost full: \(Self.megabytes(free)) left where the clip is written"))
+            actions.append(.warnClip(.diskLow(freeBytes: free)))
             warnedDisk = true
         }
         return actions

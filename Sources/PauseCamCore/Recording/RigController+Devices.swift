@@ -56,7 +56,7 @@ extension RigController {
             })
         } catch {
             rigWarnings.append("microphone \(microphone.displayName) could not start: \(error)")
-            notify("microphone \(microphone.displayName) could not start: \(error)")
+            notify(.microphoneFailedToStart(microphone: microphone.displayName, reason: "\(error)"))
         }
     }
 
@@ -79,8 +79,8 @@ extension RigController {
             do {
                 try camera.start(deliver: deliver, onEnd: onEnd)
             } catch {
-                let message = "lens \(name): \(camera.displayName) could not start: \(error)"
-                scheduler.schedule(at: .zero) { [weak self] in self?.cameraFailedToStart(lens: name, message: message) }
+                let event = EngineEvent.cameraFailedToStart(lens: name, camera: camera.displayName, reason: "\(error)")
+                scheduler.schedule(at: .zero) { [weak self] in self?.cameraFailedToStart(lens: name, event: event) }
             }
         }
         return []
@@ -88,10 +88,12 @@ extension RigController {
 
     /// A camera's start failed on the device worker: said, noted in the clip, and the bank chooses again (its
     /// rejections are told as events, since the command that led here has had its reply).
-    private func cameraFailedToStart(lens name: String, message: String) {
-        notify(message)
-        recorder?.warn(message)
-        for rejection in perform(bank.handle(.startFailed(lens: name, at: scheduler.clock.now()))) { notify(rejection) }
+    private func cameraFailedToStart(lens name: String, event: EngineEvent) {
+        notify(event)
+        recorder?.warn(event.text)
+        for rejection in perform(bank.handle(.startFailed(lens: name, at: scheduler.clock.now()))) {
+            notify(.lensChoiceRefused(reason: rejection))
+        }
     }
 
     /// Stops `camera` on the device worker, after any start queued before (V4L2 joins its capture thread).
@@ -125,10 +127,11 @@ extension RigController {
             case .switchLens(let lens, let requested, let effective):
                 switcher.switchLens(to: lens, at: effective)
                 recorder?.noteSwitch(to: lens, requested: requested)
+                notify(.lensLive(lens: lens, requested: requested, effective: effective))
             case .hold(let lens, let since): recorder?.noteSignalLost(lens: lens, since: since)
             case .slate(let lens, _, let time):
                 recorder?.appendSlate(lens: lens, width: rig.output.width, height: rig.output.height, at: time)
-            case .notify(let message): notify(message)
+            case .notify(let event): notify(event)
             case .reject(let message): rejections.append(message)
             }
         }
@@ -142,7 +145,7 @@ extension RigController {
         guard rig.lens(named: name) != nil else { return }
         if let old = cameras[name], old !== camera { stopCamera(old) }
         cameras[name] = camera
-        notify("lens \(name): \(camera.displayName) attached")
+        notify(.cameraAttached(lens: name, camera: camera.displayName))
         recorder?.warn("lens \(name): \(camera.displayName) attached mid-clip")
         perform(bank.handle(.attached(lens: name, at: scheduler.clock.now())))
     }
@@ -210,7 +213,7 @@ extension RigController {
     func stopIfFailed(_ recorder: Recorder, at time: MediaTime) {
         guard let failure = recorder.failure,
               recorder.session.state == .recording || recorder.session.state == .paused else { return }
-        notify("recording failed: \(failure); stopping and keeping what was written")
+        notify(.recordingFailed(reason: "\(failure)"))
         clipInterruption = "recording failed: \(failure)"
         _ = execute(.stop, at: time)
         scheduler.interrupt()
@@ -222,14 +225,15 @@ extension RigController {
         // A camera that was already replaced (re-plugged) ends late: nothing to do.
         guard let current = cameras[lens], current === camera else { return }
         cameras[lens] = nil
-        notify("lens \(lens) lost its camera: \(reason)")
+        notify(.cameraLost(lens: lens, reason: reason))
         recorder?.warn("lens \(lens) lost its camera: \(reason)")
         perform(bank.handle(.detached(lens: lens, at: scheduler.clock.now())))
     }
 
     /// The input has been below −60 dBFS for 5 s while recording: said now, and in the clip's sidecar.
     private func warnSilence() {
-        let warning = "the microphone has been silent (below −60 dBFS) for 5 s: is it muted or turned down?"
-        notify("warning: " + warning + clipWarning(warning))
+        let warning = EngineWarning.silentMicrophone(seconds: Int(LevelMeter.silenceWarningAfter.seconds),
+                                                     floorDBFS: LevelMeter.silenceFloor)
+        notify(.warning(warning, noted: noteWarning(warning.text)))
     }
 }

@@ -13,9 +13,8 @@ extension RigController {
             self.recorder = nil
             intake.isOpen = false
             recorder.discard()
-            let reason = "nothing was recorded: no video frame arrived between record and stop, so no movie was kept"
-            nothingRecorded = reason
-            notify(reason)
+            nothingRecorded = EngineEvent.nothingRecorded.text
+            notify(.nothingRecorded)
             return
         }
         // A slate due before the stop belongs in the clip (the last tick may have come before it was due).
@@ -49,16 +48,14 @@ extension RigController {
             switch outcome {
             case .saved(let clip, let timer):
                 lastClip = clip
-                notify("saved \(clip.moviePath) — \(clip.sidecar.scenes.count) scene(s), "
-                       + "\(DurationParser.clockString(timer)), \(clip.sidecar.video.framesDropped) dropped frame(s)"
-                       + RigStatus.mailboxDropText(clip.sidecar.devices))
+                let drops = clip.sidecar.devices.filter { ($0.dropped ?? 0) > 0 }
+                    .map { ClipSavedEvent.MailboxDrop(role: $0.role, count: $0.dropped ?? 0) }
+                notify(.clipSaved(ClipSavedEvent(moviePath: clip.moviePath, scenes: clip.sidecar.scenes.count,
+                                                 duration: timer, droppedFrames: clip.sidecar.video.framesDropped,
+                                                 mailboxDrops: drops)))
             case .failed(let moviePath, let reason):
-                let partial = moviePath + ".partial"
                 lastFailure = reason
-                notify("the clip could not be finished: \(reason)\n"
-                       + "  Everything recorded up to then is in \(partial) (it plays as it is).\n"
-                       + "  To make a normal movie of it once there is room: "
-                       + "ffmpeg -i \(ShellWord.path(partial)) -map 0:v -map '0:a?' -c copy \(ShellWord.path(moviePath))")
+                notify(.clipFailed(moviePath: moviePath, reason: reason))
             }
         }
     }

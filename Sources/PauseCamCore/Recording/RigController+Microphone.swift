@@ -39,7 +39,7 @@ extension RigController {
             if !microphoneGone {
                 let refusal = MicrophoneRefusal.stillRunning(current: current.displayName,
                                                              offered: replacement.displayName)
-                notify("warning: \(refusal)")
+                notify(.warning(.microphoneRefused(refusal), noted: .nowhere))
                 return .failure(refusal)
             }
         }
@@ -50,7 +50,7 @@ extension RigController {
                                                           rate: replacement.sampleRate,
                                                           channels: replacement.channels,
                                                           clipRate: audio.sampleRate, clipChannels: audio.channels)
-            notify("warning: \(refusal)")
+            notify(.warning(.microphoneRefused(refusal), noted: .nowhere))
             recorder.warn("\(refusal)")
             return .failure(refusal)
         }
@@ -61,11 +61,11 @@ extension RigController {
         if clipRunning, recorder?.description.settings.audio == nil {
             // A rig that started without its microphone opened this clip without a sound track: nothing resumes.
             microphoneGone = false
-            notify("microphone \(replacement.displayName) attached; this clip was started without sound, the next one records it")
+            notify(.microphoneAttached(microphone: replacement.displayName, nextClip: true))
         } else {
             // Its first chunk is the "back" event; with no clip, the next clip simply has sound.
             microphoneGone = true
-            notify("microphone \(replacement.displayName) attached")
+            notify(.microphoneAttached(microphone: replacement.displayName, nextClip: false))
         }
         startMicrophone(replacement)
         return .success(())
@@ -84,16 +84,17 @@ extension RigController {
 
     func microphoneEnded(reason: String) {
         microphoneGone = true
-        notify("microphone stopped: \(reason); the clip goes on with silence")
-        recorder?.warn("microphone stopped: \(reason); the clip goes on with silence")
+        let event = EngineEvent.microphoneStopped(reason: reason)
+        notify(event)
+        recorder?.warn(event.text)
         recorder?.audioSourceEnded()
     }
 
     /// Sound again after the microphone ended (plugged back): said, and noted in the clip's sidecar.
     func microphoneCameBack() {
         microphoneGone = false
-        let event = "microphone back: sound resumes at \(DurationParser.clockString(recorder?.session.timer ?? .zero))"
+        let event = EngineEvent.microphoneBack(movieTime: recorder?.session.timer ?? .zero)
         notify(event)
-        recorder?.warn(event)
+        recorder?.warn(event.text)
     }
 }

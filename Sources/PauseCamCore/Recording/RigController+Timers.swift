@@ -13,10 +13,10 @@ extension RigController {
             let partial = self.storage?.fileSize(at: recorder.moviePath + ".partial") ?? 0
             for action in check.check(droppedFrames: recorder.droppedVideoFrames, freeBytes: free, partialBytes: partial) {
                 switch action {
-                case .notify(let message): self.notify(message)
-                case .warnClip(let message):
-                    self.notify(message)
-                    recorder.warn(message)
+                case .notify(let event): self.notify(event)
+                case .warnClip(let event):
+                    self.notify(event)
+                    recorder.warn(event.text)
                 case .stop(let reason):
                     self.clipInterruption = reason
                     _ = self.execute(.stop, at: self.scheduler.clock.now())

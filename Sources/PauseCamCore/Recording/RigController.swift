@@ -44,8 +44,9 @@ public final class RigController: @unchecked Sendable {
     let scheduler: any Scheduler
     let wallClock: @Sendable () -> Date
     let outputDirectory: String
-    /// Called with every event the user should see (scene changes, unplugged cameras, saved clips).
-    let notify: (String) -> Void
+    /// Called on the serial context with everything the engine does: commands from every source, switches,
+    /// unplugged cameras, saved clips. Listeners render it (text for the shell, JSON for `watch`).
+    let notify: (EngineEvent) -> Void
     /// Whether devices' samples are posted to their mailboxes at all: closed while no clip needs them.
     let intake = Gate()
     /// One mailbox per lens role, made when its camera first starts (touched only on the serial context; a
@@ -94,7 +95,7 @@ public final class RigController: @unchecked Sendable {
                 outputDirectory: String, warnings: [String] = [], storage: (any StorageProbe)? = nil,
                 storagePolicy: StoragePolicy = StoragePolicy(), finishing: any BackgroundWorker = InlineWorker(),
                 savedEvents: ClipFinisher.SavedEvents = .whenFinished, devices: any BackgroundWorker = InlineWorker(),
-                notify: @escaping (String) -> Void) {
+                notify: @escaping (EngineEvent) -> Void) {
         self.storage = storage
         self.storagePolicy = storagePolicy
         self.rig = rig
@@ -116,9 +117,23 @@ public final class RigController: @unchecked Sendable {
 
     // MARK: Commands
 
-    /// Carries out `command`, given at session-clock `time`.
-    public func execute(_ command: Command, at time: MediaTime) -> Reply {
+    /// Carries out `command`, given at session-clock `time`. With a `source` (a shell line, a script step, a
+    /// remote, a pedal) the command and its reply are told to every listener as an `EngineEvent.command`; the
+    /// engine's own stops (a full disk, a failed write) pass none, since their own events say why.
+    public func execute(_ command: Command, at time: MediaTime, from source: CommandSource? = nil) -> Reply {
         scheduler.assertOnSerialContext()
+        let reply = carryOut(command, at: time)
+        // A status query changes nothing: a status bar polling it would only flood the listeners.
+        if let source, command != .status {
+            let now = status
+            notify(.command(CommandEvent(source: source, line: CommandParser.line(for: command), ok: reply.ok,
+                                         message: reply.message, state: now.state, scene: now.scene,
+                                         movieTime: now.timer, lens: now.lens)))
+        }
+        return reply
+    }
+
+    private func carryOut(_ command: Command, at time: MediaTime) -> Reply {
         switch command {
         case .record(let name): return record(name: name, at: time)
         case .pause: return state(.pause, at: time)

@@ -25,19 +25,19 @@ public final class ScriptRunner {
     /// The session-clock time now.
     public var now: MediaTime { scheduler.clock.now() }
 
-    /// Performs one command. `wait` returns a failed reply when it was interrupted (Ctrl-C).
+    /// Performs one command given by `source` (told to the engine's listeners). `wait` returns a failed reply when it was interrupted (Ctrl-C).
     ///
     /// The command's time is read here, on the caller's clock, before the command is queued: the serial context
     /// may be busy (a backlog of frames, a remux), and the edge must fall when the user gave the command, not when
     /// the queue got to it.
-    public func perform(_ command: Command) -> RigController.Reply {
+    public func perform(_ command: Command, from source: CommandSource = .shell) -> RigController.Reply {
         if case .wait(let duration) = command {
             let reached = wait(duration)
             return reached ? .ok("waited \(DurationParser.clockString(duration))") : .failed("wait interrupted")
         }
         let controller = self.controller
         let time = now
-        return scheduler.perform { controller.execute(command, at: time) }
+        return scheduler.perform { controller.execute(command, at: time, from: source) }
     }
 
     /// Lets `duration` pass (until `deadline` when given: a script's own clock); in slices that report progress when
@@ -90,7 +90,7 @@ public final class ScriptRunner {
                 reply = wait(duration, until: scriptClock)
                     ? .ok("waited \(DurationParser.clockString(duration))") : .failed("wait interrupted")
             } else {
-                reply = perform(step)
+                reply = perform(step, from: .script(name: script.name))
             }
             scriptContext = nil
             // A clip PauseCam had to stop (full disk, failed write) ends the script: its next steps would only

@@ -1,0 +1,154 @@
+import Foundation
+
+/// Something the engine did or saw, as values: the one thing every listener subscribes to (the shell's printer,
+/// `run`'s log, `pausecam ctl watch`, and later a browser monitor). No prose is stored here; `EngineEventText`
+/// renders the words people read and `EngineEventJSON` the objects programs read, so each listener chooses.
+public enum EngineEvent: Sendable, Equatable {
+    /// A command was carried out or refused, whoever gave it; `status` queries are not told.
+    case command(CommandEvent)
+    /// The movie shows `lens` from now on (a switch took effect at the new lens's first frame, or a fallback).
+    case lensSwitched(lens: String)
+    /// The movie takes `lens`'s frames from `effective` on (session clock), for a switch asked at `requested`:
+    /// every switch, commanded or not, at the moment it takes effect. Not printed by the shell (the reply or a
+    /// `lensSwitched` line says it in words); for programs that follow the program's lens.
+    case lensLive(lens: String, requested: MediaTime, effective: MediaTime)
+    /// A switch was abandoned: `lens` lost its camera before delivering a frame; the movie stays on `stayingOn`.
+    case lensLostBeforeFirstFrame(lens: String, stayingOn: String)
+    /// The active lens stopped delivering: the movie holds its last picture.
+    case lensHolding(lens: String)
+    /// No lens has a camera: the clip goes on with sound only until one is plugged in.
+    case noCameraLeft
+    /// A camera (named by the device) now serves `lens`.
+    case cameraAttached(lens: String, camera: String)
+    /// The camera of `lens` went away (unplugged, ended).
+    case cameraLost(lens: String, reason: String)
+    /// The camera of `lens` could not start streaming.
+    case cameraFailedToStart(lens: String, camera: String, reason: String)
+    /// A lens choice that came to nothing after the command's reply (a camera failed to start meanwhile).
+    case lensChoiceRefused(reason: String)
+    /// The microphone could not start.
+    case microphoneFailedToStart(microphone: String, reason: String)
+    /// A (re)plugged microphone was taken; `nextClip` when the running clip has no sound track to resume.
+    case microphoneAttached(microphone: String, nextClip: Bool)
+    /// The microphone ended; the clip goes on with silence.
+    case microphoneStopped(reason: String)
+    /// Sound again after the microphone ended, at this movie time.
+    case microphoneBack(movieTime: MediaTime)
+    /// The encoder dropped `count` frames within the last `interval`.
+    case framesDropped(count: Int, interval: MediaTime)
+    /// Free space where the clip is written fell below the warning level.
+    case diskLow(freeBytes: Int64)
+    /// Free space fell so low that the clip is stopped and saved while it can still be finished.
+    case diskFull(freeBytes: Int64)
+    /// The movie sink failed (a write error): the clip is stopped, keeping what was written.
+    case recordingFailed(reason: String)
+    /// A clip got no video frame between record and stop, so nothing was kept.
+    case nothingRecorded
+    /// A clip was finished and saved.
+    case clipSaved(ClipSavedEvent)
+    /// A clip could not be finished; its `.partial` holds the recording.
+    case clipFailed(moviePath: String, reason: String)
+    /// A condition the user should look at, and where it was noted.
+    case warning(EngineWarning, noted: WarningNote)
+    /// A line from setting the rig up (measuring the encoder, a device watch that could not start): words only,
+    /// `isWarning` when the user should act on it.
+    case notice(text: String, isWarning: Bool)
+}
+
+/// A command carried out (or refused) on the serial context, with the state it left.
+public struct CommandEvent: Sendable, Equatable {
+    /// Who gave the command.
+    public var source: CommandSource
+    /// The command in the shell's grammar (`zoom 2x`, `mark "good take"`).
+    public var line: String
+    /// Whether it was carried out.
+    public var ok: Bool
+    /// The reply people read (`recording scene 1 to …`, or why it was refused).
+    public var message: String
+    /// The state after the command.
+    public var state: Session.State
+    public var scene: Int
+    public var movieTime: MediaTime
+    public var lens: String
+
+    public init(source: CommandSource, line: String, ok: Bool, message: String, state: Session.State, scene: Int,
+                movieTime: MediaTime, lens: String) {
+        self.source = source
+        self.line = line
+        self.ok = ok
+        self.message = message
+        self.state = state
+        self.scene = scene
+        self.movieTime = movieTime
+        self.lens = lens
+    }
+}
+
+/// Where a command came from: the shell's own prompt, a scene script, the control socket, or a pedal signal.
+public enum CommandSource: Sendable, Equatable {
+    case shell
+    case script(name: String)
+    case remote
+    case signal(name: String)
+
+    /// The name `watch` prints in `source`, and the shell in "(remote)".
+    public var name: String {
+        switch self {
+        case .shell: return "shell"
+        case .script: return "script"
+        case .remote: return "remote"
+        case .signal(let name): return name
+        }
+    }
+
+    /// True for commands given outside this process's own input (the shell prints those as events, since
+    /// nobody there typed them).
+    public var isFromOutside: Bool {
+        switch self {
+        case .remote, .signal: return true
+        case .shell, .script: return false
+        }
+    }
+}
+
+/// A saved clip: where, how many scenes, how long, what was lost.
+public struct ClipSavedEvent: Sendable, Equatable {
+    public var moviePath: String
+    public var scenes: Int
+    public var duration: MediaTime
+    public var droppedFrames: Int
+    /// Samples each device's mailbox dropped before the engine took them (role, count), only those above zero.
+    public var mailboxDrops: [MailboxDrop]
+
+    public struct MailboxDrop: Sendable, Equatable {
+        public var role: String
+        public var count: Int
+        public init(role: String, count: Int) { self.role = role; self.count = count }
+    }
+
+    public init(moviePath: String, scenes: Int, duration: MediaTime, droppedFrames: Int, mailboxDrops: [MailboxDrop]) {
+        self.moviePath = moviePath
+        self.scenes = scenes
+        self.duration = duration
+        self.droppedFrames = droppedFrames
+        self.mailboxDrops = mailboxDrops
+    }
+}
+
+/// What a warning is about.
+public enum EngineWarning: Sendable, Equatable {
+    /// The input has been below `floorDBFS` for `seconds` while recording.
+    case silentMicrophone(seconds: Int, floorDBFS: Double)
+    /// A plugged-in microphone was not taken.
+    case microphoneRefused(RigController.MicrophoneRefusal)
+}
+
+/// Where a warning was written down besides being told.
+public enum WarningNote: Sendable, Equatable {
+    /// In the running clip's sidecar.
+    case clip
+    /// In the next clip's sidecar (no clip runs now).
+    case nextClip
+    /// Told only.
+    case nowhere
+}

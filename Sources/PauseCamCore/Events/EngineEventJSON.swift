@@ -1,0 +1,107 @@
+import Foundation
+
+/// The fields `pausecam ctl watch` prints for each `EngineEvent`: `type` (stable, snake_case), `source` (`engine`,
+/// or who gave a command: `shell`, `script`, `remote`, `SIGUSR1`, `SIGUSR2`), `message` (the words the shell prints,
+/// for people), and the event's own values. Times are decimal seconds of movie time; paths are absolute.
+extension EngineEvent {
+    /// The stable name of the event's kind.
+    public var typeName: String {
+        switch self {
+        case .command: return "command"
+        case .lensSwitched: return "lens_switched"
+        case .lensLive: return "lens_live"
+        case .lensLostBeforeFirstFrame: return "lens_lost_before_first_frame"
+        case .lensHolding: return "lens_holding"
+        case .noCameraLeft: return "no_camera_left"
+        case .cameraAttached: return "camera_attached"
+        case .cameraLost: return "camera_lost"
+        case .cameraFailedToStart: return "camera_failed_to_start"
+        case .lensChoiceRefused: return "lens_choice_refused"
+        case .microphoneFailedToStart: return "microphone_failed_to_start"
+        case .microphoneAttached: return "microphone_attached"
+        case .microphoneStopped: return "microphone_stopped"
+        case .microphoneBack: return "microphone_back"
+        case .framesDropped: return "frames_dropped"
+        case .diskLow: return "disk_low"
+        case .diskFull: return "disk_full"
+        case .recordingFailed: return "recording_failed"
+        case .nothingRecorded: return "nothing_recorded"
+        case .clipSaved: return "clip_saved"
+        case .clipFailed: return "clip_failed"
+        case .warning: return "warning"
+        case .notice(_, let isWarning): return isWarning ? "warning" : "notice"
+        }
+    }
+
+    /// The event as a JSON object's fields (strings, numbers, booleans).
+    public var jsonFields: [String: Any] {
+        var fields: [String: Any] = ["type": typeName, "message": text, "source": "engine"]
+        switch self {
+        case .command(let event):
+            fields["source"] = event.source.name
+            if case .script(let name) = event.source { fields["script"] = name }
+            fields["command"] = event.line
+            fields["ok"] = event.ok
+            fields["state"] = event.state.rawValue
+            fields["scene"] = event.scene
+            fields["timer"] = event.movieTime.seconds
+            fields["lens"] = event.lens
+        case .lensSwitched(let lens), .lensHolding(let lens):
+            fields["lens"] = lens
+        case .lensLive(let lens, let requested, let effective):
+            fields["lens"] = lens
+            fields["delay"] = ((try? effective.subtracting(requested)) ?? .zero).seconds
+        case .lensLostBeforeFirstFrame(let lens, let stayingOn):
+            fields["lens"] = lens
+            fields["staying_on"] = stayingOn
+        case .noCameraLeft, .nothingRecorded, .notice:
+            break
+        case .cameraAttached(let lens, let camera):
+            fields["lens"] = lens
+            fields["camera"] = camera
+        case .cameraLost(let lens, let reason):
+            fields["lens"] = lens
+            fields["reason"] = reason
+        case .cameraFailedToStart(let lens, let camera, let reason):
+            fields["lens"] = lens
+            fields["camera"] = camera
+            fields["reason"] = reason
+        case .lensChoiceRefused(let reason), .microphoneStopped(let reason), .recordingFailed(let reason):
+            fields["reason"] = reason
+        case .microphoneFailedToStart(let microphone, let reason):
+            fields["microphone"] = microphone
+            fields["reason"] = reason
+        case .microphoneAttached(let microphone, let nextClip):
+            fields["microphone"] = microphone
+            fields["next_clip"] = nextClip
+        case .microphoneBack(let movieTime):
+            fields["timer"] = movieTime.seconds
+        case .framesDropped(let count, let interval):
+            fields["count"] = count
+            fields["interval"] = interval.seconds
+        case .diskLow(let free), .diskFull(let free):
+            fields["free_bytes"] = free
+        case .clipSaved(let clip):
+            fields["file"] = clip.moviePath
+            fields["scenes"] = clip.scenes
+            fields["duration"] = clip.duration.seconds
+            fields["dropped_frames"] = clip.droppedFrames
+            fields["mailbox_drops"] = Dictionary(uniqueKeysWithValues: clip.mailboxDrops.map { ($0.role, $0.count) })
+        case .clipFailed(let moviePath, let reason):
+            fields["file"] = moviePath
+            fields["partial"] = moviePath + ".partial"
+            fields["reason"] = reason
+        case .warning(let warning, let noted):
+            switch warning {
+            case .silentMicrophone: fields["reason"] = "silent_microphone"
+            case .microphoneRefused: fields["reason"] = "microphone_refused"
+            }
+            switch noted {
+            case .clip: fields["noted"] = "clip"
+            case .nextClip: fields["noted"] = "next_clip"
+            case .nowhere: fields["noted"] = "nowhere"
+            }
+        }
+        return fields
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+
+/// The words people read for each `EngineEvent`: the shell's event lines, `pausecam run`'s log and the sidecar's
+/// warnings all come from here, so one event reads the same everywhere.
+extension EngineEvent {
+    /// The event as one (or, for a failed finish, several) lines of text, without the shell's "* " prefix.
+    public var text: String {
+        switch self {
+        case .command(let event):
+            return "\(event.line) (\(event.source.name)): \(event.message)"
+        case .lensSwitched(let lens):
+            return "switched to lens \(lens)"
+        case .lensLive(let lens, _, _):
+            return "lens \(lens) is live"
+        case .lensLostBeforeFirstFrame(let lens, let stayingOn):
+            return "lens \(lens) went away before its first frame; recording stays on \(stayingOn)"
+        case .lensHolding(let lens):
+            return "lens \(lens) sends no frames: holding its last picture"
+        case .noCameraLeft:
+            return "no lens has a camera: recording continues with audio only until a camera is plugged in"
+        case .cameraAttached(let lens, let camera):
+            return "lens \(lens): \(camera) attached"
+        case .cameraLost(let lens, let reason):
+            return "lens \(lens) lost its camera: \(reason)"
+        case .cameraFailedToStart(let lens, let camera, let reason):
+            return "lens \(lens): \(camera) could not start: \(reason)"
+        case .lensChoiceRefused(let reason):
+            return reason
+        case .microphoneFailedToStart(let microphone, let reason):
+            return "microphone \(microphone) could not start: \(reason)"
+        case .microphoneAttached(let microphone, let nextClip):
+            return nextClip
+                ? "microphone \(microphone) attached; this clip was started without sound, the next one records it"
+                : "microphone \(microphone) attached"
+        case .microphoneStopped(let reason):
+            return "microphone stopped: \(reason); the clip goes on with silence"
+        case .microphoneBack(let movieTime):
+            return "microphone back: sound resumes at \(DurationParser.clockString(movieTime))"
+        case .framesDropped(let count, let interval):
+            return "\(count) frames dropped in the last \(DurationParser.clockString(interval)): the encoder cannot "
+                + "keep up (a faster preset or a smaller size helps)"
+        case .diskLow(let free):
+            return "the disk is almost full: \(HealthCheck.megabytes(free)) left where the clip is written"
+        case .diskFull(let free):
+            return "the disk is nearly full (\(HealthCheck.megabytes(free)) left): stopping and saving the clip while "
+                + "there is room to finish it"
+        case .recordingFailed(let reason):
+            return "recording failed: \(reason); stopping and keeping what was written"
+        case .nothingRecorded:
+            return "nothing was recorded: no video frame arrived between record and stop, so no movie was kept"
+        case .clipSaved(let clip):
+            let drops = clip.mailboxDrops.map { "\($0.role) \($0.count)" }
+            return "saved \(clip.moviePath) — \(clip.scenes) scene(s), \(DurationParser.clockString(clip.duration)), "
+                + "\(clip.droppedFrames) dropped frame(s)"
+                + (drops.isEmpty ? "" : "; dropped before the engine (it was busy): " + drops.joined(separator: ", "))
+        case .clipFailed(let moviePath, let reason):
+            let partial = moviePath + ".partial"
+            return "the clip could not be finished: \(reason)\n"
+                + "  Everything recorded up to then is in \(partial) (it plays as it is).\n"
+                + "  To make a normal movie of it once there is room: "
+                + "ffmpeg -i \(ShellWord.path(partial)) -map 0:v -map '0:a?' -c copy \(ShellWord.path(moviePath))"
+        case .warning(let warning, let noted):
+            let note: String
+            switch noted {
+            case .clip: note = " (noted in the clip's sidecar)"
+            case .nextClip: note = " (noted in the next clip's sidecar)"
+            case .nowhere: note = ""
+            }
+            return "warning: " + warning.text + note
+        case .notice(let text, _):
+            return text
+        }
+    }
+}
+
+extension EngineWarning {
+    /// The warning's words, as the sidecar keeps them.
+    public var text: String {
+        switch self {
+        case .silentMicrophone(let seconds, let floor):
+            return "the microphone has been silent (below \(floor < 0 ? "−" : "")\(Int(abs(floor))) dBFS) for "
+                + "\(seconds) s: is it muted or turned down?"
+        case .microphoneRefused(let refusal):
+            return "\(refusal)"
+        }
+    }
+}
