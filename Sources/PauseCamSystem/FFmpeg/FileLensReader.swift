@@ -40,7 +40,8 @@ final class FileLensReader: @unchecked Sendable {
         self.path = path
         // The rig check refuses these already; a file swapped for a named pipe since then must not hang the open.
         if let problem = MovieFileCheck.problem(at: path) {
-            throw FileLensError(path: path, problem: problem, fix: "a file lens replays a movie file: give the path of one")
+            throw FileLensError(path: path, problem: problem,
+                                fix: "a file lens replays a movie file: give the path of one")
         }
         var opened: UnsafeMutablePointer<AVFormatContext>?
         let openCode = avformat_open_input(&opened, path, nil, nil)
