@@ -83,8 +83,9 @@ public final class Shell: @unchecked Sendable {
         reader.completer = { completer.complete($0) }
     }
 
-    /// How an event of the engine is shown (above the prompt on a terminal, in the transcript on a pipe).
-    public static func eventLine(_ text: String) -> String { "* " + text }
+    /// How an event of the engine is shown (above the prompt on a terminal, in the transcript on a pipe), with any
+    /// control character in it made visible (`VisibleText`): a remote's mark cannot reach the terminal raw.
+    public static func eventLine(_ text: String) -> String { "* " + VisibleText.escaped(text, keepingLineFeeds: true) }
 
     // MARK: The loop
 
@@ -181,7 +182,9 @@ public final class Shell: @unchecked Sendable {
         if reply.ok { say(reply.message) } else { fail(reply.message) }
     }
 
-    private func say(_ text: String) { reader.printAbove(text) }
+    /// Prints a result. Replies echo what the user typed (a mark's text, a chapter's name), so control characters
+    /// are shown visibly, on a terminal and on a pipe alike; the line feeds of several lines are kept.
+    private func say(_ text: String) { reader.printAbove(VisibleText.escaped(text, keepingLineFeeds: true)) }
 
     /// Reports a failed command: on standard error, and in a piped session with the line number and the command,
     /// so a log of errors alone says where each came from.
@@ -190,10 +193,10 @@ public final class Shell: @unchecked Sendable {
         failures += 1
         guard echo else { return }
         if interactive {
-            reader.printError("error: \(message)")
+            reader.printError(VisibleText.escaped("error: \(message)", keepingLineFeeds: true))
         } else {
             let context = currentCommand.map { "line \(lineNumber): \($0): " } ?? ""
-            reader.printError("error: \(context)\(message)")
+            reader.printError(VisibleText.escaped("error: \(context)\(message)", keepingLineFeeds: true))
         }
     }
 

@@ -23,7 +23,7 @@ func runCheck(_ paths: [String], measure: Bool = false, describeCameras: () thro
     var cameras: Result<[CameraDescription], any Error>?
     for path in paths {
         do {
-            let rig = try RigLoader.load(path: path)
+            let rig = try RigLoader.load(path: path, surroundings: .thisMachine())
             StandardStreamWriter.output.write(RigSummary.text(of: rig, file: path))
             if measure { status = max(status, printMeasurement(of: rig)) }
             if rig.lenses.contains(where: { if case .camera = $0.source { return true } else { return false } }) {

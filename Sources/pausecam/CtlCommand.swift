@@ -34,6 +34,11 @@ enum CtlCommand {
         }
         guard !rest.isEmpty else { throw UsageError("ctl needs a command, e.g. pausecam ctl toggle") }
         guard rigOption == nil || socketOption == nil else { throw UsageError("give --rig or --socket, not both") }
+        // The request goes as one line: a newline in a word would end it and send what follows as a second command.
+        if let word = rest.first(where: { VisibleText.containsControl($0) }) {
+            throw UsageError("\"\(VisibleText.escaped(word))\" contains a control character (a newline, an escape…); "
+                             + "ctl sends one command as plain text on one line: nothing was sent")
+        }
         let request = rest.joined(separator: " ")
 
         let path = try socketPath(rig: rigOption, socket: socketOption)

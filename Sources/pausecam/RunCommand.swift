@@ -18,7 +18,8 @@ enum RunCommand {
             throw UsageError("--clock is real or simulated, not \"\(clockText)\"")
         }
         let quiet = arguments.flags.contains("quiet")
-        let rig = try RigLoader.load(path: rigPath)
+        let rig = try RigLoader.load(path: rigPath,
+                                     surroundings: .thisMachine(socketOption: arguments.options["socket"]))
         guard let firstScript = rig.scripts.first else {
             throw UsageError("\(rigPath) has no scripts; add one under `scripts:` or use `pausecam shell \(rigPath)`")
         }

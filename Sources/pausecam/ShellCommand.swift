@@ -21,7 +21,8 @@ enum ShellCommand {
         guard let errorPolicy = ShellErrorPolicy(argument: errorText) else {
             throw UsageError("--on-error is continue or stop, not \"\(errorText)\"")
         }
-        let rig = try RigLoader.load(path: rigPath)
+        let rig = try RigLoader.load(path: rigPath,
+                                     surroundings: .thisMachine(socketOption: arguments.options["socket"]))
         let control = try ControlEndpoint.claim(rig: rig, socketOption: arguments.options["socket"])
         let environment = ProcessInfo.processInfo.environment
         let interactive = LibEditLineReader.standardStreamsAreTerminals

@@ -1,6 +1,7 @@
 /// Cuts the bytes a control-socket client sends into request lines, with the limits that keep one client from
 /// hurting the recorder or the others: a line is at most `maximumLineLength` bytes, must be UTF-8 and must not
-/// contain NUL. A server keeps one framer per client (its own buffer), so a client that sends half a line and then
+/// contain NUL or any other control character (`VisibleText`; a final carriage return is taken as part of the
+/// line's end). A server keeps one framer per client (its own buffer), so a client that sends half a line and then
 /// nothing holds only its own few bytes.
 ///
 /// A line over the limit ends the conversation (`tooLong`, then `isClosed`): the rest of it cannot be told apart
@@ -56,6 +57,12 @@ public struct ControlLineFramer: Sendable {
         if bytes.contains(0) { return .junk("the line contains a NUL byte; send one command per line as text") }
         guard let text = String(validating: bytes, as: UTF8.self) else {
             return .junk("the line is not UTF-8 text; send one command per line as text")
+        }
+        // A carriage return or an escape inside a request would let one request read, or print, as two commands:
+        // the whole line is refused, nothing of it carried out.
+        if VisibleText.containsControl(text) {
+            return .junk("the line contains a control character (\(VisibleText.escaped(text))); nothing was done: "
+                         + "send one command per line as plain text")
         }
         return .line(text)
     }

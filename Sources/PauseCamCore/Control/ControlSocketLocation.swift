@@ -13,8 +13,16 @@ public enum ControlSocketLocation {
 
     /// The socket of the rig named `rigName`.
     public static func socketPath(rigName: String, environment: [String: String], userID: UInt32) -> String {
-        directory(environment: environment, userID: userID) + "/" + slug(rigName) + ".sock"
+        socketPath(rigName: rigName, directory: directory(environment: environment, userID: userID))
     }
+
+    /// The socket of the rig named `rigName` in the sockets' `directory`.
+    public static func socketPath(rigName: String, directory: String) -> String {
+        directory + "/" + slug(rigName) + ".sock"
+    }
+
+    /// The longest socket path, in bytes: `sockaddr_un.sun_path` holds 108 on Linux, the last one the NUL.
+    public static let maximumPathBytes = 107
 
     /// The lock file beside a socket: it holds the pid of the process that owns the socket, under `flock`.
     public static func lockPath(socket: String) -> String { socket + ".lock" }

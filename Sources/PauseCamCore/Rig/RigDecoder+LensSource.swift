@@ -49,7 +49,13 @@ extension RigDecoder {
                 guard let value = bool(l, path.child(LensKey.loop)) else { return nil }
                 loop = value
             }
-            return .file(path: Self.resolve(moviePath: written, rigFile: fileNode.mark.file), loop: loop)
+            let resolved = Self.resolve(moviePath: written, rigFile: fileNode.mark.file)
+            if let problem = surroundings.movieFileProblem(resolved) {
+                report("\(resolved) \(problem); a file lens replays a movie file: give the path of one",
+                       at: fileNode.mark, path: path.child(LensKey.file))
+                return nil
+            }
+            return .file(path: resolved, loop: loop)
         }
     }
 

@@ -25,7 +25,10 @@ extension RigDecoder {
         guard let f = fields(node, path, OutputKey.self) else { return settings }
         if let n = f[.directory], let d = text(n, path.child(OutputKey.directory)) { settings.directory = d }
         if let n = f[.name], let pattern = text(n, path.child(OutputKey.name)) {
-            if checkNamePattern(pattern, n, path.child(OutputKey.name)) { settings.namePattern = pattern }
+            if checkNamePattern(pattern, n, path.child(OutputKey.name)) {
+                settings.namePattern = pattern
+                outputNameMark = n.mark
+            }
         }
         if let n = f[.container], let c = choice(n, path.child(OutputKey.container), MovieSettings.Container.self) {
             settings.container = c

@@ -9,10 +9,17 @@
 /// `$XDG_VIDEOS_DIR`; the composition root expands them). Messages have the form `KEY.PATH: what is wrong`.
 public struct RigDecoder {
     private var diagnostics: [RigDiagnostic] = []
+    /// What the machine the rig will run on says about its movie files and its control socket.
+    let surroundings: RigSurroundings
+    /// Where `output.name` is written, when it is: a name too long for a file is reported there.
+    var outputNameMark: SourceMark?
 
-    /// The rig, or every problem found.
-    public static func decode(_ root: YAMLNode) throws(RigError) -> Rig {
-        var decoder = RigDecoder()
+    private init(surroundings: RigSurroundings) { self.surroundings = surroundings }
+
+    /// The rig, or every problem found. `surroundings` answers what only the machine knows (whether a movie file is
+    /// one, where the control socket goes); the default asks nothing.
+    public static func decode(_ root: YAMLNode, surroundings: RigSurroundings = .unasked) throws(RigError) -> Rig {
+        var decoder = RigDecoder(surroundings: surroundings)
         let rig = decoder.rig(root)
         if let rig, decoder.diagnostics.isEmpty { return rig }
         if decoder.diagnostics.isEmpty {
@@ -84,6 +91,10 @@ public struct RigDecoder {
                                    exposurePresets: Self.declaredNames(top[.exposurePresets]), scripts: nil)
         let scripts = top[.scripts].map { self.scripts($0, .root.child(TopKey.scripts), parser: parser) } ?? []
         guard let name else { return nil }
+        if let nameNode = top[.name] {
+            checkControlSocketPath(rigName: name, at: nameNode.mark)
+            checkClipNameLength(output, rigName: name, scripts: scripts.map(\.name), rigNameMark: nameNode.mark)
+        }
         return Rig(name: name, output: output, audio: audio, lenses: lenses, defaultLens: defaultLens,
                    standby: standby, onAttach: onAttach, zoomPresets: zoomPresets, exposurePresets: exposurePresets,
                    scripts: scripts, maxDigitalZoom: zoomLimit, hold: hold ?? .seconds(2))

@@ -43,8 +43,10 @@ public enum RigValueParser {
                 }
             }
         }
-        guard numerator > 0, numerator <= 240 * denominator else {
-            return .failure("frame rate \(text) is out of range (more than 0, at most 240)")
+        // Below 1 fps a frame outlasts a second and a movie's length runs away (1/10000 makes a 5 s take hours
+        // long); above 240 no camera delivers.
+        guard numerator >= denominator, numerator <= 240 * denominator else {
+            return .failure("frame rate \(text) is out of range (1 to 240 fps)")
         }
         let g = gcd(numerator, denominator)
         let n = numerator / g, d = denominator / g

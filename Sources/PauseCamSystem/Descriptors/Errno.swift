@@ -37,6 +37,8 @@ public struct Errno: RawRepresentable, Error, Hashable, Sendable, CustomStringCo
     public static let permissionDenied = Errno(rawValue: EACCES)
     /// Not allowed for this user at all. `EPERM`.
     public static let notPermitted = Errno(rawValue: EPERM)
+    /// A file name or a path longer than the file system allows. `ENAMETOOLONG`.
+    public static let nameTooLong = Errno(rawValue: ENAMETOOLONG)
     /// Something already sits at that path. `EEXIST`.
     public static let fileExists = Errno(rawValue: EEXIST)
     /// The disk (or the device) failed; data written may be lost. `EIO`.

@@ -38,6 +38,11 @@ final class FileLensReader: @unchecked Sendable {
     init(path: String) throws {
         FFmpegLogLevel.quiet()
         self.path = path
+        // The rig check refuses these already; a file swapped for a named pipe since then must not hang the open.
+        if let problem = MovieFileCheck.problem(at: path) {
+            throw FileLensError(path: path, problem: problem,
+                                fix: "a file lens replays a movie file: give the path of one")
+        }
         var opened: UnsafeMutablePointer<AVFormatContext>?
         let openCode = avformat_open_input(&opened, path, nil, nil)
         guard openCode >= 0, let opened else {

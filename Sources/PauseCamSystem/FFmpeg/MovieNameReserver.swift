@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import PauseCamCore
 
 /// Picks a movie name that no other clip has taken, and holds it by creating the `.partial` file.
 ///
@@ -26,7 +27,7 @@ struct MovieNameReserver {
     var baseName: String
     var fileExtension: String
     /// Gives up after this many taken names (a runaway loop would otherwise mean a broken directory).
-    var maximumAttempts = 10_000
+    var maximumAttempts = ClipFileNames.maximumCounter
 
     /// Creates `directory` if needed, then reserves the first free name.
     func reserve() throws -> Reservation {
@@ -37,11 +38,12 @@ struct MovieNameReserver {
                                    + "\(error.localizedDescription); choose another directory with --output")
         }
         for attempt in 1...maximumAttempts {
-            let name = attempt == 1 ? baseName : "\(baseName)-\(attempt)"
+            let name = ClipFileNames.counted(baseName, attempt: attempt)
             let stem = (directory as NSString).appendingPathComponent(name)
             let candidate = Reservation(moviePath: "\(stem).\(fileExtension)",
-                                        partialPath: "\(stem).\(fileExtension).partial",
-                                        sidecarPath: "\(stem).json", thumbnailPath: "\(stem).jpg")
+                                        partialPath: "\(stem).\(fileExtension)\(ClipFileNames.partialSuffix)",
+                                        sidecarPath: stem + ClipFileNames.sidecarSuffix,
+                                        thumbnailPath: stem + ClipFileNames.thumbnailSuffix)
             if [candidate.moviePath, candidate.sidecarPath, candidate.thumbnailPath].contains(where: Self.exists) {
                 continue
             }
@@ -52,6 +54,9 @@ struct MovieNameReserver {
                 return candidate
             } catch where error == .fileExists {
                 continue
+            } catch where error == .nameTooLong {
+                throw ReservationError(description: "cannot create \(candidate.partialPath): \(error.message): "
+                                       + Self.nameTooLongAdvice(candidate.partialPath))
             } catch {
                 throw ReservationError(description: "cannot create \(candidate.partialPath): "
                                        + "\(error.message); check the directory's permissions")
@@ -59,6 +64,22 @@ struct MovieNameReserver {
         }
         throw ReservationError(description: "no free movie name for \(baseName) in \(directory) after "
                                + "\(maximumAttempts) attempts")
+    }
+
+    /// What to do about a path the kernel found too long (`ENAMETOOLONG`): which limit it passes, in bytes.
+    static func nameTooLongAdvice(_ path: String) -> String {
+        let name = (path as NSString).lastPathComponent.utf8.count
+        let whole = path.utf8.count
+        if name > ClipFileNames.maximumNameBytes {
+            return "the file name is \(name) bytes and a file name holds at most \(ClipFileNames.maximumNameBytes); "
+                + "shorten output.name (or the rig's name it contains)"
+        }
+        if whole > ClipFileNames.maximumPathBytes {
+            return "the path is \(whole) bytes and a path holds at most \(ClipFileNames.maximumPathBytes); record to a "
+                + "folder with a shorter path (--output) or shorten output.name"
+        }
+        return "this file system allows shorter names than most; shorten output.name or record to another disk "
+            + "with --output"
     }
 
     /// True when anything (file, link, directory) sits at `path`. The corresponding C function is `lstat`.

@@ -3,7 +3,7 @@ import PauseCamCore
 
 extension AtomicSidecarStore {
     /// Gives up after this many names already taken (`NAME-100.edl`).
-    static let maximumNewFileAttempts = 10_000
+    static let maximumNewFileAttempts = ClipFileNames.maximumCounter
 
     /// Writes `data` to the first free `AddOnlyName` candidate, created with `O_EXCL|O_NOFOLLOW` and flushed, so
     /// an existing file (or a link planted there) is never opened, and two writers never take the same name.

@@ -10,14 +10,14 @@ import PauseCamCore
 /// name (`NAME.json.tmp-2`, …) is used instead, and the intruder is left alone.
 public final class AtomicSidecarStore: SidecarStore {
     /// Gives up after this many temporary names already taken.
-    static let maximumAttempts = 100
+    static let maximumAttempts = ClipFileNames.maximumTemporaryCounter
 
     public init() {}
 
     public func write(_ data: Data, to path: String) throws {
         let temporary = try data.withUnsafeBytes { bytes throws(FileWriteError) -> String in
             for attempt in 1...Self.maximumAttempts {
-                let candidate = attempt == 1 ? path + ".tmp" : path + ".tmp-\(attempt)"
+                let candidate = ClipFileNames.counted(path + ClipFileNames.temporarySuffix, attempt: attempt)
                 do throws(FileWriteError) {
                     try NewFile.write(bytes, to: candidate, synchronize: true)
                     return candidate
@@ -25,7 +25,7 @@ public final class AtomicSidecarStore: SidecarStore {
                     continue
                 }
             }
-            throw FileWriteError("open", path: path + ".tmp", code: EEXIST)
+            throw FileWriteError("open", path: path + ClipFileNames.temporarySuffix, code: EEXIST)
         }
         do throws(FileWriteError) {
             try FileSystemCalls.rename(temporary, to: path)

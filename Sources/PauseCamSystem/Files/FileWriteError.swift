@@ -30,6 +30,7 @@ public struct FileWriteError: Error, CustomStringConvertible {
         case EACCES, EPERM, EROFS: hint = "check the folder's permissions or record to another with --output"
         case EEXIST: hint = "something already sits at that path; PauseCam never overwrites or follows it"
         case ELOOP: hint = "a symbolic link sits at that path; PauseCam never follows it"
+        case ENAMETOOLONG: hint = MovieNameReserver.nameTooLongAdvice(path)
         default: hint = "check the disk and the folder"
         }
         return "\(call)(\(path)): \(Errno(rawValue: code).message); \(hint)"

@@ -7,7 +7,8 @@ import PauseCamCore
 /// The control socket of a running PauseCam: one thread with one `poll` loop serves every client, each with its
 /// own `ControlLineFramer` and output buffer, so no client can hold up the others or the recorder:
 ///
-/// - a line over 4 KiB gets an error and the connection is closed; NUL bytes or invalid UTF-8 get an error;
+/// - a line over 4 KiB gets an error and the connection is closed; a line with a NUL byte or another control
+///   character, or invalid UTF-8, gets an error and nothing of it is done;
 /// - a client that sends no complete line for `idleTimeout` (silent, or half a line and then nothing) gets an error
 ///   and is closed; `watch` clients are exempt (they only listen);
 /// - writes never block: a client that does not read its replies or events is closed once `maximumPendingBytes`

@@ -3,9 +3,10 @@ import PauseCamCore
 /// Loads a rig file for `check`, `run` and `shell`: read the file, parse it with libyaml, decode and validate it.
 /// Any problem is a `RigError` listing every diagnostic; a caller that gets one must not open a device or a file.
 public enum RigLoader {
-    /// The rig at `path` (as typed; it is also the file name in every diagnostic).
-    public static func load(path: String) throws(RigError) -> Rig {
-        try RigDecoder.decode(YAMLParser.parse(bytes: read(path), file: path))
+    /// The rig at `path` (as typed; it is also the file name in every diagnostic). `surroundings` answers what
+    /// the decoder asks of the machine (`RigSurroundings`); `check`, `run` and `shell` pass the machine's answers.
+    public static func load(path: String, surroundings: RigSurroundings = .unasked) throws(RigError) -> Rig {
+        try RigDecoder.decode(YAMLParser.parse(bytes: read(path), file: path), surroundings: surroundings)
     }
 
     /// The rig in these bytes (UTF-8 text); `file` names it in diagnostics.

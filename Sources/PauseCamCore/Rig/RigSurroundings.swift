@@ -1,0 +1,22 @@
+/// What decoding a rig asks of the machine it will run on. Core opens no file and knows no user, so the
+/// composition root answers: whether the movie a `file:` lens names can be replayed at all, and the folder the
+/// rig's control socket goes in. `check`, `run` and `shell` ask the same questions, so a rig that `check` passes
+/// does not fail later on them; `RigSurroundings.unasked` asks nothing (unit tests, `ctl` reading a rig's name).
+public struct RigSurroundings: Sendable {
+    /// Why the movie at this path (as `RigDecoder.resolve(moviePath:rigFile:)` made it) cannot be a lens — a named
+    /// pipe, a device, a folder: what it is instead — or `nil` when it is a regular file or absent (an absent file
+    /// is reported when the lens opens, which names the path it tried). The answer must come without opening the
+    /// path: opening a named pipe waits for a writer forever.
+    public var movieFileProblem: @Sendable (String) -> String?
+    /// The folder the rig's control socket goes in (`ControlSocketLocation.directory`), or `nil` when the socket is
+    /// placed elsewhere (`--socket PATH`) and the rig's name does not make its path.
+    public var controlSocketDirectory: String?
+
+    public init(movieFileProblem: @escaping @Sendable (String) -> String?, controlSocketDirectory: String?) {
+        self.movieFileProblem = movieFileProblem
+        self.controlSocketDirectory = controlSocketDirectory
+    }
+
+    /// Asks nothing: every movie path is taken as it is written, and no socket path is checked.
+    public static let unasked = RigSurroundings(movieFileProblem: { _ in nil }, controlSocketDirectory: nil)
+}
