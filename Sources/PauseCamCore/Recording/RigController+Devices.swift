@@ -227,9 +227,11 @@ extension RigController {
         perform(bank.handle(.detached(lens: lens, at: scheduler.clock.now())))
     }
 
-    /// The input has been below −60 dBFS for 5 s while recording: said now, and in the clip's sidecar.
+    /// The input has been below `LevelMeter.silenceFloor` for 5 s while recording: said now, and in the clip's
+    /// sidecar.
     private func warnSilence() {
-        let warning = "the microphone has been silent (below −60 dBFS) for 5 s: is it muted or turned down?"
+        let warning = "the microphone has been silent (below −\(Int(-LevelMeter.silenceFloor)) dBFS) for 5 s: "
+            + "is it muted or turned down?"
         notify("warning: " + warning + clipWarning(warning))
     }
 }
