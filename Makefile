@@ -24,7 +24,8 @@ test-sanitizers: deps
 bench: deps
 	@scripts/bench
 
-# Opt-in, not part of `test`: PauseCam against real vivid/snd-aloop drivers in a throw-away QEMU guest (TCG).
+# PauseCam against real vivid/snd-aloop drivers in a throw-away QEMU guest (TCG), alone. `make test` runs it too
+# (RealDriversVMTests), whenever qemu-system-x86_64 is installed.
 vm-test: build
 	@scripts/vm/run-vm-test
 

@@ -10,7 +10,6 @@ func cLibrary(_ name: String, pkgConfig: String?, apt: [String]) -> Target {
 
 let package = Package(
     name: "PauseCam",
-    platforms: [.macOS(.v13)],
     products: [
         .executable(name: "pausecam", targets: ["pausecam"]),
     ],

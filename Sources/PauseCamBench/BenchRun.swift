@@ -2,7 +2,7 @@ import Foundation
 import PauseCamCore
 import PauseCamSystem
 
-/// `make bench`: every figure of issue 13 from one run, printed as it is measured and written to
+/// `make bench`: every figure of `bench/README.md` from one run, printed as it is measured and written to
 /// `bench/results.json` at the end (a ratio above 1 means PauseCam is ahead).
 struct BenchRun {
     /// Seconds recorded per same-job encode and per hot-lens rig.

@@ -3,10 +3,10 @@ import PauseCamCore
 import PauseCamSystem
 import PauseCamVirtual
 
-/// The cost of hot standby (issue 10): CPU seconds (user + system, `getrusage`) per recorded second with one
+/// The cost of hot standby: CPU seconds (user + system, `getrusage`) per recorded second with one
 /// active 1080p30 MJPEG `file:` lens, then with one and two more hot lenses that are never switched to, all on the
-/// simulated clock. Each inactive lens's cost is printed as a share of the active lens's, the figure the issue asks
-/// to keep under 5 %: an inactive camera should be neither decoded nor copied.
+/// simulated clock. Each inactive lens's cost is printed as a share of the active lens's, a figure meant to stay
+/// under 5 %: an inactive camera should be neither decoded nor copied.
 enum StandbyBench {
     /// The figures of one run: CPU seconds per recorded second by number of hot lenses (one active), and the cost
     /// of one inactive hot lens as a share of the active lens's (from the 1- and 3-lens rigs).

@@ -2,7 +2,7 @@ import Foundation
 import PauseCamCore
 import PauseCamSystem
 
-/// The cost of an inactive hot YUYV camera (issue 10: "a YUYV lens keeps its newest buffer without conversion"):
+/// The cost of an inactive hot YUYV camera (a YUYV lens keeps its newest buffer without conversion):
 /// `V4L2Camera`'s own capture path — dequeue, copy out of the mmap buffer, queue again, hand the frame on — run on
 /// a `PacedYUYVDevice` at 1920x1080 and 30 fps on the real clock, with a consumer that keeps only the newest frame
 /// (what the lens bank does for a lens that is not active) on another thread. Prints CPU seconds (user + system,

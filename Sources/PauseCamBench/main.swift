@@ -4,7 +4,7 @@ import PauseCamSystem
 import PauseCamVirtual
 
 // `make bench` (scripts/bench): `PauseCamBench [SECONDS] [--soak-minutes N] [--repeats N] [--json PATH]` runs
-// every figure of issue 13 (`BenchRun`); `soak [MINUTES]`, `standby [SECONDS]`, `standby-yuyv [SECONDS]` and
+// every figure of bench/README.md (`BenchRun`); `soak [MINUTES]`, `standby [SECONDS]`, `standby-yuyv [SECONDS]` and
 // `samejob CONTENT PRESET [SECONDS]` run one part alone. Run in a release build; every figure is printed with what it measured.
 
 let words = Array(CommandLine.arguments.dropFirst())

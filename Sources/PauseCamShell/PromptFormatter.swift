@@ -27,15 +27,16 @@ public struct PromptFormatter: Sendable {
         }
     }
 
-    /// Cells of the level meter, 15 dB each, from −60 dBFS (empty) to 0 dBFS (full).
+    /// Cells of the level meter, from `LevelMeter.silenceFloor` (−60 dBFS, empty) to 0 dBFS (full): 15 dB each.
     public static let meterCells = 4
 
     /// The level meter for a peak of `level` dBFS: block characters filling in eighths on a terminal, `#` (at
     /// least half full), `-` (some) and space in plain text.
     public func meter(_ level: Double) -> String {
         let blocks: [Character] = [" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
+        let cellWidth = -LevelMeter.silenceFloor / Double(Self.meterCells)
         let cells = (0..<Self.meterCells).map { cell -> Double in
-            Swift.min(1, Swift.max(0, (level + 60 - 15 * Double(cell)) / 15))
+            Swift.min(1, Swift.max(0, (level - LevelMeter.silenceFloor - cellWidth * Double(cell)) / cellWidth))
         }
         if color { return String(cells.map { blocks[Int(($0 * 8).rounded())] }) }
         return "[" + String(cells.map { $0 >= 0.5 ? "#" : $0 > 0 ? "-" : " " }) + "]"

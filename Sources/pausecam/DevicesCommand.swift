@@ -25,7 +25,7 @@ func runDevices(json: Bool, rig: Rig?) -> Int32 {
             matchError = "rig \"\(rig.name)\": \(error)"
         }
     }
-    // Microphones (issue 14): the sound cards udev knows, with what `audio: {match: …}` compares.
+    // Microphones: the sound cards udev knows, with what `audio: {match: …}` compares.
     let microphones = (try? UdevSoundCards().microphones()) ?? []
     let report = DevicesReport(cameras: cameras, rig: rig, match: match, matchError: matchError,
                                microphones: microphones)

@@ -41,17 +41,13 @@ final class RigWiring: @unchecked Sendable {
         self.rig = rig
         self.notify = notify
         let scheduler: any Scheduler
-        let wallClock: @Sendable () -> Date
         switch clock {
-        case .real:
-            scheduler = RealTimeScheduler()
-            wallClock = { Date() }
-        case .simulated:
-            scheduler = SimulatedScheduler()
-            // The sidecar's `started`/`stopped` and the `{time}` in names are the real wall-clock times of the
-            // run, whatever the simulated clock says: a sidecar claims nothing that did not happen.
-            wallClock = { Date() }
+        case .real: scheduler = RealTimeScheduler()
+        case .simulated: scheduler = SimulatedScheduler()
         }
+        // The sidecar's `started`/`stopped` and the `{time}` in names are the real wall-clock times of the run on
+        // either clock, whatever the simulated clock says: a sidecar claims nothing that did not happen.
+        let wallClock: @Sendable () -> Date = { Date() }
         self.scheduler = scheduler
         outputDirectory = RigWiring.expandDirectory(output ?? rig.output.directory)
 
@@ -111,12 +107,15 @@ final class RigWiring: @unchecked Sendable {
         var microphone: (any Microphone)?
         switch rig.audio.device {
         case .none:
+            watchesSoundCards = false
             notify("audio: none — recording video only")
         case .virtual:
+            watchesSoundCards = false
             let options = rig.audio.options
             microphone = VirtualMicrophone(scheduler: scheduler, tone: options.toneFrequency,
                                            driftPPM: options.driftPPM, level: options.level)
         case .alsa, .matched, .ofLens:
+            watchesSoundCards = clock == .real
             let name = MicrophoneFinder.describe(rig.audio.device)
             if clock == .simulated {
                 let message = "--clock simulated cannot drive the real microphone \(name); recording video only"
@@ -139,10 +138,6 @@ final class RigWiring: @unchecked Sendable {
             }
         }
 
-        switch rig.audio.device {
-        case .alsa, .matched, .ofLens: watchesSoundCards = clock == .real
-        case .virtual, .none: watchesSoundCards = false
-        }
         // Last of the checks: a rig that cannot run (a required microphone missing) leaves no folder behind.
         try OutputFolder.prepare(outputDirectory)
         controller = RigController(rig: rig, cameras: cameras, microphone: microphone,

@@ -2,13 +2,13 @@ import Foundation
 import PauseCamCore
 import XCTest
 
-/// Issue 11: the serial context never waits. A stopped clip is finished (encoder drain, remux, thumbnail, sidecar)
+/// The serial context never waits for a finish. A stopped clip is finished (encoder drain, remux, thumbnail, sidecar)
 /// on a worker while the next clip records; every way out waits for those finishes; devices' samples wait in bounded
 /// mailboxes whose drops the sidecar counts.
 final class BackgroundFinishEndToEndTests: XCTestCase {
     /// A 20-minute clip on the simulated clock, `stop`, then `record` at once: the second clip's reply comes before
-    /// the first clip's "saved" event (before issue 11, `stop` remuxed the whole clip first), and both movies are
-    /// complete, at a constant 30 fps, with their sidecars.
+    /// the first clip's "saved" event (the remux runs on the finisher's worker, not before the reply), and both
+    /// movies are complete, at a constant 30 fps, with their sidecars.
     func testRecordRightAfterStoppingATwentyMinuteClipStartsBeforeTheFirstIsSaved() throws {
         let directory = try ProcessRunner.temporaryDirectory("twenty-minutes")
         let result = try ProcessRunner.run(BinaryLocator.pausecam.path,

@@ -4,7 +4,7 @@ import XCTest
 import Glibc
 #endif
 
-/// Issue 12's control from another process, on the built binary and the real clock: a shell driven only by
+/// Control from another process, on the built binary and the real clock: a shell driven only by
 /// `pausecam ctl`, misbehaving clients, another user, the pedal signals on `pausecam run`, a stale socket after
 /// SIGKILL and a second instance. Every wait polls for a condition with a generous deadline.
 final class ControlSocketEndToEndTests: XCTestCase {

@@ -12,7 +12,8 @@ final class ShellExitStatusTests: XCTestCase {
         try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
     }
 
-    /// The session from issue 15: before, ~15 `error:` lines on standard output and status 0.
+    /// A piped session of commands that fail (two that do not fit the state, one unknown) and a clip: status 1,
+    /// each error on standard error with its line, none in the transcript on standard output, the clip saved.
     func testThePipedSessionOfTheIssueExitsOneWithItsErrorsOnStandardError() throws {
         let run = try Transcript.shell("stop\npause\nfoo bar\nrecord\nwait 500ms\nstop\n", name: "issue15")
         XCTAssertEqual(run.status, 1, run.stderr)

@@ -10,7 +10,7 @@ final class EncoderPresetChoiceTests: XCTestCase {
 
     func testTheSlowestPresetOfTheLeadingRunAboveTheHeadroomIsChosen() {
         let table: [(speeds: [(String, Double)], rate: FrameRate, chosen: String, line: UInt)] = [
-            // The 2-core laptop on camera-like 1080p: only ultrafast holds 45 fps.
+            // A 2-core laptop on camera-like 1080p: only ultrafast holds 45 fps.
             ([("ultrafast", 78), ("superfast", 24)], FrameRate(30), "ultrafast", #line),
             // Its 720p: superfast and veryfast both hold 45 fps; faster does not.
             ([("ultrafast", 241), ("superfast", 63), ("veryfast", 51), ("faster", 30)], FrameRate(30), "veryfast", #line),

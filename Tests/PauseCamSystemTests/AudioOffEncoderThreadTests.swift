@@ -3,8 +3,8 @@ import PauseCamCore
 import XCTest
 @testable import PauseCamSystem
 
-/// Audio is encoded off the encoder thread (issue 13): `encodeAudio` hands the chunk to the pipeline's audio worker
-/// and returns, so AAC no longer delays the next picture handed to x264. Nothing is lost: `finish` waits for it.
+/// Audio is encoded off the encoder thread: `encodeAudio` hands the chunk to the pipeline's audio worker
+/// and returns, so AAC does not delay the next picture handed to x264. Nothing is lost: `finish` waits for it.
 final class AudioOffEncoderThreadTests: XCTestCase {
     func testEncodeAudioReturnsBeforeTheChunkIsEncodedAndFinishWaitsForIt() throws {
         try MovieWriterFixture.withPipeline("audio", width: 64, height: 48,

@@ -3,7 +3,7 @@ import PauseCamCore
 import XCTest
 @testable import PauseCamSystem
 
-/// The encoder thread's per-frame path allocates no new canvas per frame (issue 13): libx264 copies each picture
+/// The encoder thread's per-frame path allocates no new canvas per frame: libx264 copies each picture
 /// it is given, so the canvas the pipeline no longer needs is drawn over for a later frame.
 final class CanvasReuseTests: XCTestCase {
     func testARecordingReusesAFewCanvasesInsteadOfOnePerFrame() throws {

@@ -4,7 +4,7 @@ import PauseCamCore
 import XCTest
 @testable import PauseCamSystem
 
-/// A camera's JPEG is drawn onto the canvas straight from libavcodec's buffers (issue 13: no copy of the decoded
+/// A camera's JPEG is drawn onto the canvas straight from libavcodec's buffers (no copy of the decoded
 /// planes): the canvas is byte for byte what drawing a copy of the decoded picture gives, for both subsamplings,
 /// with and without a zoom crop, and on an HD and an SD canvas.
 final class JPEGDrawTests: XCTestCase {

@@ -3,8 +3,8 @@ import PauseCamCore
 import XCTest
 @testable import PauseCamSystem
 
-/// The crash-safe `.partial` is written without a fragment index (issue 13's soak: libavformat kept 40 bytes per
-/// track per 500 ms fragment in memory for the whole recording, only to write an `mfra` box at the end). The file
+/// The crash-safe `.partial` is written without a fragment index (with one, libavformat keeps 40 bytes per track
+/// per 500 ms fragment in memory for the whole recording, only to write an `mfra` box at the end). The file
 /// then ends like a killed recording's, with its last fragment, and still reads whole.
 final class PartialFragmentIndexTests: XCTestCase {
     func testThePartialHasNoFragmentIndexAndReadsWhole() throws {

@@ -4,7 +4,7 @@ import PauseCamCore
 @testable import PauseCamSystem
 import XCTest
 
-/// Hot standby costs almost nothing (issue 10): MJPEG sources hand out their JPEGs undecoded, and only the movie
+/// Hot standby costs almost nothing: MJPEG sources hand out their JPEGs undecoded, and only the movie
 /// writer decodes, once per picture that reaches the movie. JPEGs and movies are made with the `ffmpeg` command line
 /// (Debian package `ffmpeg`).
 final class StandbyDecodingTests: XCTestCase {

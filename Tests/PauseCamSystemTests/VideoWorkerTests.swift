@@ -3,7 +3,7 @@ import PauseCamCore
 import XCTest
 @testable import PauseCamSystem
 
-/// Pictures are drawn on the encoder thread and handed to x264 on a worker of their own (issue 13: drawing the next
+/// Pictures are drawn on the encoder thread and handed to x264 on a worker of their own (so drawing the next
 /// picture overlaps x264 taking the last), at most `picturesInFlight` at a time, in order, and nothing is lost.
 final class VideoWorkerTests: XCTestCase {
     func testDrawingRunsAheadOfX264ByABoundedNumberOfPictures() throws {

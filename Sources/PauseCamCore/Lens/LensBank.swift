@@ -1,4 +1,4 @@
-/// The lens policy of a rig, as a value-type state machine (STYLE rule 5): which cameras run (hot or cold standby),
+/// The lens policy of a rig, as a value-type state machine: which cameras run (hot or cold standby),
 /// when a switch takes effect, where recording goes when the active lens's camera is unplugged, what a camera
 /// plugged in mid-clip does (`on_attach`), and when a lost picture gives way to the "no signal" slate.
 ///

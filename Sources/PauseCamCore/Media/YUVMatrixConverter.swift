@@ -22,7 +22,7 @@
 ///   (256 KiB) and every (correction, Y) pair's clamped new Y (32 KiB), so a chroma sample costs one lookup and a
 ///   luma sample another. It stays fast without the optimizer, and the test suite runs debug builds of the recorder.
 /// - `vectors`: `map` on 16 chroma samples and their 64 luma samples at once, in 16-bit SIMD lanes (SSE2 on
-///   x86-64). Issue 13's profile of the same-job benchmark (1080p30, pattern, ultrafast) had the tables at 14 % of
+///   x86-64). A `perf` profile of the same-job benchmark (1080p30, pattern, ultrafast) had the tables at 14 % of
 ///   all CPU samples, about 2 ms per frame while x264 shares the caches.
 /// `PauseCamBench matrix` (release, thread CPU time, machine loaded by another build): 1920x1080 tables 4.04 ms,
 /// vectors 0.94 ms; 1280x720 tables 1.48 ms, vectors 0.39 ms; libswscale's route through RGB 3.8–9.3 ms. An

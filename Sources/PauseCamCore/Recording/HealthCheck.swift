@@ -1,7 +1,7 @@
 import Foundation
 
 /// The periodic check while a clip records (every `StoragePolicy.interval`): frames the encoder dropped since the
-/// last round, a disk running low, a disk too full to finish the clip. A value-type state machine (STYLE rule 5):
+/// last round, a disk running low, a disk too full to finish the clip. A value-type state machine:
 /// it remembers what it already said and returns what to do; the controller reads the numbers and performs.
 public struct HealthCheck: Sendable, Equatable {
     /// What one round asks for, in order.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The microphone's live level: the peak of the last 100 ms (the shell's meter) and how long the input has been
 /// silent while recording (a warning at 5 s: a muted or unplugged-in-software microphone ruins a take quietly).
 ///
@@ -9,8 +11,8 @@ public struct LevelMeter: Sendable {
     public static let silenceFloor = -60.0
     /// How long a silent input is recorded before the warning.
     public static let silenceWarningAfter = MediaTime.seconds(5)
-    /// The peak amplitude (of full-scale 16-bit) at or below which a chunk is silent.
-    static let silentAmplitude = Int(32_768 * 0.001)
+    /// The peak amplitude (of full-scale 16-bit) at or below which a chunk is silent: `silenceFloor` in samples.
+    static let silentAmplitude = Int(32_768 * pow(10, silenceFloor / 20))
 
     /// Each recent chunk's end and peak amplitude, oldest first, covering at least `window`.
     private var recent: [(end: MediaTime, peak: Int)] = []

@@ -10,7 +10,7 @@
 //    seed's model on slot times: the seam at a resume is exactly one frame, and audio shares the same offset.
 
 /// Turns the active lens's frames, at whatever rate and jitter the camera delivers, into a constant-rate stream
-/// of slots at the output rate (ARCHITECTURE.md, "OutputClock").
+/// of slots at the output rate (docs/ARCHITECTURE.md, "OutputClock").
 ///
 /// A value type with no I/O and no clock, used from the serial context only: the `Recorder` offers every routed
 /// frame and passes each slot it gets back on to the `Retimer`.

@@ -1,4 +1,4 @@
-// The time model, in five lines (see ARCHITECTURE.md, "Time"):
+// The time model, in five lines (see docs/ARCHITECTURE.md, "Time"):
 // 1. Capture time: every sample carries the time it was captured, on the one session clock (CLOCK_MONOTONIC).
 // 2. Pause offset: a cumulative offset; each resume adds the gap (resume frame PTS − last appended PTS − one frame).
 // 3. File time = capture time − offset, the same offset for video and audio, so the two never drift apart.

@@ -230,7 +230,8 @@ extension RigController {
         perform(bank.handle(.detached(lens: lens, at: scheduler.clock.now())))
     }
 
-    /// The input has been below −60 dBFS for 5 s while recording: said now, and in the clip's sidecar.
+    /// The input has been below `LevelMeter.silenceFloor` for 5 s while recording: said now, and in the clip's
+    /// sidecar.
     private func warnSilence() {
         let warning = EngineWarning.silentMicrophone(seconds: Int(LevelMeter.silenceWarningAfter.seconds),
                                                      floorDBFS: LevelMeter.silenceFloor)

@@ -6,7 +6,7 @@ import PauseCamCore
 /// fragmented `.partial` muxer. Built by `MovieWriter` before its thread starts; its `encode…`/`repeatVideo` calls
 /// come from that one thread; `finish`/`abandon` after it has ended.
 ///
-/// Three stages overlap (issue 13): the calling thread decodes and draws each picture onto a canvas (scaling and
+/// Three stages overlap: the calling thread decodes and draws each picture onto a canvas (scaling and
 /// the BT.709 matrix); a serial video worker hands the canvases to x264 and muxes its packets; a serial audio worker
 /// encodes AAC. Drawing the next picture while x264 takes the last keeps x264's frame threads fed: on the calling
 /// thread, the drawing delayed every next picture handed to x264 (and AAC had before it moved off). At most
