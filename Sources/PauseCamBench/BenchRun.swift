@@ -26,6 +26,7 @@ struct BenchRun {
               + "load average \(loadAverage())")
 
         try RigLoadingBench.run()
+        results["export_seconds_by_scenes"] = try ExportBench.run()
 
         let retimer = RetimerBench.nanosecondsPerSample()
         results["retimer_ns_per_sample"] = retimer

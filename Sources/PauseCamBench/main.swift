@@ -39,6 +39,9 @@ case "standby-yuyv":
     let seconds = words.dropFirst().first.flatMap { Int($0) } ?? 6
     let active = try StandbyBench.activeLensCost(seconds: Int64(seconds))
     try YUYVStandbyBench.run(seconds: seconds, activeCost: active)
+case "export":
+    // `pausecam export --format all` of 10,000 and 100,000 scenes, without the file writes.
+    _ = try ExportBench.run()
 case "matrix":
     // The HD canvas's BT.601 → BT.709 conversion, next to the scaler's own cost.
     try MatrixBench.run()

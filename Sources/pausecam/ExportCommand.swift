@@ -6,16 +6,33 @@ import PauseCamSystem
 /// clip's scenes (as chapters) and markers from its sidecar in the formats editors import.
 ///
 /// Each file goes beside the sidecar as `NAME.edl`, `NAME.fcpxml`… (or to `--output`; `-` is standard output),
-/// never over an existing file: `NAME-2.edl` is used instead, as for movies. Prints each path written. Anything
-/// wrong — no such sidecar, not a sidecar, an unknown format, a bad timecode — is said plainly, exit status 1.
+/// never over an existing file: `NAME-2.edl` is used instead, as for movies. `NAME` is the sidecar's movie taken
+/// as a plain file name (`SidecarMovieName`), so a sidecar cannot send the files elsewhere. Prints each path
+/// written. Anything wrong with what was given — no such sidecar, not a regular file, not a sidecar, a time out of
+/// range, an unknown format, a bad timecode — is said plainly with exit status 2 and nothing written; a file that
+/// cannot be written is exit status 1. A movie missing beside the sidecar is a warning: the exports are written.
 enum ExportCommand {
-    /// A problem with what was asked: printed as it is, exit status 1.
+    /// A problem with what was asked (status 2) or with writing it (status 1): printed as it is.
     struct Failure: Error, CustomStringConvertible {
         var description: String
-        init(_ description: String) { self.description = description }
+        var status: Int32
+        init(_ description: String, status: Int32 = 2) {
+            self.description = description
+            self.status = status
+        }
     }
 
+    /// Runs the command; a `Failure` is printed here and becomes its status.
     static func run(_ arguments: Arguments) throws -> Int32 {
+        do {
+            return try export(arguments)
+        } catch let failure as Failure {
+            StandardStreamWriter.error.write("pausecam: \(failure)\n")
+            return failure.status
+        }
+    }
+
+    private static func export(_ arguments: Arguments) throws -> Int32 {
         try arguments.allow(options: ["format", "output", "start-timecode"], flags: [])
         guard arguments.positional.count == 1, let sidecarPath = arguments.positional.first else {
             throw UsageError("export needs exactly one sidecar: pausecam export CLIP.json --format FORMAT")
@@ -26,7 +43,10 @@ enum ExportCommand {
             throw Failure("--output \(output) names one file, but \(formats.count) formats were asked for; leave "
                           + "--output out to write each beside the sidecar, or export one format at a time")
         }
-        let sidecar = try read(sidecarPath)
+        var sidecar = try read(sidecarPath)
+        let sidecarURL = URL(fileURLWithPath: sidecarPath)
+        let folder = sidecarURL.deletingLastPathComponent()
+        sidecar.movie = SidecarMovieName.beside(sidecarFileName: sidecarURL.lastPathComponent, movie: sidecar.movie)
         let timeline: ExportTimeline
         do { timeline = try ExportTimeline(sidecar: sidecar) } catch { throw Failure("\(sidecarPath): \(error)") }
         var startFrame: Int64 = 0
@@ -39,8 +59,12 @@ enum ExportCommand {
             StandardStreamWriter.error.write("pausecam: note: \(sidecarPath) is of a clip that was not finished "
                                              + "cleanly; exporting what it recorded\n")
         }
-        let folder = URL(fileURLWithPath: sidecarPath).deletingLastPathComponent()
         let movieURL = folder.appendingPathComponent(sidecar.movie)
+        if !FileManager.default.fileExists(atPath: movieURL.path) {
+            StandardStreamWriter.error.write("pausecam: warning: the movie \(movieURL.path) (named in "
+                                             + "\(sidecarPath)) does not exist; the exports are written and point "
+                                             + "there, so an editor finds the movie once it is back\n")
+        }
         let store = AtomicSidecarStore()
         for format in formats {
             let text = format.render(timeline, mediaURL: movieURL.absoluteString, startFrame: startFrame)
@@ -54,7 +78,7 @@ enum ExportCommand {
                 let written = try store.writeNew(Data(text.utf8), stem: stem, suffix: suffix)
                 StandardStreamWriter.output.write(written + "\n")
             } catch {
-                throw Failure("the \(format.rawValue) export could not be written: \(error)")
+                throw Failure("the \(format.rawValue) export could not be written: \(error)", status: 1)
             }
         }
         return 0
@@ -79,7 +103,9 @@ enum ExportCommand {
         return formats
     }
 
-    /// The sidecar at `path`, with a reason a person can act on when it cannot be read.
+    /// The sidecar at `path`, with a reason a person can act on when it cannot be read. Its kind is looked up
+    /// (`stat`, through any symbolic link) before it is opened: a FIFO would block the open until a writer came,
+    /// and a device such as `/dev/urandom` never ends.
     static func read(_ path: String) throws -> Sidecar {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -87,6 +113,12 @@ enum ExportCommand {
         }
         guard !isDirectory.boolValue else {
             throw Failure("\(path) is a folder; give the sidecar (NAME.json) written beside the movie")
+        }
+        let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        let kind = (try? FileManager.default.attributesOfItem(atPath: resolved))?[.type] as? FileAttributeType
+        guard kind == .typeRegular else {
+            throw Failure("\(path) is not a regular file but \(describe(kind)); give the sidecar (NAME.json) "
+                          + "written beside the movie")
         }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw Failure("\(path) cannot be read; check its permissions")
@@ -96,6 +128,19 @@ enum ExportCommand {
         } catch {
             throw Failure("\(path) is not a PauseCam sidecar (\(reason(error))); give the NAME.json written "
                           + "beside the movie")
+        }
+    }
+
+    /// What a file that is not a regular file is, in words.
+    private static func describe(_ kind: FileAttributeType?) -> String {
+        switch kind {
+        case .typeCharacterSpecial?: "a character device"
+        case .typeBlockSpecial?: "a block device"
+        case .typeSocket?: "a socket"
+        case .typeSymbolicLink?: "a symbolic link that leads nowhere"
+        case nil: "of a kind that cannot be looked up"
+        // Foundation has no name for the one kind left on Linux: `.typeUnknown` is a FIFO.
+        default: "a FIFO (named pipe)"
         }
     }
 

@@ -152,8 +152,9 @@ enum HelpText {
     pausecam export CLIP.json --format FORMAT[,FORMAT…] [--output FILE] [--start-timecode HH:MM:SS:FF]
 
     Writes the scenes (as chapters) and markers of a clip, read from its sidecar CLIP.json, in a format an
-    editor imports. Each file goes beside the sidecar, named after the movie, and never over an existing file
-    (NAME-2.edl, NAME-3.edl… instead); the paths written are printed.
+    editor imports. Each file goes beside the sidecar, named after the movie (its file name only; the sidecar's
+    own name when it names none), and never over an existing file (NAME-2.edl, NAME-3.edl… instead); the paths
+    written are printed. A movie missing beside the sidecar is a warning; the files are still written.
 
       edl          DaVinci Resolve timeline markers (NAME.edl): Timelines > Import > Timeline Markers from EDL;
                    scenes are green markers as long as the scene, marks blue one-frame markers
@@ -166,9 +167,11 @@ enum HelpText {
 
       --output FILE      write to FILE instead (one format only); - writes to standard output
       --start-timecode T the timecode of the movie's first frame (default 00:00:00:00; Resolve's timelines
-                         start at 01:00:00:00). Timecodes follow the movie's frame rate, drop-frame (;) at 29.97
+                         start at 01:00:00:00). Timecodes follow the movie's frame rate, drop-frame (;) at 29.97,
+                         and wrap at 24 hours like a real timecode: 23:59:59:29 is followed by 00:00:00:00
 
     The rig's output.exports: [edl, fcpxml] writes exports like these after every clip.
-    Exit status 0 when every file was written, 1 otherwise (the reason is printed).
+    Exit status 0 when every file was written; 2 when the sidecar, a timecode or an option is wrong (nothing is
+    written); 1 when a file could not be written. The reason is printed.
     """
 }

@@ -120,7 +120,7 @@ final class ExportEndToEndTests: XCTestCase {
         XCTAssertEqual(stdout.stdoutText, "0:00 Intro\n0:01 Interview\n0:03 Interview 2\n")
     }
 
-    func testMistakesAreSaidPlainlyWithExitStatus1() throws {
+    func testMistakesAreSaidPlainlyWithExitStatus2() throws {
         let (folder, stem) = try recordClip()
         let sidecar = folder.appendingPathComponent(stem + ".json").path
         let cases: [([String], String)] = [
@@ -134,7 +134,7 @@ final class ExportEndToEndTests: XCTestCase {
         ]
         for (arguments, message) in cases {
             let result = try pausecam(arguments)
-            XCTAssertEqual(result.status, 1, "\(arguments): \(result.stderr)")
+            XCTAssertEqual(result.status, 2, "\(arguments): \(result.stderr)")
             XCTAssertTrue(result.stderr.contains(message), "\(arguments): \(result.stderr)")
             XCTAssertEqual(result.stdoutText, "", "\(arguments)")
         }

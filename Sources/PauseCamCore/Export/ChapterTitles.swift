@@ -4,10 +4,12 @@ import Foundation
 /// the second `Interview` becomes `Interview 2`, the third `Interview 3`, skipping any suffix another title
 /// already uses. The first of each name keeps it unchanged.
 public enum ChapterTitles {
-    /// The titles in order, each made unique.
+    /// The titles in order, each made unique. Linear in the number of titles, however many share a name: each
+    /// name's search for a free suffix resumes where its last one ended (suffixes only ever become taken).
     public static func unique(_ titles: [String]) -> [String] {
         var taken = Set(titles)
         var seen: Set<String> = []
+        var nextNumber: [String: Int] = [:]
         var result: [String] = []
         result.reserveCapacity(titles.count)
         for title in titles {
@@ -16,8 +18,9 @@ public enum ChapterTitles {
                 result.append(title)
                 continue
             }
-            var number = 2
+            var number = nextNumber[title] ?? 2
             while taken.contains("\(title) \(number)") { number += 1 }
+            nextNumber[title] = number + 1
             let renamed = "\(title) \(number)"
             taken.insert(renamed)
             seen.insert(renamed)

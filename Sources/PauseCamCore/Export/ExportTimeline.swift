@@ -46,8 +46,14 @@ public struct ExportTimeline: Sendable, Equatable {
     public var chapters: [Chapter]
     public var markers: [Marker]
 
+    /// The latest time a sidecar may give, in seconds: 365 days. Anything later is a damaged sidecar, and
+    /// refusing it keeps every frame count, timecode and rescale below well inside `Int64`.
+    public static let latestSeconds: Double = 365 * 86_400
+
     /// The timeline of `sidecar`'s movie: scenes with frames become chapters (with unique titles), markers keep
-    /// their order. Throws when the sidecar's frame rate is not usable.
+    /// their order. Throws when the sidecar's frame rate is not usable or a time in it is not one a movie has
+    /// (negative, or past `latestSeconds`); the error names the field as a `jq` path (`.scenes[2].start`).
+    /// Linear in scenes and markers.
     public init(sidecar: Sidecar) throws(ExportError) {
         guard let rate = FrameRate(sidecarFPS: sidecar.video.fps) else {
             throw ExportError("the sidecar's video fps (\(sidecar.video.fps)) is not a frame rate; is it a "
@@ -61,30 +67,48 @@ public struct ExportTimeline: Sendable, Equatable {
         hasAudio = sidecar.audio != nil
         audioSampleRate = sidecar.audio?.sampleRate ?? 48_000
         audioChannels = sidecar.audio?.channels ?? 0
-        durationFrames = Self.frame(atSeconds: sidecar.duration, rate: rate)
-        let kept = sidecar.scenes.compactMap { scene -> (Sidecar.Scene, Int64, Int64)? in
-            let start = Self.frame(atSeconds: scene.start, rate: rate)
-            let end = Self.frame(atSeconds: scene.start + scene.duration, rate: rate)
-            return end > start ? (scene, start, end) : nil
+        durationFrames = Self.frame(atSeconds: try Self.checked(sidecar.duration, ".duration"), rate: rate)
+        var kept: [(position: Int, startFrame: Int64, endFrame: Int64)] = []
+        for (position, scene) in sidecar.scenes.enumerated() {
+            let start = try Self.checked(scene.start, ".scenes[\(position)].start")
+            let length = try Self.checked(scene.duration, ".scenes[\(position)].duration")
+            let end = try Self.checked(start + length, ".scenes[\(position)].start + duration")
+            let startFrame = Self.frame(atSeconds: start, rate: rate)
+            let endFrame = Self.frame(atSeconds: end, rate: rate)
+            if endFrame > startFrame { kept.append((position, startFrame, endFrame)) }
         }
-        let titles = ChapterTitles.unique(kept.map(\.0.title))
-        chapters = zip(kept, titles).map { Chapter(title: $1, startFrame: $0.1, endFrame: $0.2) }
+        let titles = ChapterTitles.unique(kept.map { sidecar.scenes[$0.position].title })
+        chapters = zip(kept, titles).map { Chapter(title: $1, startFrame: $0.startFrame, endFrame: $0.endFrame) }
+        // A marker names its scene's chapter title; a scene too short to be a chapter lends its own title.
+        var chapterTitles = sidecar.scenes.map(\.title)
+        for (scene, title) in zip(kept, titles) { chapterTitles[scene.position] = title }
         var markers: [Marker] = []
-        for scene in sidecar.scenes {
-            let title = zip(kept, titles).first { $0.0.0.index == scene.index }?.1 ?? scene.title
-            for marker in scene.markers {
-                markers.append(Marker(text: marker.text, frame: Self.frame(atSeconds: marker.time, rate: rate),
-                                      chapter: title))
+        for (position, scene) in sidecar.scenes.enumerated() {
+            for (index, marker) in scene.markers.enumerated() {
+                let time = try Self.checked(marker.time, ".scenes[\(position)].markers[\(index)].time")
+                markers.append(Marker(text: marker.text, frame: Self.frame(atSeconds: time, rate: rate),
+                                      chapter: chapterTitles[position]))
             }
         }
         self.markers = markers
         if let last = chapters.last { durationFrames = max(durationFrames, last.endFrame) }
     }
 
-    /// The frame at `seconds` (see the type's comment for the rounding).
+    /// `seconds` when it is a time a movie has, else an error naming `field` and the range.
+    private static func checked(_ seconds: Double, _ field: String) throws(ExportError) -> Double {
+        guard seconds.isFinite, seconds >= 0, seconds <= latestSeconds else {
+            throw ExportError("\(field) is \(seconds), not a time in a movie: a sidecar's times are seconds from 0 "
+                              + "to \(Int(latestSeconds)) (365 days); is the sidecar damaged?")
+        }
+        return seconds
+    }
+
+    /// The frame at `seconds` (see the type's comment for the rounding). A time past `latestSeconds` counts as
+    /// `latestSeconds` (the initializer refuses such times first), one before 0 as 0.
     public static func frame(atSeconds seconds: Double, rate: FrameRate) -> Int64 {
         guard seconds.isFinite, seconds > 0 else { return 0 }
-        let time = MediaTime(value: Int64((seconds * 1_000_000).rounded()), timescale: 1_000_000)
+        let micro = (min(seconds, latestSeconds) * 1_000_000).rounded()
+        let time = MediaTime(value: Int64(micro), timescale: 1_000_000)
         return frame(at: time, rate: rate)
     }
 

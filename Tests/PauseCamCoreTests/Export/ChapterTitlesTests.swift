@@ -15,6 +15,15 @@ final class ChapterTitlesTests: XCTestCase {
         XCTAssertEqual(Set(many).count, many.count)
     }
 
+    func testManyRepeatsOfOneNameAreNumberedInOrder() {
+        let titles = ChapterTitles.unique(Array(repeating: "Take", count: 5_000) + ["Take 3"])
+        XCTAssertEqual(titles.first, "Take")
+        XCTAssertEqual(titles[1], "Take 2")
+        XCTAssertEqual(titles[2], "Take 4", "Take 3 is another title's")
+        XCTAssertEqual(titles[4_999], "Take 5001")
+        XCTAssertEqual(Set(titles).count, titles.count)
+    }
+
     func testUniqueTitlesAreUnchanged() {
         let titles = ["Scene 1", "Scene 2", "Answer"]
         XCTAssertEqual(ChapterTitles.unique(titles), titles)

@@ -14,6 +14,36 @@ final class ExportFormatTests: XCTestCase {
         XCTAssertEqual(timeline.durationFrames, 18500)
     }
 
+    func testTimesNoMovieHasAreRefusedNamingTheField() {
+        var cases: [(Sidecar, String)] = []
+        var sidecar = ExportSample.sidecar()
+        sidecar.duration = 1e13
+        cases.append((sidecar, ".duration"))
+        sidecar = ExportSample.sidecar()
+        sidecar.scenes[1].start = 1e18
+        cases.append((sidecar, ".scenes[1].start"))
+        sidecar = ExportSample.sidecar()
+        sidecar.scenes[2].duration = -0.5
+        cases.append((sidecar, ".scenes[2].duration"))
+        sidecar = ExportSample.sidecar()
+        sidecar.scenes[2].markers[0].time = .infinity
+        cases.append((sidecar, ".scenes[2].markers[0].time"))
+        sidecar = ExportSample.sidecar()
+        sidecar.scenes[0].markers[0].time = -1e300
+        cases.append((sidecar, ".scenes[0].markers[0].time"))
+        for (sidecar, field) in cases {
+            XCTAssertThrowsError(try ExportTimeline(sidecar: sidecar), field) { error in
+                XCTAssertTrue("\(error)".hasPrefix(field + " is "), "\(error)")
+            }
+        }
+        sidecar = ExportSample.sidecar()
+        sidecar.duration = ExportTimeline.latestSeconds
+        XCTAssertEqual(try ExportTimeline(sidecar: sidecar).durationFrames,
+                       Int64(ExportTimeline.latestSeconds) * 30000 / 1001)
+        XCTAssertEqual(ExportTimeline.frame(atSeconds: 1e300, rate: FrameRate(30)),
+                       Int64(ExportTimeline.latestSeconds) * 30, "past the range: clamped, never a trap")
+    }
+
     func testSecondsBetweenFramesGoToTheFrameShowingThen() {
         let rate = FrameRate(30)
         XCTAssertEqual(ExportTimeline.frame(atSeconds: 1.0, rate: rate), 30)

@@ -61,6 +61,25 @@ final class TimecodeTests: XCTestCase {
         }
     }
 
+    func testLabelsWrapAt24HoursAndHoursPast23AreRefused() throws {
+        for rate in [FrameRate(30), FrameRate(30000, 1001), FrameRate(60000, 1001), FrameRate(25),
+                     FrameRate(24000, 1001)] {
+            let timecode = Timecode(rate: rate)
+            let last = timecode.framesPerDay - 1
+            XCTAssertEqual(try timecode.frame(parsing: timecode.string(forFrame: last)), last, "\(rate)")
+            XCTAssertTrue(timecode.string(forFrame: last).hasPrefix("23:59:59"), "\(rate)")
+            XCTAssertEqual(timecode.string(forFrame: timecode.framesPerDay), timecode.string(forFrame: 0), "\(rate)")
+            XCTAssertEqual(timecode.string(forFrame: 3 * timecode.framesPerDay + 1), timecode.string(forFrame: 1))
+            for text in ["24:00:00:00", "99999999999999:00:00:00", "\(Int64.max):00:00:00"] {
+                XCTAssertThrowsError(try timecode.frame(parsing: text)) { error in
+                    XCTAssertTrue("\(error)".contains("hours go to 23"), "\(error)")
+                }
+            }
+        }
+        XCTAssertEqual(Timecode(rate: FrameRate(30000, 1001)).framesPerDay, 2_589_408)
+        XCTAssertEqual(Timecode(rate: FrameRate(25)).framesPerDay, 2_160_000)
+    }
+
     func testRoundTripOverADayAt2997() throws {
         let timecode = Timecode(rate: FrameRate(30000, 1001))
         var frame: Int64 = 0
