@@ -29,8 +29,8 @@ final class ControlEndpoint: @unchecked Sendable {
     }
 
     /// Starts serving requests for `controller` and watching the pedal signals.
-    func start(rig: Rig, controller: RigController, scheduler: any Scheduler) throws {
-        let dispatcher = ControlDispatcher(controller: controller, scheduler: scheduler, parser: CommandParser(rig: rig),
+    func start(rig: Rig, controller: RigController, serialContext: any SerialContext) throws {
+        let dispatcher = ControlDispatcher(controller: controller, serialContext: serialContext, parser: CommandParser(rig: rig),
                                            rigName: rig.name)
         let server = try ControlServer.start(lock: lock) { dispatcher.answer($0) }
         let signals = PedalSignals { signal in

@@ -19,7 +19,7 @@ public final class SimulatedClock: Clock, @unchecked Sendable {
     }
 }
 
-/// A discrete-event scheduler on a `SimulatedClock`: `advance(until:)` pops events in time order (ties in the order
+/// A discrete-event serial context on a `SimulatedClock`: `advance(until:)` pops events in time order (ties in the order
 /// they were scheduled), sets the clock to each event's time and runs it, on the calling thread. Determinism
 /// follows: the same events scheduled from the same start always run in the same order at the same times.
 ///
@@ -27,7 +27,7 @@ public final class SimulatedClock: Clock, @unchecked Sendable {
 /// while they run, so work that arrives from other threads (the control socket, pedal signals) during a long
 /// `advance` waits for the event in progress, runs alone, and lets the loop go on. `advance` takes the context per
 /// event, never for its whole span, so a `wait 10m` on the simulated clock still answers `status` at once.
-public final class SimulatedScheduler: Scheduler, @unchecked Sendable {
+public final class SimulatedSerialContext: SerialContext, @unchecked Sendable {
     private struct Event {
         let time: MediaTime
         let sequence: UInt64

@@ -2,8 +2,8 @@ import XCTest
 @testable import PauseCamCore
 
 /// The discrete-event loop every simulated test and the virtual rig run on: order, clock and interruption.
-final class SimulatedSchedulerTests: XCTestCase {
-    /// A log the events append to; the scheduler runs them on the calling thread, the lock only satisfies Sendable.
+final class SimulatedSerialContextTests: XCTestCase {
+    /// A log the events append to; the context runs them on the calling thread, the lock only satisfies Sendable.
     private final class Log: @unchecked Sendable {
         private let lock = NSLock()
         private var items: [String] = []
@@ -15,77 +15,77 @@ final class SimulatedSchedulerTests: XCTestCase {
     private func at(_ ms: Int64) -> MediaTime { start + .milliseconds(ms) }
 
     func testEventsRunInTimeOrderAndTiesInInsertionOrder() {
-        let scheduler = SimulatedScheduler()
+        let serialContext = SimulatedSerialContext()
         let log = Log()
-        let clock = scheduler.simulatedClock
+        let clock = serialContext.simulatedClock
         let start = self.start
         for (name, time) in [("c", at(30)), ("a1", at(10)), ("b", at(20)), ("a2", at(10)), ("a3", at(10))] {
-            scheduler.schedule(at: time) { log.add("\(name)@\(clock.now() - start)") }
+            serialContext.schedule(at: time) { log.add("\(name)@\(clock.now() - start)") }
         }
-        XCTAssertTrue(scheduler.advance(until: at(100)))
+        XCTAssertTrue(serialContext.advance(until: at(100)))
         XCTAssertEqual(log.all, ["a1@10/1000", "a2@10/1000", "a3@10/1000", "b@20/1000", "c@30/1000"])
-        XCTAssertEqual(scheduler.pendingCount, 0)
+        XCTAssertEqual(serialContext.pendingCount, 0)
     }
 
     func testAdvanceSetsTheClockAndLeavesLaterEvents() {
-        let scheduler = SimulatedScheduler()
+        let serialContext = SimulatedSerialContext()
         let log = Log()
-        scheduler.schedule(at: at(50)) { log.add("late") }
-        XCTAssertTrue(scheduler.advance(until: at(20)))
-        XCTAssertEqual(scheduler.clock.now(), at(20))
+        serialContext.schedule(at: at(50)) { log.add("late") }
+        XCTAssertTrue(serialContext.advance(until: at(20)))
+        XCTAssertEqual(serialContext.clock.now(), at(20))
         XCTAssertEqual(log.all, [])
-        XCTAssertEqual(scheduler.pendingCount, 1)
+        XCTAssertEqual(serialContext.pendingCount, 1)
         // An event exactly at the target time runs.
-        XCTAssertTrue(scheduler.advance(until: at(50)))
+        XCTAssertTrue(serialContext.advance(until: at(50)))
         XCTAssertEqual(log.all, ["late"])
-        XCTAssertEqual(scheduler.clock.now(), at(50))
+        XCTAssertEqual(serialContext.clock.now(), at(50))
         // A past time runs at once, and the clock does not move back.
-        scheduler.schedule(at: at(0)) { log.add("past") }
-        scheduler.runDue()
+        serialContext.schedule(at: at(0)) { log.add("past") }
+        serialContext.runDue()
         XCTAssertEqual(log.all, ["late", "past"])
-        XCTAssertEqual(scheduler.clock.now(), at(50))
+        XCTAssertEqual(serialContext.clock.now(), at(50))
     }
 
     func testEventsScheduledFromEventsRun() {
-        let scheduler = SimulatedScheduler()
+        let serialContext = SimulatedSerialContext()
         let log = Log()
-        let clock = scheduler.simulatedClock
+        let clock = serialContext.simulatedClock
         // A periodic event (a virtual camera's frame clock) that reschedules itself every 10 ms.
         final class Ticker: @unchecked Sendable {
-            let scheduler: SimulatedScheduler, log: Log, clock: SimulatedClock
-            init(_ s: SimulatedScheduler, _ l: Log, _ c: SimulatedClock) { scheduler = s; log = l; clock = c }
+            let serialContext: SimulatedSerialContext, log: Log, clock: SimulatedClock
+            init(_ s: SimulatedSerialContext, _ l: Log, _ c: SimulatedClock) { serialContext = s; log = l; clock = c }
             func tick() {
                 let elapsed = try! (clock.now() - .seconds(3600)).rescaled(to: 1000, rounding: .down)
                 log.add("\(elapsed.value)ms")
-                scheduler.schedule(at: clock.now() + .milliseconds(10)) { self.tick() }
+                serialContext.schedule(at: clock.now() + .milliseconds(10)) { self.tick() }
             }
         }
-        let ticker = Ticker(scheduler, log, clock)
-        scheduler.schedule(at: at(0)) { ticker.tick() }
+        let ticker = Ticker(serialContext, log, clock)
+        serialContext.schedule(at: at(0)) { ticker.tick() }
         // Scheduled for "now" from within an event: runs in the same advance, after the current one.
-        scheduler.schedule(at: at(5)) { scheduler.schedule(at: clock.now()) { log.add("nested") } }
-        XCTAssertTrue(scheduler.advance(until: at(25)))
+        serialContext.schedule(at: at(5)) { serialContext.schedule(at: clock.now()) { log.add("nested") } }
+        XCTAssertTrue(serialContext.advance(until: at(25)))
         XCTAssertEqual(log.all, ["0ms", "nested", "10ms", "20ms"])
-        XCTAssertEqual(scheduler.pendingCount, 1)
+        XCTAssertEqual(serialContext.pendingCount, 1)
     }
 
     func testInterruptStopsAdvanceEarly() {
-        let scheduler = SimulatedScheduler()
+        let serialContext = SimulatedSerialContext()
         let log = Log()
-        scheduler.schedule(at: at(10)) { log.add("a"); scheduler.interrupt() }
-        scheduler.schedule(at: at(20)) { log.add("b") }
-        XCTAssertFalse(scheduler.advance(until: at(100)))
+        serialContext.schedule(at: at(10)) { log.add("a"); serialContext.interrupt() }
+        serialContext.schedule(at: at(20)) { log.add("b") }
+        XCTAssertFalse(serialContext.advance(until: at(100)))
         XCTAssertEqual(log.all, ["a"])
-        XCTAssertEqual(scheduler.clock.now(), at(10), "the clock stops at the interrupting event")
+        XCTAssertEqual(serialContext.clock.now(), at(10), "the clock stops at the interrupting event")
         // The interruption is consumed: the next advance goes on.
-        XCTAssertTrue(scheduler.advance(until: at(100)))
+        XCTAssertTrue(serialContext.advance(until: at(100)))
         XCTAssertEqual(log.all, ["a", "b"])
-        XCTAssertEqual(scheduler.clock.now(), at(100))
+        XCTAssertEqual(serialContext.clock.now(), at(100))
         // An interrupt before advance makes the next one return at once (Ctrl-C before `wait`).
-        scheduler.schedule(at: at(150)) { log.add("c") }
-        scheduler.interrupt()
-        XCTAssertFalse(scheduler.advance(until: at(200)))
-        XCTAssertEqual(scheduler.clock.now(), at(100))
+        serialContext.schedule(at: at(150)) { log.add("c") }
+        serialContext.interrupt()
+        XCTAssertFalse(serialContext.advance(until: at(200)))
+        XCTAssertEqual(serialContext.clock.now(), at(100))
         XCTAssertEqual(log.all, ["a", "b"])
     }
 
@@ -100,13 +100,13 @@ final class SimulatedSchedulerTests: XCTestCase {
             func enter() { lock.withLock { inside += 1; if inside > 1 { overlaps += 1 } } }
             func leave(perform: Bool) { lock.withLock { inside -= 1; if perform { performs += 1 } } }
         }
-        let scheduler = SimulatedScheduler()
+        let serialContext = SimulatedSerialContext()
         let occupancy = Occupancy()
         let onContextInEvents = Log()
         for step in 0..<20_000 {
-            scheduler.schedule(at: at(Int64(step))) {
+            serialContext.schedule(at: at(Int64(step))) {
                 occupancy.enter()
-                if !scheduler.isOnSerialContext { onContextInEvents.add("event \(step) not on the context") }
+                if !serialContext.isOnSerialContext { onContextInEvents.add("event \(step) not on the context") }
                 occupancy.leave(perform: false)
             }
         }
@@ -117,37 +117,37 @@ final class SimulatedSchedulerTests: XCTestCase {
             DispatchQueue.global().async(group: done) {
                 started.wait()
                 for _ in 0..<200 {
-                    scheduler.perform {
+                    serialContext.perform {
                         occupancy.enter()
-                        if !scheduler.isOnSerialContext { offContext.add("perform not on the context") }
+                        if !serialContext.isOnSerialContext { offContext.add("perform not on the context") }
                         occupancy.leave(perform: true)
                     }
                 }
             }
         }
-        scheduler.schedule(at: at(0)) { for _ in 0..<4 { started.signal() } }
-        XCTAssertTrue(scheduler.advance(until: at(20_000)))
+        serialContext.schedule(at: at(0)) { for _ in 0..<4 { started.signal() } }
+        XCTAssertTrue(serialContext.advance(until: at(20_000)))
         done.wait()
         XCTAssertEqual(occupancy.overlaps, 0, "work ran beside other work on the serial context")
         XCTAssertEqual(occupancy.performs, 800)
         XCTAssertEqual(onContextInEvents.all + offContext.all, [])
-        XCTAssertEqual(scheduler.pendingCount, 0)
+        XCTAssertEqual(serialContext.pendingCount, 0)
     }
 
     /// A thread outside the context is told so while another thread runs an event.
     func testAnotherThreadIsOffTheContextWhileAnEventRuns() {
-        let scheduler = SimulatedScheduler()
+        let serialContext = SimulatedSerialContext()
         let log = Log()
-        scheduler.schedule(at: at(1)) {
+        serialContext.schedule(at: at(1)) {
             let answered = DispatchSemaphore(value: 0)
             DispatchQueue.global().async {
-                log.add(scheduler.isOnSerialContext ? "other thread on" : "other thread off")
+                log.add(serialContext.isOnSerialContext ? "other thread on" : "other thread off")
                 answered.signal()
             }
             answered.wait()
-            log.add(scheduler.isOnSerialContext ? "event on" : "event off")
+            log.add(serialContext.isOnSerialContext ? "event on" : "event off")
         }
-        scheduler.advance(until: at(2))
+        serialContext.advance(until: at(2))
         XCTAssertEqual(log.all, ["other thread off", "event on"])
     }
 }
