@@ -61,6 +61,7 @@ enum YUYVStandbyBench {
     }
 
     /// Keeps the newest frame on a serial queue, dropping the one before (freed there, as in the controller).
+    /// Unchecked Sendable: the frame is kept and replaced on one serial queue.
     final class NewestFrame: @unchecked Sendable {
         private let queue = DispatchQueue(label: "pausecam.bench.newest")
         private var frame: VideoFrame?

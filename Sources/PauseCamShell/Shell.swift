@@ -13,6 +13,7 @@ import PauseCamCore
 /// from any thread and go straight to `LineReader.printAbove`. Signals arrive through `receive(_:)` from any thread:
 /// they are queued, the read or the running `wait` is cut short, and the main thread acts on them, so the recording
 /// is only ever stopped from one place.
+/// Unchecked Sendable: the main thread runs it; signals and other threads only queue under its lock.
 public final class Shell: @unchecked Sendable {
     /// What the shell needs from its surroundings that only the composition root can provide.
     public struct Surroundings {

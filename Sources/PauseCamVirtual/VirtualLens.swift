@@ -15,6 +15,7 @@ import PauseCamCore
 /// Frames are captured on the clock's frame grid (PTS = k × frame duration) and delivered through the serial context
 /// `deliveryLatency` after their PTS, on the serial context. The static parts are drawn once; each frame copies them and draws only the bar
 /// and the flash.
+/// Unchecked Sendable: its running state is under `lock`; it ticks on the serial context.
 public final class VirtualLens: Camera, @unchecked Sendable {
     public let displayName: String
     public let format: CameraFormat

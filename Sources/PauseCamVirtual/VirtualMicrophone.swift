@@ -10,6 +10,7 @@ import PauseCamCore
 /// Sample k is captured at `VirtualSoundClock.time(ofSample: k)` (k / 48000 s without drift); chunks of 480
 /// samples are delivered through the serial context when their last sample has been captured, as a real capture device
 /// would. `unplug()` and `plugBack()` behave like a USB microphone pulled out and put back mid-clip.
+/// Unchecked Sendable: its running state and delivery closures are under `lock`; it ticks on the serial context.
 public final class VirtualMicrophone: Microphone, @unchecked Sendable {
     public let displayName: String
     public let sampleRate: Int32 = 48_000

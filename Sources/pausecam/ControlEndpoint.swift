@@ -9,6 +9,7 @@ import PauseCamSystem
 /// the rig's lock first thing, and `start` serves once the controller exists. Engine events reach `watch` clients
 /// through `publish`, which the composition root calls from its events closure; a command from a remote or a
 /// pedal comes back through the same closure as an `EngineEvent.command`, to be printed where the user looks.
+/// Unchecked Sendable: the server and signals are under `mutex`.
 final class ControlEndpoint: @unchecked Sendable {
     private let lock: ControlSocketLock
     private let mutex = NSLock()

@@ -1,9 +1,11 @@
 import Foundation
+import Synchronization
 import PauseCamCore
 import PauseCamSystem
 
 /// Draws `ScriptRunner`'s progress as one line on standard error, rewritten in place (`\r`) and erased when the
 /// wait ends — only on a terminal. Other messages call `clear()` first, so they never land inside the line.
+/// Unchecked Sendable: the line and its shown state are under `lock`.
 final class ProgressDrawer: @unchecked Sendable {
     private let lock = NSLock()
     private var line = ProgressLine(realClock: MonotonicClock())
@@ -14,12 +16,11 @@ final class ProgressDrawer: @unchecked Sendable {
     private init(measuresPerWait: Bool) { self.measuresPerWait = measuresPerWait }
 
     /// Where a drawer made after the wiring is found by the event printer made before it (any thread).
-    final class Slot: @unchecked Sendable {
-        private let lock = NSLock()
-        private var value: ProgressDrawer?
+    final class Slot: Sendable {
+        private let value = Mutex<ProgressDrawer?>(nil)
         var drawer: ProgressDrawer? {
-            get { lock.withLock { value } }
-            set { lock.withLock { value = newValue } }
+            get { value.withLock { $0 } }
+            set { value.withLock { $0 = newValue } }
         }
     }
 

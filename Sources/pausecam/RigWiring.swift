@@ -5,6 +5,7 @@ import PauseCamVirtual
 
 /// Builds a running rig from a rig file's `Rig`: the serialContext (real or simulated clock), a camera per lens, the
 /// microphone, the movie writer and the controller. The one place that knows every concrete device type.
+/// Unchecked Sendable: its serial-context state (lens nodes, microphone card, `devicesStopped`) is touched only inside `serialContext.perform`/`schedule`.
 final class RigWiring: @unchecked Sendable {
     enum ClockKind: String { case real, simulated }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import PauseCamCore
 import PauseCamSystem
 
@@ -134,10 +135,9 @@ enum RunCommand {
     }
 
     /// The first stop signal received, for the exit status (128 + its number).
-    private final class ReceivedSignal: @unchecked Sendable {
-        private let lock = NSLock()
-        private var first: SignalWatcher.Signal?
-        func record(_ signal: SignalWatcher.Signal) { lock.withLock { if first == nil { first = signal } } }
-        var signal: SignalWatcher.Signal? { lock.withLock { first } }
+    private final class ReceivedSignal: Sendable {
+        private let first = Mutex<SignalWatcher.Signal?>(nil)
+        func record(_ signal: SignalWatcher.Signal) { first.withLock { if $0 == nil { $0 = signal } } }
+        var signal: SignalWatcher.Signal? { first.withLock { $0 } }
     }
 }

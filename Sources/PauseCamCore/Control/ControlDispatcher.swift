@@ -5,7 +5,7 @@
 /// Safe to call from any thread (the server's, a signal queue's): the only engine access is through
 /// `serialContext.perform`. The controller tells every command it carries out to its listeners as an
 /// `EngineEvent.command` naming this source, so `watch` clients and the shell see what a pedal or a remote did.
-public final class ControlDispatcher: @unchecked Sendable {
+public final class ControlDispatcher: Sendable {
     /// What the server does with a request: reply, or reply and then stream events to this client.
     public enum Answer: Sendable, Equatable {
         case reply(ControlReply)

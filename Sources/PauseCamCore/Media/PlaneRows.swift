@@ -1,5 +1,6 @@
 /// One plane of a picture as its first byte and its row stride in bytes. The caller owns the memory and keeps it
 /// alive and unshared while a converter works on it.
+/// Unchecked Sendable: a raw pointer to memory the caller keeps alive and unshared while a converter works on it.
 public struct PlaneRows: @unchecked Sendable {
     /// The first byte of the first row.
     public var base: UnsafeMutablePointer<UInt8>

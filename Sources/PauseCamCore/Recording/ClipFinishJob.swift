@@ -7,6 +7,7 @@ import Foundation
 /// sidecars already made from the recorder's state, so running it needs nothing of the engine. `@unchecked
 /// Sendable` for that reason: the sink and the sidecar store are used by one thread at a time, first the context's, then the
 /// worker's.
+/// Unchecked Sendable: the sink and store inside are used by one thread at a time: the context's, then the worker's.
 public struct ClipFinishJob: @unchecked Sendable {
     let sink: any MovieSink
     let sidecars: SidecarWriter

@@ -6,6 +6,7 @@ import Foundation
 /// Shared between the serial context (which hands clips over and collects what was finished), the worker (which
 /// runs them) and the threads that must wait for every clip before the process ends (the shell's quit, the end of
 /// `pausecam run`, a stop signal): its condition lock is the only shared state.
+/// Unchecked Sendable: pending clips and outcomes are under `condition`; the worker is itself Sendable.
 public final class ClipFinisher: @unchecked Sendable {
     /// How a handed-over clip ended.
     public enum Outcome: Sendable {
@@ -56,6 +57,7 @@ public final class ClipFinisher: @unchecked Sendable {
     }
 
     /// Holds a job until the worker takes it, so the worker's closure does not keep the job (and its sink) alive.
+    /// Unchecked Sendable: made on the serial context and run once, by the worker, which alone touches it after.
     private final class HandOver: @unchecked Sendable {
         private var job: ClipFinishJob?
         init(_ job: ClipFinishJob) { self.job = job }

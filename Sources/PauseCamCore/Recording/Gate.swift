@@ -1,13 +1,12 @@
-import Foundation
+import Synchronization
 
 /// A flag that device threads read and the serial context sets: whether samples should be posted to the mailboxes.
-final class Gate: @unchecked Sendable {
-    private let lock = NSLock()
-    private var open = false
+final class Gate: Sendable {
+    private let open = Atomic<Bool>(false)
 
     /// True when samples are wanted.
     var isOpen: Bool {
-        get { lock.withLock { open } }
-        set { lock.withLock { open = newValue } }
+        get { open.load(ordering: .acquiring) }
+        set { open.store(newValue, ordering: .releasing) }
     }
 }

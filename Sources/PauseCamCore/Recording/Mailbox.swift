@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The bounded hand-off from one device's thread to the serial context: a camera's frames or a microphone's
 /// chunks wait here until the context drains them, all at once.
@@ -15,8 +16,8 @@ import Foundation
 /// unit (`weight`: 1 per frame, sample frames per audio chunk) and handed to the drainer with the items, so each
 /// drop is reported to the clip that was recording when it was noticed.
 ///
-/// The lock is the only shared state; the items are owned by the mailbox from `post` until `drain` returns them.
-public final class Mailbox<Item: Sendable>: @unchecked Sendable {
+/// The mutex is the only shared state; the items are owned by the mailbox from `post` until `drain` returns them.
+public final class Mailbox<Item: Sendable>: Sendable {
     /// What one drain takes: the items in the order they were posted, and how many units were dropped since the
     /// drain before.
     public struct Drained: Sendable {
@@ -24,16 +25,20 @@ public final class Mailbox<Item: Sendable>: @unchecked Sendable {
         public var dropped: Int
     }
 
+    /// The waiting items (from `head` on) and the counts, all behind one mutex.
+    private struct Contents: Sendable {
+        var items: [Item] = []
+        var head = 0
+        var waitingWeight = 0
+        var droppedSinceDrain = 0
+        var droppedTotal = 0
+        var wakeUpPosted = false
+    }
+
     /// The most units that wait at once (frames, or sample frames); at least one item always fits.
     public let capacity: Int
     private let weight: @Sendable (Item) -> Int
-    private let lock = NSLock()
-    private var items: [Item] = []
-    private var head = 0
-    private var waitingWeight = 0
-    private var droppedSinceDrain = 0
-    private var droppedTotal = 0
-    private var wakeUpPosted = false
+    private let contents = Mutex(Contents())
 
     /// A mailbox holding at most `capacity` units, each item weighing `weight(item)` (1 by default: a count).
     public init(capacity: Int, weight: @escaping @Sendable (Item) -> Int = { _ in 1 }) {
@@ -46,23 +51,25 @@ public final class Mailbox<Item: Sendable>: @unchecked Sendable {
     /// caller must schedule a drain: the first post since the last drain; later posts join that drain.
     public func post(_ item: Item) -> Bool {
         let itemWeight = max(0, weight(item))
-        return lock.withLock {
-            while head < items.count && waitingWeight + itemWeight > capacity {
-                let oldest = weight(items[head])
-                items[head] = item  // releases the oldest item's memory now; overwritten by the shift below
-                head += 1
-                waitingWeight -= max(0, oldest)
-                droppedSinceDrain += max(0, oldest)
-                droppedTotal += max(0, oldest)
+        let capacity = self.capacity
+        let weight = self.weight
+        return contents.withLock { box in
+            while box.head < box.items.count && box.waitingWeight + itemWeight > capacity {
+                let oldest = max(0, weight(box.items[box.head]))
+                box.items[box.head] = item  // releases the oldest item's memory now; overwritten by the shift below
+                box.head += 1
+                box.waitingWeight -= oldest
+                box.droppedSinceDrain += oldest
+                box.droppedTotal += oldest
             }
-            if head > 0 && head * 2 >= items.count {
-                items.removeFirst(head)
-                head = 0
+            if box.head > 0 && box.head * 2 >= box.items.count {
+                box.items.removeFirst(box.head)
+                box.head = 0
             }
-            items.append(item)
-            waitingWeight += itemWeight
-            guard !wakeUpPosted else { return false }
-            wakeUpPosted = true
+            box.items.append(item)
+            box.waitingWeight += itemWeight
+            guard !box.wakeUpPosted else { return false }
+            box.wakeUpPosted = true
             return true
         }
     }
@@ -70,21 +77,21 @@ public final class Mailbox<Item: Sendable>: @unchecked Sendable {
     /// Takes everything waiting, oldest first, with the drops since the last drain (on the serial context). The next
     /// post asks for a new drain.
     public func drain() -> Drained {
-        lock.withLock {
-            let taken = Array(items[head...])
-            items.removeAll(keepingCapacity: true)
-            head = 0
-            waitingWeight = 0
-            let dropped = droppedSinceDrain
-            droppedSinceDrain = 0
-            wakeUpPosted = false
+        contents.withLock { box in
+            let taken = Array(box.items[box.head...])
+            box.items.removeAll(keepingCapacity: true)
+            box.head = 0
+            box.waitingWeight = 0
+            let dropped = box.droppedSinceDrain
+            box.droppedSinceDrain = 0
+            box.wakeUpPosted = false
             return Drained(items: taken, dropped: dropped)
         }
     }
 
     /// Units waiting now.
-    public var waiting: Int { lock.withLock { waitingWeight } }
+    public var waiting: Int { contents.withLock { $0.waitingWeight } }
 
     /// Units dropped since the mailbox was made.
-    public var droppedTotalCount: Int { lock.withLock { droppedTotal } }
+    public var droppedTotalCount: Int { contents.withLock { $0.droppedTotal } }
 }

@@ -7,6 +7,7 @@ import Foundation
 /// puts the active lens's frames on the movie's own frame grid, the retimer places the grid's slots and the audio,
 /// and this class performs what they return — appending to the sink, writing the sidecar at every scene boundary,
 /// and finishing the movie with one chapter per scene.
+/// Unchecked Sendable: confined to the serial context (every entry point asserts it); its sink and store are handed to the finisher once.
 public final class Recorder: @unchecked Sendable {
     /// Facts about the clip that do not change while it records.
     public struct Description: Sendable {

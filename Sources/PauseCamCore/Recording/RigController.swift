@@ -7,6 +7,7 @@ import Foundation
 /// their samples to bounded mailboxes (`RigController+Devices`), and a stopped clip is finished by the
 /// `ClipFinisher` on a worker, which posts a "saved" event back. Lens commands are in `RigController+Lenses`, the
 /// periodic checks in `HealthCheck`, the status text in `RigStatus`.
+/// Unchecked Sendable: confined to the serial context: every entry point asserts `serialContext.assertOnSerialContext()`.
 public final class RigController: @unchecked Sendable {
     /// The answer to a command: a line for the user, and whether it was accepted.
     public struct Reply: Sendable, Equatable {

@@ -8,6 +8,7 @@ import Foundation
 /// A write that fails on the worker cannot throw to the recorder any more: it is remembered here and reported by the
 /// next write and by the final sidecar's warnings. The lock guards that memory; the store is used by one thread at a
 /// time (the worker's, or the caller's when there is no worker).
+/// Unchecked Sendable: its remembered warnings are under `lock`; the store is used by one thread at a time.
 public final class SidecarWriter: @unchecked Sendable {
     private let store: any SidecarStore
     private let worker: (any BackgroundWorker)?

@@ -1,18 +1,18 @@
 import Foundation
+import Synchronization
 
 /// A clock that only moves when told to. Tests and the simulated virtual rig advance it; it never reads real time.
-public final class SimulatedClock: Clock, @unchecked Sendable {
-    private let lock = NSLock()
-    private var current: MediaTime
+public final class SimulatedClock: Clock {
+    private let current: Mutex<MediaTime>
 
     /// A clock reading `start` (by default one hour, so that "before the start" times stay positive).
-    public init(start: MediaTime = .seconds(3600)) { current = start }
+    public init(start: MediaTime = .seconds(3600)) { current = Mutex(start) }
 
-    public func now() -> MediaTime { lock.withLock { current } }
+    public func now() -> MediaTime { current.withLock { $0 } }
 
     /// Moves the clock to `time`. Moving it backwards is a programming error: the clock is monotonic.
     public func set(_ time: MediaTime) {
-        lock.withLock {
+        current.withLock { current in
             precondition(time >= current, "SimulatedClock moved backwards from \(current) to \(time)")
             current = time
         }
@@ -27,6 +27,7 @@ public final class SimulatedClock: Clock, @unchecked Sendable {
 /// while they run, so work that arrives from other threads (the control socket, pedal signals) during a long
 /// `advance` waits for the event in progress, runs alone, and lets the loop go on. `advance` takes the context per
 /// event, never for its whole span, so a `wait 10m` on the simulated clock still answers `status` at once.
+/// Unchecked Sendable: the heap is under `lock`; events and `perform` run only while holding the context's ticket.
 public final class SimulatedSerialContext: SerialContext, @unchecked Sendable {
     private struct Event {
         let time: MediaTime

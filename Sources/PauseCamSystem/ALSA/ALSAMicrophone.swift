@@ -11,6 +11,7 @@ import PauseCamCore
 /// are recovered with `snd_pcm_recover`; the samples lost leave a gap in the capture times (`ALSACaptureTimeline`),
 /// which the encoder's one drift correction smooths or, past 200 ms, fills with silence. A PCM that disappears (`-ENODEV`) or cannot recover is closed (so an
 /// unplugged card is released) and ends the microphone, calling `onEnd` once.
+/// Unchecked Sendable: counters and `gone` under `lock`; the PCM is driven by the capture thread only.
 public final class ALSAMicrophone: Microphone, @unchecked Sendable {
     public let displayName: String
     public let sampleRate: Int32

@@ -6,6 +6,7 @@ import PauseCamCore
 /// device really runs at), non-blocking, with timestamps on `CLOCK_MONOTONIC` (the clock V4L2 stamps frames with).
 /// One wrapper per ALSA call; every failure is an `ALSAError` naming the PCM, and every call after `close()` fails
 /// (`-EBADFD`) instead of reaching a freed handle. Owned by one `ALSAMicrophone`, used from one thread at a time.
+/// Unchecked Sendable: owns an ALSA handle used from one thread at a time (the capture thread, or the opener before it).
 final class ALSAPCM: ALSACaptureDevice, @unchecked Sendable {
     let name: String
     private var handle: OpaquePointer?

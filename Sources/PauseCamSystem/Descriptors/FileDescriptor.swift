@@ -12,6 +12,7 @@ import Glibc
 /// The calls are the few PauseCam makes (read, write, fsync, poll), one wrapper each, EINTR retried by
 /// `retryingOnInterrupt`. Using a descriptor after `close()` fails with `EBADF` instead of reaching a number the
 /// process may have reused.
+/// Unchecked Sendable: the open/closed state is under `lock`; the descriptor number itself is immutable.
 final class FileDescriptor: @unchecked Sendable {
     /// The descriptor's number, for a C call this type does not wrap (ioctl, mmap) made while the caller holds it.
     let rawValue: Int32

@@ -7,6 +7,7 @@ import Foundation
 /// for room (the simulated clock, and audio, which is never dropped), `offer` gives up and reports a drop (video on
 /// the real clock). The consumer marks each item `done` after handling it, so `waitUntilIdle` can tell when
 /// everything handed over has really been processed (tests use it to read a `.partial` file at a known point).
+/// Unchecked Sendable: its items and counts are guarded by `condition`.
 final class EncoderQueue<Element>: @unchecked Sendable {
     private let condition = NSCondition()
     private var items: [Element] = []

@@ -15,6 +15,7 @@ import PauseCamCore
 /// its interleaver puts the two streams in order. `finish`, `abandon` and `waitForWorkers` first wait for both
 /// workers to be idle, so after them the encoders are the caller's again. A worker's error is kept and thrown by the
 /// next call.
+/// Unchecked Sendable: the FFmpeg objects are each used by one worker at a time, the muxer under `muxerLock`.
 final class EncodingPipeline: @unchecked Sendable {
     let muxer: PartialMovieMuxer
     let scaler: CanvasScaler
@@ -197,6 +198,7 @@ final class EncodingPipeline: @unchecked Sendable {
 
 /// A drawn canvas on its way from the drawing thread to the video worker, which owns it from then on (no thread
 /// touches it while the other does).
+/// Unchecked Sendable: carries an AVFrame from the drawing thread to the video worker, which owns it from then on.
 private struct CanvasHandOff: @unchecked Sendable {
     let picture: UnsafeMutablePointer<AVFrame>
 }

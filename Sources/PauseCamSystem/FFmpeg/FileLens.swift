@@ -19,6 +19,7 @@ import PauseCamCore
 /// `FileLens.lookahead` pictures ready in a `FileLensFeed`. At the end of the file, `loop: true` opens the file
 /// again and goes on counting frames; otherwise the lens ends like an unplugged camera (`onEnd("end of file …")`).
 /// The thread owns its reader (and so the C objects); it leaves when the lens stops or is released.
+/// Unchecked Sendable: mutable state (running, generation, feed, onEnd) only under `lock`; the C reader lives on its own thread.
 public final class FileLens: Camera, @unchecked Sendable {
     public let displayName: String
     public let format: CameraFormat

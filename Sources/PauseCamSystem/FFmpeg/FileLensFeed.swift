@@ -7,6 +7,7 @@ import PauseCamCore
 /// The tick *waits* for the next picture when the decoder is behind instead of skipping it: the lens then delivers
 /// exactly the file's frames in order whatever the thread timing, which keeps simulated-clock runs deterministic
 /// (on the real clock the wait only happens when the machine cannot decode the file in real time).
+/// Unchecked Sendable: its queue is guarded by `condition`.
 final class FileLensFeed: @unchecked Sendable {
     /// What the decode thread hands over.
     enum Item {

@@ -9,6 +9,7 @@ import PauseCamCore
 /// to the lens's decode thread, which alone uses it (hence `@unchecked Sendable`: the hand-over is the only sharing). It owns its
 /// format context, packet, codec context, frame and scaler, built in locals and kept only when every step
 /// succeeded; `deinit` frees them.
+/// Unchecked Sendable: handed once to the decode thread, which alone uses it; the C objects are not thread-safe.
 final class FileLensReader: @unchecked Sendable {
     /// The file as the rig names it, for messages.
     let path: String

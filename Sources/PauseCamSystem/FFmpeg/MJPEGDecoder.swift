@@ -8,6 +8,7 @@ import PauseCamCore
 /// no separate conversion (~4 ms per 1080p frame) is spent here, and the levels stay right. Cameras hand out their
 /// JPEGs undecoded (`PixelFormat.jpeg`); the one decoder of a `CanvasScaler` decodes the pictures that reach the
 /// movie, on the scaler's thread only. It owns its codec context, packet and frame.
+/// Unchecked Sendable: owns libavcodec objects used by one thread at a time (the scaler's).
 public final class MJPEGDecoder: @unchecked Sendable {
     private var context: UnsafeMutablePointer<AVCodecContext>?
     private var packet: UnsafeMutablePointer<AVPacket>?
@@ -71,6 +72,7 @@ public final class MJPEGDecoder: @unchecked Sendable {
 /// A decoded JPEG, still in the decoder's reference-counted buffers: its own reference to them (the decoder takes
 /// new buffers from its pool for the next picture, and these go back to the pool when this is freed), so nothing is
 /// copied. Planar 4:2:2 or 4:2:0, full or limited range. Used on one thread at a time.
+/// Unchecked Sendable: owns an AVFrame read by one thread at a time after the decoder handed it over.
 final class DecodedPicture: @unchecked Sendable {
     private var frame: UnsafeMutablePointer<AVFrame>?
     let width: Int

@@ -17,6 +17,7 @@ import PauseCamCore
 /// long as the encoder stays behind. An encoder error stops encoding and is thrown by the next append, or by
 /// `finish`.
 /// The owner must end every writer with `finish` or `abort`: the encoder thread holds the writer until then.
+/// Unchecked Sendable: mutable state only under `lock` or owned by the encoder thread; the FFmpeg objects never leave that thread.
 public final class MovieWriter: MovieSink, @unchecked Sendable {
     /// One unit of work for the encoder thread.
     enum Job {

@@ -14,6 +14,7 @@ import Glibc
 ///
 /// Thread-safe: each `write` is whole (its bytes are not interleaved with another thread's `write` to the same
 /// writer), so lines from the engine's threads stay lines.
+/// Unchecked Sendable: writes and the `gone` state are serialised by `lock`.
 public final class StandardStreamWriter: @unchecked Sendable {
     /// Standard output (descriptor 1): results, and a piped shell's transcript.
     public static let output = StandardStreamWriter(descriptor: 1)

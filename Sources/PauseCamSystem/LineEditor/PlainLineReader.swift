@@ -7,6 +7,7 @@ import PauseCamCore
 ///
 /// The read waits in `poll` on standard input and a wake-up pipe, so a signal can cut it short
 /// (`interruptRead()`) without closing the input.
+/// Unchecked Sendable: the buffer is read by the reading thread only; the interrupt flag is under `lock`.
 public final class PlainLineReader: LineReader, @unchecked Sendable {
     public var completer: (@Sendable (String) -> [String])?
     private let input: FileDescriptor

@@ -19,6 +19,7 @@ import PauseCamCore
 /// serial context like a script step does); its replies come back to the poll loop, which therefore never waits
 /// for the recorder and goes on timing out, refusing and serving everyone else meanwhile. Events reach `watch`
 /// clients through `publish`, callable from any thread without waiting.
+/// Unchecked Sendable: connections belong to the server thread; what others touch (pending events, stopping) is under `mutex`.
 public final class ControlServer: @unchecked Sendable {
     /// The limits on one client.
     public struct Limits: Sendable {

@@ -10,6 +10,7 @@ import PauseCamCore
 /// socket file left by a killed process is recognised as stale (lock free, connection refused) and replaced, while
 /// a second PauseCam on the same rig is refused with the holder's pid. The lock file itself is left in place when
 /// the holder stops (removing a file others may be locking would let two processes hold "the" lock).
+/// Unchecked Sendable: claimed and released from the composition root's thread only; the descriptor closes itself safely.
 public final class ControlSocketLock: @unchecked Sendable {
     /// The socket path this lock guards.
     public let socketPath: String

@@ -6,6 +6,7 @@ import Foundation
 ///
 /// It does not run the loop's body: the device's `captureLoop` does, polling `shouldStop`, and calls `end()` when
 /// it leaves, which tells whether it ended by itself (an unplugged device) or because `stop()` asked.
+/// Unchecked Sendable: its flags and thread handle are under `lock`.
 final class CaptureThread: @unchecked Sendable {
     private let lock = NSLock()
     private var running = false

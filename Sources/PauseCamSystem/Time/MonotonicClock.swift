@@ -4,7 +4,7 @@ import Glibc
 import PauseCamCore
 
 /// `CLOCK_MONOTONIC`, the clock V4L2 buffer timestamps and ALSA htstamps are on, as exact nanoseconds.
-public final class MonotonicClock: Clock, @unchecked Sendable {
+public final class MonotonicClock: Clock {
     public init() {}
 
     /// The clock's time now, as the `Clock` the core is handed.

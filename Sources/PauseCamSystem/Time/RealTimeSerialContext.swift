@@ -5,6 +5,7 @@ import PauseCamCore
 /// The real-time `SerialContext`: one serial dispatch queue is the engine's context; timers are set on
 /// `CLOCK_MONOTONIC`; `advance(until:)` sleeps the calling thread (the shell's or the script runner's) while
 /// devices and timers go on.
+/// Unchecked Sendable: work runs on its serial queue; the `interrupted` flag is under `condition`.
 public final class RealTimeSerialContext: SerialContext, @unchecked Sendable {
     public let clock: any Clock
     private let queue = DispatchQueue(label: "pausecam.engine")

@@ -4,6 +4,7 @@ import PauseCamCore
 /// Finds the cameras present now: enumerates `video4linux` with libudev, keeps capture nodes only (a UVC camera's
 /// metadata node is never offered as a lens), and reads each camera's identity and, where the node opens, its
 /// modes and controls. Each manager owns its own udev context; use it from one thread at a time.
+/// Unchecked Sendable: owns a udev context used from one thread at a time.
 public final class UdevDeviceManager: @unchecked Sendable {
     private let context: UdevContext
 

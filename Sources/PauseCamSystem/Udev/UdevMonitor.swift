@@ -3,6 +3,7 @@ import Foundation
 
 /// A udev monitor on the netlink socket, filtered to one subsystem: the source of hot-plug events. Owned by a
 /// `UdevWatcher`, read from its thread only.
+/// Unchecked Sendable: owns a libudev monitor used from its watcher's thread only.
 final class UdevMonitor: @unchecked Sendable {
     private let context: UdevContext
     private let handle: OpaquePointer

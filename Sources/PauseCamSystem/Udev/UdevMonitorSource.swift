@@ -4,6 +4,7 @@ import PauseCamCore
 /// The real `UdevEventSource`: a udev monitor on `video4linux`, each event's device read into an identity by a
 /// `UdevDeviceManager` (which opens the node for `VIDIOC_QUERYCAP`), and the manager's enumeration for recovery
 /// after lost events. Handed to the watcher's thread at start and used there only.
+/// Unchecked Sendable: handed to the watcher's thread at start and used there only.
 final class UdevMonitorSource: UdevEventSource, @unchecked Sendable {
     private let monitor: UdevMonitor
     private let manager: UdevDeviceManager

@@ -5,6 +5,7 @@ import Foundation
 /// `stop()` returns promptly, and calls `readable` whenever the socket has events or an error (an overflow, the
 /// socket's pending `ENOBUFS`, shows as `POLLERR` with or without `POLLIN`). The camera and the sound-card watchers
 /// share it; what they read and how they interpret it stays theirs.
+/// Unchecked Sendable: the thread, wake pipe and semaphore are under `lock`.
 final class UdevPollThread: @unchecked Sendable {
     private let name: String
     private let lock = NSLock()

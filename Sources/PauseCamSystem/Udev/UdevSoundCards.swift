@@ -5,6 +5,7 @@ import PauseCamCore
 /// USB ids and the USB device it hangs off), so a rig names a microphone by what it is — or by the camera it is
 /// built into — rather than by a card number that changes with the order cards are plugged in. Owns its udev
 /// context; use it from one thread at a time.
+/// Unchecked Sendable: owns a udev context used from one thread at a time.
 public final class UdevSoundCards: @unchecked Sendable {
     private let context: UdevContext
 

@@ -9,6 +9,7 @@ import PauseCamCore
 ///
 /// After lost events (`ENOBUFS`) the cards are enumerated again and the difference reported, as the camera
 /// watcher does.
+/// Unchecked Sendable: the interpreter is under `lock`; the udev objects live on the poll thread.
 public final class UdevSoundWatcher: @unchecked Sendable {
     private let lock = NSLock()
     private var interpreter = SoundCardEventInterpreter()

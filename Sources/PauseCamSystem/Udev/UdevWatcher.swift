@@ -9,6 +9,7 @@ import PauseCamCore
 ///
 /// When the kernel drops events because the monitor's buffer overflowed (`ENOBUFS`), the watcher drains what is
 /// still queued, enumerates the cameras again and reports the difference, so no plug or unplug is lost.
+/// Unchecked Sendable: the interpreter is under `lock`; the udev objects live on the poll thread.
 public final class UdevWatcher: DeviceWatcher, @unchecked Sendable {
     private let lock = NSLock()
     private var interpreter = UdevEventInterpreter()

@@ -10,6 +10,7 @@ import PauseCamCore
 /// `yuyv422`. When the device vanishes mid-stream (`ENODEV`), the capture thread releases everything and calls `onEnd` once; the session decides what follows.
 ///
 /// The camera owns its `V4L2Device` and closes it when the device is gone or the camera is released.
+/// Unchecked Sendable: counters and `gone` under `lock`; the device is driven by the capture thread, controls under the node's lock.
 public final class V4L2Camera: Camera, @unchecked Sendable {
     public let displayName: String
     public let format: CameraFormat

@@ -6,6 +6,7 @@ import PauseCamCore
 /// the mmap buffers (`V4L2BufferMapping`s); `close()` (or deinit) releases both.
 /// One `V4L2Camera` drives it; its capture thread and the serial context (control changes) may call it at once,
 /// so every use of the descriptor goes through `descriptorLock` (see `borrowDescriptor`).
+/// Unchecked Sendable: every use of the descriptor goes through `descriptorLock`.
 public final class V4L2DeviceNode: V4L2Device, @unchecked Sendable {
     /// Which C calls reach the node.
     public enum Access: Sendable {
