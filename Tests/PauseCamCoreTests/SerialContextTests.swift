@@ -52,7 +52,7 @@ final class SerialContextTests: XCTestCase {
         _ = controller.execute(.status, at: serialContext.clock.now())
         _ = controller.status
         // `status` twice: once inside `execute(.status)` (its status line), once read directly.
-        XCTAssertEqual(serialContext.violations, ["startDevices()", "execute(_:at:)", "status", "status"])
+        XCTAssertEqual(serialContext.violations, ["startDevices()", "execute(_:at:from:)", "status", "status"])
     }
 
     func testTheEngineDrivenThroughTheSerialContextNeverTripsTheCheck() throws {
