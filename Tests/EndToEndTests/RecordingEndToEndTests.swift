@@ -227,6 +227,37 @@ final class RecordingEndToEndTests: XCTestCase {
         XCTAssertEqual(sidecar.scenes.first?.duration ?? 0, 1.5, accuracy: 3 * Self.frame, "\(sidecar.scenes)")
     }
 
+    /// Opening the movie takes 800 ms (injected): `record` answers at once and the steps after it keep their
+    /// times, because x264 and the file open on the writer's own thread, not on the serial context. A lens switch
+    /// scripted 0.3 s after `record` lands 0.3 s into the movie; with the open on the context it landed after it.
+    func testASlowOpenDoesNotDelayTheStepsAfterRecord() throws {
+        let directory = try ProcessRunner.temporaryDirectory("slow-open-steps")
+        let rig = try ProcessRunner.temporaryDirectory("slow-open-rig").appendingPathComponent("rig.yaml")
+        let text = try String(contentsOfFile: ProcessRunner.rig("e2e.yaml"), encoding: .utf8)
+            .replacingOccurrences(of: "scripts:\n", with: """
+            scripts:
+              early-switch:
+                - record
+                - wait: 0.3s
+                - lens: wide
+                - wait: 1.5s
+                - stop
+
+            """)
+        try text.write(to: rig, atomically: true, encoding: .utf8)
+        let result = try ProcessRunner.run(BinaryLocator.pausecam.path, [
+            "run", rig.path, "--script", "early-switch", "--clock", "real", "--output", directory.path,
+        ], environment: ["PAUSECAM_FAULT_SLOW_OPEN_MS": "800"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let (movie, sidecar, _) = try outputs(in: directory)
+        let wide = try XCTUnwrap(sidecar.switches.first { $0.lens == "wide" }, "\(sidecar.switches)")
+        // Commands on the real clock fall between frames; a loaded machine may take a step a few frames late,
+        // never the 0.8 s the open takes.
+        XCTAssertEqual(wide.requested, 0.3, accuracy: 0.25, "\(sidecar.switches)")
+        XCTAssertEqual(sidecar.duration, 1.8, accuracy: 0.25)
+        try MediaProbe(path: movie).assertConstantRate(30)
+    }
+
     func testASlowEncoderDropsAndCountsFramesAndTheMovieStaysValidAndInSync() throws {
         try SanitizerRun.skipTimingBound(under: ["thread"], "\"3 s of script hold 90 to 93 frames\"")
         let directory = try ProcessRunner.temporaryDirectory("slow")

@@ -27,13 +27,20 @@ final class EncoderFailureTests: XCTestCase {
         }
     }
 
+    /// The encoders open on the writer's own thread (the serial context never waits for x264): an open that fails
+    /// is the error of `finish`, and leaves nothing behind, not even the reserved `.partial`.
     func testAMovieWriterWhoseEncoderCannotOpenThrowsAndRemovesNothingElse() throws {
         let directory = try MovieWriterFixture.directory("bad-preset")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         var settings = MovieWriterFixture.settings()
         settings.preset = "no-such-preset"
-        XCTAssertThrowsError(try MovieWriterFactory(warn: { _ in }, videoQueueLimit: 8)
-            .makeSink(directory: directory, baseName: "clip", settings: settings))
+        let sink = try MovieWriterFactory(warn: { _ in }, videoQueueLimit: 8)
+            .makeSink(directory: directory, baseName: "clip", settings: settings)
+        _ = try? sink.appendVideo(MovieWriterFixture.movingFrame(width: 320, height: 180, index: 0), at: .zero,
+                                  keyframe: true)
+        XCTAssertThrowsError(try sink.finish(chapters: [])) { error in
+            XCTAssertTrue("\(error)".contains("no-such-preset") || "\(error)".contains("avcodec_open2"), "\(error)")
+        }
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory), [],
                        "the reserved .partial is removed when the encoder cannot open")
     }

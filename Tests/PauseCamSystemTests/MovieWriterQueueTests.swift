@@ -80,7 +80,9 @@ final class MovieWriterQueueTests: XCTestCase {
         settings.blockWhenBehind = false
         let paths = try MovieNameReserver(directory: directory, baseName: "full-audio",
                                           fileExtension: settings.container.rawValue).reserve()
-        let writer = try MovieWriter(paths: paths, settings: settings, videoQueueLimit: 1, audioQueueLimit: 4)
+        // One frame of room while the encoders open too, so the queue is full whether or not they have opened yet.
+        let writer = MovieWriter(paths: paths, settings: settings, videoQueueLimit: 1, openingQueueLimit: 1,
+                                 audioQueueLimit: 4)
         let release = writer.holdEncoderThread()
         let frames = 30
         try writer.appendVideo(MovieWriterFixture.movingFrame(width: 320, height: 180, index: 0), at: .zero,

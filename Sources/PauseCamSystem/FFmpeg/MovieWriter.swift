@@ -5,8 +5,10 @@ import PauseCamCore
 /// while recording, remuxed with chapters into the final seekable movie on `finish`.
 ///
 /// Threads: the recorder calls `appendVideo`/`appendAudio` on its serial context; they only enqueue. One encoder
-/// thread (started in `init`, owned by the writer) takes jobs from a bounded `EncoderQueue` and owns the FFmpeg
-/// objects until it ends. With `blockWhenBehind` (simulated clock) a full queue makes the caller wait, so nothing
+/// thread (started in `init`, owned by the writer) first opens the FFmpeg objects (x264, the AAC encoder, the
+/// muxer and its file header: slow on a slow machine, so never on the serial context), then takes jobs from a
+/// bounded `EncoderQueue` and owns those objects until it ends. While it opens, the queue takes up to a second of
+/// frames, as the devices' mailboxes would; an open that fails is thrown by the next append, or by `finish`. With `blockWhenBehind` (simulated clock) a full queue makes the caller wait, so nothing
 /// is lost; otherwise a video frame that finds the queue full has its picture dropped and counted (a keyframe it
 /// asked for moves to the next frame), and its place in the movie repeats the picture before it, so the movie keeps
 /// its constant rate (a repeat is a small job without pixels, queued with the audio and never refused). Audio has
@@ -44,7 +46,6 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
 
     /// Video limits count only video jobs, so the ~1.5 audio chunks per frame do not eat the encoder's slack.
     private let queue = EncoderQueue<Job>(counting: { if case .video = $0 { return true } else { return false } })
-    private let pipeline: EncodingPipeline
     private let threadEnded = DispatchSemaphore(value: 0)
     private let lock = NSLock()
     private var failure: Error?
@@ -54,27 +55,38 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
     private var ended = false
     /// Receives problems that do not fail the movie (a thumbnail that could not be written).
     private let warn: (String) -> Void
+    /// Video frames that may wait while the encoder thread still opens the movie: a second of them.
+    let openingQueueLimit: Int
     /// Fault injection: extra time spent on each video frame (see `MovieWriterFactory`).
     private let extraEncodeMicroseconds: UInt32
+    /// Fault injection: extra time spent opening the movie (see `MovieWriterFactory`).
+    private let extraOpenMicroseconds: UInt32
+    /// Made by the encoder thread once it has opened the movie (under `lock`); after `finish` or `abort`, the
+    /// caller's. `nil` before the open, and for good when it failed.
+    private var pipeline: EncodingPipeline?
+    private var opened = false
     /// Fault injection: the remux waits until this file exists (see `MovieWriterFactory`), at most `remuxGateLimit`.
     private let remuxGate: String?
     private static let remuxGateLimit = Duration.seconds(120)
 
-    /// Opens the encoders on the reserved `.partial` and starts the encoder thread.
+    /// Starts the encoder thread, which opens the encoders on the reserved `.partial` before it takes any job.
+    /// `openingQueueLimit` (default: a second of frames, at least `videoQueueLimit`) is the video room while it opens.
     init(paths: MovieNameReserver.Reservation, settings: MovieSettings, videoQueueLimit: Int = 8,
-         audioQueueLimit: Int = 1000, warn: @escaping (String) -> Void = { _ in }, extraEncodeTime: MediaTime = .zero,
-         remuxGate: String? = nil) throws {
+         openingQueueLimit: Int? = nil, audioQueueLimit: Int = 1000, warn: @escaping (String) -> Void = { _ in }, extraEncodeTime: MediaTime = .zero,
+         extraOpenTime: MediaTime = .zero, remuxGate: String? = nil) {
         self.audioQueueLimit = max(1, audioQueueLimit)
         self.remuxGate = remuxGate
         self.warn = warn
         extraEncodeMicroseconds = UInt32(clamping: (try? extraEncodeTime.rescaled(to: 1_000_000, rounding: .up).value) ?? 0)
+        extraOpenMicroseconds = UInt32(clamping: (try? extraOpenTime.rescaled(to: 1_000_000, rounding: .up).value) ?? 0)
         moviePath = paths.moviePath
         partialPath = paths.partialPath
         thumbnailPath = paths.thumbnailPath
         self.settings = settings
         self.videoQueueLimit = max(1, videoQueueLimit)
-        pipeline = try EncodingPipeline(partialPath: paths.partialPath, settings: settings)
-        let thread = Thread { [self] in runEncoder() }
+        let framesPerSecond = Int((Double(settings.rate.numerator) / Double(max(1, settings.rate.denominator))).rounded(.up))
+        self.openingQueueLimit = openingQueueLimit.map { max(1, $0) } ?? max(self.videoQueueLimit, framesPerSecond)
+        let thread = Thread { [self] in runEncoder(open()) }
         thread.name = "PauseCam encoder"
         thread.start()
     }
@@ -89,10 +101,11 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
         try throwIfFailed()
         lock.lock()
         let wantsKeyframe = keyframe || keyframeOwed
+        let limit = opened ? videoQueueLimit : openingQueueLimit
         lock.unlock()
         let job = Job.video(frame, fileTime, keyframe: wantsKeyframe)
-        let accepted = settings.blockWhenBehind ? queue.put(job, waitingBelow: videoQueueLimit)
-                                                : queue.offer(job, below: videoQueueLimit)
+        let accepted = settings.blockWhenBehind ? queue.put(job, waitingBelow: limit)
+                                                : queue.offer(job, below: limit)
         // A frame whose picture finds no room keeps its place: the encoder repeats the picture before. The repeat
         // is never refused: it holds no pixels, and a refused one left a hole in the movie's constant rate (a VM
         // guest starved of CPU filled the queue with audio, and the movie got a 4-frame step: variable rate).
@@ -127,14 +140,20 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
     /// Waits until every job handed over so far has been encoded and muxed (tests read the `.partial` then).
     func waitUntilEncoded() {
         queue.waitUntilIdle()
-        pipeline.waitForWorkers()
+        lock.withLock { pipeline }?.waitForWorkers()
     }
 
     public func finish(chapters: [Chapter]) throws -> MovieSummary {
         try endThread(discarding: false)
         lock.lock()
         let encoderFailure = failure
+        let opened = pipeline
         lock.unlock()
+        guard let pipeline = opened else {
+            // The movie never opened: nothing was recorded, and an empty `.partial` must not look like a crash's.
+            unlink(partialPath)
+            throw encoderFailure ?? MovieWriterError(description: "the movie \(moviePath) was never opened")
+        }
         do {
             if let encoderFailure { throw encoderFailure }
             try pipeline.finish()
@@ -186,7 +205,7 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
 
     public func abort() {
         guard (try? endThread(discarding: true)) != nil else { return }
-        pipeline.abandon()
+        if let pipeline = lock.withLock({ pipeline }) { pipeline.abandon() } else { unlink(partialPath) }
     }
 
     /// An empty clip (no video frame) leaves nothing: the encoder thread ends, and the `.partial` — which holds at
@@ -226,9 +245,24 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
         return release
     }
 
-    /// The encoder thread's body: encode until the queue closes; after an error, only drain (so producers never
-    /// wait forever) and remember the error for the caller.
-    private func runEncoder() {
+    /// The encoder thread's first step: opens the encoders and the `.partial`'s muxer. A failure is kept, and is
+    /// the next append's (or `finish`'s) error.
+    private func open() -> EncodingPipeline? {
+        if extraOpenMicroseconds > 0 { usleep(extraOpenMicroseconds) }
+        let result = Result { try EncodingPipeline(partialPath: partialPath, settings: settings) }
+        lock.withLock {
+            opened = true
+            switch result {
+            case .success(let made): pipeline = made
+            case .failure(let error): failure = error
+            }
+        }
+        return try? result.get()
+    }
+
+    /// The encoder thread's body: encode until the queue closes; after an error (or without a pipeline), only
+    /// drain (so producers never wait forever) and remember the error for the caller.
+    private func runEncoder(_ pipeline: EncodingPipeline?) {
         while let job = queue.take() {
             lock.lock()
             let failed = failure != nil
@@ -236,7 +270,7 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
             encoderHold = nil
             lock.unlock()
             hold?.wait()
-            if !failed {
+            if !failed, let pipeline {
                 do {
                     switch job {
                     case let .video(frame, time, keyframe):

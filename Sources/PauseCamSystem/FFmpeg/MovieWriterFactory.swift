@@ -39,21 +39,13 @@ public final class MovieWriterFactory: MovieSinkFactory {
     }
 
     public func makeSink(directory: String, baseName: String, settings: MovieSettings) throws -> any MovieSink {
-        if extraOpenTime > .zero, let micros = try? extraOpenTime.rescaled(to: 1_000_000, rounding: .up).value {
-            usleep(UInt32(clamping: micros))
-        }
         let paths = try MovieNameReserver(directory: directory, baseName: baseName,
                                           fileExtension: settings.container.rawValue).reserve()
         if paths.moviePath.hasSuffix("\(baseName).\(settings.container.rawValue)") == false {
             warn("\(baseName).\(settings.container.rawValue) exists; recording to \(paths.moviePath)")
         }
-        do {
-            return try MovieWriter(paths: paths, settings: settings, videoQueueLimit: videoQueueLimit, warn: warn,
-                                   extraEncodeTime: extraEncodeTime, remuxGate: remuxGate)
-        } catch {
-            // Nothing was recorded: the reserved, empty `.partial` must not look like a crashed recording.
-            unlink(paths.partialPath)
-            throw error
-        }
+        // The writer opens x264 and the file on its own thread: the serial context that asked is free at once.
+        return MovieWriter(paths: paths, settings: settings, videoQueueLimit: videoQueueLimit, warn: warn,
+                           extraEncodeTime: extraEncodeTime, extraOpenTime: extraOpenTime, remuxGate: remuxGate)
     }
 }
