@@ -22,7 +22,7 @@ struct ChapterRemuxer {
 
     /// Copies the streams and adds `chapters`; the final file appears at `outputPath` only when complete.
     func remux(chapters: [Chapter]) throws {
-        let temporaryPath = outputPath + ".remux"
+        let temporaryPath = outputPath + MovieNameReserver.remuxSuffix
         if MovieNameReserver.exists(temporaryPath) {
             throw FFmpegError("remux(\(inputPath)): \(temporaryPath) exists and is not ours to overwrite; move it "
                               + "away and remux the .partial by hand", code: pausecam_averror(EEXIST))

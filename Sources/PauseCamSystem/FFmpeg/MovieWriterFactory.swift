@@ -44,8 +44,8 @@ public final class MovieWriterFactory: MovieSinkFactory {
         }
         let paths = try MovieNameReserver(directory: directory, baseName: baseName,
                                           fileExtension: settings.container.rawValue).reserve()
-        if paths.moviePath.hasSuffix("\(baseName).\(settings.container.rawValue)") == false {
-            warn("\(baseName).\(settings.container.rawValue) exists; recording to \(paths.moviePath)")
+        if let taken = paths.nameTakenBy {
+            warn("\((taken as NSString).lastPathComponent) exists; recording to \(paths.moviePath)")
         }
         do {
             return try MovieWriter(paths: paths, settings: settings, videoQueueLimit: videoQueueLimit, warn: warn,
