@@ -98,6 +98,12 @@ public final class Recorder: @unchecked Sendable {
     /// The finished movie's path (reserved when the sink was made).
     public var moviePath: String { sink.moviePath }
 
+    /// Where the movie is written while recording (`NAME.mov.partial`).
+    public var partialPath: String { sink.partialPath }
+
+    /// True once the `.partial` was deleted while recording (see `MovieSink.partialFileDeleted`).
+    public var partialFileDeleted: Bool { sink.partialFileDeleted }
+
     /// Frames the sink dropped so far because the encoder fell behind.
     public var droppedVideoFrames: Int { sink.droppedVideoFrames }
 

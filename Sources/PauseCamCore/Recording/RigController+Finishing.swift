@@ -52,7 +52,10 @@ extension RigController {
                 notify("saved \(clip.moviePath) — \(clip.sidecar.scenes.count) scene(s), "
                        + "\(DurationParser.clockString(timer)), \(clip.sidecar.video.framesDropped) dropped frame(s)"
                        + RigStatus.mailboxDropText(clip.sidecar.devices))
-            case .failed(let moviePath, let reason):
+            case .failed(_, let reason, partialKept: false):
+                lastFailure = reason
+                notify("the clip could not be finished: \(reason)")
+            case .failed(let moviePath, let reason, partialKept: true):
                 let partial = moviePath + ".partial"
                 lastFailure = reason
                 notify("the clip could not be finished: \(reason)\n"

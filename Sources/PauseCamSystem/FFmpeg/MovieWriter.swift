@@ -53,6 +53,9 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
     private var ended = false
     /// Receives problems that do not fail the movie (a thumbnail that could not be written).
     private let warn: (String) -> Void
+    /// The `.partial` opened read-only beside the encoder's own descriptor, to notice its deletion (`fstat`'s
+    /// link count drops to 0); `nil` if it could not be opened.
+    private let partialWatch: FileDescriptor?
     /// Fault injection: extra time spent on each video frame (see `MovieWriterFactory`).
     private let extraEncodeMicroseconds: UInt32
     /// Fault injection: the remux waits until this file exists (see `MovieWriterFactory`), at most `remuxGateLimit`.
@@ -73,6 +76,7 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
         self.settings = settings
         self.videoQueueLimit = max(1, videoQueueLimit)
         pipeline = try EncodingPipeline(partialPath: paths.partialPath, settings: settings)
+        partialWatch = try? FileDescriptor.open(paths.partialPath, O_RDONLY | O_CLOEXEC)
         let thread = Thread { [self] in runEncoder() }
         thread.name = "PauseCam encoder"
         thread.start()
@@ -104,6 +108,11 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
             keyframeOwed = wantsKeyframe
         }
         lock.unlock()
+    }
+
+    public var partialFileDeleted: Bool {
+        guard let partialWatch, let links = try? partialWatch.linkCount() else { return false }
+        return links == 0
     }
 
     public func setThumbnail(_ frame: VideoFrame) {
