@@ -26,6 +26,7 @@ struct BenchRun {
               + "load average \(loadAverage())")
 
         try RigLoadingBench.run()
+        results["scene_toggles_seconds"] = try SceneToggleBench.run()
 
         let retimer = RetimerBench.nanosecondsPerSample()
         results["retimer_ns_per_sample"] = retimer

@@ -4,7 +4,7 @@ import PauseCamSystem
 import PauseCamVirtual
 
 // `make bench` (scripts/bench): `PauseCamBench [SECONDS] [--soak-minutes N] [--repeats N] [--json PATH]` runs
-// every figure of issue 13 (`BenchRun`); `soak [MINUTES]`, `standby [SECONDS]`, `standby-yuyv [SECONDS]` and
+// every figure of issue 13 (`BenchRun`); `scenes`, `soak [MINUTES]`, `standby [SECONDS]`, `standby-yuyv [SECONDS]` and
 // `samejob CONTENT PRESET [SECONDS]` run one part alone. Run in a release build; every figure is printed with what it measured.
 
 let words = Array(CommandLine.arguments.dropFirst())
@@ -39,6 +39,9 @@ case "standby-yuyv":
     let seconds = words.dropFirst().first.flatMap { Int($0) } ?? 6
     let active = try StandbyBench.activeLensCost(seconds: Int64(seconds))
     try YUYVStandbyBench.run(seconds: seconds, activeCost: active)
+case "scenes":
+    // Seconds for 1000 and 4000 pause/resume toggles on the simulated clock (the sidecar's cost per scene change).
+    _ = try SceneToggleBench.run()
 case "matrix":
     // The HD canvas's BT.601 → BT.709 conversion, next to the scaler's own cost.
     try MatrixBench.run()
