@@ -17,7 +17,7 @@ struct BenchContent {
     /// `count` frames of the documented virtual test pattern (easy to encode: flat colours).
     static func pattern(width: Int, height: Int, count: Int, folder: URL) throws -> BenchContent {
         let lens = VirtualLens(lens: "main", color: RGBColor(hex: "#20c040")!, width: width, height: height,
-                               rate: FrameRate(30), scheduler: SimulatedScheduler())
+                               rate: FrameRate(30), serialContext: SimulatedSerialContext())
         var previous: MediaTime?
         let frames = (0..<count).map { index in
             let pts = MediaTime(value: Int64(index), timescale: 30)

@@ -34,16 +34,16 @@ enum SceneToggleBench {
                                                                  width: 320, height: 180, rate: FrameRate(30),
                                                                  preset: "ultrafast", crf: 28),
                       audio: Rig.AudioInput(device: .virtual), lenses: [lens], defaultLens: "main")
-        let scheduler = SimulatedScheduler()
+        let serialContext = SimulatedSerialContext()
         let camera = VirtualLens(lens: "main", color: RGBColor(hex: "#20c040")!, width: 320, height: 180,
-                                 rate: FrameRate(30), scheduler: scheduler)
+                                 rate: FrameRate(30), serialContext: serialContext)
         let controller = RigController(rig: rig, cameras: ["main": camera],
-                                       microphone: VirtualMicrophone(scheduler: scheduler),
+                                       microphone: VirtualMicrophone(serialContext: serialContext),
                                        sinkFactory: MovieWriterFactory(), store: AtomicSidecarStore(),
-                                       scheduler: scheduler, wallClock: { Date() }, outputDirectory: directory.path,
+                                       serialContext: serialContext, wallClock: { Date() }, outputDirectory: directory.path,
                                        finishing: SerialQueueWorker(label: "pausecam.bench.finish"),
                                        savedEvents: .after(.seconds(1)), notify: { _ in })
-        let runner = ScriptRunner(controller: controller, scheduler: scheduler)
+        let runner = ScriptRunner(controller: controller, serialContext: serialContext)
         controller.startDevices()
         defer { controller.stopDevices() }
         var clip: Recorder.Clip?

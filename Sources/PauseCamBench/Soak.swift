@@ -22,18 +22,18 @@ enum Soak {
                                                              width: 640, height: 360, rate: FrameRate(30),
                                                              preset: "ultrafast", crf: 28),
                       audio: Rig.AudioInput(device: .virtual), lenses: lenses, defaultLens: "main")
-        let scheduler = SimulatedScheduler()
+        let serialContext = SimulatedSerialContext()
         var cameras: [String: any Camera] = [:]
         for lens in lenses {
             guard case .virtual(let color) = lens.source else { continue }
             cameras[lens.name] = VirtualLens(lens: lens.name, color: color, width: 640, height: 360, rate: FrameRate(30),
-                                             scheduler: scheduler)
+                                             serialContext: serialContext)
         }
-        let controller = RigController(rig: rig, cameras: cameras, microphone: VirtualMicrophone(scheduler: scheduler),
+        let controller = RigController(rig: rig, cameras: cameras, microphone: VirtualMicrophone(serialContext: serialContext),
                                        sinkFactory: MovieWriterFactory(), store: AtomicSidecarStore(),
-                                       scheduler: scheduler, wallClock: { Date() }, outputDirectory: directory.path,
+                                       serialContext: serialContext, wallClock: { Date() }, outputDirectory: directory.path,
                                        notify: { print("  event: \($0)") })
-        let runner = ScriptRunner(controller: controller, scheduler: scheduler)
+        let runner = ScriptRunner(controller: controller, serialContext: serialContext)
         controller.startDevices()
         let start = DispatchTime.now().uptimeNanoseconds
         var peakAtMinute: [Int64: Int] = [:]

@@ -86,16 +86,16 @@ enum StandbyBench {
                       audio: Rig.AudioInput(device: .virtual),
                       lenses: names.map { Rig.Lens(name: $0, source: .file(path: movie, loop: true)) },
                       defaultLens: "a0", standby: .hot)
-        let scheduler = SimulatedScheduler()
+        let serialContext = SimulatedSerialContext()
         var cameras: [String: any Camera] = [:]
         for name in names {
-            cameras[name] = try FileLens(path: movie, lens: name, loop: true, scheduler: scheduler)
+            cameras[name] = try FileLens(path: movie, lens: name, loop: true, serialContext: serialContext)
         }
-        let controller = RigController(rig: rig, cameras: cameras, microphone: VirtualMicrophone(scheduler: scheduler),
+        let controller = RigController(rig: rig, cameras: cameras, microphone: VirtualMicrophone(serialContext: serialContext),
                                        sinkFactory: MovieWriterFactory(), store: AtomicSidecarStore(),
-                                       scheduler: scheduler, wallClock: { Date() }, outputDirectory: folder.path,
+                                       serialContext: serialContext, wallClock: { Date() }, outputDirectory: folder.path,
                                        notify: { _ in })
-        let runner = ScriptRunner(controller: controller, scheduler: scheduler)
+        let runner = ScriptRunner(controller: controller, serialContext: serialContext)
         controller.startDevices()
         let before = ProcessCPUTime.seconds()
         _ = runner.perform(.record(name: nil))

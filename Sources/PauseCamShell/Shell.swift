@@ -33,7 +33,7 @@ public final class Shell: @unchecked Sendable {
 
     private let controller: RigController
     private let runner: ScriptRunner
-    private let scheduler: any Scheduler
+    private let serialContext: any SerialContext
     private let reader: any LineReader
     private let surroundings: Surroundings
     private let parser: CommandParser
@@ -65,12 +65,12 @@ public final class Shell: @unchecked Sendable {
     /// A shell on a wired rig. `color` turns on colour in the prompt (off for NO_COLOR and non-terminals);
     /// `errorPolicy` is `--on-error`; `liveStatusWhileWaiting` lets a `wait` redraw the status line (the composition
     /// root allows it on a terminal with the real clock).
-    public init(controller: RigController, runner: ScriptRunner, scheduler: any Scheduler, reader: any LineReader,
+    public init(controller: RigController, runner: ScriptRunner, serialContext: any SerialContext, reader: any LineReader,
                 interactive: Bool, color: Bool, errorPolicy: ShellErrorPolicy = .continue,
                 liveStatusWhileWaiting: Bool = false, surroundings: Surroundings) {
         self.controller = controller
         self.runner = runner
-        self.scheduler = scheduler
+        self.serialContext = serialContext
         self.reader = reader
         self.surroundings = surroundings
         self.interactive = interactive
@@ -127,13 +127,13 @@ public final class Shell: @unchecked Sendable {
             pendingSignals.append((signal, busy: busy))
             return busy
         }
-        if wasBusy { scheduler.interrupt() } else { surroundings.interruptRead() }
+        if wasBusy { serialContext.interrupt() } else { surroundings.interruptRead() }
     }
 
     /// The prompt for the live state: `● REC scene 3 00:01:23.4 main 2x > `.
     public func prompt() -> String {
         let controller = self.controller
-        let status = scheduler.perform { controller.status }
+        let status = serialContext.perform { controller.status }
         return formatter.prompt(state: status.state, scene: status.scene, timer: status.timer, lens: status.lens,
                                 // The meter is for a person at a terminal; a piped transcript stays a record of commands.
                                 digitalZoom: status.digitalZoom, level: interactive ? status.audioPeak : nil)
@@ -206,7 +206,7 @@ public final class Shell: @unchecked Sendable {
     /// Runs `work` (a wait of `duration`) with a status line that keeps the timer moving, when allowed.
     private func withLiveStatus<T>(waiting duration: MediaTime, _ work: () -> T) -> T {
         guard liveStatusWhileWaiting else { return work() }
-        let clock = scheduler.clock
+        let clock = serialContext.clock
         let start = clock.now()
         reader.beginLiveStatus { [weak self] in
             guard let self else { return "" }
@@ -220,12 +220,12 @@ public final class Shell: @unchecked Sendable {
 
     private var state: Session.State {
         let controller = self.controller
-        return scheduler.perform { controller.status.state }
+        return serialContext.perform { controller.status.state }
     }
 
     private var interruption: String? {
         let controller = self.controller
-        return scheduler.perform { controller.clipInterruption }
+        return serialContext.perform { controller.clipInterruption }
     }
 
     private func runScript(named name: String) {
@@ -257,8 +257,8 @@ public final class Shell: @unchecked Sendable {
     /// prompt comes back at once, and a "saved" event follows when the movie is written.
     private func handOverStoppedClip() {
         let controller = self.controller
-        scheduler.advance(until: scheduler.clock.now() + RigController.stopGrace)
-        scheduler.perform { controller.finalizeIfStopping() }
+        serialContext.advance(until: serialContext.clock.now() + RigController.stopGrace)
+        serialContext.perform { controller.finalizeIfStopping() }
     }
 
     /// Says which stopped clips are still being saved (`why` ends the sentence), then finishes the clip recording
@@ -277,7 +277,7 @@ public final class Shell: @unchecked Sendable {
     private func last(play: Bool) {
         let controller = self.controller
         waitForSaving("first")
-        guard let clip = scheduler.perform({ controller.lastClip }) else {
+        guard let clip = serialContext.perform({ controller.lastClip }) else {
             say("no clip saved yet in this session; record one first")
             return
         }
@@ -304,7 +304,7 @@ public final class Shell: @unchecked Sendable {
     /// The engine's own event already told a person at a terminal; a piped session also gets an error line.
     private func noticeEngineFailures() {
         let controller = self.controller
-        let now = scheduler.perform {
+        let now = serialContext.perform {
             EngineOutcome(interruption: controller.clipInterruption, failure: controller.lastFailure,
                           nothingRecorded: controller.nothingRecorded)
         }

@@ -12,7 +12,7 @@ import PauseCamCore
 /// - the sync flash: the top-left square, side a quarter of the frame height, is white on the first frame at or
 ///   after each whole second of the clock and black on every other frame.
 ///
-/// Frames are captured on the clock's frame grid (PTS = k × frame duration) and delivered through the scheduler
+/// Frames are captured on the clock's frame grid (PTS = k × frame duration) and delivered through the serialContext
 /// `deliveryLatency` after their PTS, on the serial context. The static parts are drawn once; each frame copies them and draws only the bar
 /// and the flash.
 public final class VirtualLens: Camera, @unchecked Sendable {
@@ -22,7 +22,7 @@ public final class VirtualLens: Camera, @unchecked Sendable {
     public let lens: String
     public let color: RGBColor
 
-    private let scheduler: any Scheduler
+    private let serialContext: any SerialContext
     private let lock = NSLock()
     private var running = false
     private var generation = 0
@@ -35,9 +35,9 @@ public final class VirtualLens: Camera, @unchecked Sendable {
     /// stream after it is opened, which is what cold standby and plug-to-switch must bridge. Zero by default.
     public let startupDelay: MediaTime
 
-    /// A lens named `lens` drawing in `color` at `width`×`height` and `rate`, ticking on `scheduler`; its first
+    /// A lens named `lens` drawing in `color` at `width`×`height` and `rate`, ticking on `serialContext`; its first
     /// frame comes `startupDelay` after each start.
-    public init(lens: String, color: RGBColor, width: Int, height: Int, rate: FrameRate, scheduler: any Scheduler,
+    public init(lens: String, color: RGBColor, width: Int, height: Int, rate: FrameRate, serialContext: any SerialContext,
                 startupDelay: MediaTime = .zero) {
         self.startupDelay = startupDelay
         precondition(width % 2 == 0 && height % 2 == 0 && width >= 16 && height >= 16, "even size ≥ 16 expected")
@@ -45,7 +45,7 @@ public final class VirtualLens: Camera, @unchecked Sendable {
         self.color = color
         self.displayName = "Virtual \(lens) (\(color))"
         self.format = CameraFormat(width: width, height: height, rate: rate, pixelFormat: .yuv420p)
-        self.scheduler = scheduler
+        self.serialContext = serialContext
         self.base = TestPatternPainter.staticPlanes(width: width, height: height, color: color)
     }
 
@@ -59,7 +59,7 @@ public final class VirtualLens: Camera, @unchecked Sendable {
             startCount += 1
             return generation
         }
-        let now = scheduler.clock.now() + startupDelay
+        let now = serialContext.clock.now() + startupDelay
         let duration = format.rate.frameDuration
         // The first grid point at or after now (plus the start-up delay).
         let index = (try? now.subtracting(.zero).rescaled(to: duration.timescale, rounding: .up).value) ?? 0
@@ -70,7 +70,7 @@ public final class VirtualLens: Camera, @unchecked Sendable {
     private func tick(frameIndex: Int64, generation myGeneration: Int, deliver: @escaping @Sendable (VideoFrame) -> Void) {
         let duration = format.rate.frameDuration
         let pts = MediaTime(value: frameIndex * duration.value, timescale: duration.timescale)
-        scheduler.schedule(at: pts + VirtualLens.deliveryLatency) { [weak self] in
+        serialContext.schedule(at: pts + VirtualLens.deliveryLatency) { [weak self] in
             guard let self else { return }
             let previous: MediaTime?? = self.lock.withLock {
                 guard self.running, self.generation == myGeneration else { return .none }
@@ -88,7 +88,7 @@ public final class VirtualLens: Camera, @unchecked Sendable {
     /// given at a frame's exact capture time is always on the "before" side of that frame.
     public static let deliveryLatency = MediaTime.milliseconds(1)
 
-    /// Draws the frame captured at `pts` (public so tests and benchmarks can render without a scheduler).
+    /// Draws the frame captured at `pts` (public so tests and benchmarks can render without a serialContext).
     public func render(pts: MediaTime, previous: MediaTime?) -> VideoFrame {
         var planes = base
         let flash = SyncSchedule.isFlashFrame(pts: pts, previous: previous)

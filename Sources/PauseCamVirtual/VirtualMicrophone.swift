@@ -8,7 +8,7 @@ import PauseCamCore
 /// scales everything (0: a silent input).
 ///
 /// Sample k is captured at `VirtualSoundClock.time(ofSample: k)` (k / 48000 s without drift); chunks of 480
-/// samples are delivered through the scheduler when their last sample has been captured, as a real capture device
+/// samples are delivered through the serialContext when their last sample has been captured, as a real capture device
 /// would. `unplug()` and `plugBack()` behave like a USB microphone pulled out and put back mid-clip.
 public final class VirtualMicrophone: Microphone, @unchecked Sendable {
     public let displayName: String
@@ -19,7 +19,7 @@ public final class VirtualMicrophone: Microphone, @unchecked Sendable {
     /// The tone's amplitude, −12 dBFS of full-scale 16-bit.
     public static let toneAmplitude = 8_231.0
 
-    private let scheduler: any Scheduler
+    private let serialContext: any SerialContext
     private let lock = NSLock()
     private var running = false
     private var generation = 0
@@ -32,10 +32,10 @@ public final class VirtualMicrophone: Microphone, @unchecked Sendable {
     private let toneFrequency: Int?
     private let level: Double
 
-    /// A microphone ticking on `scheduler`; `tone` (Hz) replaces the beeps by a continuous sine, `driftPPM` makes
+    /// A microphone ticking on `serialContext`; `tone` (Hz) replaces the beeps by a continuous sine, `driftPPM` makes
     /// its sample clock fast or slow, `level` (0…1) scales its output.
-    public init(scheduler: any Scheduler, tone: Int? = nil, driftPPM: Int = 0, level: Double = 1) {
-        self.scheduler = scheduler
+    public init(serialContext: any SerialContext, tone: Int? = nil, driftPPM: Int = 0, level: Double = 1) {
+        self.serialContext = serialContext
         self.toneFrequency = tone
         self.level = level
         self.clock = VirtualSoundClock(nominalRate: 48_000, ppm: driftPPM)
@@ -66,14 +66,14 @@ public final class VirtualMicrophone: Microphone, @unchecked Sendable {
     }
 
     private func startTicking(generation myGeneration: Int, deliver: @escaping @Sendable (AudioChunk) -> Void) {
-        let firstSample = clock.firstSample(atOrAfter: scheduler.clock.now())
+        let firstSample = clock.firstSample(atOrAfter: serialContext.clock.now())
         let firstChunk = (firstSample + chunkFrames - 1) / chunkFrames * chunkFrames
         tick(firstSample: firstChunk, generation: myGeneration, deliver: deliver)
     }
 
     private func tick(firstSample: Int64, generation myGeneration: Int, deliver: @escaping @Sendable (AudioChunk) -> Void) {
         let deliveryTime = clock.time(ofSample: firstSample + chunkFrames)
-        scheduler.schedule(at: deliveryTime) { [weak self] in
+        serialContext.schedule(at: deliveryTime) { [weak self] in
             guard let self else { return }
             let live = self.lock.withLock { self.running && self.generation == myGeneration }
             guard live else { return }

@@ -29,9 +29,9 @@ final class ControlEndpoint: @unchecked Sendable {
 
     /// Starts serving requests for `controller` and watching the pedal signals; `show` prints what a remote or a
     /// signal did where the user looks (the shell's event lines, `run`'s standard error).
-    func start(rig: Rig, controller: RigController, scheduler: any Scheduler,
+    func start(rig: Rig, controller: RigController, serialContext: any SerialContext,
                show: @escaping @Sendable (String) -> Void) throws {
-        let dispatcher = ControlDispatcher(controller: controller, scheduler: scheduler, parser: CommandParser(rig: rig),
+        let dispatcher = ControlDispatcher(controller: controller, serialContext: serialContext, parser: CommandParser(rig: rig),
                                            rigName: rig.name, publish: { [weak self] json, text in
                                                self?.publishLine(json)
                                                show(text)

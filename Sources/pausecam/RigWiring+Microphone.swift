@@ -26,13 +26,13 @@ extension RigWiring {
     func handle(_ event: SoundCardEvent) {
         switch event {
         case .removed(let card):
-            scheduler.schedule(at: .zero) { [self] in
+            serialContext.schedule(at: .zero) { [self] in
                 guard microphoneCard?.card == card.card else { return }
                 microphoneCard = nil
                 controller.detachMicrophone(reason: "sound card \(card.card) (\(card.name)) was unplugged")
             }
         case .added(let card):
-            scheduler.schedule(at: .zero) { [self] in
+            serialContext.schedule(at: .zero) { [self] in
                 guard controller.microphone == nil || controller.microphoneGone else { return }
                 let lensNode: String? = if case .ofLens(let lens) = rig.audio.device { lensNodes[lens] } else { nil }
                 microphoneOpening.async { [self] in openPluggedMicrophone(card, lensNode: lensNode) }
@@ -57,7 +57,7 @@ extension RigWiring {
             if attempt > 0 { Thread.sleep(forTimeInterval: Self.microphoneOpenRetryDelay) }
             do {
                 let microphone = try ALSAMicrophone(pcm: pcm, warn: warn)
-                scheduler.schedule(at: .zero) { [self] in
+                serialContext.schedule(at: .zero) { [self] in
                     guard !devicesStopped else { return }
                     if case .success = controller.attachMicrophone(microphone) { microphoneCard = card }
                 }

@@ -3,13 +3,13 @@ import PauseCamCore
 import PauseCamSystem
 import PauseCamVirtual
 
-/// Builds a running rig from a rig file's `Rig`: the scheduler (real or simulated clock), a camera per lens, the
+/// Builds a running rig from a rig file's `Rig`: the serialContext (real or simulated clock), a camera per lens, the
 /// microphone, the movie writer and the controller. The one place that knows every concrete device type.
 final class RigWiring: @unchecked Sendable {
     enum ClockKind: String { case real, simulated }
 
     let rig: Rig
-    let scheduler: any Scheduler
+    let serialContext: any SerialContext
     let controller: RigController
     let runner: ScriptRunner
     let outputDirectory: String
@@ -34,19 +34,19 @@ final class RigWiring: @unchecked Sendable {
         let rig = EncoderPresetSetup.resolve(rig, simulated: clock == .simulated, notify: notify)
         self.rig = rig
         self.notify = notify
-        let scheduler: any Scheduler
+        let serialContext: any SerialContext
         let wallClock: @Sendable () -> Date
         switch clock {
         case .real:
-            scheduler = RealTimeScheduler()
+            serialContext = RealTimeSerialContext()
             wallClock = { Date() }
         case .simulated:
-            scheduler = SimulatedScheduler()
+            serialContext = SimulatedSerialContext()
             // The sidecar's `started`/`stopped` and the `{time}` in names are the real wall-clock times of the
             // run, whatever the simulated clock says: a sidecar claims nothing that did not happen.
             wallClock = { Date() }
         }
-        self.scheduler = scheduler
+        self.serialContext = serialContext
         outputDirectory = RigWiring.expandDirectory(output ?? rig.output.directory)
 
         var warnings: [String] = []
@@ -83,17 +83,17 @@ final class RigWiring: @unchecked Sendable {
                 }
             }
         }
-        // Virtual and file lenses run on either clock: both are driven by the scheduler.
+        // Virtual and file lenses run on either clock: both are driven by the serialContext.
         for lens in rig.lenses {
             switch lens.source {
             case .virtual(let color):
                 cameras[lens.name] = VirtualLens(lens: lens.name, color: color, width: lens.width ?? rig.output.width,
                                                  height: lens.height ?? rig.output.height,
-                                                 rate: lens.rate ?? rig.output.rate, scheduler: scheduler)
+                                                 rate: lens.rate ?? rig.output.rate, serialContext: serialContext)
             case .file(let path, let loop):
                 do {
                     cameras[lens.name] = try FileLens(path: RigWiring.expandDirectory(path), lens: lens.name,
-                                                      loop: loop, scheduler: scheduler)
+                                                      loop: loop, serialContext: serialContext)
                 } catch {
                     throw DeviceError("lens \(lens.name): \(error); nothing was recorded")
                 }
@@ -108,7 +108,7 @@ final class RigWiring: @unchecked Sendable {
             notify("audio: none — recording video only")
         case .virtual:
             let options = rig.audio.options
-            microphone = VirtualMicrophone(scheduler: scheduler, tone: options.toneFrequency,
+            microphone = VirtualMicrophone(serialContext: serialContext, tone: options.toneFrequency,
                                            driftPPM: options.driftPPM, level: options.level)
         case .alsa, .matched, .ofLens:
             let name = MicrophoneFinder.describe(rig.audio.device)
@@ -144,21 +144,21 @@ final class RigWiring: @unchecked Sendable {
                                                                    extraOpenTime: RigWiring.faultDelay("PAUSECAM_FAULT_SLOW_OPEN_MS"),
                                                                    remuxGate: ProcessInfo.processInfo.environment["PAUSECAM_FAULT_REMUX_GATE"]),
                                    store: AtomicSidecarStore(),
-                                   scheduler: scheduler, wallClock: wallClock, outputDirectory: outputDirectory,
+                                   serialContext: serialContext, wallClock: wallClock, outputDirectory: outputDirectory,
                                    warnings: warnings, storage: FileSystemStorageProbe(),
                                    storagePolicy: RigWiring.storagePolicy(),
                                    finishing: SerialQueueWorker(label: "pausecam.finish"),
                                    savedEvents: RigWiring.savedEvents(clock),
                                    devices: clock == .real ? SerialQueueWorker(label: "pausecam.devices") : InlineWorker(),
                                    notify: notify)
-        runner = ScriptRunner(controller: controller, scheduler: scheduler)
+        runner = ScriptRunner(controller: controller, serialContext: serialContext)
     }
 
     /// Starts the devices (on the serial context), the hot-plug watcher when the rig has real lenses, and the sound
     /// card watcher when its microphone is a real one.
     func start() {
         let controller = self.controller
-        scheduler.perform { controller.startDevices() }
+        serialContext.perform { controller.startDevices() }
         startSoundWatcher()
         let hasRealLenses = rig.lenses.contains { if case .camera = $0.source { return true } else { return false } }
         guard hasRealLenses else { return }
@@ -178,7 +178,7 @@ final class RigWiring: @unchecked Sendable {
     func stop() {
         watcher?.stop()
         soundWatcher?.stop()
-        scheduler.perform { [self] in
+        serialContext.perform { [self] in
             devicesStopped = true
             controller.stopDevices()
         }
@@ -213,12 +213,12 @@ final class RigWiring: @unchecked Sendable {
                 notify("lens \(lens.name): \(identity.devicePath) was plugged in but cannot be opened: \(error)")
                 return
             }
-            scheduler.schedule(at: .zero) { [self] in
+            serialContext.schedule(at: .zero) { [self] in
                 lensNodes[lens.name] = identity.devicePath
                 controller.attach(camera, lens: lens.name)
             }
         case .detached(let identity):
-            scheduler.schedule(at: .zero) { [self] in
+            serialContext.schedule(at: .zero) { [self] in
                 guard let lens = lensNodes.first(where: { $0.value == identity.devicePath })?.key else { return }
                 lensNodes[lens] = nil
                 controller.detach(lens: lens, reason: "\(identity.devicePath) was unplugged")

@@ -38,7 +38,7 @@ enum RunCommand {
             progressSlot.drawer?.clear()
             console.event(text)
         })
-        let scheduler = wiring.scheduler
+        let serialContext = wiring.serialContext
         let runner = wiring.runner
         let controller = wiring.controller
         progressSlot.drawer = ProgressDrawer.install(on: runner, quiet: quiet, measuresPerWait: false)
@@ -47,9 +47,9 @@ enum RunCommand {
             received.record(signal)
             progressSlot.drawer?.clear()
             console.event("\(signal.name): stopping the script and saving the clip")
-            scheduler.interrupt()
+            serialContext.interrupt()
         }
-        try control.start(rig: rig, controller: controller, scheduler: scheduler, show: { console.event($0) })
+        try control.start(rig: rig, controller: controller, serialContext: serialContext, show: { console.event($0) })
         wiring.start()
         if !quiet {
             console.line("running script \"\(script.name)\" of \(rig.name) (\(clock.rawValue) clock, "
@@ -61,7 +61,7 @@ enum RunCommand {
             if case .wait = step, reply.ok { return }
             guard !quiet || !reply.ok else { return }
             let scriptTime = DurationParser.clockString(runner.now - start)
-            let movieTime = DurationParser.clockString(scheduler.perform { controller.status.timer })
+            let movieTime = DurationParser.clockString(serialContext.perform { controller.status.timer })
             progressSlot.drawer?.clear()
             let text = step.word == "wait" ? reply.message
                 : "\(CommandParser.line(for: step)): \(reply.ok ? "" : "error: ")\(reply.message)"
@@ -89,11 +89,11 @@ enum RunCommand {
         withExtendedLifetime(signals) {}
         let signalStatus = received.signal.map { 128 + $0.rawValue }
         guard let clip else {
-            if let failure = scheduler.perform({ controller.lastFailure }) {
+            if let failure = serialContext.perform({ controller.lastFailure }) {
                 console.line("the clip was not finished: \(failure)")
                 return 1
             }
-            if let reason = scheduler.perform({ controller.nothingRecorded }) {
+            if let reason = serialContext.perform({ controller.nothingRecorded }) {
                 console.line(reason)
             } else if !quiet || outcome.succeeded {
                 console.line("no clip was recorded")

@@ -41,15 +41,15 @@ enum ShellCommand {
                                        printer.print(Shell.eventLine(text))
                                    })
         let controller = wiring.controller
-        let scheduler = wiring.scheduler
+        let serialContext = wiring.serialContext
         let surroundings = Shell.Surroundings(
-            devices: { devicesText(rig: rig, available: scheduler.perform { controller.availableLenses }) },
+            devices: { devicesText(rig: rig, available: serialContext.perform { controller.availableLenses }) },
             openMovie: { openWithDesktopPlayer($0, environment: environment) },
             interruptRead: { editor?.interruptRead(); plain?.interruptRead() })
         // An interactive shell on the real clock shows its own live status line during a `wait`; the progress line
         // (simulated waits, or a terminal on stderr only) would draw over it.
         let liveStatus = interactive && clock == .real
-        let shell = Shell(controller: controller, runner: wiring.runner, scheduler: scheduler, reader: reader,
+        let shell = Shell(controller: controller, runner: wiring.runner, serialContext: serialContext, reader: reader,
                           interactive: interactive, color: color, errorPolicy: errorPolicy,
                           liveStatusWhileWaiting: liveStatus, surroundings: surroundings)
         editor?.livePrompt = { shell.prompt() }
@@ -61,7 +61,7 @@ enum ShellCommand {
             case .hangUp: shell.receive(.hangUp)
             }
         }
-        try control.start(rig: rig, controller: controller, scheduler: scheduler,
+        try control.start(rig: rig, controller: controller, serialContext: serialContext,
                           show: { printer.print(Shell.eventLine($0)) })
         wiring.start()
         if interactive {

@@ -28,9 +28,9 @@ final class BackgroundFinishTests: XCTestCase {
         private let lens: VirtualLens
         private let lock = NSLock()
         private var deliver: (@Sendable (VideoFrame) -> Void)?
-        init(scheduler: any Scheduler) {
+        init(serialContext: any SerialContext) {
             lens = VirtualLens(lens: "main", color: RGBColor(hex: "#20c040")!, width: 64, height: 36,
-                               rate: FrameRate(30), scheduler: scheduler)
+                               rate: FrameRate(30), serialContext: serialContext)
         }
         func start(deliver: @escaping @Sendable (VideoFrame) -> Void, onEnd: @escaping @Sendable (String) -> Void) {
             lock.withLock { self.deliver = deliver }
@@ -65,7 +65,7 @@ final class BackgroundFinishTests: XCTestCase {
 
         worker.release()
         XCTAssertTrue(first.finished)
-        fixture.scheduler.runDue()
+        fixture.serialContext.runDue()
         XCTAssertEqual(fixture.controller.lastClip?.moviePath, first.moviePath)
         XCTAssertEqual(fixture.controller.status.saving, [])
         XCTAssertEqual(fixture.messages.filter { $0.hasPrefix("saved ") }.count, 1, "\(fixture.messages)")
@@ -98,23 +98,23 @@ final class BackgroundFinishTests: XCTestCase {
         var rig = EngineFixture.makeRig()
         rig.lenses = rig.lenses.filter { $0.name == "main" }
         rig.audio = Rig.AudioInput(device: .none)
-        let scheduler = SimulatedScheduler()
-        let camera = BurstCamera(scheduler: scheduler)
+        let serialContext = SimulatedSerialContext()
+        let camera = BurstCamera(serialContext: serialContext)
         let factory = RecordingSinkFactory()
         let box = EngineFixture.MessageBox()
         let controller = RigController(rig: rig, cameras: ["main": camera], microphone: nil, sinkFactory: factory,
-                                       store: MemorySidecarStore(), scheduler: scheduler,
+                                       store: MemorySidecarStore(), serialContext: serialContext,
                                        wallClock: { Date(timeIntervalSince1970: 1_800_000_000) },
                                        outputDirectory: "/videos", notify: { box.messages.append($0) })
         controller.startDevices()
-        let runner = ScriptRunner(controller: controller, scheduler: scheduler)
-        let start = scheduler.clock.now()
+        let runner = ScriptRunner(controller: controller, serialContext: serialContext)
+        let start = serialContext.clock.now()
         XCTAssertTrue(runner.perform(.record(name: nil)).ok)
-        let pending = scheduler.pendingCount
+        let pending = serialContext.pendingCount
         // Six frames more than the lens's mailbox holds.
         let burst = RigController.videoMailboxCapacity(for: rig.lens(named: "main"), output: rig.output) + 6
         camera.burst((0..<burst).map { start + MediaTime(value: Int64($0), timescale: 30) })
-        XCTAssertEqual(scheduler.pendingCount, pending + 1, "one drain for the whole burst")
+        XCTAssertEqual(serialContext.pendingCount, pending + 1, "one drain for the whole burst")
         XCTAssertTrue(runner.perform(.wait(MediaTime(value: Int64(burst), timescale: 30))).ok)
         camera.burst([start + MediaTime(value: Int64(burst), timescale: 30),
                       start + MediaTime(value: Int64(burst + 1), timescale: 30)])

@@ -32,7 +32,7 @@ final class DeviceWorkerTests: XCTestCase {
 
     func testAStartThatFailsOnTheWorkerIsToldAndTheBankStaysOnAWorkingLens() throws {
         let fixture = EngineFixture.makeFixture(rig: EngineFixture.makeRig(), cameras: ["tele": BrokenCamera()])
-        fixture.scheduler.runDue()
+        fixture.serialContext.runDue()
         XCTAssertTrue(fixture.messages.contains { $0.contains("lens tele: Broken tele could not start: VIDIOC_STREAMON") },
                       "\(fixture.messages)")
         XCTAssertFalse(fixture.controller.availableLenses.contains("tele"))

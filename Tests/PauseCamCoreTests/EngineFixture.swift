@@ -5,7 +5,7 @@ import PauseCamVirtual
 /// The engine on the virtual rig and the simulated clock, with a sink that records what it gets.
 enum EngineFixture {
     struct Fixture {
-        let scheduler: SimulatedScheduler
+        let serialContext: SimulatedSerialContext
         let controller: RigController
         let runner: ScriptRunner
         let factory: RecordingSinkFactory
@@ -28,18 +28,18 @@ enum EngineFixture {
 
     /// The engine for `rig`; a lens named in `startupDelays` takes that long to deliver its first frame after a start.
     /// `cameras` replace the virtual lenses of the same roles; `finishing` and `savedEvents` are the controller's;
-    /// `scheduler` and `microphone` replace the fixture's own (a test that drives the microphone itself).
+    /// `serialContext` and `microphone` replace the fixture's own (a test that drives the microphone itself).
     static func makeFixture(rig: Rig, startupDelays: [String: MediaTime] = [:], cameras replacements: [String: any Camera] = [:],
                             finishing: any BackgroundWorker = InlineWorker(),
                             savedEvents: ClipFinisher.SavedEvents = .whenFinished,
                             devices: any BackgroundWorker = InlineWorker(),
-                            scheduler: SimulatedScheduler = SimulatedScheduler(),
+                            serialContext: SimulatedSerialContext = SimulatedSerialContext(),
                             microphone: (any Microphone)? = nil, withoutMicrophone: Bool = false) -> Fixture {
         var cameras: [String: any Camera] = [:]
         for lens in rig.lenses {
             guard case .virtual(let color) = lens.source else { continue }
             cameras[lens.name] = VirtualLens(lens: lens.name, color: color, width: lens.width!, height: lens.height!,
-                                             rate: lens.rate!, scheduler: scheduler,
+                                             rate: lens.rate!, serialContext: serialContext,
                                              startupDelay: startupDelays[lens.name] ?? .zero)
         }
         cameras.merge(replacements) { $1 }
@@ -47,13 +47,13 @@ enum EngineFixture {
         let store = MemorySidecarStore()
         let box = MessageBox()
         let controller = RigController(
-            rig: rig, cameras: cameras, microphone: withoutMicrophone ? nil : microphone ?? VirtualMicrophone(scheduler: scheduler), sinkFactory: factory,
-            store: store, scheduler: scheduler, wallClock: { Date(timeIntervalSince1970: 1_800_000_000) },
+            rig: rig, cameras: cameras, microphone: withoutMicrophone ? nil : microphone ?? VirtualMicrophone(serialContext: serialContext), sinkFactory: factory,
+            store: store, serialContext: serialContext, wallClock: { Date(timeIntervalSince1970: 1_800_000_000) },
             outputDirectory: "/videos", finishing: finishing, savedEvents: savedEvents, devices: devices,
             notify: { box.messages.append($0) })
         controller.startDevices()
-        return Fixture(scheduler: scheduler, controller: controller,
-                       runner: ScriptRunner(controller: controller, scheduler: scheduler), factory: factory,
+        return Fixture(serialContext: serialContext, controller: controller,
+                       runner: ScriptRunner(controller: controller, serialContext: serialContext), factory: factory,
                        store: store, box: box)
     }
 

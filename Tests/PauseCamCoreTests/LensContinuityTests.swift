@@ -56,8 +56,8 @@ final class LensContinuityTests: XCTestCase {
         XCTAssertTrue(fixture.runner.perform(.record(name: nil)).ok)
         XCTAssertTrue(fixture.runner.perform(.wait(.seconds(1))).ok)
         let plugged = VirtualLens(lens: "tele", color: RGBColor(hex: "#3050e0")!, width: 64, height: 36,
-                                  rate: FrameRate(30), scheduler: fixture.scheduler, startupDelay: .milliseconds(300))
-        fixture.scheduler.perform { fixture.controller.attach(plugged, lens: "tele") }
+                                  rate: FrameRate(30), serialContext: fixture.serialContext, startupDelay: .milliseconds(300))
+        fixture.serialContext.perform { fixture.controller.attach(plugged, lens: "tele") }
         XCTAssertTrue(fixture.runner.perform(.wait(.seconds(1))).ok)
         let clip = try XCTUnwrap(fixture.runner.finishClip())
         let sink = try XCTUnwrap(fixture.factory.sinks.first)
@@ -75,7 +75,7 @@ final class LensContinuityTests: XCTestCase {
         let main = try XCTUnwrap(fixture.controller.cameras["main"] as? VirtualLens)
         XCTAssertTrue(fixture.runner.perform(.record(name: nil)).ok)
         XCTAssertTrue(fixture.runner.perform(.wait(.seconds(1))).ok)
-        fixture.scheduler.perform { main.unplug() }
+        fixture.serialContext.perform { main.unplug() }
         XCTAssertTrue(fixture.runner.perform(.wait(.seconds(4))).ok)
         let clip = try XCTUnwrap(fixture.runner.finishClip())
         let sink = try XCTUnwrap(fixture.factory.sinks.first)
@@ -120,11 +120,11 @@ final class LensContinuityTests: XCTestCase {
         let main = try XCTUnwrap(fixture.controller.cameras["main"] as? VirtualLens)
         XCTAssertTrue(fixture.runner.perform(.record(name: nil)).ok)
         XCTAssertTrue(fixture.runner.perform(.wait(.seconds(1))).ok)
-        fixture.scheduler.perform { main.unplug() }
+        fixture.serialContext.perform { main.unplug() }
         XCTAssertTrue(fixture.runner.perform(.wait(.seconds(2))).ok)
         let replug = VirtualLens(lens: "main", color: RGBColor(hex: "#20c040")!, width: 64, height: 36,
-                                 rate: FrameRate(30), scheduler: fixture.scheduler)
-        fixture.scheduler.perform { fixture.controller.attach(replug, lens: "main") }
+                                 rate: FrameRate(30), serialContext: fixture.serialContext)
+        fixture.serialContext.perform { fixture.controller.attach(replug, lens: "main") }
         XCTAssertTrue(fixture.runner.perform(.wait(.seconds(1))).ok)
         let clip = try XCTUnwrap(fixture.runner.finishClip())
         let sink = try XCTUnwrap(fixture.factory.sinks.first)
@@ -177,7 +177,7 @@ final class LensContinuityTests: XCTestCase {
         let main = try XCTUnwrap(fixture.controller.cameras["main"] as? VirtualLens)
         XCTAssertTrue(fixture.runner.perform(.record(name: nil)).ok)
         XCTAssertTrue(fixture.runner.perform(.wait(.seconds(1))).ok)
-        fixture.scheduler.perform { main.unplug() }
+        fixture.serialContext.perform { main.unplug() }
         for step: Command in [.wait(.seconds(3)), .pause, .wait(.seconds(1)), .resume(name: nil), .wait(.seconds(1))] {
             XCTAssertTrue(fixture.runner.perform(step).ok, "\(step)")
         }

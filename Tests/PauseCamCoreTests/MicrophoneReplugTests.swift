@@ -36,7 +36,7 @@ final class MicrophoneReplugTests: XCTestCase {
     /// A value a scheduled step saw.
     final class Flag: @unchecked Sendable { var value = true }
 
-    /// What a scheduled step returned, read after the run (the simulated scheduler runs it on the test's thread).
+    /// What a scheduled step returned, read after the run (the simulated serialContext runs it on the test's thread).
     final class Outcome: @unchecked Sendable { var result: Result<Void, RigController.MicrophoneRefusal>? }
 
     private func audio(_ sink: RecordingSinkFactory, from: Int64, to: Int64) -> [AudioChunk] {
@@ -44,14 +44,14 @@ final class MicrophoneReplugTests: XCTestCase {
     }
 
     func testAnEndedMicrophoneIsReplacedAndSoundResumesFromTheNewOne() throws {
-        let scheduler = SimulatedScheduler()
-        let first = VirtualMicrophone(scheduler: scheduler, tone: 440)
-        let second = VirtualMicrophone(scheduler: scheduler, tone: 440)
-        let fixture = EngineFixture.makeFixture(rig: EngineFixture.makeRig(), scheduler: scheduler, microphone: first)
-        let start = scheduler.clock.now()
+        let serialContext = SimulatedSerialContext()
+        let first = VirtualMicrophone(serialContext: serialContext, tone: 440)
+        let second = VirtualMicrophone(serialContext: serialContext, tone: 440)
+        let fixture = EngineFixture.makeFixture(rig: EngineFixture.makeRig(), serialContext: serialContext, microphone: first)
+        let start = serialContext.clock.now()
         let attached = Outcome(), controller = fixture.controller
-        scheduler.schedule(at: start + .milliseconds(1500)) { first.unplug(reason: "USB device gone") }
-        scheduler.schedule(at: start + .milliseconds(3200)) { attached.result = controller.attachMicrophone(second) }
+        serialContext.schedule(at: start + .milliseconds(1500)) { first.unplug(reason: "USB device gone") }
+        serialContext.schedule(at: start + .milliseconds(3200)) { attached.result = controller.attachMicrophone(second) }
         for step: Command in [.record(name: "Take"), .wait(.seconds(5)), .stop] {
             XCTAssertTrue(fixture.runner.perform(step).ok)
         }
@@ -75,13 +75,13 @@ final class MicrophoneReplugTests: XCTestCase {
     /// Both edges of the hole a dropout leaves fade (the declicker): the last and the first millisecond of sound
     /// around it stay near silence, where a cut 440 Hz tone at −12 dBFS would reach nearly its peak (~8200).
     func testTheSoundFadesOutWhereTheMicrophoneEndsAndInWhereTheNewOneStarts() throws {
-        let scheduler = SimulatedScheduler()
-        let first = VirtualMicrophone(scheduler: scheduler, tone: 440)
-        let second = VirtualMicrophone(scheduler: scheduler, tone: 440)
-        let fixture = EngineFixture.makeFixture(rig: EngineFixture.makeRig(), scheduler: scheduler, microphone: first)
-        let start = scheduler.clock.now(), controller = fixture.controller
-        scheduler.schedule(at: start + .milliseconds(1507)) { first.unplug(reason: "USB device gone") }
-        scheduler.schedule(at: start + .milliseconds(3213)) { _ = controller.attachMicrophone(second) }
+        let serialContext = SimulatedSerialContext()
+        let first = VirtualMicrophone(serialContext: serialContext, tone: 440)
+        let second = VirtualMicrophone(serialContext: serialContext, tone: 440)
+        let fixture = EngineFixture.makeFixture(rig: EngineFixture.makeRig(), serialContext: serialContext, microphone: first)
+        let start = serialContext.clock.now(), controller = fixture.controller
+        serialContext.schedule(at: start + .milliseconds(1507)) { first.unplug(reason: "USB device gone") }
+        serialContext.schedule(at: start + .milliseconds(3213)) { _ = controller.attachMicrophone(second) }
         for step: Command in [.record(name: "Take"), .wait(.seconds(5)), .stop] {
             XCTAssertTrue(fixture.runner.perform(step).ok)
         }
@@ -98,21 +98,21 @@ final class MicrophoneReplugTests: XCTestCase {
     }
 
     func testALateEndIsToldOnceAndNeverEndsTheMicrophoneThatReplacedIt() throws {
-        let scheduler = SimulatedScheduler()
+        let serialContext = SimulatedSerialContext()
         let first = EndableMicrophone()
-        let second = VirtualMicrophone(scheduler: scheduler, tone: 440)
-        let fixture = EngineFixture.makeFixture(rig: EngineFixture.makeRig(), scheduler: scheduler, microphone: first)
+        let second = VirtualMicrophone(serialContext: serialContext, tone: 440)
+        let fixture = EngineFixture.makeFixture(rig: EngineFixture.makeRig(), serialContext: serialContext, microphone: first)
         let controller = fixture.controller
-        let start = scheduler.clock.now()
-        scheduler.schedule(at: start + .milliseconds(1000)) { controller.detachMicrophone(reason: "card 1 was unplugged") }
-        scheduler.schedule(at: start + .milliseconds(1100)) { first.onEnd?("snd_pcm_readi: No such device") }
-        scheduler.schedule(at: start + .milliseconds(2000)) { _ = controller.attachMicrophone(second) }
-        scheduler.schedule(at: start + .milliseconds(3000)) { first.onEnd?("snd_pcm_readi: No such device") }
+        let start = serialContext.clock.now()
+        serialContext.schedule(at: start + .milliseconds(1000)) { controller.detachMicrophone(reason: "card 1 was unplugged") }
+        serialContext.schedule(at: start + .milliseconds(1100)) { first.onEnd?("snd_pcm_readi: No such device") }
+        serialContext.schedule(at: start + .milliseconds(2000)) { _ = controller.attachMicrophone(second) }
+        serialContext.schedule(at: start + .milliseconds(3000)) { first.onEnd?("snd_pcm_readi: No such device") }
         let goneAfterLateEnd = Flag()
-        scheduler.schedule(at: start + .milliseconds(3400)) { goneAfterLateEnd.value = controller.microphoneGone }
+        serialContext.schedule(at: start + .milliseconds(3400)) { goneAfterLateEnd.value = controller.microphoneGone }
         // The new one ends too; the old one's end after that is still not the new one's.
-        scheduler.schedule(at: start + .milliseconds(3500)) { second.unplug(reason: "USB device gone") }
-        scheduler.schedule(at: start + .milliseconds(3600)) { first.onEnd?("snd_pcm_readi: No such device") }
+        serialContext.schedule(at: start + .milliseconds(3500)) { second.unplug(reason: "USB device gone") }
+        serialContext.schedule(at: start + .milliseconds(3600)) { first.onEnd?("snd_pcm_readi: No such device") }
         for step: Command in [.record(name: "Take"), .wait(.seconds(4)), .stop] {
             XCTAssertTrue(fixture.runner.perform(step).ok)
         }
@@ -127,11 +127,11 @@ final class MicrophoneReplugTests: XCTestCase {
     /// A rig that started without its microphone (not plugged in) records video only; the microphone plugged in
     /// mid-clip cannot add a sound track to that clip, so nothing "resumes" — the next clip has sound.
     func testAMicrophoneArrivingInAClipWithoutSoundServesTheNextClip() throws {
-        let scheduler = SimulatedScheduler()
-        let late = VirtualMicrophone(scheduler: scheduler, tone: 440)
-        let fixture = EngineFixture.makeFixture(rig: EngineFixture.makeRig(), scheduler: scheduler, withoutMicrophone: true)
-        let start = scheduler.clock.now(), controller = fixture.controller
-        scheduler.schedule(at: start + .milliseconds(1000)) { _ = controller.attachMicrophone(late) }
+        let serialContext = SimulatedSerialContext()
+        let late = VirtualMicrophone(serialContext: serialContext, tone: 440)
+        let fixture = EngineFixture.makeFixture(rig: EngineFixture.makeRig(), serialContext: serialContext, withoutMicrophone: true)
+        let start = serialContext.clock.now(), controller = fixture.controller
+        serialContext.schedule(at: start + .milliseconds(1000)) { _ = controller.attachMicrophone(late) }
         for step: Command in [.record(name: "Silent"), .wait(.seconds(2)), .stop] {
             XCTAssertTrue(fixture.runner.perform(step).ok)
         }
@@ -148,14 +148,14 @@ final class MicrophoneReplugTests: XCTestCase {
     }
 
     func testAMicrophoneOfAnotherFormatIsRefusedMidClip() throws {
-        let scheduler = SimulatedScheduler()
-        let first = VirtualMicrophone(scheduler: scheduler, tone: 440)
+        let serialContext = SimulatedSerialContext()
+        let first = VirtualMicrophone(serialContext: serialContext, tone: 440)
         let other = SilentMicrophone(sampleRate: 44_100, channels: 2)
-        let fixture = EngineFixture.makeFixture(rig: EngineFixture.makeRig(), scheduler: scheduler, microphone: first)
-        let start = scheduler.clock.now()
+        let fixture = EngineFixture.makeFixture(rig: EngineFixture.makeRig(), serialContext: serialContext, microphone: first)
+        let start = serialContext.clock.now()
         let attached = Outcome(), controller = fixture.controller
-        scheduler.schedule(at: start + .milliseconds(1500)) { first.unplug(reason: "USB device gone") }
-        scheduler.schedule(at: start + .milliseconds(3200)) { attached.result = controller.attachMicrophone(other) }
+        serialContext.schedule(at: start + .milliseconds(1500)) { first.unplug(reason: "USB device gone") }
+        serialContext.schedule(at: start + .milliseconds(3200)) { attached.result = controller.attachMicrophone(other) }
         for step: Command in [.record(name: "Take"), .wait(.seconds(5)), .stop] {
             XCTAssertTrue(fixture.runner.perform(step).ok)
         }
@@ -174,18 +174,18 @@ final class MicrophoneReplugTests: XCTestCase {
     }
 
     func testAUdevRemoveStopsARunningMicrophoneAndASecondCardIsIgnored() throws {
-        let scheduler = SimulatedScheduler()
-        let first = VirtualMicrophone(scheduler: scheduler, tone: 440)
-        let second = VirtualMicrophone(scheduler: scheduler, tone: 440)
-        let fixture = EngineFixture.makeFixture(rig: EngineFixture.makeRig(), scheduler: scheduler, microphone: first)
-        let start = scheduler.clock.now()
+        let serialContext = SimulatedSerialContext()
+        let first = VirtualMicrophone(serialContext: serialContext, tone: 440)
+        let second = VirtualMicrophone(serialContext: serialContext, tone: 440)
+        let fixture = EngineFixture.makeFixture(rig: EngineFixture.makeRig(), serialContext: serialContext, microphone: first)
+        let start = serialContext.clock.now()
         let whileRunning = Outcome(), controller = fixture.controller
-        scheduler.schedule(at: start + .milliseconds(1000)) { whileRunning.result = controller.attachMicrophone(second) }
-        scheduler.schedule(at: start + .milliseconds(1500)) {
+        serialContext.schedule(at: start + .milliseconds(1000)) { whileRunning.result = controller.attachMicrophone(second) }
+        serialContext.schedule(at: start + .milliseconds(1500)) {
             controller.detachMicrophone(reason: "card 1 was unplugged")
             controller.detachMicrophone(reason: "card 1 was unplugged")
         }
-        scheduler.schedule(at: start + .milliseconds(3200)) { _ = controller.attachMicrophone(second) }
+        serialContext.schedule(at: start + .milliseconds(3200)) { _ = controller.attachMicrophone(second) }
         for step: Command in [.record(name: "Take"), .wait(.seconds(5)), .stop] {
             XCTAssertTrue(fixture.runner.perform(step).ok)
         }

@@ -7,14 +7,14 @@ import PauseCamVirtual
 /// sound; plugged back, sound resumes at its own time, in sync — the encoder fills the hole with silence.
 final class MicrophoneUnplugTests: XCTestCase {
     func testUnplugMidClipGoesOnSilentAndPlugBackResumes() throws {
-        // The microphone ticks on the fixture's scheduler, so the test can unplug it at chosen times.
-        let scheduler = SimulatedScheduler()
-        let microphone = VirtualMicrophone(scheduler: scheduler, tone: 440)
-        let fixture = EngineFixture.makeFixture(rig: EngineFixture.makeRig(), scheduler: scheduler,
+        // The microphone ticks on the fixture's serialContext, so the test can unplug it at chosen times.
+        let serialContext = SimulatedSerialContext()
+        let microphone = VirtualMicrophone(serialContext: serialContext, tone: 440)
+        let fixture = EngineFixture.makeFixture(rig: EngineFixture.makeRig(), serialContext: serialContext,
                                                 microphone: microphone)
-        let start = scheduler.clock.now()
-        scheduler.schedule(at: start + .milliseconds(1500)) { microphone.unplug(reason: "USB device gone") }
-        scheduler.schedule(at: start + .milliseconds(3200)) { microphone.plugBack() }
+        let start = serialContext.clock.now()
+        serialContext.schedule(at: start + .milliseconds(1500)) { microphone.unplug(reason: "USB device gone") }
+        serialContext.schedule(at: start + .milliseconds(3200)) { microphone.plugBack() }
         for step: Command in [.record(name: "Take"), .wait(.seconds(5)), .stop] {
             XCTAssertTrue(fixture.runner.perform(step).ok)
         }

@@ -133,20 +133,20 @@ final class HalfControllableCamera: Camera, CameraControlling, @unchecked Sendab
 final class ControlWarningTests: XCTestCase {
     func testWarningsAndFailuresOfRealControlsReachTheSidecar() throws {
         let rig = EngineFixture.makeRig()
-        let scheduler = SimulatedScheduler()
+        let serialContext = SimulatedSerialContext()
         var cameras: [String: any Camera] = [:]
         for lens in rig.lenses {
             guard case .virtual(let color) = lens.source else { continue }
             let virtual = VirtualLens(lens: lens.name, color: color, width: 64, height: 36, rate: FrameRate(30),
-                                      scheduler: scheduler)
+                                      serialContext: serialContext)
             cameras[lens.name] = lens.name == "main" ? HalfControllableCamera(virtual) : virtual
         }
         let controller = RigController(rig: rig, cameras: cameras, microphone: nil, sinkFactory: RecordingSinkFactory(),
-                                       store: MemorySidecarStore(), scheduler: scheduler,
+                                       store: MemorySidecarStore(), serialContext: serialContext,
                                        wallClock: { Date(timeIntervalSince1970: 0) }, outputDirectory: "/v",
                                        notify: { _ in })
         controller.startDevices()
-        let runner = ScriptRunner(controller: controller, scheduler: scheduler)
+        let runner = ScriptRunner(controller: controller, serialContext: serialContext)
         XCTAssertTrue(runner.perform(.record(name: nil)).ok)
         XCTAssertEqual(runner.perform(.exposure(.bias(0.7))),
                        .ok("exposure set on lens main\nno exposure bias control (noted in the clip's sidecar)"))

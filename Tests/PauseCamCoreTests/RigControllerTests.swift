@@ -100,7 +100,7 @@ final class RigControllerDeviceTests: XCTestCase {
         let main = try XCTUnwrap(fixture.controller.cameras["main"] as? VirtualLens)
         XCTAssertTrue(fixture.runner.perform(.record(name: nil)).ok)
         XCTAssertTrue(fixture.runner.perform(.wait(.seconds(1))).ok)
-        fixture.scheduler.perform { main.unplug() }
+        fixture.serialContext.perform { main.unplug() }
         XCTAssertTrue(fixture.runner.perform(.wait(.seconds(1))).ok)
         let clip = try XCTUnwrap(fixture.runner.finishClip())
         // main (zoom 1) is nearer to wide (0.5) than to tele (3).
@@ -120,8 +120,8 @@ final class RigControllerDeviceTests: XCTestCase {
         XCTAssertTrue(fixture.runner.perform(.record(name: nil)).ok)
         XCTAssertTrue(fixture.runner.perform(.wait(.seconds(1))).ok)
         let replacement = VirtualLens(lens: "tele", color: RGBColor(hex: "#3050e0")!, width: 64, height: 36,
-                                      rate: FrameRate(30), scheduler: fixture.scheduler)
-        fixture.scheduler.perform { fixture.controller.attach(replacement, lens: "tele") }
+                                      rate: FrameRate(30), serialContext: fixture.serialContext)
+        fixture.serialContext.perform { fixture.controller.attach(replacement, lens: "tele") }
         XCTAssertTrue(fixture.runner.perform(.wait(.seconds(1))).ok)
         let clip = try XCTUnwrap(fixture.runner.finishClip())
         XCTAssertEqual(clip.sidecar.scenes[0].lenses.map(\.lens), ["main", "tele"])
@@ -133,8 +133,8 @@ final class RigControllerDeviceTests: XCTestCase {
         let fixture = EngineFixture.makeFixture(rig: makeRig(onAttach: .stay))
         XCTAssertTrue(fixture.runner.perform(.record(name: nil)).ok)
         let replacement = VirtualLens(lens: "tele", color: RGBColor(hex: "#3050e0")!, width: 64, height: 36,
-                                      rate: FrameRate(30), scheduler: fixture.scheduler)
-        fixture.scheduler.perform { fixture.controller.attach(replacement, lens: "tele") }
+                                      rate: FrameRate(30), serialContext: fixture.serialContext)
+        fixture.serialContext.perform { fixture.controller.attach(replacement, lens: "tele") }
         XCTAssertTrue(fixture.runner.perform(.wait(.seconds(1))).ok)
         let clip = try XCTUnwrap(fixture.runner.finishClip())
         XCTAssertEqual(clip.sidecar.scenes[0].lenses.map(\.lens), ["main"])
@@ -183,12 +183,12 @@ final class RigControllerDeviceTests: XCTestCase {
         let cameras = try ["wide", "main", "tele"].map { try XCTUnwrap(fixture.controller.cameras[$0] as? VirtualLens) }
         XCTAssertTrue(fixture.runner.perform(.record(name: nil)).ok)
         XCTAssertTrue(fixture.runner.perform(.wait(.seconds(1))).ok)
-        fixture.scheduler.perform { cameras.forEach { $0.unplug() } }
+        fixture.serialContext.perform { cameras.forEach { $0.unplug() } }
         XCTAssertTrue(fixture.runner.perform(.wait(.seconds(3))).ok)
         XCTAssertTrue(fixture.runner.perform(.pause).ok)
         let replacement = VirtualLens(lens: "main", color: RGBColor(hex: "#20c040")!, width: 64, height: 36,
-                                      rate: FrameRate(30), scheduler: fixture.scheduler)
-        fixture.scheduler.perform { fixture.controller.attach(replacement, lens: "main") }
+                                      rate: FrameRate(30), serialContext: fixture.serialContext)
+        fixture.serialContext.perform { fixture.controller.attach(replacement, lens: "main") }
         XCTAssertTrue(fixture.runner.perform(.resume(name: nil)).ok)
         XCTAssertTrue(fixture.runner.perform(.wait(.seconds(2))).ok)
         let clip = try XCTUnwrap(fixture.runner.finishClip())
@@ -210,7 +210,7 @@ final class VideoHoldTests: XCTestCase {
         let cameras = try ["wide", "main", "tele"].map { try XCTUnwrap(fixture.controller.cameras[$0] as? VirtualLens) }
         XCTAssertTrue(fixture.runner.perform(.record(name: nil)).ok)
         XCTAssertTrue(fixture.runner.perform(.wait(.seconds(1))).ok)
-        fixture.scheduler.perform { cameras.forEach { $0.unplug() } }
+        fixture.serialContext.perform { cameras.forEach { $0.unplug() } }
         XCTAssertTrue(fixture.runner.perform(.wait(.seconds(3))).ok)
         let clip = try XCTUnwrap(fixture.runner.finishClip())
         let sink = try XCTUnwrap(fixture.factory.sinks.first)
@@ -263,21 +263,21 @@ final class BadTimestampCamera: Camera, @unchecked Sendable {
 final class BadTimestampTests: XCTestCase {
     func testBrokenTimestampsAreDroppedAndCountedAndTheMovieStaysMonotonicAndTrue() throws {
         let rig = EngineFixture.makeRig()
-        let scheduler = SimulatedScheduler()
+        let serialContext = SimulatedSerialContext()
         var cameras: [String: any Camera] = [:]
         for lens in rig.lenses {
             guard case .virtual(let color) = lens.source else { continue }
             let virtual = VirtualLens(lens: lens.name, color: color, width: 64, height: 36, rate: FrameRate(30),
-                                      scheduler: scheduler)
+                                      serialContext: serialContext)
             cameras[lens.name] = lens.name == "main" ? BadTimestampCamera(virtual) : virtual
         }
         let factory = RecordingSinkFactory()
-        let controller = RigController(rig: rig, cameras: cameras, microphone: VirtualMicrophone(scheduler: scheduler),
-                                       sinkFactory: factory, store: MemorySidecarStore(), scheduler: scheduler,
+        let controller = RigController(rig: rig, cameras: cameras, microphone: VirtualMicrophone(serialContext: serialContext),
+                                       sinkFactory: factory, store: MemorySidecarStore(), serialContext: serialContext,
                                        wallClock: { Date(timeIntervalSince1970: 0) }, outputDirectory: "/v",
                                        notify: { _ in })
         controller.startDevices()
-        let runner = ScriptRunner(controller: controller, scheduler: scheduler)
+        let runner = ScriptRunner(controller: controller, serialContext: serialContext)
         XCTAssertTrue(runner.perform(.record(name: nil)).ok)
         XCTAssertTrue(runner.perform(.wait(.seconds(2))).ok)
         let clip = try XCTUnwrap(runner.finishClip())

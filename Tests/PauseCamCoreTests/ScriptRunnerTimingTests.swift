@@ -4,10 +4,10 @@ import PauseCamVirtual
 
 /// A command takes its time on the caller's clock before it is queued; long waits report progress.
 final class ScriptRunnerTimingTests: XCTestCase {
-    /// A simulated scheduler whose serial context is `backlog` behind: `perform` first lets that much time pass
+    /// A simulated serialContext whose serial context is `backlog` behind: `perform` first lets that much time pass
     /// (the frames queued in front of the command), as a busy real queue would.
-    final class BackloggedScheduler: Scheduler, @unchecked Sendable {
-        let inner = SimulatedScheduler()
+    final class BackloggedSerialContext: SerialContext, @unchecked Sendable {
+        let inner = SimulatedSerialContext()
         var backlog = MediaTime.zero
         var clock: any Clock { inner.clock }
         var isOnSerialContext: Bool { inner.isOnSerialContext }
@@ -20,30 +20,30 @@ final class ScriptRunnerTimingTests: XCTestCase {
         func interrupt() { inner.interrupt() }
     }
 
-    /// The test rig's virtual lenses, running, on a `BackloggedScheduler` (no backlog yet).
-    static func backloggedRig() -> (BackloggedScheduler, RigController, ScriptRunner) {
+    /// The test rig's virtual lenses, running, on a `BackloggedSerialContext` (no backlog yet).
+    static func backloggedRig() -> (BackloggedSerialContext, RigController, ScriptRunner) {
         let rig = EngineFixture.makeRig()
-        let scheduler = BackloggedScheduler()
+        let serialContext = BackloggedSerialContext()
         var cameras: [String: any Camera] = [:]
         for lens in rig.lenses {
             guard case .virtual(let color) = lens.source else { continue }
             cameras[lens.name] = VirtualLens(lens: lens.name, color: color, width: 64, height: 36, rate: FrameRate(30),
-                                             scheduler: scheduler.inner)
+                                             serialContext: serialContext.inner)
         }
         let controller = RigController(rig: rig, cameras: cameras, microphone: nil, sinkFactory: RecordingSinkFactory(),
-                                       store: MemorySidecarStore(), scheduler: scheduler,
+                                       store: MemorySidecarStore(), serialContext: serialContext,
                                        wallClock: { Date(timeIntervalSince1970: 0) }, outputDirectory: "/v",
                                        notify: { _ in })
-        scheduler.perform { controller.startDevices() }
-        let runner = ScriptRunner(controller: controller, scheduler: scheduler)
-        return (scheduler, controller, runner)
+        serialContext.perform { controller.startDevices() }
+        let runner = ScriptRunner(controller: controller, serialContext: serialContext)
+        return (serialContext, controller, runner)
     }
 
     func testACommandTakesEffectWhenItWasGivenNotWhenTheQueueGetsToIt() throws {
-        let (scheduler, controller, runner) = Self.backloggedRig()
+        let (serialContext, controller, runner) = Self.backloggedRig()
         XCTAssertTrue(runner.perform(.record(name: nil)).ok)
         XCTAssertTrue(runner.perform(.wait(.seconds(2))).ok)
-        scheduler.backlog = .milliseconds(500)
+        serialContext.backlog = .milliseconds(500)
         let given = runner.now
         XCTAssertTrue(runner.perform(.pause).ok)
         let pause = try XCTUnwrap(controller.recorder?.session.pauses.last)
@@ -55,10 +55,10 @@ final class ScriptRunnerTimingTests: XCTestCase {
     /// A script's waits keep the script's own time: a step that takes long (here a serial context 300 ms behind at
     /// every command) shortens the wait after it, so scenes are as long as scripted, not longer by each step's cost.
     func testAScriptsWaitsDoNotAddUpTheTimeItsOtherStepsTake() throws {
-        let (scheduler, _, runner) = Self.backloggedRig()
+        let (serialContext, _, runner) = Self.backloggedRig()
         let script = Rig.Script(name: "s", steps: [.record(name: nil), .wait(.seconds(2)), .pause, .wait(.seconds(1)),
                                                    .resume(name: nil), .wait(.seconds(2)), .stop])
-        scheduler.backlog = .milliseconds(300)
+        serialContext.backlog = .milliseconds(300)
         let start = runner.now
         let outcome = runner.run(script, onError: nil) { _, _ in }
         XCTAssertEqual(outcome, .completed(failedSteps: []))

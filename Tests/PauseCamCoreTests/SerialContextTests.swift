@@ -4,12 +4,12 @@ import PauseCamVirtual
 
 /// The engine's classes have no locks: their entry points check that they run on the serial context, and the
 /// devices' callbacks do not keep (or crash on) a controller that is gone. Tested like swift-nio tests its loop
-/// checks: the predicate itself, and a scheduler whose check reports instead of trapping.
+/// checks: the predicate itself, and a serialContext whose check reports instead of trapping.
 final class SerialContextTests: XCTestCase {
-    /// A simulated scheduler whose serial context is only the inside of `perform` and its events, and whose
+    /// A simulated serialContext whose serial context is only the inside of `perform` and its events, and whose
     /// check records a violation instead of trapping.
-    final class StrictScheduler: Scheduler, @unchecked Sendable {
-        let inner = SimulatedScheduler()
+    final class StrictSerialContext: SerialContext, @unchecked Sendable {
+        let inner = SimulatedSerialContext()
         private let lock = NSLock()
         private var depth = 0
         private var recorded: [String] = []
@@ -32,68 +32,68 @@ final class SerialContextTests: XCTestCase {
         func interrupt() { inner.interrupt() }
     }
 
-    private func makeController(scheduler: StrictScheduler) -> RigController {
+    private func makeController(serialContext: StrictSerialContext) -> RigController {
         let rig = EngineFixture.makeRig()
         var cameras: [String: any Camera] = [:]
         for lens in rig.lenses {
             guard case .virtual(let color) = lens.source else { continue }
             cameras[lens.name] = VirtualLens(lens: lens.name, color: color, width: 64, height: 36, rate: FrameRate(30),
-                                             scheduler: scheduler.inner)
+                                             serialContext: serialContext.inner)
         }
-        return RigController(rig: rig, cameras: cameras, microphone: VirtualMicrophone(scheduler: scheduler.inner),
-                             sinkFactory: RecordingSinkFactory(), store: MemorySidecarStore(), scheduler: scheduler,
+        return RigController(rig: rig, cameras: cameras, microphone: VirtualMicrophone(serialContext: serialContext.inner),
+                             sinkFactory: RecordingSinkFactory(), store: MemorySidecarStore(), serialContext: serialContext,
                              wallClock: { Date(timeIntervalSince1970: 0) }, outputDirectory: "/v", notify: { _ in })
     }
 
     func testEntryPointsCalledOffTheSerialContextAreReported() {
-        let scheduler = StrictScheduler()
-        let controller = makeController(scheduler: scheduler)
+        let serialContext = StrictSerialContext()
+        let controller = makeController(serialContext: serialContext)
         controller.startDevices()
-        _ = controller.execute(.status, at: scheduler.clock.now())
+        _ = controller.execute(.status, at: serialContext.clock.now())
         _ = controller.status
         // `status` twice: once inside `execute(.status)` (its status line), once read directly.
-        XCTAssertEqual(scheduler.violations, ["startDevices()", "execute(_:at:)", "status", "status"])
+        XCTAssertEqual(serialContext.violations, ["startDevices()", "execute(_:at:)", "status", "status"])
     }
 
-    func testTheEngineDrivenThroughTheSchedulerNeverTripsTheCheck() throws {
-        let scheduler = StrictScheduler()
-        let controller = makeController(scheduler: scheduler)
-        scheduler.perform { controller.startDevices() }
-        let runner = ScriptRunner(controller: controller, scheduler: scheduler)
+    func testTheEngineDrivenThroughTheSerialContextNeverTripsTheCheck() throws {
+        let serialContext = StrictSerialContext()
+        let controller = makeController(serialContext: serialContext)
+        serialContext.perform { controller.startDevices() }
+        let runner = ScriptRunner(controller: controller, serialContext: serialContext)
         let script = Rig.Script(name: "s", steps: [.record(name: nil), .wait(.seconds(1)), .pause, .wait(.seconds(1)),
                                                    .resume(name: nil), .mark("here"), .wait(.seconds(1)), .stop])
         XCTAssertEqual(runner.run(script, onError: nil) { _, _ in }, .completed(failedSteps: []))
         XCTAssertNotNil(runner.finishClip())
-        scheduler.perform { controller.stopDevices() }
-        XCTAssertEqual(scheduler.violations, [])
+        serialContext.perform { controller.stopDevices() }
+        XCTAssertEqual(serialContext.violations, [])
     }
 
     func testARecorderCalledOffTheSerialContextIsReported() throws {
-        let scheduler = StrictScheduler()
-        let controller = makeController(scheduler: scheduler)
-        let runner = ScriptRunner(controller: controller, scheduler: scheduler)
-        scheduler.perform { controller.startDevices() }
+        let serialContext = StrictSerialContext()
+        let controller = makeController(serialContext: serialContext)
+        let runner = ScriptRunner(controller: controller, serialContext: serialContext)
+        serialContext.perform { controller.startDevices() }
         XCTAssertTrue(runner.perform(.record(name: nil)).ok)
         let recorder = try XCTUnwrap(controller.recorder)
         _ = recorder.mark("off the context")
-        XCTAssertEqual(scheduler.violations, ["mark(_:)"])
+        XCTAssertEqual(serialContext.violations, ["mark(_:)"])
     }
 
-    func testSimulatedSchedulerIsOnlyTheDrivingThreadsContextWhileItRuns() {
-        let scheduler = SimulatedScheduler()
-        XCTAssertTrue(scheduler.isOnSerialContext, "set-up before the loop runs is allowed")
+    func testSimulatedSerialContextIsOnlyTheDrivingThreadsContextWhileItRuns() {
+        let serialContext = SimulatedSerialContext()
+        XCTAssertTrue(serialContext.isOnSerialContext, "set-up before the loop runs is allowed")
         final class Box: @unchecked Sendable { var inside = false; var otherThread = true }
         let box = Box()
-        scheduler.schedule(at: scheduler.clock.now() + .seconds(1)) {
-            box.inside = scheduler.isOnSerialContext
+        serialContext.schedule(at: serialContext.clock.now() + .seconds(1)) {
+            box.inside = serialContext.isOnSerialContext
             let done = DispatchSemaphore(value: 0)
             Thread.detachNewThread {
-                box.otherThread = scheduler.isOnSerialContext
+                box.otherThread = serialContext.isOnSerialContext
                 done.signal()
             }
             done.wait()
         }
-        scheduler.advance(until: scheduler.clock.now() + .seconds(2))
+        serialContext.advance(until: serialContext.clock.now() + .seconds(2))
         XCTAssertTrue(box.inside)
         XCTAssertFalse(box.otherThread, "another thread while the loop runs is off the serial context")
     }
@@ -112,7 +112,7 @@ final class SerialContextTests: XCTestCase {
     }
 
     func testDeviceCallbacksDoNotKeepOrCrashOnAControllerThatIsGone() {
-        let scheduler = SimulatedScheduler()
+        let serialContext = SimulatedSerialContext()
         let camera = HeldCamera()
         weak var gone: RigController?
         do {
@@ -120,19 +120,19 @@ final class SerialContextTests: XCTestCase {
                           lenses: [Rig.Lens(name: "main", source: .virtual(color: RGBColor(hex: "#ffffff")!))])
             let controller = RigController(rig: rig, cameras: ["main": camera], microphone: nil,
                                            sinkFactory: RecordingSinkFactory(), store: MemorySidecarStore(),
-                                           scheduler: scheduler, wallClock: { Date() }, outputDirectory: "/v",
+                                           serialContext: serialContext, wallClock: { Date() }, outputDirectory: "/v",
                                            notify: { _ in })
             controller.startDevices()
-            XCTAssertTrue(ScriptRunner(controller: controller, scheduler: scheduler).perform(.record(name: nil)).ok)
+            XCTAssertTrue(ScriptRunner(controller: controller, serialContext: serialContext).perform(.record(name: nil)).ok)
             gone = controller
         }
         XCTAssertNil(gone, "the camera's callbacks keep the controller alive")
         // With `unowned` captures these traps; with `weak` they do nothing.
-        camera.deliver?(VideoFrame(pts: scheduler.clock.now(), width: 2, height: 2, format: .yuv420p, planes: [],
+        camera.deliver?(VideoFrame(pts: serialContext.clock.now(), width: 2, height: 2, format: .yuv420p, planes: [],
                                    lens: "main"))
         camera.onEnd?("unplugged")
         // Nor do the controller's own timers (the health check, every 2 s), with `unowned` a trap as well.
-        scheduler.advance(until: scheduler.clock.now() + .seconds(3))
-        XCTAssertEqual(scheduler.pendingCount, 0)
+        serialContext.advance(until: serialContext.clock.now() + .seconds(3))
+        XCTAssertEqual(serialContext.pendingCount, 0)
     }
 }

@@ -36,15 +36,15 @@ final class SlowStartTests: XCTestCase {
         var rig = EngineFixture.makeRig()
         rig.lenses = rig.lenses.filter { $0.name == "main" }
         rig.defaultLens = "main"
-        let scheduler = SimulatedScheduler()
+        let serialContext = SimulatedSerialContext()
         let camera = ManualCamera()
         let factory = SlowSinkFactory()
         let controller = RigController(rig: rig, cameras: ["main": camera], microphone: nil, sinkFactory: factory,
-                                       store: MemorySidecarStore(), scheduler: scheduler,
+                                       store: MemorySidecarStore(), serialContext: serialContext,
                                        wallClock: { Date(timeIntervalSince1970: 0) }, outputDirectory: "/v",
                                        notify: { _ in })
-        scheduler.perform { controller.startDevices() }
-        let runner = ScriptRunner(controller: controller, scheduler: scheduler)
+        serialContext.perform { controller.startDevices() }
+        let runner = ScriptRunner(controller: controller, serialContext: serialContext)
         let start = runner.now
         let frame = FrameRate(30).frameDuration
         func captured(_ k: Int64) -> MediaTime { start + .milliseconds(1) + (try! frame.multiplied(by: k)) }
@@ -52,10 +52,10 @@ final class SlowStartTests: XCTestCase {
         factory.whileOpening = { camera.send(at: captured(0)) }
         XCTAssertTrue(runner.perform(.record(name: nil)).ok)
         for k in Int64(1)...30 {
-            scheduler.advance(until: captured(k))
+            serialContext.advance(until: captured(k))
             camera.send(at: captured(k))
         }
-        scheduler.advance(until: captured(30) + .milliseconds(1))
+        serialContext.advance(until: captured(30) + .milliseconds(1))
         let clip = try XCTUnwrap(runner.finishClip())
         // Stopped just after frame 30: frames 0…30 are the clip, 31 frames. Frame 0 lost would leave 30.
         XCTAssertEqual(factory.inner.sinks.first?.video.count, 31)

@@ -17,7 +17,7 @@ final class VirtualMicrophoneSignalTests: XCTestCase {
     }
 
     func testToneIsAContinuousSineAtMinusTwelveDBFSWithoutBeeps() {
-        let microphone = VirtualMicrophone(scheduler: SimulatedScheduler(), tone: 440)
+        let microphone = VirtualMicrophone(serialContext: SimulatedSerialContext(), tone: 440)
         let second = samples(microphone, from: 3 * 48_000 - 7, count: 48_000)
         let peak = Double(second.map { abs(Int($0)) }.max() ?? 0)
         XCTAssertEqual(20 * log10(peak / 32768), -12, accuracy: 0.05)
@@ -42,7 +42,7 @@ final class VirtualMicrophoneSignalTests: XCTestCase {
     }
 
     func testWithDriftTheBeepStillStartsAtEachWholeSecondOfTheSessionClock() {
-        let microphone = VirtualMicrophone(scheduler: SimulatedScheduler(), driftPPM: 1000)
+        let microphone = VirtualMicrophone(serialContext: SimulatedSerialContext(), driftPPM: 1000)
         // Second 100 begins at sample 100 × 48048; the beep lasts 100 ms of session time.
         let start: Int64 = 100 * 48_048
         let around = samples(microphone, from: start - 480, count: 480 + 48_048)
@@ -56,19 +56,19 @@ final class VirtualMicrophoneSignalTests: XCTestCase {
     }
 
     func testLevelZeroIsSilentAndLevelScales() {
-        let silent = VirtualMicrophone(scheduler: SimulatedScheduler(), level: 0)
+        let silent = VirtualMicrophone(serialContext: SimulatedSerialContext(), level: 0)
         XCTAssertTrue(samples(silent, from: 5 * 48_000, count: 9600).allSatisfy { $0 == 0 })
-        let half = VirtualMicrophone(scheduler: SimulatedScheduler(), tone: 440, level: 0.5)
+        let half = VirtualMicrophone(serialContext: SimulatedSerialContext(), tone: 440, level: 0.5)
         let peak = Double(samples(half, from: 0, count: 4800).map { abs(Int($0)) }.max() ?? 0)
         XCTAssertEqual(peak, VirtualMicrophone.toneAmplitude / 2, accuracy: 2)
     }
 
     func testTheMicrophoneDeliversOnItsOwnClock() {
-        let scheduler = SimulatedScheduler()
-        let microphone = VirtualMicrophone(scheduler: scheduler, tone: 440, driftPPM: -1000)
+        let serialContext = SimulatedSerialContext()
+        let microphone = VirtualMicrophone(serialContext: serialContext, tone: 440, driftPPM: -1000)
         let chunks = ChunkBox()
         try? microphone.start(deliver: { chunk in chunks.append(chunk) }, onEnd: { _ in })
-        scheduler.advance(until: scheduler.clock.now() + .seconds(10))
+        serialContext.advance(until: serialContext.clock.now() + .seconds(10))
         microphone.stop()
         let delivered = chunks.all
         let frames = delivered.reduce(0) { $0 + $1.frameCount }

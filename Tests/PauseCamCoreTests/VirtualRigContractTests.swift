@@ -10,7 +10,7 @@ final class VirtualRigContractTests: XCTestCase {
 
     func makeLens() -> VirtualLens {
         VirtualLens(lens: "main", color: green, width: 320, height: 180, rate: FrameRate(30),
-                    scheduler: SimulatedScheduler())
+                    serialContext: SimulatedSerialContext())
     }
 
     func luma(_ frame: VideoFrame, _ x: Int, _ y: Int) -> UInt8 { frame.planes[0].bytes[y * frame.width + x] }
@@ -64,7 +64,7 @@ final class VirtualRigContractTests: XCTestCase {
     }
 
     func testTheBeepIsOneKilohertzAtMinusSixDBFSForATenthOfASecondAtEachWholeSecond() {
-        let microphone = VirtualMicrophone(scheduler: SimulatedScheduler())
+        let microphone = VirtualMicrophone(serialContext: SimulatedSerialContext())
         // One whole second of samples starting at second 7, chunk by chunk.
         var samples: [Int16] = []
         var next: Int64 = 7 * 48_000

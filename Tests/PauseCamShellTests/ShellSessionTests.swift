@@ -45,14 +45,14 @@ final class ShellSessionTests: XCTestCase {
     func session(_ lines: [String], interactive: Bool = false, errorPolicy: ShellErrorPolicy = .continue)
         -> (shell: Shell, reader: ScriptedLineReader) {
         let rig = Rig(name: "Bare", lenses: [Rig.Lens(name: "main", source: .virtual(color: RGBColor(hex: "#20c040")!))])
-        let scheduler = SimulatedScheduler()
+        let serialContext = SimulatedSerialContext()
         let controller = RigController(rig: rig, cameras: [:], microphone: nil, sinkFactory: UnusedSinkFactory(),
-                                       store: UnusedSidecarStore(), scheduler: scheduler,
+                                       store: UnusedSidecarStore(), serialContext: serialContext,
                                        wallClock: { Date(timeIntervalSince1970: 0) }, outputDirectory: "/nowhere",
                                        notify: { _ in })
         let reader = ScriptedLineReader(lines)
-        let shell = Shell(controller: controller, runner: ScriptRunner(controller: controller, scheduler: scheduler),
-                          scheduler: scheduler, reader: reader, interactive: interactive, color: false,
+        let shell = Shell(controller: controller, runner: ScriptRunner(controller: controller, serialContext: serialContext),
+                          serialContext: serialContext, reader: reader, interactive: interactive, color: false,
                           errorPolicy: errorPolicy,
                           surroundings: Shell.Surroundings(devices: { "" }, openMovie: { $0 }, interruptRead: {}))
         return (shell, reader)

@@ -63,9 +63,9 @@ final class BusyContextMailboxTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         addTeardownBlock { try? FileManager.default.removeItem(atPath: directory) }
 
-        let scheduler = RealTimeScheduler()
+        let serialContext = RealTimeSerialContext()
         let roles = ["wide", "main", "tele"]
-        let cameras = Dictionary(uniqueKeysWithValues: roles.map { ($0, ThreadedCamera(lens: $0, clock: scheduler.clock)) })
+        let cameras = Dictionary(uniqueKeysWithValues: roles.map { ($0, ThreadedCamera(lens: $0, clock: serialContext.clock)) })
         let grey = try XCTUnwrap(RGBColor(hex: "#808080"))
         let rig = Rig(name: "Busy rig", output: Rig.OutputSettings(width: 1920, height: 1080, rate: FrameRate(30)),
                       audio: Rig.AudioInput(device: .virtual),
@@ -74,34 +74,34 @@ final class BusyContextMailboxTests: XCTestCase {
                       defaultLens: "main", standby: .hot)
         let factory = SleepingSinkFactory(delay: 0.02)
         let messages = Messages()
-        let controller = RigController(rig: rig, cameras: cameras, microphone: ThreadedMicrophone(clock: scheduler.clock),
-                                       sinkFactory: factory, store: AtomicSidecarStore(), scheduler: scheduler,
+        let controller = RigController(rig: rig, cameras: cameras, microphone: ThreadedMicrophone(clock: serialContext.clock),
+                                       sinkFactory: factory, store: AtomicSidecarStore(), serialContext: serialContext,
                                        wallClock: { Date() }, outputDirectory: directory,
                                        finishing: SerialQueueWorker(label: "test.finishing"),
                                        devices: SerialQueueWorker(label: "test.devices"),
                                        notify: { messages.append($0) })
         addTeardownBlock {
-            scheduler.perform { controller.stopDevices() }
+            serialContext.perform { controller.stopDevices() }
             controller.waitForDevices()
         }
-        scheduler.perform { controller.startDevices() }
+        serialContext.perform { controller.startDevices() }
         controller.waitForDevices()
-        let mailboxes = scheduler.perform { controller.videoMailboxes }
+        let mailboxes = serialContext.perform { controller.videoMailboxes }
         XCTAssertEqual(Set(mailboxes.keys), Set(roles), "every lens is hot")
         let probe = DepthProbe(Array(mailboxes.values))
-        let runner = ScriptRunner(controller: controller, scheduler: scheduler)
+        let runner = ScriptRunner(controller: controller, serialContext: serialContext)
 
         XCTAssertTrue(runner.perform(.record(name: "busy")).ok)
         XCTAssertTrue(runner.perform(.wait(.seconds(1))).ok)
         // On top of the sleeping sink, hold the context for 4 s (longer than the microphone's 3 s mailbox); ask for the status while it is held.
         let held = DispatchSemaphore(value: 0)
-        scheduler.schedule(at: .zero) {
+        serialContext.schedule(at: .zero) {
             held.signal()
             Thread.sleep(forTimeInterval: 4)
         }
         held.wait()
         let asked = Date()
-        let status = scheduler.perform { controller.status }
+        let status = serialContext.perform { controller.status }
         let statusWait = Date().timeIntervalSince(asked)
         XCTAssertEqual(status.state, .recording)
         // It answers once the context is free (4 s of hold, then the drains queued meanwhile: a few 20 ms appends).

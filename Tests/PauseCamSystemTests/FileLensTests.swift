@@ -53,22 +53,22 @@ final class FileLensTests: XCTestCase {
     }
 
     /// Starts `lens` at the simulated clock's start and lets `seconds` pass.
-    static func run(_ lens: FileLens, on scheduler: SimulatedScheduler, seconds: Int64) throws -> Collector {
+    static func run(_ lens: FileLens, on serialContext: SimulatedSerialContext, seconds: Int64) throws -> Collector {
         let collector = Collector()
-        try scheduler.perform { try lens.start(deliver: { collector.add($0) }, onEnd: { collector.end($0) }) }
-        scheduler.advance(until: scheduler.clock.now() + .seconds(seconds))
+        try serialContext.perform { try lens.start(deliver: { collector.add($0) }, onEnd: { collector.end($0) }) }
+        serialContext.advance(until: serialContext.clock.now() + .seconds(seconds))
         return collector
     }
 
     func testAnMJPEGFileDeliversItsFramesOnItsOwnGridAndEndsAtItsEnd() throws {
         let path = try Self.twoColourMovie(codec: ["-c:v", "mjpeg", "-q:v", "2"], name: "two.mov")
-        let scheduler = SimulatedScheduler()
-        let lens = try FileLens(path: path, lens: "main", loop: false, scheduler: scheduler)
+        let serialContext = SimulatedSerialContext()
+        let lens = try FileLens(path: path, lens: "main", loop: false, serialContext: serialContext)
         XCTAssertTrue(lens.isMJPEG)
         XCTAssertEqual(lens.format.rate, FrameRate(15))
         XCTAssertEqual(lens.format.width, 160)
-        let start = scheduler.clock.now()
-        let got = try Self.run(lens, on: scheduler, seconds: 3)
+        let start = serialContext.clock.now()
+        let got = try Self.run(lens, on: serialContext, seconds: 3)
         let frames = got.frames
         guard frames.count == 30 else { return XCTFail("\(frames.count) frames instead of the file's 30") }
         // Frame k at start + k/15 (the start falls on the 15 fps grid here).
@@ -88,10 +88,10 @@ final class FileLensTests: XCTestCase {
 
     func testALoopingFileStartsOverAndKeepsTheGrid() throws {
         let path = try Self.twoColourMovie(codec: ["-c:v", "mjpeg", "-q:v", "2"], name: "two.avi")
-        let scheduler = SimulatedScheduler()
-        let lens = try FileLens(path: path, lens: "main", loop: true, scheduler: scheduler)
-        let start = scheduler.clock.now()
-        let got = try Self.run(lens, on: scheduler, seconds: 5)
+        let serialContext = SimulatedSerialContext()
+        let lens = try FileLens(path: path, lens: "main", loop: true, serialContext: serialContext)
+        let start = serialContext.clock.now()
+        let got = try Self.run(lens, on: serialContext, seconds: 5)
         let frames = got.frames
         // 5 s at 15 fps: frames 0…75 (the one at exactly 5 s is delivered 1 ms later, after the advance).
         guard frames.count == 75 else {
@@ -111,10 +111,10 @@ final class FileLensTests: XCTestCase {
     func testAnH264FileDecodesThroughTheGenericDecoder() throws {
         let path = try Self.twoColourMovie(codec: ["-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p"],
                                            name: "two-h264.mov")
-        let scheduler = SimulatedScheduler()
-        let lens = try FileLens(path: path, lens: "main", loop: false, scheduler: scheduler)
+        let serialContext = SimulatedSerialContext()
+        let lens = try FileLens(path: path, lens: "main", loop: false, serialContext: serialContext)
         XCTAssertFalse(lens.isMJPEG)
-        let frames = try Self.run(lens, on: scheduler, seconds: 3).frames
+        let frames = try Self.run(lens, on: serialContext, seconds: 3).frames
         // Every frame, the decoder drained at the end of the file.
         guard frames.count == 30 else { return XCTFail("\(frames.count) frames instead of the file's 30") }
         XCTAssertEqual(frames.first?.format, .yuv420p)
@@ -126,9 +126,9 @@ final class FileLensTests: XCTestCase {
 
     func testAnotherPixelFormatIsConvertedToYUV420() throws {
         let path = try Self.twoColourMovie(codec: ["-c:v", "ffv1", "-pix_fmt", "yuv444p"], name: "two-ffv1.mkv")
-        let scheduler = SimulatedScheduler()
-        let lens = try FileLens(path: path, lens: "main", loop: false, scheduler: scheduler)
-        let frames = try Self.run(lens, on: scheduler, seconds: 3).frames
+        let serialContext = SimulatedSerialContext()
+        let lens = try FileLens(path: path, lens: "main", loop: false, serialContext: serialContext)
+        let frames = try Self.run(lens, on: serialContext, seconds: 3).frames
         guard frames.count == 30 else { return XCTFail("\(frames.count) frames instead of the file's 30") }
         XCTAssertEqual(frames.first?.format, .yuv420p)
         XCTAssertEqual(frames.first?.planes[1].bytes.count ?? 0 >= 80 * 60, true)
@@ -139,12 +139,12 @@ final class FileLensTests: XCTestCase {
 
     func testAStoppedLensRestartsWhereTheSessionClockHasGot() throws {
         let path = try Self.twoColourMovie(codec: ["-c:v", "mjpeg", "-q:v", "2"], name: "two.mov")
-        let scheduler = SimulatedScheduler()
-        let lens = try FileLens(path: path, lens: "main", loop: false, scheduler: scheduler)
-        let first = try Self.run(lens, on: scheduler, seconds: 1)
+        let serialContext = SimulatedSerialContext()
+        let lens = try FileLens(path: path, lens: "main", loop: false, serialContext: serialContext)
+        let first = try Self.run(lens, on: serialContext, seconds: 1)
         lens.stop()
         XCTAssertEqual(first.frames.count, 15)
-        let second = try Self.run(lens, on: scheduler, seconds: 2)
+        let second = try Self.run(lens, on: serialContext, seconds: 2)
         XCTAssertEqual(first.frames.count, 15, "no frame of the stopped run arrives after the stop")
         // Like a camera, the file went on while the lens was stopped: 1 s in, it shows its dark second second.
         let luma = second.frames.map(Self.meanLuma)
@@ -158,20 +158,20 @@ final class FileLensTests: XCTestCase {
     func testALensStartedLateShowsTheFileAtTheTimeSinceItsSessionBegan() throws {
         let path = try Self.twoColourMovie(codec: ["-c:v", "libx264", "-preset", "ultrafast", "-g", "250"],
                                            name: "two-h264.mov")
-        let scheduler = SimulatedScheduler()
-        let lens = try FileLens(path: path, lens: "main", loop: false, scheduler: scheduler)
+        let serialContext = SimulatedSerialContext()
+        let lens = try FileLens(path: path, lens: "main", loop: false, serialContext: serialContext)
         XCTAssertEqual(lens.frameCount, 30)
-        scheduler.advance(until: scheduler.clock.now() + .milliseconds(1400))
-        let late = try Self.run(lens, on: scheduler, seconds: 2)
+        serialContext.advance(until: serialContext.clock.now() + .milliseconds(1400))
+        let late = try Self.run(lens, on: serialContext, seconds: 2)
         let luma = late.frames.map(Self.meanLuma)
         XCTAssertEqual(luma.count, 9, "frames 21…29 of 30: \(luma)")
         XCTAssertEqual(luma.filter { $0 > 150 }, [], "\(luma)")
         XCTAssertEqual(late.ends.count, 1)
         lens.stop()
 
-        let looping = try FileLens(path: path, lens: "main", loop: true, scheduler: scheduler)
-        scheduler.advance(until: scheduler.clock.now() + .milliseconds(2400))
-        let again = try Self.run(looping, on: scheduler, seconds: 1).frames.map(Self.meanLuma)
+        let looping = try FileLens(path: path, lens: "main", loop: true, serialContext: serialContext)
+        serialContext.advance(until: serialContext.clock.now() + .milliseconds(2400))
+        let again = try Self.run(looping, on: serialContext, seconds: 1).frames.map(Self.meanLuma)
         // 2.4 s into a 2 s loop is frame 6: nine more bright frames, then the dark second.
         XCTAssertEqual(again.count, 15, "\(again)")
         XCTAssertEqual(again.prefix(9).filter { $0 < 150 }, [], "\(again)")
@@ -181,7 +181,7 @@ final class FileLensTests: XCTestCase {
 
     func testAMissingFileIsAnErrorNamingThePath() throws {
         let path = "/nonexistent/pausecam/clip.mov"
-        XCTAssertThrowsError(try FileLens(path: path, lens: "main", loop: false, scheduler: SimulatedScheduler())) {
+        XCTAssertThrowsError(try FileLens(path: path, lens: "main", loop: false, serialContext: SimulatedSerialContext())) {
             let text = "\($0)"
             XCTAssertTrue(text.contains(path), text)
             XCTAssertTrue(text.contains("No such file or directory"), text)
@@ -191,7 +191,7 @@ final class FileLensTests: XCTestCase {
     func testAFileThatIsNoMovieIsAnErrorNamingThePath() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("pausecam-not-a-movie-\(UUID().uuidString.prefix(8)).mov").path
         try Data("not a movie at all\n".utf8).write(to: URL(fileURLWithPath: path))
-        XCTAssertThrowsError(try FileLens(path: path, lens: "main", loop: false, scheduler: SimulatedScheduler())) {
+        XCTAssertThrowsError(try FileLens(path: path, lens: "main", loop: false, serialContext: SimulatedSerialContext())) {
             let text = "\($0)"
             XCTAssertTrue(text.hasPrefix("movie file \(path): "), text)
         }

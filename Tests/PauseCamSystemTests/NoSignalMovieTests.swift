@@ -20,22 +20,22 @@ final class NoSignalMovieTests: XCTestCase {
                       audio: Rig.AudioInput(device: .virtual),
                       lenses: [Rig.Lens(name: "main", source: .virtual(color: RGBColor(hex: "#20c040")!),
                                         width: 320, height: 180, rate: FrameRate(30))])
-        let scheduler = SimulatedScheduler()
+        let serialContext = SimulatedSerialContext()
         let camera = VirtualLens(lens: "main", color: RGBColor(hex: "#20c040")!, width: 320, height: 180,
-                                 rate: FrameRate(30), scheduler: scheduler)
+                                 rate: FrameRate(30), serialContext: serialContext)
         let controller = RigController(rig: rig, cameras: ["main": camera],
-                                       microphone: VirtualMicrophone(scheduler: scheduler),
+                                       microphone: VirtualMicrophone(serialContext: serialContext),
                                        sinkFactory: MovieWriterFactory(), store: AtomicSidecarStore(),
-                                       scheduler: scheduler, wallClock: { Date(timeIntervalSince1970: 1_800_000_000) },
+                                       serialContext: serialContext, wallClock: { Date(timeIntervalSince1970: 1_800_000_000) },
                                        outputDirectory: directory.path, notify: { _ in })
-        let runner = ScriptRunner(controller: controller, scheduler: scheduler)
-        scheduler.perform { controller.startDevices() }
+        let runner = ScriptRunner(controller: controller, serialContext: serialContext)
+        serialContext.perform { controller.startDevices() }
         XCTAssertTrue(runner.perform(.record(name: nil)).ok)
         XCTAssertTrue(runner.perform(.wait(.seconds(1))).ok)
-        scheduler.perform { camera.unplug() }
+        serialContext.perform { camera.unplug() }
         XCTAssertTrue(runner.perform(.wait(.milliseconds(3500))).ok)
         let clip = try XCTUnwrap(runner.finishClip())
-        scheduler.perform { controller.stopDevices() }
+        serialContext.perform { controller.stopDevices() }
         let movie = clip.moviePath
 
         // Constant rate, no timestamp gap: every packet one frame (512 ticks of 1/15360 s) after the one before.

@@ -39,10 +39,10 @@ final class StandbyDecodingTests: XCTestCase {
     /// this change it decoded every frame to yuv422p, whether the lens was active or not.
     func testAnMJPEGFileLensHandsOutItsJPEGsUndecoded() throws {
         let path = try FileLensTests.twoColourMovie(codec: ["-c:v", "mjpeg", "-q:v", "2"], name: "standby.mov")
-        let scheduler = SimulatedScheduler()
-        let lens = try FileLens(path: path, lens: "wide", loop: false, scheduler: scheduler)
+        let serialContext = SimulatedSerialContext()
+        let lens = try FileLens(path: path, lens: "wide", loop: false, serialContext: serialContext)
         XCTAssertEqual(lens.format.pixelFormat, .jpeg)
-        let frames = try FileLensTests.run(lens, on: scheduler, seconds: 1).frames
+        let frames = try FileLensTests.run(lens, on: serialContext, seconds: 1).frames
         XCTAssertEqual(frames.count, 15)
         for frame in frames {
             XCTAssertEqual(frame.format, .jpeg)

@@ -3,7 +3,7 @@
 /// queued, then `controller.execute(command, at: time)` runs on the serial context.
 ///
 /// Safe to call from any thread (the server's, a signal queue's): the only engine access is through
-/// `scheduler.perform`. Every command carried out is also published as a `control` event, so `watch` clients and
+/// `serialContext.perform`. Every command carried out is also published as a `control` event, so `watch` clients and
 /// the shell's own output see what a pedal or a remote did.
 public final class ControlDispatcher: @unchecked Sendable {
     /// What the server does with a request: reply, or reply and then stream events to this client.
@@ -13,16 +13,16 @@ public final class ControlDispatcher: @unchecked Sendable {
     }
 
     private let controller: RigController
-    private let scheduler: any Scheduler
+    private let serialContext: any SerialContext
     private let parser: CommandParser
     private let rigName: String
     private let publish: @Sendable (_ jsonLine: String, _ text: String) -> Void
 
     /// `publish` gets each command's event as a JSON line for `watch` clients and as the text the shell prints.
-    public init(controller: RigController, scheduler: any Scheduler, parser: CommandParser, rigName: String,
+    public init(controller: RigController, serialContext: any SerialContext, parser: CommandParser, rigName: String,
                 publish: @escaping @Sendable (_ jsonLine: String, _ text: String) -> Void) {
         self.controller = controller
-        self.scheduler = scheduler
+        self.serialContext = serialContext
         self.parser = parser
         self.rigName = rigName
         self.publish = publish
@@ -36,7 +36,7 @@ public final class ControlDispatcher: @unchecked Sendable {
             return .reply(.error(failure.message))
         case .success(.statusJSON):
             let controller = self.controller
-            let status = scheduler.perform { controller.status }
+            let status = serialContext.perform { controller.status }
             return .reply(ControlReply(ok: true, message: ControlStatusJSON.line(status, rig: rigName)))
         case .success(.watch):
             return .watch(ControlReply(ok: true, message: "watching \(rigName): one JSON line per event until you disconnect"))
@@ -53,7 +53,7 @@ public final class ControlDispatcher: @unchecked Sendable {
 
     private func perform(_ command: Command) -> RigController.Reply {
         let controller = self.controller
-        let time = scheduler.clock.now()
-        return scheduler.perform { controller.execute(command, at: time) }
+        let time = serialContext.clock.now()
+        return serialContext.perform { controller.execute(command, at: time) }
     }
 }

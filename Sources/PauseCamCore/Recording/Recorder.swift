@@ -3,7 +3,7 @@ import Foundation
 /// One clip being recorded: the `Session` state machine, the `OutputClock`, the `Retimer`, the `SceneLog`, and the
 /// sink they feed.
 ///
-/// Used only on the serial context (the `Scheduler`'s), so it needs no locks: the session decides, the output clock
+/// Used only on the serial context (the `SerialContext`'s), so it needs no locks: the session decides, the output clock
 /// puts the active lens's frames on the movie's own frame grid, the retimer places the grid's slots and the audio,
 /// and this class performs what they return — appending to the sink, writing the sidecar at every scene boundary,
 /// and finishing the movie with one chapter per scene.
@@ -51,7 +51,7 @@ public final class Recorder: @unchecked Sendable {
     private var sinkError: Error?
     /// The serial context this recorder lives on, checked at every entry point; `nil` checks nothing (a recorder
     /// driven directly by a test).
-    public var serialContext: (any Scheduler)?
+    public var serialContext: (any SerialContext)?
     /// The time of `stop`: at the finish, the grid's slots before it are decided with the last picture.
     private var stopTime: MediaTime?
     /// Repeats, skips, held and slate stretches and switches, counted on the slots kept, for the sidecar.

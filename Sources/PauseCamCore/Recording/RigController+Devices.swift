@@ -28,7 +28,7 @@ extension RigController {
     /// Starts the cameras — every one with `standby: hot`, only the active lens's with `standby: cold` — and the
     /// microphone. A camera that fails to start is reported and left out; the others go on.
     public func startDevices() {
-        scheduler.assertOnSerialContext()
+        serialContext.assertOnSerialContext()
         perform(bank.handle(.startDevices))
         guard let microphone else { return }
         startMicrophone(microphone)
@@ -43,11 +43,11 @@ extension RigController {
         let mailbox = Mailbox<AudioChunk>(capacity: 3 * Int(microphone.sampleRate), weight: { $0.frameCount })
         do {
             // `weak`: a device's thread may deliver after the controller is gone (a rig torn down mid-stream).
-            try microphone.start(deliver: { [weak self, scheduler, intake] chunk in
+            try microphone.start(deliver: { [weak self, serialContext, intake] chunk in
                 guard intake.isOpen, mailbox.post(chunk) else { return }
-                scheduler.schedule(at: .zero) { [weak self] in self?.drainAudio(mailbox) }
-            }, onEnd: { [weak self, scheduler, identity = ObjectIdentifier(microphone)] reason in
-                scheduler.schedule(at: .zero) { [weak self] in
+                serialContext.schedule(at: .zero) { [weak self] in self?.drainAudio(mailbox) }
+            }, onEnd: { [weak self, serialContext, identity = ObjectIdentifier(microphone)] reason in
+                serialContext.schedule(at: .zero) { [weak self] in
                     guard let self, self.microphone.map(ObjectIdentifier.init) == identity,
                           self.endedMicrophone != identity else { return }
                     self.endedMicrophone = identity
@@ -64,23 +64,23 @@ extension RigController {
     /// take a while on a real camera, and the serial context does not wait for them. Starts and stops keep their
     /// order there. A failure comes back to the context, is reported, and the bank is told so it can choose again.
     private func startCamera(lens name: String) -> [String] {
-        guard let camera = cameras[name] else { return perform(bank.handle(.startFailed(lens: name, at: scheduler.clock.now()))) }
+        guard let camera = cameras[name] else { return perform(bank.handle(.startFailed(lens: name, at: serialContext.clock.now()))) }
         let mailbox = videoMailboxes[name] ?? Mailbox<VideoFrame>(
             capacity: Self.videoMailboxCapacity(for: rig.lens(named: name), output: rig.output))
         videoMailboxes[name] = mailbox
-        let deliver: @Sendable (VideoFrame) -> Void = { [weak self, scheduler, intake] frame in
+        let deliver: @Sendable (VideoFrame) -> Void = { [weak self, serialContext, intake] frame in
             guard intake.isOpen, mailbox.post(frame) else { return }
-            scheduler.schedule(at: .zero) { [weak self] in self?.drainVideo(mailbox, lens: name) }
+            serialContext.schedule(at: .zero) { [weak self] in self?.drainVideo(mailbox, lens: name) }
         }
-        let onEnd: @Sendable (String) -> Void = { [weak self, scheduler] reason in
-            scheduler.schedule(at: .zero) { [weak self] in self?.cameraEnded(lens: name, camera: camera, reason: reason) }
+        let onEnd: @Sendable (String) -> Void = { [weak self, serialContext] reason in
+            serialContext.schedule(at: .zero) { [weak self] in self?.cameraEnded(lens: name, camera: camera, reason: reason) }
         }
-        deviceWorker.submit { [weak self, scheduler] in
+        deviceWorker.submit { [weak self, serialContext] in
             do {
                 try camera.start(deliver: deliver, onEnd: onEnd)
             } catch {
                 let message = "lens \(name): \(camera.displayName) could not start: \(error)"
-                scheduler.schedule(at: .zero) { [weak self] in self?.cameraFailedToStart(lens: name, message: message) }
+                serialContext.schedule(at: .zero) { [weak self] in self?.cameraFailedToStart(lens: name, message: message) }
             }
         }
         return []
@@ -91,7 +91,7 @@ extension RigController {
     private func cameraFailedToStart(lens name: String, message: String) {
         notify(message)
         recorder?.warn(message)
-        for rejection in perform(bank.handle(.startFailed(lens: name, at: scheduler.clock.now()))) { notify(rejection) }
+        for rejection in perform(bank.handle(.startFailed(lens: name, at: serialContext.clock.now()))) { notify(rejection) }
     }
 
     /// Stops `camera` on the device worker, after any start queued before (V4L2 joins its capture thread).
@@ -138,19 +138,19 @@ extension RigController {
     /// A camera for `lens` appeared (plugged in): it serves the lens from now on, and with `on_attach: switch`
     /// becomes the active lens, mid-clip included. Replaces any camera the lens had.
     public func attach(_ camera: any Camera, lens name: String) {
-        scheduler.assertOnSerialContext()
+        serialContext.assertOnSerialContext()
         guard rig.lens(named: name) != nil else { return }
         if let old = cameras[name], old !== camera { stopCamera(old) }
         cameras[name] = camera
         notify("lens \(name): \(camera.displayName) attached")
         recorder?.warn("lens \(name): \(camera.displayName) attached mid-clip")
-        perform(bank.handle(.attached(lens: name, at: scheduler.clock.now())))
+        perform(bank.handle(.attached(lens: name, at: serialContext.clock.now())))
     }
 
     /// The camera of `lens` went away (unplugged, a udev remove): it is stopped and forgotten, and recording goes
     /// on with the nearest lens.
     public func detach(lens name: String, reason: String) {
-        scheduler.assertOnSerialContext()
+        serialContext.assertOnSerialContext()
         guard let camera = cameras[name] else { return }
         stopCamera(camera)
         cameraEnded(lens: name, camera: camera, reason: reason)
@@ -159,7 +159,7 @@ extension RigController {
     /// Stops every device (the cameras on the device worker, after any start queued there); idempotent. Off the
     /// context, `waitForDevices` then waits for the stops.
     public func stopDevices() {
-        scheduler.assertOnSerialContext()
+        serialContext.assertOnSerialContext()
         for camera in cameras.values { stopCamera(camera) }
         microphone?.stop()
     }
@@ -173,7 +173,7 @@ extension RigController {
 
     /// A frame from any lens: the switcher keeps the active lens's frames, the recorder places them.
     public func receive(_ frame: VideoFrame) {
-        scheduler.assertOnSerialContext()
+        serialContext.assertOnSerialContext()
         guard isPlausible(frame.pts, what: "video frames from lens \(frame.lens)") else { return }
         // The bank first: a pending switch takes effect at the new lens's first frame, which must then pass.
         perform(bank.handle(.frame(lens: frame.lens, pts: frame.pts)))
@@ -185,7 +185,7 @@ extension RigController {
 
     /// Audio from the microphone.
     public func receive(_ chunk: AudioChunk) {
-        scheduler.assertOnSerialContext()
+        serialContext.assertOnSerialContext()
         guard isPlausible(chunk.pts, what: "audio chunks") else { return }
         if levels.add(chunk, recording: recorder?.session.state == .recording) { warnSilence() }
         if microphoneGone { microphoneCameBack() }
@@ -201,7 +201,7 @@ extension RigController {
     /// is a driver's broken timestamp. It is dropped (appending it would stretch the movie by the jump, and every
     /// honest sample after it would then look late), and the clip's sidecar says so once per source.
     private func isPlausible(_ pts: MediaTime, what: String) -> Bool {
-        guard let limit = try? scheduler.clock.now().adding(Self.maximumFutureSkew), pts > limit else { return true }
+        guard let limit = try? serialContext.clock.now().adding(Self.maximumFutureSkew), pts > limit else { return true }
         recorder?.warn("\(what) with timestamps ahead of the clock were dropped (a driver's broken timestamps)")
         return false
     }
@@ -213,18 +213,18 @@ extension RigController {
         notify("recording failed: \(failure); stopping and keeping what was written")
         clipInterruption = "recording failed: \(failure)"
         _ = execute(.stop, at: time)
-        scheduler.interrupt()
+        serialContext.interrupt()
     }
 
     /// A lens's camera ended by itself (unplugged): recording goes on with the nearest lens that has a camera.
     public func cameraEnded(lens: String, camera: any Camera, reason: String) {
-        scheduler.assertOnSerialContext()
+        serialContext.assertOnSerialContext()
         // A camera that was already replaced (re-plugged) ends late: nothing to do.
         guard let current = cameras[lens], current === camera else { return }
         cameras[lens] = nil
         notify("lens \(lens) lost its camera: \(reason)")
         recorder?.warn("lens \(lens) lost its camera: \(reason)")
-        perform(bank.handle(.detached(lens: lens, at: scheduler.clock.now())))
+        perform(bank.handle(.detached(lens: lens, at: serialContext.clock.now())))
     }
 
     /// The input has been below −60 dBFS for 5 s while recording: said now, and in the clip's sidecar.

@@ -7,7 +7,7 @@ extension RigController {
     /// Hands a clip whose `stop` grace time has passed to the finisher (the serial context is free at once; a
     /// "saved" event follows); does nothing otherwise. Idempotent.
     public func finalizeIfStopping() {
-        scheduler.assertOnSerialContext()
+        serialContext.assertOnSerialContext()
         guard let recorder, recorder.session.state == .stopping else { return }
         if !recorder.hasVideo && recorder.failure == nil {
             self.recorder = nil
@@ -19,19 +19,19 @@ extension RigController {
             return
         }
         // A slate due before the stop belongs in the clip (the last tick may have come before it was due).
-        perform(bank.handle(.tick(now: scheduler.clock.now())))
+        perform(bank.handle(.tick(now: serialContext.clock.now())))
         self.recorder = nil
         intake.isOpen = false
         let job = recorder.prepareFinish(stoppedAt: Self.iso8601(wallClock()))
         switch savedEvents {
         case .whenFinished:
-            finisher.start(job) { [weak self, scheduler] in
-                scheduler.schedule(at: .zero) { [weak self] in self?.collectFinishedClips() }
+            finisher.start(job) { [weak self, serialContext] in
+                serialContext.schedule(at: .zero) { [weak self] in self?.collectFinishedClips() }
             }
         case .after(let delay):
             let path = job.moviePath
             finisher.start(job)
-            scheduler.schedule(at: scheduler.clock.now() + delay) { [weak self] in
+            serialContext.schedule(at: serialContext.clock.now() + delay) { [weak self] in
                 guard let self else { return }
                 self.finisher.waitUntilDone(path)
                 self.collectFinishedClips(only: path)
@@ -43,7 +43,7 @@ extension RigController {
     /// Takes in the clips the finisher is done with: each becomes `lastClip` (or `lastFailure`) and its event is
     /// told. Runs on the serial context when the worker posts, and when a caller waits for every finish.
     public func collectFinishedClips(only path: String? = nil) {
-        scheduler.assertOnSerialContext()
+        serialContext.assertOnSerialContext()
         if path == nil, case .after = savedEvents { return }
         for outcome in finisher.collect(only: path) {
             switch outcome {
@@ -74,6 +74,6 @@ extension RigController {
     public func waitForSavedClips() {
         finisher.waitUntilIdle()
         let collect = finisher.saving
-        scheduler.perform { for path in collect { collectFinishedClips(only: path) } }
+        serialContext.perform { for path in collect { collectFinishedClips(only: path) } }
     }
 }

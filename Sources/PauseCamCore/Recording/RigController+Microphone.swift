@@ -33,7 +33,7 @@ extension RigController {
     /// clip). Between clips any format is taken: `record` opens the movie with the microphone's own format.
     @discardableResult
     public func attachMicrophone(_ replacement: any Microphone) -> Result<Void, MicrophoneRefusal> {
-        scheduler.assertOnSerialContext()
+        serialContext.assertOnSerialContext()
         if let current = microphone {
             if current === replacement { return .success(()) }
             if !microphoneGone {
@@ -75,7 +75,7 @@ extension RigController {
     /// worker, which waits for its capture thread) and the clip goes on with silence. Does nothing when the
     /// microphone already ended.
     public func detachMicrophone(reason: String) {
-        scheduler.assertOnSerialContext()
+        serialContext.assertOnSerialContext()
         guard let microphone, !microphoneGone else { return }
         endedMicrophone = ObjectIdentifier(microphone)
         deviceWorker.submit { microphone.stop() }

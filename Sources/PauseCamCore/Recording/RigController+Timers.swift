@@ -5,7 +5,7 @@ import Foundation
 extension RigController {
     /// Every `storagePolicy.interval` while `recorder` records: one round of `HealthCheck`, performed.
     func scheduleHealthCheck(for recorder: Recorder, _ check: HealthCheck) {
-        scheduler.schedule(at: scheduler.clock.now() + storagePolicy.interval) { [weak self, weak recorder] in
+        serialContext.schedule(at: serialContext.clock.now() + storagePolicy.interval) { [weak self, weak recorder] in
             guard let self, let recorder, recorder === self.recorder,
                   recorder.session.state == .recording || recorder.session.state == .paused else { return }
             var check = check
@@ -20,8 +20,8 @@ extension RigController {
                     recorder.warn(message)
                 case .stop(let reason):
                     self.clipInterruption = reason
-                    _ = self.execute(.stop, at: self.scheduler.clock.now())
-                    self.scheduler.interrupt()
+                    _ = self.execute(.stop, at: self.serialContext.clock.now())
+                    self.serialContext.interrupt()
                     return
                 }
             }
@@ -32,10 +32,10 @@ extension RigController {
     /// Every `holdInterval` while `recorder` records: the output clock's slots older than `holdAfter` are decided
     /// with the last picture. While the active camera delivers, they are decided already and this does nothing.
     func scheduleVideoHold(for recorder: Recorder) {
-        scheduler.schedule(at: scheduler.clock.now() + Self.holdInterval) { [weak self, weak recorder] in
+        serialContext.schedule(at: serialContext.clock.now() + Self.holdInterval) { [weak self, weak recorder] in
             guard let self, let recorder, recorder === self.recorder,
                   recorder.session.state == .recording || recorder.session.state == .paused else { return }
-            let now = self.scheduler.clock.now()
+            let now = self.serialContext.clock.now()
             self.perform(self.bank.handle(.tick(now: now)))
             if let before = try? now.subtracting(Self.holdAfter) {
                 recorder.holdVideo(before: before)

@@ -3,7 +3,7 @@ import Foundation
 /// Runs a rig: its lenses and microphone, the active-lens `Switcher`, and the clip being recorded. Every `Command`
 /// from the shell, a scene script or a remote control arrives here as the same value and gets the same reply.
 ///
-/// Used only on the scheduler's serial context, so it has no locks; that context never waits on I/O. Devices hand
+/// Used only on the serialContext's serial context, so it has no locks; that context never waits on I/O. Devices hand
 /// their samples to bounded mailboxes (`RigController+Devices`), and a stopped clip is finished by the
 /// `ClipFinisher` on a worker, which posts a "saved" event back. Lens commands are in `RigController+Lenses`, the
 /// periodic checks in `HealthCheck`, the status text in `RigStatus`.
@@ -41,7 +41,7 @@ public final class RigController: @unchecked Sendable {
     var endedMicrophone: ObjectIdentifier?
     private let sinkFactory: any MovieSinkFactory
     private let store: any SidecarStore
-    let scheduler: any Scheduler
+    let serialContext: any SerialContext
     let wallClock: @Sendable () -> Date
     let outputDirectory: String
     /// Called with every event the user should see (scene changes, unplugged cameras, saved clips).
@@ -90,7 +90,7 @@ public final class RigController: @unchecked Sendable {
     /// program); `savedEvents` says when the context hears of it; `devices` starts and stops cameras (inline by
     /// default and on the simulated clock, whose virtual lenses read the clock as they start).
     public init(rig: Rig, cameras: [String: any Camera], microphone: (any Microphone)?, sinkFactory: any MovieSinkFactory,
-                store: any SidecarStore, scheduler: any Scheduler, wallClock: @escaping @Sendable () -> Date,
+                store: any SidecarStore, serialContext: any SerialContext, wallClock: @escaping @Sendable () -> Date,
                 outputDirectory: String, warnings: [String] = [], storage: (any StorageProbe)? = nil,
                 storagePolicy: StoragePolicy = StoragePolicy(), finishing: any BackgroundWorker = InlineWorker(),
                 savedEvents: ClipFinisher.SavedEvents = .whenFinished, devices: any BackgroundWorker = InlineWorker(),
@@ -102,7 +102,7 @@ public final class RigController: @unchecked Sendable {
         self.microphone = microphone
         self.sinkFactory = sinkFactory
         self.store = store
-        self.scheduler = scheduler
+        self.serialContext = serialContext
         self.wallClock = wallClock
         self.outputDirectory = outputDirectory
         self.rigWarnings = warnings
@@ -118,7 +118,7 @@ public final class RigController: @unchecked Sendable {
 
     /// Carries out `command`, given at session-clock `time`.
     public func execute(_ command: Command, at time: MediaTime) -> Reply {
-        scheduler.assertOnSerialContext()
+        serialContext.assertOnSerialContext()
         switch command {
         case .record(let name): return record(name: name, at: time)
         case .pause: return state(.pause, at: time)
@@ -180,7 +180,7 @@ public final class RigController: @unchecked Sendable {
                                                sidecarPath: sidecarPath, started: Self.iso8601(wallClock()))
         description.exports = rig.output.exports
         let recorder = Recorder(description: description, sink: sink, store: store, sidecarWorker: finisher.worker)
-        recorder.serialContext = scheduler
+        recorder.serialContext = serialContext
         lastClip = nil
         lastFailure = nil
         nothingRecorded = nil
@@ -202,7 +202,7 @@ public final class RigController: @unchecked Sendable {
         return MovieSettings(width: output.width, height: output.height, rate: output.rate,
                              container: output.container, preset: output.preset, crf: output.crf,
                              keyframeInterval: output.keyframeInterval, audio: audio,
-                             blockWhenBehind: scheduler is SimulatedScheduler)
+                             blockWhenBehind: serialContext is SimulatedSerialContext)
     }
 
     func state(_ command: Session.Command, at time: MediaTime) -> Reply {
@@ -221,7 +221,7 @@ public final class RigController: @unchecked Sendable {
             }
             for case .finalize(let stopTime) in actions {
                 // Only this clip's timer may finish it: a new clip started meanwhile has its own.
-                scheduler.schedule(at: stopTime + Self.stopGrace) { [weak self, weak recorder] in
+                serialContext.schedule(at: stopTime + Self.stopGrace) { [weak self, weak recorder] in
                     guard let self, let recorder, recorder === self.recorder else { return }
                     self.finalizeIfStopping()
                 }
@@ -241,11 +241,11 @@ public final class RigController: @unchecked Sendable {
 
     /// The live state, derived from sample timestamps, and the clips being saved.
     public var status: Status {
-        scheduler.assertOnSerialContext()
+        serialContext.assertOnSerialContext()
         let session = recorder?.session
         return Status(state: session?.state ?? .idle, scene: session?.scenes.count ?? 0,
                       timer: session?.timer ?? .zero, lens: bank.activeLens,
-                      digitalZoom: switcher.digitalZoom(at: scheduler.clock.now()),
+                      digitalZoom: switcher.digitalZoom(at: serialContext.clock.now()),
                       droppedFrames: recorder?.droppedVideoFrames ?? 0, moviePath: recorder?.moviePath,
                       lensesWithCamera: rig.lenses.map(\.name).filter { cameras[$0] != nil }, saving: finisher.saving,
                       audioPeak: microphone == nil ? nil : levels.peak ?? SoundLevel.floor)

@@ -1,9 +1,9 @@
 /// Carries out commands from outside the serial context — a scene script's steps, or lines typed at the shell —
-/// one at a time: `wait` lets time pass on the scheduler (instantly on the simulated clock), every other command is
+/// one at a time: `wait` lets time pass on the serialContext (instantly on the simulated clock), every other command is
 /// performed on the serial context at the time the caller gave it (read before the command is queued).
 public final class ScriptRunner {
     private let controller: RigController
-    private let scheduler: any Scheduler
+    private let serialContext: any SerialContext
 
     /// Called while a long `wait` passes (with where it stands) and once when it ends (`nil`: clear the line).
     /// Set by the composition root to draw a progress line; `nil` shows nothing. Called on the runner's thread.
@@ -17,13 +17,13 @@ public final class ScriptRunner {
     /// While a script runs: the scripted time of its steps after the current one, and whether it reports progress.
     private var scriptContext: (laterWaits: MediaTime, reports: Bool)?
 
-    public init(controller: RigController, scheduler: any Scheduler) {
+    public init(controller: RigController, serialContext: any SerialContext) {
         self.controller = controller
-        self.scheduler = scheduler
+        self.serialContext = serialContext
     }
 
     /// The session-clock time now.
-    public var now: MediaTime { scheduler.clock.now() }
+    public var now: MediaTime { serialContext.clock.now() }
 
     /// Performs one command. `wait` returns a failed reply when it was interrupted (Ctrl-C).
     ///
@@ -37,7 +37,7 @@ public final class ScriptRunner {
         }
         let controller = self.controller
         let time = now
-        return scheduler.perform { controller.execute(command, at: time) }
+        return serialContext.perform { controller.execute(command, at: time) }
     }
 
     /// Lets `duration` pass (until `deadline` when given: a script's own clock); in slices that report progress when
@@ -45,16 +45,16 @@ public final class ScriptRunner {
     private func wait(_ duration: MediaTime, until deadline: MediaTime? = nil) -> Bool {
         let end = deadline ?? now + duration
         let reports = progress != nil && (scriptContext?.reports ?? (duration > Self.progressThreshold))
-        guard reports, let progress else { return scheduler.advance(until: end) }
+        guard reports, let progress else { return serialContext.advance(until: end) }
         defer { progress(nil) }
         let controller = self.controller
         let later = scriptContext?.laterWaits ?? .zero
         while true {
             let sliceEnd = MediaTime.min(end, now + Self.progressSlice)
-            guard scheduler.advance(until: sliceEnd) else { return false }
+            guard serialContext.advance(until: sliceEnd) else { return false }
             let current = now
             if current >= end { return true }
-            let movieTime = scheduler.perform { controller.status.timer }
+            let movieTime = serialContext.perform { controller.status.timer }
             progress(WaitProgress(sessionTime: current, movieTime: movieTime, scriptedTimeLeft: (end - current) + later))
         }
     }
@@ -67,8 +67,8 @@ public final class ScriptRunner {
     public func run(_ script: Rig.Script, onError: Rig.Script.OnError?,
                     report: (Command, RigController.Reply) -> Void) -> ScriptOutcome {
         let controller = self.controller
-        scheduler.perform { controller.scriptName = script.name }
-        defer { scheduler.perform { controller.scriptName = nil } }
+        serialContext.perform { controller.scriptName = script.name }
+        defer { serialContext.perform { controller.scriptName = nil } }
         let policy = onError ?? script.onError
         let waits = script.steps.map { step -> MediaTime in
             if case .wait(let duration) = step { return duration }
@@ -97,7 +97,7 @@ public final class ScriptRunner {
             // fail one by one. It interrupts a running (or the next) `wait` and makes clip commands fail, so it is
             // looked for after a failed step only: a look after every step would queue behind a busy serial context
             // and make the script late by that much at every step.
-            if !reply.ok, let reason = scheduler.perform({ controller.clipInterruption }) {
+            if !reply.ok, let reason = serialContext.perform({ controller.clipInterruption }) {
                 report(step, .failed("script ended: \(reason)"))
                 return .clipInterrupted(reason: reason)
             }
@@ -127,15 +127,15 @@ public final class ScriptRunner {
     @discardableResult
     public func finishClip() -> Recorder.Clip? {
         let controller = self.controller
-        let state = scheduler.perform { controller.status.state }
+        let state = serialContext.perform { controller.status.state }
         if state == .recording || state == .paused {
             _ = perform(.stop)
         }
         // Let the samples captured before the stop arrive, then finish.
-        scheduler.advance(until: now + RigController.stopGrace)
-        scheduler.perform { controller.finalizeIfStopping() }
+        serialContext.advance(until: now + RigController.stopGrace)
+        serialContext.perform { controller.finalizeIfStopping() }
         // Finishing runs on a worker; this caller ends on the clip, so it waits for it (and any before it).
         controller.waitForSavedClips()
-        return scheduler.perform { controller.lastClip }
+        return serialContext.perform { controller.lastClip }
     }
 }

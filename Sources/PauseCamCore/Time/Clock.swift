@@ -10,16 +10,16 @@ public protocol Clock: AnyObject, Sendable {
 ///
 /// Everything that touches a `Recorder` happens inside `schedule`/`perform` work items, so the engine is
 /// single-threaded by construction. Two implementations: a real-time one (a serial dispatch queue and timers on the
-/// monotonic clock, in `PauseCamSystem`) and `SimulatedScheduler`, a discrete-event loop whose clock jumps from one
+/// monotonic clock, in `PauseCamSystem`) and `SimulatedSerialContext`, a discrete-event loop whose clock jumps from one
 /// event to the next, so an hour of recording runs as fast as the encoder allows and always the same way.
-public protocol Scheduler: AnyObject, Sendable {
-    /// The clock this scheduler's times are on.
+public protocol SerialContext: AnyObject, Sendable {
+    /// The clock this serialContext's times are on.
     var clock: any Clock { get }
     /// Runs `work` on the serial context at `time` (at once if `time` has passed). Callable from any thread.
     func schedule(at time: MediaTime, _ work: @escaping @Sendable () -> Void)
     /// Runs `work` on the serial context as soon as possible and waits for it. Call it from outside the context.
     func perform<T>(_ work: () throws -> T) rethrows -> T
-    /// Lets time pass until `time`: the simulated scheduler runs every event up to it; the real one sleeps the
+    /// Lets time pass until `time`: the simulated serialContext runs every event up to it; the real one sleeps the
     /// calling thread (never the serial context) while devices and timers go on. Returns early, `false`, when
     /// `interrupt()` is called; `true` when the time was reached.
     @discardableResult
@@ -30,12 +30,12 @@ public protocol Scheduler: AnyObject, Sendable {
     /// classes have no locks: this predicate is what their entry points check.
     var isOnSerialContext: Bool { get }
     /// Reports a caller that is not on the serial context. The default traps (`preconditionFailure`): touching the
-    /// engine from another thread is a data race, never a user's mistake. A test scheduler records instead, so a
+    /// engine from another thread is a data race, never a user's mistake. A test serialContext records instead, so a
     /// test can trip the check without dying.
     func serialContextViolated(in function: StaticString, file: StaticString, line: UInt)
 }
 
-extension Scheduler {
+extension SerialContext {
     /// Traps unless the caller is on the serial context: the check at the entry points of `RigController` and
     /// `Recorder` (swift-nio's `EventLoop.preconditionInEventLoop`).
     public func assertOnSerialContext(_ function: StaticString = #function, file: StaticString = #fileID,
@@ -45,6 +45,6 @@ extension Scheduler {
 
     public func serialContextViolated(in function: StaticString, file: StaticString, line: UInt) {
         preconditionFailure("\(function) was called off the engine's serial context (\(file):\(line)); "
-                            + "hop onto it with Scheduler.perform or schedule")
+                            + "hop onto it with SerialContext.perform or schedule")
     }
 }

@@ -19,10 +19,10 @@ public final class SimulatedClock: Clock, @unchecked Sendable {
     }
 }
 
-/// A discrete-event scheduler on a `SimulatedClock`: `advance(until:)` pops events in time order (ties in the order
+/// A discrete-event serialContext on a `SimulatedClock`: `advance(until:)` pops events in time order (ties in the order
 /// they were scheduled), sets the clock to each event's time and runs it, all on the calling thread. Determinism
 /// follows: the same events scheduled from the same start always run in the same order at the same times.
-public final class SimulatedScheduler: Scheduler, @unchecked Sendable {
+public final class SimulatedSerialContext: SerialContext, @unchecked Sendable {
     private struct Event {
         let time: MediaTime
         let sequence: UInt64

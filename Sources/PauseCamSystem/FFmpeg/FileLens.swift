@@ -6,8 +6,8 @@ import PauseCamCore
 ///
 /// Timing: frames are captured on the file's own frame grid of the session clock, like a `VirtualLens`'s: frame k
 /// of the file gets PTS = (g + k) × frame duration, g being the first grid point at or after `start`, and is
-/// delivered through the scheduler `deliveryLatency` after its PTS. So on the simulated clock the lens is driven by
-/// the `Scheduler` and a run is deterministic; on the real clock it plays at the file's rate.
+/// delivered through the serialContext `deliveryLatency` after its PTS. So on the simulated clock the lens is driven by
+/// the `SerialContext` and a run is deterministic; on the real clock it plays at the file's rate.
 ///
 /// Pacing: a camera shows what happens *now*, so the file plays on the session's clock, not from its first frame
 /// at every start. A lens started (a cold standby lens on a switch, a lens started again) at g begins with the
@@ -35,7 +35,7 @@ public final class FileLens: Camera, @unchecked Sendable {
     /// The file's length in frames at its own rate, when the container says; the loop's modulus.
     public let frameCount: Int64?
 
-    private let scheduler: any Scheduler
+    private let serialContext: any SerialContext
     private let lock = NSLock()
     private var running = false
     private var generation = 0
@@ -54,14 +54,14 @@ public final class FileLens: Camera, @unchecked Sendable {
     /// Opens `path` for the lens named `lens`, checking now that it is a movie FFmpeg can decode, so a missing or
     /// unreadable file is reported (with its path) before anything is recorded. `epoch` is the session-clock time
     /// of the file's first frame; by default now, when the session wires its lenses.
-    public init(path: String, lens: String, loop: Bool, scheduler: any Scheduler, epoch: MediaTime? = nil) throws {
+    public init(path: String, lens: String, loop: Bool, serialContext: any SerialContext, epoch: MediaTime? = nil) throws {
         let reader = try FileLensReader(path: path)
-        self.epoch = epoch ?? scheduler.clock.now()
+        self.epoch = epoch ?? serialContext.clock.now()
         frameCount = reader.frameCount
         self.path = path
         self.lens = lens
         self.loops = loop
-        self.scheduler = scheduler
+        self.serialContext = serialContext
         format = reader.format
         isMJPEG = reader.isMJPEG
         displayName = "File \(lens) (\((path as NSString).lastPathComponent))"
@@ -87,7 +87,7 @@ public final class FileLens: Camera, @unchecked Sendable {
         }
         let duration = format.rate.frameDuration
         // The first grid point at or after now.
-        let now = (try? scheduler.clock.now().rescaled(to: duration.timescale, rounding: .up).value) ?? 0
+        let now = (try? serialContext.clock.now().rescaled(to: duration.timescale, rounding: .up).value) ?? 0
         let first = (now + duration.value - 1) / duration.value
         let fileFrame = startFrame(gridIndex: first)
         reader.seek(toFrame: fileFrame)
@@ -146,7 +146,7 @@ public final class FileLens: Camera, @unchecked Sendable {
                       deliver: @escaping @Sendable (VideoFrame) -> Void) {
         let duration = format.rate.frameDuration
         let pts = MediaTime(value: frameIndex * duration.value, timescale: duration.timescale)
-        scheduler.schedule(at: pts + Self.deliveryLatency) { [weak self] in
+        serialContext.schedule(at: pts + Self.deliveryLatency) { [weak self] in
             guard let self, self.isCurrent(myGeneration), let item = feed.take() else { return }
             switch item {
             case .picture(var frame):

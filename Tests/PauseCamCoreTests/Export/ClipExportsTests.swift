@@ -58,22 +58,22 @@ final class ClipExportsTests: XCTestCase {
     func testEveryClipGetsItsExportsBesideTheMovieWithoutOverwriting() throws {
         var rig = EngineFixture.makeRig()
         rig.output.exports = [.edl, .youtube]
-        let scheduler = SimulatedScheduler()
+        let serialContext = SimulatedSerialContext()
         var cameras: [String: any Camera] = [:]
         for lens in rig.lenses {
             guard case .virtual(let color) = lens.source else { continue }
             cameras[lens.name] = VirtualLens(lens: lens.name, color: color, width: lens.width!, height: lens.height!,
-                                             rate: lens.rate!, scheduler: scheduler)
+                                             rate: lens.rate!, serialContext: serialContext)
         }
         let store = NewFileMemoryStore()
         // A file already sits where the first clip's EDL would go: it must be left alone.
         store.files["/videos/test-rig-2027-01-15-080000-1.edl"] = Data("mine".utf8)
         let controller = RigController(
-            rig: rig, cameras: cameras, microphone: VirtualMicrophone(scheduler: scheduler),
-            sinkFactory: RecordingSinkFactory(), store: store, scheduler: scheduler,
+            rig: rig, cameras: cameras, microphone: VirtualMicrophone(serialContext: serialContext),
+            sinkFactory: RecordingSinkFactory(), store: store, serialContext: serialContext,
             wallClock: { Date(timeIntervalSince1970: 1_800_000_000) }, outputDirectory: "/videos", notify: { _ in })
         controller.startDevices()
-        let runner = ScriptRunner(controller: controller, scheduler: scheduler)
+        let runner = ScriptRunner(controller: controller, serialContext: serialContext)
         for step: Command in [.record(name: "Take"), .wait(.seconds(1)), .mark("here"), .pause, .wait(.seconds(1)),
                               .resume(name: "Take"), .wait(.seconds(1)), .stop] {
             XCTAssertTrue(runner.perform(step).ok, "\(step)")

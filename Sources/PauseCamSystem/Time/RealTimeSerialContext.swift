@@ -2,10 +2,10 @@ import Dispatch
 import Foundation
 import PauseCamCore
 
-/// The real-time `Scheduler`: one serial dispatch queue is the engine's context; timers are set on
+/// The real-time `SerialContext`: one serial dispatch queue is the engine's context; timers are set on
 /// `CLOCK_MONOTONIC`; `advance(until:)` sleeps the calling thread (the shell's or the script runner's) while
 /// devices and timers go on.
-public final class RealTimeScheduler: Scheduler, @unchecked Sendable {
+public final class RealTimeSerialContext: SerialContext, @unchecked Sendable {
     public let clock: any Clock
     private let queue = DispatchQueue(label: "pausecam.engine")
     private let key = DispatchSpecificKey<Bool>()
