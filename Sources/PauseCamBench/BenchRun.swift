@@ -27,6 +27,7 @@ struct BenchRun {
 
         try RigLoadingBench.run()
         results["export_seconds_by_scenes"] = try ExportBench.run()
+        results["scene_toggles_seconds"] = try SceneToggleBench.run()
 
         let retimer = RetimerBench.nanosecondsPerSample()
         results["retimer_ns_per_sample"] = retimer

@@ -4,7 +4,7 @@ import PauseCamSystem
 import PauseCamVirtual
 
 // `make bench` (scripts/bench): `PauseCamBench [SECONDS] [--soak-minutes N] [--repeats N] [--json PATH]` runs
-// every figure of bench/README.md (`BenchRun`); `soak [MINUTES]`, `standby [SECONDS]`, `standby-yuyv [SECONDS]` and
+// every figure of bench/README.md (`BenchRun`); `scenes`, `soak [MINUTES]`, `standby [SECONDS]`, `standby-yuyv [SECONDS]` and
 // `samejob CONTENT PRESET [SECONDS]` run one part alone. Run in a release build; every figure is printed with what it measured.
 
 let words = Array(CommandLine.arguments.dropFirst())
@@ -42,6 +42,9 @@ case "standby-yuyv":
 case "export":
     // `pausecam export --format all` of 10,000 and 100,000 scenes, without the file writes.
     _ = try ExportBench.run()
+case "scenes":
+    // Seconds for 1000 and 4000 pause/resume toggles on the simulated clock (the sidecar's cost per scene change).
+    _ = try SceneToggleBench.run()
 case "matrix":
     // The HD canvas's BT.601 → BT.709 conversion, next to the scaler's own cost.
     try MatrixBench.run()

@@ -30,4 +30,16 @@ final class HealthCheckTests: XCTestCase {
             XCTAssertEqual(actions.contains(.stop(reason: "the disk is nearly full")), stops, "\(free)")
         }
     }
+
+    func testADeletedPartialStopsTheClipAtOnceWithItsReason() {
+        var check = HealthCheck(policy: policy)
+        XCTAssertEqual(check.check(droppedFrames: 0, freeBytes: 5_000, partialBytes: 10, partialPath: "/v/a.mov.partial"), [])
+        let actions = check.check(droppedFrames: 3, freeBytes: nil, partialBytes: 0, partialDeleted: true,
+                                  partialPath: "/v/a.mov.partial")
+        XCTAssertEqual(actions, [
+            .warnClip("the movie's file /v/a.mov.partial was deleted while recording (by hand, or with its folder): "
+                      + "nothing of this clip can be saved; stopping it"),
+            .stop(reason: "the movie's file was deleted while recording"),
+        ])
+    }
 }

@@ -16,15 +16,23 @@ final class SidecarWriterTests: XCTestCase {
         }
     }
 
-    func testWritesOnTheWorkerKeepTheirOrderAndComeBeforeTheFinalOne() {
+    func testOnlyTheNewestWaitingWriteIsWrittenAndItComesBeforeTheFinalOne() {
         let store = FlakyStore()
         let worker = BackgroundFinishTests.HeldWorker()
         let writer = SidecarWriter(store: store, worker: worker)
         for index in 1...3 { XCTAssertNoThrow(try writer.write(Data("\(index)".utf8), to: "clip.json")) }
+        XCTAssertNoThrow(try writer.write(Data("other".utf8), to: "other.json"))
         XCTAssertEqual(store.writes, [], "the caller waited for the disk")
         worker.submit { try? writer.writeNow(Data("final".utf8), to: "clip.json") }
         worker.release()
-        XCTAssertEqual(store.writes, ["1", "2", "3", "final"])
+        XCTAssertEqual(store.writes, ["3", "other", "final"])
+    }
+
+    func testAWriteAfterTheWorkerTookTheLastOneIsWrittenToo() {
+        let store = FlakyStore()
+        let writer = SidecarWriter(store: store, worker: InlineWorker())
+        for index in 1...3 { XCTAssertNoThrow(try writer.write(Data("\(index)".utf8), to: "clip.json")) }
+        XCTAssertEqual(store.writes, ["1", "2", "3"])
     }
 
     func testAFailedBackgroundWriteIsThrownByTheNextWriteAndKeptForTheFinalSidecar() {

@@ -52,3 +52,22 @@ final class MovieWriterNameTests: XCTestCase {
         }
     }
 }
+
+/// Every file a clip creates makes its name taken: a leftover of an earlier clip (a `.remux` from a crash while
+/// finishing, a sidecar's `.tmp`, an export) sends the new clip to `NAME-2`, and stays as it was.
+final class MovieNameLeftoverTests: XCTestCase {
+    func testEachFileAClipCreatesMakesTheNameTaken() throws {
+        let leftovers = ["take.mov", "take.mov.partial", "take.mov.remux", "take.json", "take.json.tmp", "take.jpg",
+                         "take.edl", "take.fcpxml", "take.csv", "take.ffmeta", "take.youtube.txt"]
+        XCTAssertEqual(Set(MovieNameReserver.clipFiles(stem: "take", fileExtension: "mov")), Set(leftovers))
+        for leftover in leftovers {
+            let directory = try MovieWriterFixture.directory("leftover")
+            let bytes = Data("left by an earlier clip: \(leftover)".utf8)
+            try bytes.write(to: URL(fileURLWithPath: directory + "/" + leftover))
+            let reservation = try MovieNameReserver(directory: directory, baseName: "take", fileExtension: "mov").reserve()
+            XCTAssertEqual(reservation.moviePath, directory + "/take-2.mov", leftover)
+            XCTAssertEqual(reservation.nameTakenBy, directory + "/" + leftover)
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: directory + "/" + leftover)), bytes, leftover)
+        }
+    }
+}

@@ -46,8 +46,12 @@ public enum EngineEvent: Sendable, Equatable {
     case nothingRecorded
     /// A clip was finished and saved.
     case clipSaved(ClipSavedEvent)
-    /// A clip could not be finished; its `.partial` holds the recording.
-    case clipFailed(moviePath: String, reason: String)
+    /// A clip could not be finished; with `partialKept`, its `.partial` holds the recording (otherwise it is gone,
+    /// deleted while recording).
+    case clipFailed(moviePath: String, reason: String, partialKept: Bool)
+    /// The movie's `.partial` lost its name while recording (deleted by hand, or with its folder): nothing more of
+    /// the clip can be saved, so it is stopped.
+    case movieFileDeleted(partialPath: String)
     /// A condition the user should look at, and where it was noted.
     case warning(EngineWarning, noted: WarningNote)
     /// A line from setting the rig up (measuring the encoder, a device watch that could not start): words only,

@@ -28,6 +28,7 @@ extension EngineEvent {
         case .nothingRecorded: return "nothing_recorded"
         case .clipSaved: return "clip_saved"
         case .clipFailed: return "clip_failed"
+        case .movieFileDeleted: return "movie_file_deleted"
         case .warning: return "warning"
         case .notice(_, let isWarning): return isWarning ? "warning" : "notice"
         }
@@ -87,10 +88,12 @@ extension EngineEvent {
             fields["duration"] = clip.duration.seconds
             fields["dropped_frames"] = clip.droppedFrames
             fields["mailbox_drops"] = Dictionary(uniqueKeysWithValues: clip.mailboxDrops.map { ($0.role, $0.count) })
-        case .clipFailed(let moviePath, let reason):
+        case .clipFailed(let moviePath, let reason, let partialKept):
             fields["file"] = moviePath
-            fields["partial"] = moviePath + ".partial"
+            if partialKept { fields["partial"] = moviePath + ".partial" }
             fields["reason"] = reason
+        case .movieFileDeleted(let partialPath):
+            fields["partial"] = partialPath
         case .warning(let warning, let noted):
             switch warning {
             case .silentMicrophone: fields["reason"] = "silent_microphone"

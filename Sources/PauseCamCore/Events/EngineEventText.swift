@@ -53,7 +53,12 @@ extension EngineEvent {
             return "saved \(clip.moviePath) — \(clip.scenes) scene(s), \(DurationParser.clockString(clip.duration)), "
                 + "\(clip.droppedFrames) dropped frame(s)"
                 + (drops.isEmpty ? "" : "; dropped before the engine (it was busy): " + drops.joined(separator: ", "))
-        case .clipFailed(let moviePath, let reason):
+        case .clipFailed(_, let reason, partialKept: false):
+            return "the clip could not be finished: \(reason)"
+        case .movieFileDeleted(let partialPath):
+            return "the movie's file \(partialPath) was deleted while recording (by hand, or with its folder): "
+                + "nothing of this clip can be saved; stopping it"
+        case .clipFailed(let moviePath, let reason, partialKept: true):
             let partial = moviePath + ".partial"
             return "the clip could not be finished: \(reason)\n"
                 + "  Everything recorded up to then is in \(partial) (it plays as it is).\n"

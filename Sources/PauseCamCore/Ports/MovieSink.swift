@@ -19,6 +19,9 @@ public protocol MovieSink: AnyObject {
     /// Pictures dropped so far because the encoder fell behind (real clock only; each one's frame repeats the picture
     /// before it, so the movie keeps its constant rate); for live status.
     var droppedVideoFrames: Int { get }
+    /// True once the `.partial` being written was deleted (by hand, or with its folder): what is recorded from then
+    /// on, and before, can no longer be saved. Checked by the periodic health check; cheap (one `fstat`).
+    var partialFileDeleted: Bool { get }
     /// Abandons the movie after a fatal error, leaving whatever was written (the `.partial` file) in place.
     func abort()
     /// Abandons a movie that has nothing in it (no video frame was appended) and removes the files it made, so an
@@ -29,6 +32,8 @@ public protocol MovieSink: AnyObject {
 extension MovieSink {
     /// For sinks that write no files (test fakes), discarding is just aborting.
     public func discard() { abort() }
+    /// Sinks that write no files (test fakes) have nothing to delete.
+    public var partialFileDeleted: Bool { false }
 }
 
 /// Makes movie sinks: the composition root hands the recorder one of these (the FFmpeg writer, or a fake in tests).

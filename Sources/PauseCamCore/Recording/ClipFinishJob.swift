@@ -31,6 +31,15 @@ public struct ClipFinishJob: @unchecked Sendable {
     /// Finishes the movie and writes the final sidecar; throws when the movie could not be finished (the
     /// `.partial` then holds the recording, and the sidecar says why).
     public func run() throws -> Recorder.Clip {
+        if sink.partialFileDeleted {
+            // Nothing of the movie is left to finish: say so, and keep the sidecar if its folder is still there.
+            sink.abort()
+            // The health check has told the clip already, unless the file went after its last round.
+            let told = interimSidecar.warnings.contains { $0.hasPrefix("the movie's file \(sink.partialPath) was deleted") }
+            let kept = writeInterim(warning: told ? nil : "the movie's file \(sink.partialPath) was deleted while "
+                                    + "recording: the movie could not be saved")
+            throw MovieFileDeleted(partialPath: sink.partialPath, sidecarPath: kept ? sidecarPath : nil)
+        }
         if let sinkError {
             sink.abort()
             writeInterim(warning: nil)
@@ -76,9 +85,24 @@ public struct ClipFinishJob: @unchecked Sendable {
                              thumbnailPath: summary.thumbnailPath, sidecar: sidecar)
     }
 
-    private func writeInterim(warning: String?) {
+    /// Writes the sidecar of a clip that could not be finished; true when it was written.
+    @discardableResult
+    private func writeInterim(warning: String?) -> Bool {
         var sidecar = interimSidecar
         if let warning { sidecar.warnings.append(warning) }
-        _ = try? sidecars.writeNow(try sidecar.encoded(), to: sidecarPath)
+        return (try? sidecars.writeNow(try sidecar.encoded(), to: sidecarPath)) != nil
+    }
+
+    /// The `.partial` was deleted while recording (by hand, or with its folder): no movie can be made of it.
+    public struct MovieFileDeleted: Error, CustomStringConvertible, Sendable {
+        public var partialPath: String
+        /// The sidecar written for the clip, if its folder was still there.
+        public var sidecarPath: String?
+
+        public var description: String {
+            "the movie's file \(partialPath) was deleted while recording, so nothing of the movie could be saved; "
+                + (sidecarPath.map { "its sidecar \($0) is kept (scenes, markers, warnings)" }
+                    ?? "nothing else of the clip was saved either (its folder is gone)")
+        }
     }
 }

@@ -12,9 +12,9 @@ public final class ClipFinisher: @unchecked Sendable {
     public enum Outcome: Sendable {
         /// The movie, thumbnail and final sidecar are written; `timer` is the clip's duration.
         case saved(Recorder.Clip, timer: MediaTime)
-        /// The movie could not be finished; `moviePath` is where it should have gone (its `.partial` holds the
-        /// recording), `reason` says why.
-        case failed(moviePath: String, reason: String)
+        /// The movie could not be finished; `moviePath` is where it should have gone, `reason` says why;
+        /// `partialKept` when its `.partial` still holds the recording (not when that file was deleted).
+        case failed(moviePath: String, reason: String, partialKept: Bool)
     }
 
     /// When the serial context hears that a clip was saved. The composition root chooses.
@@ -69,7 +69,8 @@ public final class ClipFinisher: @unchecked Sendable {
             do {
                 return .saved(try job.run(), timer: job.timer)
             } catch {
-                return .failed(moviePath: job.moviePath, reason: "\(error)")
+                return .failed(moviePath: job.moviePath, reason: "\(error)",
+                               partialKept: !(error is ClipFinishJob.MovieFileDeleted))
             }
         }
     }

@@ -1,7 +1,8 @@
 import Foundation
 
 /// The periodic check while a clip records (every `StoragePolicy.interval`): frames the encoder dropped since the
-/// last round, a disk running low, a disk too full to finish the clip. A value-type state machine:
+/// last round, a disk running low, a disk too full to finish the clip, the movie's `.partial` deleted (by hand, or
+/// with its folder). A value-type state machine:
 /// it remembers what it already said and returns what to do; the controller reads the numbers and performs.
 public struct HealthCheck: Sendable, Equatable {
     /// What one round asks for, in order.
@@ -21,8 +22,15 @@ public struct HealthCheck: Sendable, Equatable {
     public init(policy: StoragePolicy) { self.policy = policy }
 
     /// One round: `droppedFrames` is the encoder's count so far, `freeBytes` the space left where the clip is
-    /// written (`nil` when unknown), `partialBytes` the `.partial`'s size (finishing needs about as much again).
-    public mutating func check(droppedFrames: Int, freeBytes: Int64?, partialBytes: Int64) -> [Action] {
+    /// written (`nil` when unknown), `partialBytes` the `.partial`'s size (finishing needs about as much again);
+    /// `partialDeleted` says the `.partial` (`partialPath`) no longer has a name. Nothing of such a clip can be
+    /// saved any more, so it is stopped at once, with the reason.
+    public mutating func check(droppedFrames: Int, freeBytes: Int64?, partialBytes: Int64, partialDeleted: Bool = false,
+                               partialPath: String = "") -> [Action] {
+        if partialDeleted {
+            return [.warnClip(.movieFileDeleted(partialPath: partialPath)),
+                    .stop(reason: "the movie's file was deleted while recording")]
+        }
         var actions: [Action] = []
         if droppedFrames > droppedFramesSeen {
             actions.append(.notify(.framesDropped(count: droppedFrames - droppedFramesSeen, interval: policy.interval)))

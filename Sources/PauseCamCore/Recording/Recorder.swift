@@ -72,6 +72,14 @@ public final class Recorder: @unchecked Sendable {
     private var declicker: Declicker?
     /// The audio written in each scene (by scene index), for the sidecar's peak and RMS.
     private var sceneLevels: [Int: SoundLevel] = [:]
+    /// Index in `session.scenes` of the scene the last audio went to: audio comes in file-time order, so no later
+    /// audio goes to a scene before it.
+    private var audioScene: Int?
+    /// The sidecar's scenes and pauses that can no longer change, encoded once (see `writeSidecar`).
+    private var document = SidecarDocument()
+    /// How many of `session.scenes` and `session.pauses` the settled entries of `document` cover.
+    private(set) var settledScenes = 0
+    private var settledPauses = 0
 
     /// A recorder writing to `sink`; its sidecars go to `store`, through `sidecarWorker` when given (the finisher's:
     /// the serial context then never waits for an fsync).
@@ -90,6 +98,12 @@ public final class Recorder: @unchecked Sendable {
 
     /// The finished movie's path (reserved when the sink was made).
     public var moviePath: String { sink.moviePath }
+
+    /// Where the movie is written while recording (`NAME.mov.partial`).
+    public var partialPath: String { sink.partialPath }
+
+    /// True once the `.partial` was deleted while recording (see `MovieSink.partialFileDeleted`).
+    public var partialFileDeleted: Bool { sink.partialFileDeleted }
 
     /// Frames the sink dropped so far because the encoder fell behind.
     public var droppedVideoFrames: Int { sink.droppedVideoFrames }
@@ -277,14 +291,37 @@ public final class Recorder: @unchecked Sendable {
             do {
                 try sink.appendAudio(piece)
                 audioSamplesAppended += piece.frameCount
-                if let scene = session.scenes.last(where: { ($0.start ?? .zero) <= piece.pts }) ?? session.scenes.first {
-                    sceneLevels[scene.index, default: SoundLevel()].add(piece.samples)
+                if let scene = scene(showing: piece.pts) {
+                    audioScene = scene
+                    sceneLevels[session.scenes[scene].index, default: SoundLevel()].add(piece.samples)
                 }
             } catch {
                 sinkError = error
                 return
             }
         }
+    }
+
+    /// Index in `session.scenes` of the scene with frames whose part of the movie holds file time `time` (the first
+    /// one for a time before every scene); `nil` while no scene has a frame. Starts from the scene the last audio
+    /// went to, since audio comes in file-time order: no walk over the whole clip.
+    private func scene(showing time: MediaTime) -> Int? {
+        let scenes = session.scenes
+        var index = audioScene ?? 0
+        while index > 0, scenes[index].start.map({ $0 > time }) ?? true { index -= 1 }
+        if scenes.indices.contains(index), scenes[index].start == nil {
+            guard let first = scenes.indices.first(where: { scenes[$0].start != nil }) else { return nil }
+            index = first
+        }
+        var next = index + 1
+        while next < scenes.count {
+            if let start = scenes[next].start {
+                guard start <= time else { break }
+                index = next
+            }
+            next += 1
+        }
+        return index
     }
 
     /// Adds a marker at the current file time in the current scene.
@@ -346,45 +383,99 @@ public final class Recorder: @unchecked Sendable {
         sink.discard()
     }
 
-    /// One chapter per scene that got frames, starting at its first frame.
+    /// One chapter per scene of the movie (`MovieScenes`: a scene that got frames, with the empty ones merged into
+    /// it), from its first frame to the end of its last: the same scenes as the sidecar's.
     public func chapters() -> [Chapter] {
-        ChapterTitles.unique(session.scenes.compactMap { scene in
-            guard let start = scene.start, let end = scene.end, end > start else { return nil }
-            return Chapter(title: scene.title, start: start, end: end)
+        ChapterTitles.unique(MovieScenes.groups(of: session.scenes).map { group in
+            let scene = session.scenes[group.kept]
+            return Chapter(title: scene.title, start: scene.start ?? .zero, end: scene.end ?? .zero)
         })
     }
 
+    /// Writes the sidecar as of now (through the writer, usually on the finisher's worker).
+    ///
+    /// Only what can still change is encoded again: the scenes and pauses that are settled are encoded once, into
+    /// `document`. A scene is settled once nothing can reach it any more — frames go to the open segment's scene or
+    /// a later one, markers to the current scene, audio (in file-time order) to the scene of the last audio or a
+    /// later one — and the scene with frames after it has begun (until then, empty scenes after it may still be
+    /// merged into it). So a scene change costs the same in a clip's first scene as in its thousandth.
     private func writeSidecar() {
         do {
-            try sidecars.write(try makeSidecar(complete: false).encoded(), to: description.sidecarPath)
+            try sidecars.write(try sidecarDocument(), to: description.sidecarPath)
         } catch {
             log.warn("the sidecar could not be written: \(error)")
         }
     }
 
-    /// The sidecar as of now.
+    /// The JSON of `makeSidecar(complete: false)`, encoding only what is not settled.
+    func sidecarDocument() throws -> Data {
+        settleSidecarEntries()
+        let groups = MovieScenes.groups(of: session.scenes, from: settledScenes)
+        let cuts = MovieScenes.cuts(of: session.pauses[settledPauses...], scenes: session.scenes, groups: groups,
+                                    leading: settledScenes == 0)
+        return try document.encoded(makeSidecar(complete: false, groups: groups, cuts: cuts))
+    }
+
+    /// Moves the scenes that can no longer change (and the pauses before them) into `document`.
+    private func settleSidecarEntries() {
+        let scenes = session.scenes
+        var open = min(scenes.count - 1, session.segmentScene ?? 0)
+        if description.settings.audio != nil { open = min(open, audioScene ?? 0) }
+        // The groups that end before the first scene that may change, and have a scene with frames after them.
+        let groups = MovieScenes.groups(of: scenes, from: settledScenes).prefix { $0.members.upperBound <= open }
+            .filter { $0.members.upperBound < scenes.count && scenes[$0.members.upperBound].start != nil }
+        guard let through = groups.last?.members.upperBound else { return }
+        let pauses = session.pauses[settledPauses...].prefix { $0.afterScene - 1 < through }
+        let cuts = MovieScenes.cuts(of: pauses, scenes: scenes, groups: Array(groups), leading: settledScenes == 0)
+        do {
+            try document.settle(scenes: groups.map(sidecarScene), pauses: cuts.map(sidecarPause))
+            settledScenes = through
+            settledPauses += pauses.count
+        } catch {
+            log.warn("the sidecar could not be written: \(error)")
+        }
+    }
+
+    /// The sidecar as of now: every scene of the movie (`MovieScenes`) and every cut.
     public func makeSidecar(complete: Bool) -> Sidecar {
+        let groups = MovieScenes.groups(of: session.scenes)
+        return makeSidecar(complete: complete, groups: groups,
+                           cuts: MovieScenes.cuts(of: session.pauses[...], scenes: session.scenes, groups: groups,
+                                                  leading: true))
+    }
+
+    /// One scene of the sidecar: the group's scene with frames, and the markers of every scene merged into it, each
+    /// within the scene's bounds (a marker given before the scene's first frame showed is at that frame).
+    private func sidecarScene(_ group: MovieScenes.Group) -> Sidecar.Scene {
+        let scene = session.scenes[group.kept]
+        let start = scene.start ?? session.timer
+        let end = scene.end ?? start
+        let entries = group.members.map { log.entries(ofScene: session.scenes[$0].index) }
+        return Sidecar.Scene(
+            index: scene.index, name: scene.name, title: scene.title, start: start.seconds,
+            duration: scene.duration.seconds,
+            lenses: entries.flatMap(\.lensSegments).map { log.lensSegments[$0] }.map {
+                Sidecar.LensSegment(lens: $0.lens, start: $0.start.seconds, duration: ($0.end - $0.start).seconds,
+                                    repeatedFrames: $0.repeatedFrames, skippedFrames: $0.skippedFrames)
+            },
+            noSignal: entries.flatMap(\.noSignal).map { log.noSignal[$0] }.map {
+                Sidecar.NoSignal(kind: $0.kind.rawValue, lens: $0.lens, start: $0.start.seconds,
+                                 duration: ($0.end - $0.start).seconds)
+            },
+            markers: entries.flatMap(\.markers).map { log.markers[$0] }.map {
+                Sidecar.Marker(time: min(max($0.time, start), end).seconds, text: $0.text)
+            }, audioPeak: sceneLevels[scene.index]?.peak, audioRms: sceneLevels[scene.index]?.rms)
+    }
+
+    private func sidecarPause(_ cut: MovieScenes.Cut) -> Sidecar.Pause {
+        Sidecar.Pause(afterScene: cut.afterScene, at: cut.at.seconds, wallDuration: cut.ended.map { ($0 - cut.began).seconds })
+    }
+
+    /// The sidecar with the scenes of `groups` and the pauses of `cuts` (all of them, or those not yet settled).
+    private func makeSidecar(complete: Bool, groups: [MovieScenes.Group], cuts: [MovieScenes.Cut]) -> Sidecar {
         let settings = description.settings
-        let scenes = session.scenes.map { scene -> Sidecar.Scene in
-            Sidecar.Scene(
-                index: scene.index, name: scene.name, title: scene.title,
-                start: scene.start?.seconds ?? session.timer.seconds, duration: scene.duration.seconds,
-                lenses: log.lensSegments.filter { $0.scene == scene.index }.map {
-                    Sidecar.LensSegment(lens: $0.lens, start: $0.start.seconds, duration: ($0.end - $0.start).seconds,
-                                        repeatedFrames: $0.repeatedFrames, skippedFrames: $0.skippedFrames)
-                },
-                noSignal: log.noSignal.filter { $0.scene == scene.index }.map {
-                    Sidecar.NoSignal(kind: $0.kind.rawValue, lens: $0.lens, start: $0.start.seconds,
-                                     duration: ($0.end - $0.start).seconds)
-                },
-                markers: log.markers.filter { $0.scene == scene.index }.map {
-                    Sidecar.Marker(time: $0.time.seconds, text: $0.text)
-                }, audioPeak: sceneLevels[scene.index]?.peak, audioRms: sceneLevels[scene.index]?.rms)
-        }
-        let pauses = session.pauses.map { pause in
-            Sidecar.Pause(afterScene: pause.afterScene, at: pause.at.seconds,
-                          wallDuration: pause.ended.map { ($0 - pause.began).seconds })
-        }
+        let scenes = groups.map(sidecarScene)
+        let pauses = cuts.map(sidecarPause)
         let audio = settings.audio.map {
             Sidecar.AudioStream(codec: "aac", sampleRate: Int($0.sampleRate), channels: $0.channels,
                                 samplesWritten: audioSamplesAppended,

@@ -53,9 +53,9 @@ extension RigController {
                 notify(.clipSaved(ClipSavedEvent(moviePath: clip.moviePath, scenes: clip.sidecar.scenes.count,
                                                  duration: timer, droppedFrames: clip.sidecar.video.framesDropped,
                                                  mailboxDrops: drops)))
-            case .failed(let moviePath, let reason):
+            case .failed(let moviePath, let reason, let partialKept):
                 lastFailure = reason
-                notify(.clipFailed(moviePath: moviePath, reason: reason))
+                notify(.clipFailed(moviePath: moviePath, reason: reason, partialKept: partialKept))
             }
         }
     }

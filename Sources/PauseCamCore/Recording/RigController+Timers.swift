@@ -10,8 +10,9 @@ extension RigController {
                   recorder.session.state == .recording || recorder.session.state == .paused else { return }
             var check = check
             let free = self.storage?.availableBytes(at: self.outputDirectory)
-            let partial = self.storage?.fileSize(at: recorder.moviePath + ".partial") ?? 0
-            for action in check.check(droppedFrames: recorder.droppedVideoFrames, freeBytes: free, partialBytes: partial) {
+            let partial = self.storage?.fileSize(at: recorder.partialPath) ?? 0
+            for action in check.check(droppedFrames: recorder.droppedVideoFrames, freeBytes: free, partialBytes: partial,
+                                      partialDeleted: recorder.partialFileDeleted, partialPath: recorder.partialPath) {
                 switch action {
                 case .notify(let event): self.notify(event)
                 case .warnClip(let event):

@@ -181,7 +181,10 @@ public struct Session: Sendable {
         if end > timer { timer = end }
         // Frames captured before a pause can arrive after it was given (capture latency): the cut is where the
         // scene's last frame ends, not where the timer happened to be when the command came.
-        if let pause = pauses.lastIndex(where: { $0.afterScene == index + 1 }) { pauses[pause].at = end }
+        // Pauses come in scene order: the one after this scene, if any, is among the last (no walk over them all).
+        var pause = pauses.count - 1
+        while pause >= 0 && pauses[pause].afterScene > index + 1 { pause -= 1 }
+        if pause >= 0 && pauses[pause].afterScene == index + 1 { pauses[pause].at = end }
     }
 
     /// The movie was written and closed: `stopping → finished`.

@@ -5,15 +5,22 @@ import Foundation
 /// runs on a worker — the finisher's, so the clip's final sidecar, written by its `ClipFinishJob` on the same serial
 /// worker, always lands after every scene-boundary one. Without a worker it writes at once (tests).
 ///
+/// A write waiting for the worker is replaced by a newer one for the same file rather than queued behind it: each
+/// write holds the whole sidecar, so only the newest matters, and scene changes faster than the disk (a burst of
+/// pedal toggles) cost one write, not one each.
+///
 /// A write that fails on the worker cannot throw to the recorder any more: it is remembered here and reported by the
-/// next write and by the final sidecar's warnings. The lock guards that memory; the store is used by one thread at a
-/// time (the worker's, or the caller's when there is no worker).
-/// Unchecked Sendable: its remembered warnings are under `lock`; the store is used by one thread at a time.
+/// next write and by the final sidecar's warnings. The lock guards that memory and the waiting writes; the store is
+/// used by one thread at a time (the worker's, or the caller's when there is no worker).
+/// Unchecked Sendable: its remembered warnings and waiting writes are under `lock`; the store is used by one thread at a time.
 public final class SidecarWriter: @unchecked Sendable {
     private let store: any SidecarStore
     private let worker: (any BackgroundWorker)?
     private let lock = NSLock()
     private var failures: [String] = []
+    /// The newest data waiting for the worker, by path; a path is here while a write of it is submitted and not
+    /// yet started.
+    private var waiting: [String: Data] = [:]
 
     /// A writer to `store`, on `worker` when given.
     public init(store: any SidecarStore, worker: (any BackgroundWorker)?) {
@@ -31,11 +38,18 @@ public final class SidecarWriter: @unchecked Sendable {
             try store.write(data, to: path)
             return
         }
-        worker.submit { [self] in
-            do {
-                try store.write(data, to: path)
-            } catch {
-                lock.withLock { failures.append("\(error)") }
+        let submitted = lock.withLock { () -> Bool in
+            defer { waiting[path] = data }
+            return waiting[path] != nil
+        }
+        if !submitted {
+            worker.submit { [self] in
+                guard let newest = lock.withLock({ waiting.removeValue(forKey: path) }) else { return }
+                do {
+                    try store.write(newest, to: path)
+                } catch {
+                    lock.withLock { failures.append("\(error)") }
+                }
             }
         }
         if let first = earlier.first { throw SidecarWriteFailure(description: first) }

@@ -1,6 +1,9 @@
 /// Collects what happened in a clip — lens segments, switches, held and slate stretches, and markers per scene — in
 /// file time, as slots are appended. Scenes and pauses themselves come from the `Session`; the `Recorder` joins
 /// both into the `Sidecar` value.
+///
+/// Every entry names its scene, and the log also keeps each scene's entries apart (`entries(ofScene:)`), so the
+/// sidecar, rewritten at every scene boundary, reads one scene's entries without walking the whole clip's.
 public struct SceneLog: Sendable {
     /// One stretch of one lens inside a scene.
     public struct LensSegment: Sendable, Equatable {
@@ -49,6 +52,14 @@ public struct SceneLog: Sendable {
     public private(set) var switches: [Switch] = []
     public private(set) var markers: [Marker] = []
     public private(set) var warnings: [String] = []
+    /// Where one scene's entries sit in `lensSegments`, `noSignal` and `markers`, in order.
+    public struct SceneEntries: Sendable, Equatable {
+        public var lensSegments: [Int] = []
+        public var noSignal: [Int] = []
+        public var markers: [Int] = []
+    }
+
+    private var entriesByScene: [Int: SceneEntries] = [:]
     /// A slate slot came since the last lens segment: the next frame of any lens starts a new segment.
     private var segmentBroken = false
     private let frameDuration: MediaTime
@@ -66,6 +77,7 @@ public struct SceneLog: Sendable {
         } else {
             var segment = LensSegment(scene: scene, lens: lens, start: fileTime, end: end)
             if repeated { segment.repeatedFrames = 1 }
+            entriesByScene[scene, default: SceneEntries()].lensSegments.append(lensSegments.count)
             lensSegments.append(segment)
         }
         segmentBroken = false
@@ -74,7 +86,8 @@ public struct SceneLog: Sendable {
     /// `count` frames of `lens` were passed over by the slots of scene `scene`: they count in its latest segment
     /// of that scene.
     public mutating func framesSkipped(lens: String, scene: Int, count: Int) {
-        guard count > 0, let index = lensSegments.lastIndex(where: { $0.scene == scene && $0.lens == lens }) else { return }
+        guard count > 0,
+              let index = entriesByScene[scene]?.lensSegments.last(where: { lensSegments[$0].lens == lens }) else { return }
         lensSegments[index].skippedFrames += count
     }
 
@@ -87,6 +100,7 @@ public struct SceneLog: Sendable {
             last.end = end
             noSignal[noSignal.count - 1] = last
         } else {
+            entriesByScene[scene, default: SceneEntries()].noSignal.append(noSignal.count)
             noSignal.append(NoSignalSpan(scene: scene, kind: kind, lens: lens, start: fileTime, end: end))
         }
     }
@@ -98,8 +112,12 @@ public struct SceneLog: Sendable {
 
     /// Adds a marker.
     public mutating func mark(_ text: String, scene: Int, at time: MediaTime) {
+        entriesByScene[scene, default: SceneEntries()].markers.append(markers.count)
         markers.append(Marker(scene: scene, time: time, text: text))
     }
+
+    /// Where the entries of scene `scene` (1-based) sit, in the order they were logged.
+    public func entries(ofScene scene: Int) -> SceneEntries { entriesByScene[scene] ?? SceneEntries() }
 
     /// Adds a warning (once: the same text twice is kept once).
     public mutating func warn(_ text: String) {

@@ -131,11 +131,14 @@ public struct Sidecar: Codable, Sendable, Equatable {
     }
 
     /// Pretty, key-sorted JSON with snake_case keys.
-    public func encoded() throws -> Data {
+    public func encoded() throws -> Data { try Self.encoder().encode(self) }
+
+    /// The encoder of the sidecar's layout (also for its entries alone, see `SidecarDocument`).
+    static func encoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.keyEncodingStrategy = .convertToSnakeCase
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(self)
+        return encoder
     }
 
     /// Reads a sidecar written by `encoded()`.

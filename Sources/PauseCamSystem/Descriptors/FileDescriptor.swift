@@ -113,6 +113,15 @@ final class FileDescriptor: @unchecked Sendable {
         _ = try retryingOnInterrupt { fsync(rawValue) }.get()
     }
 
+    /// How many names the open file has in the file system: 0 once it was deleted (its data stays reachable only
+    /// through open descriptors, and goes when the last one closes). The corresponding C function is `fstat`.
+    func linkCount() throws(Errno) -> Int {
+        try checkOpen()
+        var info = stat()
+        _ = try retryingOnInterrupt { fstat(rawValue, &info) }.get()
+        return Int(info.st_nlink)
+    }
+
     /// Waits until the descriptor has one of `events` (or an error or hang-up), or `timeout` milliseconds pass
     /// (-1: forever); returns the `revents` (0 on time-out). The corresponding C function is `poll` (`Poll.wait`).
     func poll(_ events: Int16 = Int16(POLLIN), timeout: Int32) throws(Errno) -> Int16 {

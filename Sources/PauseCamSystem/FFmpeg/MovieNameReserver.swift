@@ -4,9 +4,12 @@ import PauseCamCore
 
 /// Picks a movie name that no other clip has taken, and holds it by creating the `.partial` file.
 ///
-/// The name is `NAME.ext` where none of `NAME.ext`, `NAME.ext.partial`, `NAME.json`, `NAME.jpg` exist; otherwise
-/// `NAME-2`, `NAME-3`… The `.partial` is created with `O_CREAT|O_EXCL`, so two recorders reserving in the same
-/// second (even in two processes) never get the same name, and no existing file is ever opened for writing.
+/// The name is `NAME.ext` where none of the files a clip of that name creates exists (`clipFiles`: the movie, its
+/// `.partial` and `.remux`, the sidecar and its `.tmp`, the thumbnail, every export); otherwise `NAME-2`, `NAME-3`…
+/// A leftover of an earlier clip (a `.remux` left by a crash while finishing) thus never makes the new clip fail to
+/// finish, and is never overwritten or removed. The `.partial` is created with `O_CREAT|O_EXCL`, so two recorders
+/// reserving in the same second (even in two processes) never get the same name, and no existing file is ever opened
+/// for writing.
 /// A clip still being finished in the background keeps its name: its `.partial` is removed only after the final
 /// movie exists, and its sidecar exists from its first frame on, so `record` right after `stop` takes `NAME-2`.
 struct MovieNameReserver {
@@ -16,6 +19,17 @@ struct MovieNameReserver {
         var partialPath: String
         var sidecarPath: String
         var thumbnailPath: String
+        /// The file that kept the rig's own name from being used (`nil` when it was free).
+        var nameTakenBy: String?
+    }
+
+    /// Every file a clip whose name is `stem` creates beside its movie, in or after recording.
+    static func clipFiles(stem: String, fileExtension: String) -> [String] {
+        let movie = "\(stem).\(fileExtension)"
+        let sidecar = stem + ClipFileNames.sidecarSuffix
+        let files: [String] = [movie, movie + ClipFileNames.partialSuffix, movie + ClipFileNames.remuxSuffix, sidecar,
+                               sidecar + ClipFileNames.temporarySuffix, stem + ClipFileNames.thumbnailSuffix]
+        return files + ExportFormat.allCases.map { stem + $0.fileSuffix }
     }
 
     /// Why a name could not be reserved.
@@ -37,14 +51,16 @@ struct MovieNameReserver {
             throw ReservationError(description: "cannot create the output directory \(directory): "
                                    + "\(error.localizedDescription); choose another directory with --output")
         }
+        var takenBy: String?
         for attempt in 1...maximumAttempts {
             let name = ClipFileNames.counted(baseName, attempt: attempt)
             let stem = (directory as NSString).appendingPathComponent(name)
             let candidate = Reservation(moviePath: "\(stem).\(fileExtension)",
                                         partialPath: "\(stem).\(fileExtension)\(ClipFileNames.partialSuffix)",
                                         sidecarPath: stem + ClipFileNames.sidecarSuffix,
-                                        thumbnailPath: stem + ClipFileNames.thumbnailSuffix)
-            if [candidate.moviePath, candidate.sidecarPath, candidate.thumbnailPath].contains(where: Self.exists) {
+                                        thumbnailPath: stem + ClipFileNames.thumbnailSuffix, nameTakenBy: takenBy)
+            if let taken = Self.clipFiles(stem: stem, fileExtension: fileExtension).first(where: Self.exists) {
+                if attempt == 1 { takenBy = taken }
                 continue
             }
             do throws(Errno) {
@@ -53,6 +69,7 @@ struct MovieNameReserver {
                 try? partial.close()
                 return candidate
             } catch where error == .fileExists {
+                if attempt == 1 { takenBy = candidate.partialPath }
                 continue
             } catch where error == .nameTooLong {
                 throw ReservationError(description: "cannot create \(candidate.partialPath): \(error.message): "

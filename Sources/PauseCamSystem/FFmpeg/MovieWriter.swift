@@ -57,6 +57,9 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
     private let warn: (String) -> Void
     /// Video frames that may wait while the encoder thread still opens the movie: a second of them.
     let openingQueueLimit: Int
+    /// The `.partial` opened read-only beside the encoder's own descriptor, to notice its deletion (`fstat`'s
+    /// link count drops to 0); `nil` if it could not be opened.
+    private let partialWatch: FileDescriptor?
     /// Fault injection: extra time spent on each video frame (see `MovieWriterFactory`).
     private let extraEncodeMicroseconds: UInt32
     /// Fault injection: extra time spent opening the movie (see `MovieWriterFactory`).
@@ -86,6 +89,7 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
         self.videoQueueLimit = max(1, videoQueueLimit)
         let framesPerSecond = Int((Double(settings.rate.numerator) / Double(max(1, settings.rate.denominator))).rounded(.up))
         self.openingQueueLimit = openingQueueLimit.map { max(1, $0) } ?? max(self.videoQueueLimit, framesPerSecond)
+        partialWatch = try? FileDescriptor.open(paths.partialPath, O_RDONLY | O_CLOEXEC)
         let thread = Thread { [self] in runEncoder(open()) }
         thread.name = "PauseCam encoder"
         thread.start()
@@ -118,6 +122,11 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
             keyframeOwed = wantsKeyframe
         }
         lock.unlock()
+    }
+
+    public var partialFileDeleted: Bool {
+        guard let partialWatch, let links = try? partialWatch.linkCount() else { return false }
+        return links == 0
     }
 
     public func setThumbnail(_ frame: VideoFrame) {

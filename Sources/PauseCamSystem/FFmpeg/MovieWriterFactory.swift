@@ -41,8 +41,8 @@ public final class MovieWriterFactory: MovieSinkFactory {
     public func makeSink(directory: String, baseName: String, settings: MovieSettings) throws -> any MovieSink {
         let paths = try MovieNameReserver(directory: directory, baseName: baseName,
                                           fileExtension: settings.container.rawValue).reserve()
-        if paths.moviePath.hasSuffix("\(baseName).\(settings.container.rawValue)") == false {
-            warn("\(baseName).\(settings.container.rawValue) exists; recording to \(paths.moviePath)")
+        if let taken = paths.nameTakenBy {
+            warn("\((taken as NSString).lastPathComponent) exists; recording to \(paths.moviePath)")
         }
         // The writer opens x264 and the file on its own thread: the serial context that asked is free at once.
         return MovieWriter(paths: paths, settings: settings, videoQueueLimit: videoQueueLimit, warn: warn,
