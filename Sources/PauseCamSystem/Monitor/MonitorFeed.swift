@@ -152,6 +152,9 @@ public final class MonitorFeed: MonitorTap, MonitorPictures {
         worker.sync {}
     }
 
+    /// Viewers waiting in `programPicture` now (tests: a viewer is waiting before the test acts).
+    var waitingViewers: Int { shared.withLock { $0.waiters.count } }
+
     /// Worker rounds run so far.
     var rounds: Int { roundCount.load(ordering: .relaxed) }
 
