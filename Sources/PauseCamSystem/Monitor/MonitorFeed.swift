@@ -58,14 +58,15 @@ public final class MonitorFeed: MonitorTap, MonitorPictures {
 
     public var isWatched: Bool { watcherCount.load(ordering: .relaxed) > 0 }
 
-    /// Keeps `frame` as its lens's newest (dropping the reference to the one before) and wakes the worker unless a
-    /// round is already queued. Any thread; holds the feed's lock only to swap the reference.
+    /// Keeps `frame` as its lens's newest and wakes the worker unless a round is already queued. Any thread; holds
+    /// the feed's lock only to swap the reference (the frame it replaces is let go after the lock, so freeing its
+    /// pixels never holds anyone up).
     public func offer(_ frame: VideoFrame) {
-        let kept = shared.withLock { state in
-            guard state.watchers > 0, !state.closed else { return false }
-            state.newest[frame.lens] = frame
-            return true
+        let (kept, replaced) = shared.withLock { state -> (Bool, VideoFrame?) in
+            guard state.watchers > 0, !state.closed else { return (false, nil) }
+            return (true, state.newest.updateValue(frame, forKey: frame.lens))
         }
+        withExtendedLifetime(replaced) {}
         if kept { queueRound() }
     }
 
