@@ -12,6 +12,9 @@ final class RigWiring: @unchecked Sendable {
     let rig: Rig
     let serialContext: any SerialContext
     let controller: RigController
+    /// The live monitor's pictures for this run: the controller offers it frames, a monitor's web server reads it
+    /// (`MonitorPictures`). It makes nothing until a viewer calls `startWatching`.
+    let monitor: MonitorFeed
     let runner: ScriptRunner
     let outputDirectory: String
     /// Watches for cameras plugged in and out while the rig runs (real lenses only).
@@ -141,6 +144,7 @@ final class RigWiring: @unchecked Sendable {
 
         // Last of the checks: a rig that cannot run (a required microphone missing) leaves no folder behind.
         try OutputFolder.prepare(outputDirectory)
+        monitor = MonitorFeed(programLens: rig.defaultLens)
         controller = RigController(rig: rig, cameras: cameras, microphone: microphone,
                                    sinkFactory: MovieWriterFactory(extraEncodeTime: RigWiring.faultDelay("PAUSECAM_FAULT_SLOW_ENCODER_MS"),
                                                                    extraOpenTime: RigWiring.faultDelay("PAUSECAM_FAULT_SLOW_OPEN_MS"),
@@ -152,7 +156,7 @@ final class RigWiring: @unchecked Sendable {
                                    finishing: SerialQueueWorker(label: "pausecam.finish"),
                                    savedEvents: RigWiring.savedEvents(clock),
                                    devices: clock == .real ? SerialQueueWorker(label: "pausecam.devices") : InlineWorker(),
-                                   notify: events)
+                                   monitor: monitor, notify: events)
         runner = ScriptRunner(controller: controller, serialContext: serialContext)
     }
 
@@ -176,7 +180,7 @@ final class RigWiring: @unchecked Sendable {
         }
     }
 
-    /// Stops the watcher and the devices.
+    /// Stops the watcher and the devices, then the monitor's worker (anyone still waiting for a picture returns).
     func stop() {
         watcher?.stop()
         soundWatcher?.stop()
@@ -185,6 +189,7 @@ final class RigWiring: @unchecked Sendable {
             controller.stopDevices()
         }
         controller.waitForDevices()
+        monitor.close()
     }
 
     /// Opens the camera at `path` for `lens`, asking for the movie's frame rate when the lens names none, and warns

@@ -37,9 +37,11 @@ final class HealthCheckTests: XCTestCase {
         let actions = check.check(droppedFrames: 3, freeBytes: nil, partialBytes: 0, partialDeleted: true,
                                   partialPath: "/v/a.mov.partial")
         XCTAssertEqual(actions, [
-            .warnClip("the movie's file /v/a.mov.partial was deleted while recording (by hand, or with its folder): "
-                      + "nothing of this clip can be saved; stopping it"),
+            .warnClip(.movieFileDeleted(partialPath: "/v/a.mov.partial")),
             .stop(reason: "the movie's file was deleted while recording"),
         ])
+        XCTAssertEqual(EngineEvent.movieFileDeleted(partialPath: "/v/a.mov.partial").text,
+                       "the movie's file /v/a.mov.partial was deleted while recording (by hand, or with its folder): "
+                       + "nothing of this clip can be saved; stopping it")
     }
 }

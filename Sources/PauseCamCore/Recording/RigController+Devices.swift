@@ -68,7 +68,9 @@ extension RigController {
         let mailbox = videoMailboxes[name] ?? Mailbox<VideoFrame>(
             capacity: Self.videoMailboxCapacity(for: rig.lens(named: name), output: rig.output))
         videoMailboxes[name] = mailbox
-        let deliver: @Sendable (VideoFrame) -> Void = { [weak self, serialContext, intake] frame in
+        let deliver: @Sendable (VideoFrame) -> Void = { [weak self, serialContext, intake, monitor] frame in
+            // The monitor before the gate: it shows every lens while idle too (framing before recording).
+            if let monitor, monitor.isWatched { monitor.offer(frame) }
             guard intake.isOpen, mailbox.post(frame) else { return }
             serialContext.schedule(at: .zero) { [weak self] in self?.drainVideo(mailbox, lens: name) }
         }
@@ -126,6 +128,9 @@ extension RigController {
             case .stopCamera(let lens): stopCamera(cameras[lens])
             case .switchLens(let lens, let requested, let effective):
                 switcher.switchLens(to: lens, at: effective)
+                // Told once the command (if any) has also set the new lens's zoom, so the monitor never shows the
+                // new lens at the old lens's crop.
+                if monitor != nil { serialContext.schedule(at: .zero) { [weak self] in self?.followProgramOnMonitor() } }
                 recorder?.noteSwitch(to: lens, requested: requested)
                 notify(.lensLive(lens: lens, requested: requested, effective: effective))
             case .hold(let lens, let since): recorder?.noteSignalLost(lens: lens, since: since)

@@ -23,6 +23,7 @@ extension RigController {
         }
         if let rejection = select(target, at: time) { return .failed(rejection) }
         if switcher.targetZoom > 1 { switcher.zoom(to: 1, ramp: .zero, at: time) }
+        followProgramOnMonitor()
         return .ok("lens \(target)")
     }
 
@@ -58,6 +59,7 @@ extension RigController {
         if let rejection = select(lensName, at: time) { return .failed(rejection) }
         if changesLens { switcher.zoom(to: 1, ramp: .zero, at: time) }
         switcher.zoom(to: digital, ramp: ramp, at: time)
+        followProgramOnMonitor()
         if let note { return .ok(note) }
         return .ok("zoom \(lensName)" + (digital > 1.0001 ? " \(ZoomFactor.text(digital)) digital" : ""))
     }

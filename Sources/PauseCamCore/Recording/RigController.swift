@@ -86,17 +86,25 @@ public final class RigController: @unchecked Sendable {
     var pendingClipWarnings: [String] = []
     /// The script name for `{script}` in file names, while a script runs.
     public var scriptName: String?
+    /// Where devices offer frames for the live monitor, and where the program's lens and zoom are told; `nil` runs
+    /// without a monitor.
+    let monitor: (any MonitorTap)?
+    /// The program last told to the monitor, so a change is told once.
+    var monitorProgram: (lens: String, digitalZoom: Double)?
+    /// True while a timer tells the monitor a digital zoom ramp's progress.
+    var monitorFollowsZoomRamp = false
 
     /// A controller for `rig` whose lens roles are served by `cameras` (a missing role has no camera yet).
     /// `finishing` runs the slow end of each clip (inline by default, for tests; a `SerialQueueWorker` in the
     /// program); `savedEvents` says when the context hears of it; `devices` starts and stops cameras (inline by
-    /// default and on the simulated clock, whose virtual lenses read the clock as they start).
+    /// default and on the simulated clock, whose virtual lenses read the clock as they start); `monitor` gets every
+    /// lens's frames while someone watches (before the intake gate: framing before recording is the point).
     public init(rig: Rig, cameras: [String: any Camera], microphone: (any Microphone)?, sinkFactory: any MovieSinkFactory,
                 store: any SidecarStore, serialContext: any SerialContext, wallClock: @escaping @Sendable () -> Date,
                 outputDirectory: String, warnings: [String] = [], storage: (any StorageProbe)? = nil,
                 storagePolicy: StoragePolicy = StoragePolicy(), finishing: any BackgroundWorker = InlineWorker(),
                 savedEvents: ClipFinisher.SavedEvents = .whenFinished, devices: any BackgroundWorker = InlineWorker(),
-                notify: @escaping (EngineEvent) -> Void) {
+                monitor: (any MonitorTap)? = nil, notify: @escaping (EngineEvent) -> Void) {
         self.storage = storage
         self.storagePolicy = storagePolicy
         self.rig = rig
@@ -114,6 +122,8 @@ public final class RigController: @unchecked Sendable {
         deviceWorker = devices
         switcher = Switcher(lens: rig.defaultLens)
         bank = LensBank(rig: rig, withCamera: Set(cameras.keys))
+        self.monitor = monitor
+        tellMonitorTheProgram()
     }
 
     // MARK: Commands
