@@ -16,12 +16,16 @@ public final class ControlDispatcher: @unchecked Sendable {
     private let scheduler: any Scheduler
     private let parser: CommandParser
     private let rigName: String
+    private let webAddress: String?
 
-    public init(controller: RigController, scheduler: any Scheduler, parser: CommandParser, rigName: String) {
+    /// `webAddress` is the browser monitor's address for the status (nil when it is off).
+    public init(controller: RigController, scheduler: any Scheduler, parser: CommandParser, rigName: String,
+                webAddress: String? = nil) {
         self.controller = controller
         self.scheduler = scheduler
         self.parser = parser
         self.rigName = rigName
+        self.webAddress = webAddress
     }
 
     /// The answer to one request line (without its newline); `source` names the sender in the command's event.
@@ -32,7 +36,7 @@ public final class ControlDispatcher: @unchecked Sendable {
         case .success(.statusJSON):
             let controller = self.controller
             let status = scheduler.perform { controller.status }
-            return .reply(ControlReply(ok: true, message: ControlStatusJSON.line(status, rig: rigName)))
+            return .reply(ControlReply(ok: true, message: ControlStatusJSON.line(status, rig: rigName, web: webAddress)))
         case .success(.watch):
             return .watch(ControlReply(ok: true, message: "watching \(rigName): one JSON line per event until you disconnect"))
         case .success(.command(let command)):
