@@ -62,8 +62,10 @@ public enum MonitorRoute: Sendable, Equatable {
     /// The command line a `POST /command` body holds: one line of the shell's grammar, a trailing line end
     /// allowed; `nil` when it is empty or holds any other control character.
     public static func commandLine(fromBody body: [UInt8]) -> String? {
-        guard var text = String(validating: body, as: UTF8.self) else { return nil }
-        while text.hasSuffix("\n") || text.hasSuffix("\r") { text.removeLast() }
+        guard let written = String(validating: body, as: UTF8.self) else { return nil }
+        var scalars = written.unicodeScalars
+        while let last = scalars.last, last == "\n" || last == "\r" { scalars.removeLast() }
+        let text = String(scalars)
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty,
               !text.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) else {

@@ -3,7 +3,7 @@ import PauseCamCore
 
 /// The body of `GET /events`: Server-Sent Events, one engine event per `data:` message as the JSON object
 /// `pausecam ctl watch` prints. Events wait in a queue of at most `capacity`; past it the oldest are dropped (a
-/// viewer that does not read loses news, never memory). A comment line every 15 s keeps proxies and the
+/// viewer that does not read loses news, never memory). A comment line every 5 s keeps proxies and the
 /// disconnect check awake.
 final class EventStream: HTTPBodyStream, @unchecked Sendable {
     static let capacity = 256
@@ -47,7 +47,7 @@ final class EventStream: HTTPBodyStream, @unchecked Sendable {
             condition.unlock()
             if isStopping() { return nil }
             if events.isEmpty {
-                guard Date().timeIntervalSince(lastWrite) >= 15 else { return 0 }
+                guard Date().timeIntervalSince(lastWrite) >= 5 else { return 0 }
                 pending = Array(": keep-alive\n\n".utf8)
             } else {
                 pending = Array(events.map { "data: \($0)\n\n" }.joined().utf8)

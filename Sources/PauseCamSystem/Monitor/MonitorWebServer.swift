@@ -51,11 +51,11 @@ public final class MonitorWebServer: @unchecked Sendable {
     }
 
     /// Serves `rig` on `address` (port 0: any free port). Beyond loopback a new token is drawn from the system's
-    /// random source.
-    public static func start(_ rig: Rig, on address: MonitorListenAddress, limits: HTTPServer.Limits = HTTPServer.Limits())
-        throws(HTTPServerError) -> MonitorWebServer {
+    /// random source unless `token` is given; a given token is required on loopback too.
+    public static func start(_ rig: Rig, on address: MonitorListenAddress, token given: MonitorSessionToken? = nil,
+                             limits: HTTPServer.Limits = HTTPServer.Limits()) throws(HTTPServerError) -> MonitorWebServer {
         var random = SystemRandomNumberGenerator()
-        let token = address.isLoopback ? nil : MonitorSessionToken(using: &random)
+        let token = given ?? (address.isLoopback ? nil : MonitorSessionToken(using: &random))
         let box = WeakServer()
         let http = try HTTPServer.start(host: address.host, port: address.port, limits: limits) { request in
             box.server?.respond(to: request) ?? .text(503, "stopping\n")
