@@ -81,6 +81,7 @@ public enum MonitorPage {
     }
     #picture { position: relative; width: 100%; aspect-ratio: 16 / 9; background: #000; overflow: hidden;
                border-radius: 6px; touch-action: none; }
+    img:not([src]), img.missing { visibility: hidden; }
     #program { width: 100%; height: 100%; object-fit: contain; display: block; }
     #nopicture { position: absolute; inset: 0; display: flex; align-items: center; justify-content: center;
                  color: #888; font-size: 1.2em; }
@@ -210,9 +211,10 @@ public enum MonitorPage {
         const image = $("program");
         const none = $("nopicture");
         if (!rig.pictures) return;
-        image.onload = () => none.classList.add("hidden");
+        image.onload = () => { none.classList.add("hidden"); image.classList.remove("missing"); };
         image.onerror = () => {
           none.classList.remove("hidden");
+          image.classList.add("missing");
           setTimeout(() => { image.src = "/program.mjpg?t=" + Date.now(); }, 2000);
         };
         image.src = "/program.mjpg";
@@ -236,7 +238,8 @@ public enum MonitorPage {
             const refresh = () => {
               if (busy) return;
               busy = true;
-              image.onload = image.onerror = () => { busy = false; };
+              image.onload = () => { busy = false; image.classList.remove("missing"); };
+              image.onerror = () => { busy = false; image.classList.add("missing"); };
               image.src = "/lens/" + encodeURIComponent(lens.name) + ".jpg?t=" + Date.now();
             };
             refresh();
