@@ -21,13 +21,15 @@ let package = Package(
         cLibrary("CALSA", pkgConfig: "alsa", apt: ["libasound2-dev"]),
         cLibrary("CYAML", pkgConfig: "yaml-0.1", apt: ["libyaml-dev"]),
         cLibrary("CEdit", pkgConfig: "libedit", apt: ["libedit-dev"]),
+        cLibrary("CMicroHTTPD", pkgConfig: "libmicrohttpd", apt: ["libmicrohttpd-dev"]),
         // glibc's <malloc.h> (heap figures for the soak), which Swift's Glibc module leaves out; part of libc.
         .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
 
         .target(name: "PauseCamCore", dependencies: []),
         .target(name: "PauseCamVirtual", dependencies: ["PauseCamCore"]),
         .target(name: "PauseCamSystem",
-                dependencies: ["PauseCamCore", "CFFmpeg", "CV4L2", "CUdev", "CALSA", "CYAML", "CEdit", "CMalloc"]),
+                dependencies: ["PauseCamCore", "CFFmpeg", "CV4L2", "CUdev", "CALSA", "CYAML", "CEdit", "CMalloc",
+                               "CMicroHTTPD"]),
         .target(name: "PauseCamShell", dependencies: ["PauseCamCore"]),
         .executableTarget(name: "pausecam",
                           dependencies: ["PauseCamCore", "PauseCamVirtual", "PauseCamSystem", "PauseCamShell"]),

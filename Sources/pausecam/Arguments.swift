@@ -8,7 +8,7 @@ struct Arguments {
 
     /// Options that take a value; every other `--word` is a flag.
     static let valued: Set<String> = ["script", "output", "clock", "rig", "on-error", "format", "start-timecode",
-                                      "socket"]
+                                      "socket", "web"]
 
     init(_ words: [String]) throws {
         var index = 0

@@ -29,10 +29,11 @@ final class ControlEndpoint: @unchecked Sendable {
         return ControlEndpoint(lock: try ControlSocketLock.claim(socketPath: path, privateDirectory: socketOption == nil))
     }
 
-    /// Starts serving requests for `controller` and watching the pedal signals.
-    func start(rig: Rig, controller: RigController, serialContext: any SerialContext) throws {
+    /// Starts serving requests for `controller` and watching the pedal signals; `webAddress` is the browser
+    /// monitor's, for the status.
+    func start(rig: Rig, controller: RigController, serialContext: any SerialContext, webAddress: String? = nil) throws {
         let dispatcher = ControlDispatcher(controller: controller, serialContext: serialContext, parser: CommandParser(rig: rig),
-                                           rigName: rig.name)
+                                           rigName: rig.name, webAddress: webAddress)
         let server = try ControlServer.start(lock: lock) { dispatcher.answer($0) }
         let signals = PedalSignals { signal in
             _ = dispatcher.answer(signal == .toggle ? "toggle" : "mark \(signal.name)", from: .signal(name: signal.name))

@@ -66,6 +66,9 @@ enum HelpText {
                         frames and timestamps every time (the sidecar's started/stopped are still real times)
       --keep-going      do not stop at a failed step (as `on_error: continue`)
       --quiet           print only errors and the final paths
+      --web ADDR:PORT   serve the browser monitor there (default 127.0.0.1:8360, or the next free port up to
+                        8369); beyond loopback the printed URL carries a session token
+      --no-web          no browser monitor
 
     While a long script or a wait of more than 2 s runs, a progress line (movie time, scripted time left,
     speed) is rewritten in place on standard error when it is a terminal; never into a pipe or a file.
@@ -113,6 +116,7 @@ enum HelpText {
       --quiet           print only errors and the final paths; no progress line
       --output DIR, --clock real|simulated   as for `pausecam run`
       --socket PATH     the control socket for pausecam ctl (default: see pausecam ctl --help)
+      --web ADDR:PORT, --no-web              the browser monitor, as for `pausecam run`
 
     A `wait` of more than 2 s shows a progress line on standard error when it is a terminal.
 

@@ -10,7 +10,8 @@ import PauseCamSystem
 /// the clip in progress is saved either way, and the exit status says what happened (see `HelpText.exitStatus`).
 enum RunCommand {
     static func run(_ arguments: Arguments) throws -> Int32 {
-        try arguments.allow(options: ["script", "output", "clock", "socket"], flags: ["keep-going", "quiet"])
+        try arguments.allow(options: ["script", "output", "clock", "socket", "web"],
+                            flags: ["keep-going", "quiet", "no-web"])
         guard arguments.positional.count == 1, let rigPath = arguments.positional.first else {
             throw UsageError("run needs exactly one rig file: pausecam run RIG [--script NAME]")
         }
@@ -31,11 +32,14 @@ enum RunCommand {
                              + "scripts: \(names.joined(separator: ", "))")
         }
 
+        let webChoice = try MonitorEndpoint.choice(arguments, rig: rig)
         let control = try ControlEndpoint.claim(rig: rig, socketOption: arguments.options["socket"])
+        let monitor = MonitorEndpoint()
         let console = Console()
         let progressSlot = ProgressDrawer.Slot()
         let wiring = try RigWiring(rig: rig, clock: clock, output: arguments.options["output"], events: { event in
             control.publish(event)
+            monitor.publish(event)
             guard RunCommand.isShown(event, quiet: quiet) else { return }
             progressSlot.drawer?.clear()
             console.event(event.text)
@@ -51,12 +55,14 @@ enum RunCommand {
             console.event("\(signal.name): stopping the script and saving the clip")
             serialContext.interrupt()
         }
-        try control.start(rig: rig, controller: controller, serialContext: serialContext)
+        try monitor.start(webChoice, rig: rig, controller: controller, serialContext: serialContext, pictures: wiring.monitor)
+        try control.start(rig: rig, controller: controller, serialContext: serialContext, webAddress: monitor.url)
         wiring.start()
         if !quiet {
             console.line("running script \"\(script.name)\" of \(rig.name) (\(clock.rawValue) clock, "
                          + "\(DurationParser.clockString(script.scriptedTime)) scripted)")
         }
+        if !quiet || webChoice.isExplicit, let banner = monitor.banner { console.line(banner) }
         let start = runner.now
         let onError: Rig.Script.OnError? = arguments.flags.contains("keep-going") ? .continue : nil
         let outcome = runner.run(script, onError: onError) { step, reply in
@@ -86,6 +92,7 @@ enum RunCommand {
         }
         let clip = runner.finishClip()
         progressSlot.drawer?.clear()
+        monitor.stop()
         control.stop()
         wiring.stop()
         withExtendedLifetime(signals) {}

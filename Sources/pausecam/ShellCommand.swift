@@ -9,7 +9,7 @@ import PauseCamSystem
 /// status is the shell's: 0, 1 when a command or clip failed, 128 + N after signal N.
 enum ShellCommand {
     static func run(_ arguments: Arguments) throws -> Int32 {
-        try arguments.allow(options: ["output", "clock", "on-error", "socket"], flags: ["quiet"])
+        try arguments.allow(options: ["output", "clock", "on-error", "socket", "web"], flags: ["quiet", "no-web"])
         guard arguments.positional.count == 1, let rigPath = arguments.positional.first else {
             throw UsageError("shell needs exactly one rig file: pausecam shell RIG [--output DIR]")
         }
@@ -23,7 +23,9 @@ enum ShellCommand {
         }
         let rig = try RigLoader.load(path: rigPath,
                                      surroundings: .thisMachine(socketOption: arguments.options["socket"]))
+        let webChoice = try MonitorEndpoint.choice(arguments, rig: rig)
         let control = try ControlEndpoint.claim(rig: rig, socketOption: arguments.options["socket"])
+        let monitor = MonitorEndpoint()
         let environment = ProcessInfo.processInfo.environment
         let interactive = LibEditLineReader.standardStreamsAreTerminals
         let quiet = arguments.flags.contains("quiet")
@@ -37,6 +39,7 @@ enum ShellCommand {
         let wiring = try RigWiring(rig: rig, clock: clock, output: arguments.options["output"],
                                    events: { event in
                                        control.publish(event)
+                                       monitor.publish(event)
                                        guard RunCommand.isShown(event, quiet: quiet) else { return }
                                        progressSlot.drawer?.clear()
                                        printer.print(Shell.eventLine(event.text))
@@ -62,13 +65,19 @@ enum ShellCommand {
             case .hangUp: shell.receive(.hangUp)
             }
         }
-        try control.start(rig: rig, controller: controller, serialContext: serialContext)
+        try monitor.start(webChoice, rig: rig, controller: controller, serialContext: serialContext, pictures: wiring.monitor)
+        try control.start(rig: rig, controller: controller, serialContext: serialContext, webAddress: monitor.url)
         wiring.start()
         if interactive {
             reader.printAbove("pausecam shell — \(rig.name), \(clock.rawValue) clock, writing to \(wiring.outputDirectory)."
                               + " Type help for the commands.")
+            if let banner = monitor.banner { reader.printAbove(banner) }
+        } else if webChoice.isExplicit, let banner = monitor.banner {
+            // A piped shell's standard output is its transcript: the address goes beside the errors.
+            StandardStreamWriter.error.write(banner + "\n")
         }
         let status = shell.run()
+        monitor.stop()
         control.stop()
         wiring.stop()
         withExtendedLifetime((signals, progressSlot)) {}

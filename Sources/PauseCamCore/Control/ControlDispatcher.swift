@@ -16,12 +16,16 @@ public final class ControlDispatcher: Sendable {
     private let serialContext: any SerialContext
     private let parser: CommandParser
     private let rigName: String
+    private let webAddress: String?
 
-    public init(controller: RigController, serialContext: any SerialContext, parser: CommandParser, rigName: String) {
+    /// `webAddress` is the browser monitor's address for the status (nil when it is off).
+    public init(controller: RigController, serialContext: any SerialContext, parser: CommandParser, rigName: String,
+                webAddress: String? = nil) {
         self.controller = controller
         self.serialContext = serialContext
         self.parser = parser
         self.rigName = rigName
+        self.webAddress = webAddress
     }
 
     /// The answer to one request line (without its newline); `source` names the sender in the command's event.
@@ -32,7 +36,7 @@ public final class ControlDispatcher: Sendable {
         case .success(.statusJSON):
             let controller = self.controller
             let status = serialContext.perform { controller.status }
-            return .reply(ControlReply(ok: true, message: ControlStatusJSON.line(status, rig: rigName)))
+            return .reply(ControlReply(ok: true, message: ControlStatusJSON.line(status, rig: rigName, web: webAddress)))
         case .success(.watch):
             return .watch(ControlReply(ok: true, message: "watching \(rigName): one JSON line per event until you disconnect"))
         case .success(.command(let command)):

@@ -7,8 +7,9 @@ import Foundation
 /// the shell shows, so a status bar need not format them).
 public enum ControlStatusJSON {
     /// The live state: `state`, `scene`, `timer` (seconds) and `timer_text`, `lens`, `zoom` (digital factor), `file`
-    /// (null while idle) and `dropped_frames`, plus the rig's name.
-    public static func line(_ status: RigController.Status, rig: String) -> String {
+    /// (null while idle) and `dropped_frames`, plus the rig's name and `web`, the browser monitor's address (null
+    /// when it is off; never with its token).
+    public static func line(_ status: RigController.Status, rig: String, web: String? = nil) -> String {
         let object: [String: Any] = [
             "rig": rig,
             "state": status.state.rawValue,
@@ -19,6 +20,7 @@ public enum ControlStatusJSON {
             "zoom": status.digitalZoom,
             "file": status.moviePath.map { $0 as Any } ?? NSNull(),
             "dropped_frames": status.droppedFrames,
+            "web": web.map { $0 as Any } ?? NSNull(),
         ]
         return encode(object)
     }

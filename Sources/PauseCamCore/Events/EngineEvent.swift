@@ -88,12 +88,14 @@ public struct CommandEvent: Sendable, Equatable {
     }
 }
 
-/// Where a command came from: the shell's own prompt, a scene script, the control socket, or a pedal signal.
+/// Where a command came from: the shell's own prompt, a scene script, the control socket, a pedal signal, or the
+/// browser monitor.
 public enum CommandSource: Sendable, Equatable {
     case shell
     case script(name: String)
     case remote
     case signal(name: String)
+    case web
 
     /// The name `watch` prints in `source`, and the shell in "(remote)".
     public var name: String {
@@ -102,6 +104,7 @@ public enum CommandSource: Sendable, Equatable {
         case .script: return "script"
         case .remote: return "remote"
         case .signal(let name): return name
+        case .web: return "web"
         }
     }
 
@@ -109,7 +112,7 @@ public enum CommandSource: Sendable, Equatable {
     /// nobody there typed them).
     public var isFromOutside: Bool {
         switch self {
-        case .remote, .signal: return true
+        case .remote, .signal, .web: return true
         case .shell, .script: return false
         }
     }

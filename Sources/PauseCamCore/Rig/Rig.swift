@@ -23,11 +23,14 @@ public struct Rig: Sendable, Equatable {
     /// How long the last picture is held when no lens delivers (every camera unplugged) before a "no signal" slate
     /// fills the movie (`hold:`, default 2 s). The movie never has a hole; audio goes on.
     public var hold: MediaTime
+    /// Where the browser monitor listens (`web: {listen: …}`); `nil` for the default, loopback port 8360 or the
+    /// next free one.
+    public var web: MonitorListenAddress?
 
     public init(name: String, output: OutputSettings = OutputSettings(), audio: AudioInput = AudioInput(),
                 lenses: [Lens], defaultLens: String? = nil, standby: Standby = .hot, onAttach: AttachPolicy = .switch,
                 zoomPresets: [ZoomPreset] = [], exposurePresets: [ExposurePreset] = [], scripts: [Script] = [],
-                maxDigitalZoom: Double = 4, hold: MediaTime = .seconds(2)) {
+                maxDigitalZoom: Double = 4, hold: MediaTime = .seconds(2), web: MonitorListenAddress? = nil) {
         self.name = name
         self.output = output
         self.audio = audio
@@ -40,6 +43,7 @@ public struct Rig: Sendable, Equatable {
         self.scripts = scripts
         self.maxDigitalZoom = maxDigitalZoom
         self.hold = hold
+        self.web = web
     }
 
     /// The names a user can type for this rig: what the command parser checks and the shell completes.

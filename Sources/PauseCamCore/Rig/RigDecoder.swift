@@ -39,6 +39,7 @@ public struct RigDecoder {
         case zoomPresets = "zoom_presets"
         case exposurePresets = "exposure_presets"
         case scripts
+        case web
     }
 
     /// The range `max_digital_zoom` may take: below 1 would forbid the whole frame; beyond 10 a centre crop of a
@@ -90,6 +91,7 @@ public struct RigDecoder {
         let parser = CommandParser(lenses: lensNames, zoomPresets: Self.declaredNames(top[.zoomPresets]),
                                    exposurePresets: Self.declaredNames(top[.exposurePresets]), scripts: nil)
         let scripts = top[.scripts].map { self.scripts($0, .root.child(TopKey.scripts), parser: parser) } ?? []
+        let web = top[.web].flatMap { webListen($0, .root.child(TopKey.web)) }
         guard let name else { return nil }
         if let nameNode = top[.name] {
             checkControlSocketPath(rigName: name, at: nameNode.mark)
@@ -97,7 +99,7 @@ public struct RigDecoder {
         }
         return Rig(name: name, output: output, audio: audio, lenses: lenses, defaultLens: defaultLens,
                    standby: standby, onAttach: onAttach, zoomPresets: zoomPresets, exposurePresets: exposurePresets,
-                   scripts: scripts, maxDigitalZoom: zoomLimit, hold: hold ?? .seconds(2))
+                   scripts: scripts, maxDigitalZoom: zoomLimit, hold: hold ?? .seconds(2), web: web)
     }
 
     /// The text keys of a mapping of user-chosen names, in order, first occurrence only.

@@ -1,0 +1,44 @@
+// libmicrohttpd for Swift: the variadic calls PauseCam needs, as fixed-argument functions.
+#ifndef PAUSECAM_CMICROHTTPD_SHIM_H
+#define PAUSECAM_CMICROHTTPD_SHIM_H
+#include <stdint.h>
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+#include <microhttpd.h>
+
+/// `MHD_start_daemon` with the options PauseCam sets: the listen address (`address`, IPv4 or IPv6 by its family),
+/// the completed-request notifier, a connection limit and an idle timeout in seconds. NULL when it cannot listen.
+static inline struct MHD_Daemon *pausecam_mhd_start(unsigned int flags, const struct sockaddr *address,
+                                                    MHD_AccessHandlerCallback handler, void *handlerContext,
+                                                    MHD_RequestCompletedCallback completed, void *completedContext,
+                                                    unsigned int connectionLimit, unsigned int timeoutSeconds) {
+    uint16_t port = 0;
+    if (address->sa_family == AF_INET) {
+        port = ntohs(((const struct sockaddr_in *)address)->sin_port);
+    } else if (address->sa_family == AF_INET6) {
+        port = ntohs(((const struct sockaddr_in6 *)address)->sin6_port);
+        flags |= MHD_USE_IPv6;
+    }
+    return MHD_start_daemon(flags, port, NULL, NULL, handler, handlerContext,
+                            MHD_OPTION_SOCK_ADDR, address,
+                            MHD_OPTION_NOTIFY_COMPLETED, completed, completedContext,
+                            MHD_OPTION_CONNECTION_LIMIT, connectionLimit,
+                            MHD_OPTION_CONNECTION_TIMEOUT, timeoutSeconds,
+                            MHD_OPTION_END);
+}
+
+/// The port the daemon listens on (the kernel's choice when it was started on port 0); 0 when unknown.
+static inline uint16_t pausecam_mhd_bound_port(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    return info == NULL ? 0 : info->port;
+}
+
+/// `MHD_CONTENT_READER_END_OF_STREAM`, which Swift does not import (a cast macro).
+static inline ssize_t pausecam_mhd_end_of_stream(void) { return MHD_CONTENT_READER_END_OF_STREAM; }
+/// `MHD_CONTENT_READER_END_WITH_ERROR`.
+static inline ssize_t pausecam_mhd_end_with_error(void) { return MHD_CONTENT_READER_END_WITH_ERROR; }
+/// `MHD_SIZE_UNKNOWN`, a streaming body's length.
+static inline uint64_t pausecam_mhd_size_unknown(void) { return MHD_SIZE_UNKNOWN; }
+#endif

@@ -1,0 +1,222 @@
+import Foundation
+import PauseCamCore
+
+/// The browser monitor of a running rig: the page (`MonitorPage`), the status, the engine's events as
+/// Server-Sent Events, commands by `POST /command`, and the program and lens pictures from `MonitorPictures`
+/// (when there are any: without them the picture routes answer 503 and the page says "no picture yet").
+///
+/// Every request first passes `MonitorAccessPolicy` (Host on loopback, the token beyond it, Origin for commands),
+/// then `MonitorRoute`. At most `maximumViewers` streams (program pictures and event streams) are open at once;
+/// one more gets 503. The token is never written anywhere but the URL returned by `tokenURL`.
+public final class MonitorWebServer: @unchecked Sendable {
+    /// Streams served at once.
+    public static let maximumViewers = 16
+
+    /// What the server reads from and sends to the rig; closures so the composition root wires them to the
+    /// control dispatcher and tests to fakes.
+    public struct Rig: Sendable {
+        /// The rig: its name, lenses, zoom presets and digital zoom limit describe the page's controls.
+        public var rig: PauseCamCore.Rig
+        /// The status as `ControlStatusJSON.line` writes it.
+        public var status: @Sendable () -> String
+        /// Carries out one command line of the shell's grammar.
+        public var command: @Sendable (String) -> ControlReply
+        /// The pictures, when something makes them.
+        public var pictures: (any MonitorPictures)?
+
+        public init(rig: PauseCamCore.Rig, status: @escaping @Sendable () -> String,
+                    command: @escaping @Sendable (String) -> ControlReply, pictures: (any MonitorPictures)?) {
+            self.rig = rig
+            self.status = status
+            self.command = command
+            self.pictures = pictures
+        }
+    }
+
+    /// Where it listens.
+    public let address: MonitorListenAddress
+    /// The session token, when the address is not loopback.
+    public let token: MonitorSessionToken?
+    private let connection: Rig
+    private let viewers = MonitorViewerCount(limit: MonitorWebServer.maximumViewers)
+    private let lock = NSLock()
+    private var eventStreams: [ObjectIdentifier: EventStream] = [:]
+    private var stopping = false
+    private var server: HTTPServer?
+
+    private init(address: MonitorListenAddress, token: MonitorSessionToken?, connection: Rig) {
+        self.address = address
+        self.token = token
+        self.connection = connection
+    }
+
+    /// Serves `rig` on `address` (port 0: any free port). Beyond loopback a new token is drawn from the system's
+    /// random source unless `token` is given; a given token is required on loopback too.
+    public static func start(_ rig: Rig, on address: MonitorListenAddress, token given: MonitorSessionToken? = nil,
+                             limits: HTTPServer.Limits = HTTPServer.Limits()) throws(HTTPServerError) -> MonitorWebServer {
+        var random = SystemRandomNumberGenerator()
+        let token = given ?? (address.isLoopback ? nil : MonitorSessionToken(using: &random))
+        let box = WeakServer()
+        let http = try HTTPServer.start(host: address.host, port: address.port, limits: limits) { request in
+            box.server?.respond(to: request) ?? .text(503, "stopping\n")
+        }
+        let bound = MonitorListenAddress(host: address.host, port: http.port)
+        let server = MonitorWebServer(address: bound, token: token, connection: rig)
+        box.server = server
+        server.lock.withLock { server.server = http }
+        return server
+    }
+
+    /// Tries the default ports in turn on loopback; `nil` when every one is taken.
+    public static func startOnDefaultPort(_ rig: Rig) -> MonitorWebServer? {
+        for port in MonitorListenAddress.defaultPorts {
+            let address = MonitorListenAddress(host: MonitorListenAddress.standard.host, port: port)
+            if let server = try? start(rig, on: address) { return server }
+        }
+        return nil
+    }
+
+    /// The page's address without the token (what the status shows).
+    public var url: String { "http://\(Self.displayHost(address)):\(address.port)/" }
+
+    /// The address to open: with `?token=` beyond loopback. Shown once, to the user who started PauseCam.
+    public var tokenURL: String { token.map { url + "?token=\($0.text)" } ?? url }
+
+    /// An engine event for every open event stream.
+    public func publish(_ event: EngineEvent) {
+        let streams = lock.withLock { Array(eventStreams.values) }
+        guard !streams.isEmpty else { return }
+        let json = ControlStatusJSON.event(event)
+        for stream in streams { stream.send(json) }
+    }
+
+    /// Ends every stream and stops listening; idempotent.
+    public func stop() {
+        let (http, streams): (HTTPServer?, [EventStream]) = lock.withLock {
+            stopping = true
+            defer { server = nil }
+            return (server, Array(eventStreams.values))
+        }
+        streams.forEach { $0.wake() }
+        http?.stop()
+    }
+
+    private var isStopping: Bool { lock.withLock { stopping } }
+
+    /// A host for the printed URL: a wildcard address becomes this machine's first non-loopback address.
+    static func displayHost(_ address: MonitorListenAddress) -> String {
+        if address.host == "0.0.0.0" || address.host == "::" {
+            return NetworkInterfaces.firstExternalAddress(ipv6: address.isIPv6).map {
+                $0.contains(":") ? "[\($0)]" : $0
+            } ?? address.urlHost
+        }
+        return address.urlHost
+    }
+
+    // MARK: Answering
+
+    private func respond(to request: HTTPRequest) -> HTTPResponse {
+        let policy = MonitorAccessPolicy(loopback: address.isLoopback, port: address.port, token: token)
+        let facts = MonitorAccessPolicy.Request(method: request.method, host: request.header("Host"),
+                                                origin: request.header("Origin"),
+                                                secFetchSite: request.header("Sec-Fetch-Site"),
+                                                cookie: request.header("Cookie"),
+                                                authorization: request.header("Authorization"),
+                                                queryToken: request.query["token"])
+        var extra: [(name: String, value: String)] = [("Cache-Control", "no-store"),
+                                                      ("X-Content-Type-Options", "nosniff")]
+        switch policy.verdict(facts) {
+        case .refuse(let status, let reason):
+            return .text(status, reason + "\n", headers: extra)
+        case .allow(let setCookie):
+            if setCookie, let cookie = policy.cookieHeader() { extra.append(("Set-Cookie", cookie)) }
+        }
+        switch MonitorRoute.resolve(method: request.method, path: request.path) {
+        case .refuse(let status, let reason, let allow):
+            return .text(status, reason + "\n", headers: extra + (allow.map { [("Allow", $0)] } ?? []))
+        case .route(let route):
+            var response = answer(route, request)
+            response.headers += extra
+            return response
+        }
+    }
+
+    private func answer(_ route: MonitorRoute, _ request: HTTPRequest) -> HTTPResponse {
+        switch route {
+        case .page:
+            return .text(200, MonitorPage.html, type: "text/html; charset=utf-8",
+                         headers: [("Content-Security-Policy", MonitorPage.contentSecurityPolicy)])
+        case .script:
+            return .text(200, MonitorPage.script, type: "text/javascript; charset=utf-8")
+        case .styleSheet:
+            return .text(200, MonitorPage.styleSheet, type: "text/css; charset=utf-8")
+        case .status:
+            return .text(200, connection.status(), type: "application/json")
+        case .rigDescription:
+            return .text(200, MonitorPage.rigJSON(connection.rig, hasPictures: connection.pictures != nil),
+                         type: "application/json")
+        case .command:
+            guard let line = MonitorRoute.commandLine(fromBody: request.body) else {
+                return Self.json(400, ok: false, message: "the body must be one command line without control characters")
+            }
+            let reply = connection.command(line)
+            return Self.json(200, ok: reply.ok, message: reply.message)
+        case .events:
+            return eventStream()
+        case .programStream:
+            return programStream()
+        case .programStill:
+            guard let pictures = connection.pictures else { return Self.noPicture }
+            pictures.startWatching()
+            defer { pictures.stopWatching() }
+            guard let picture = pictures.programPicture(after: 0, timeoutSeconds: 2) else { return Self.noPicture }
+            return HTTPResponse(status: 200, headers: [("Content-Type", "image/jpeg")], body: .bytes(picture.jpeg))
+        case .lensStill(let role):
+            guard connection.rig.lens(named: role) != nil else {
+                return .text(404, "no lens \"\(role)\" in this rig\n")
+            }
+            guard let picture = connection.pictures?.lensPicture(role) else { return Self.noPicture }
+            return HTTPResponse(status: 200, headers: [("Content-Type", "image/jpeg")], body: .bytes(picture.jpeg))
+        }
+    }
+
+    private func programStream() -> HTTPResponse {
+        guard let pictures = connection.pictures else { return Self.noPicture }
+        guard viewers.take() else { return Self.tooManyViewers }
+        let viewers = self.viewers
+        let stream = MJPEGStream(pictures: pictures, isStopping: { [weak self] in self?.isStopping ?? true },
+                                 onClose: { viewers.release() })
+        return HTTPResponse(status: 200,
+                            headers: [("Content-Type", "multipart/x-mixed-replace; boundary=\(MJPEGStream.boundary)")],
+                            body: .stream(stream))
+    }
+
+    private func eventStream() -> HTTPResponse {
+        guard viewers.take() else { return Self.tooManyViewers }
+        let viewers = self.viewers
+        let pictures = connection.pictures
+        pictures?.startWatching()
+        let stream = EventStream(isStopping: { [weak self] in self?.isStopping ?? true }, onClose: { [weak self] stream in
+            if let self { _ = lock.withLock { self.eventStreams.removeValue(forKey: ObjectIdentifier(stream)) } }
+            pictures?.stopWatching()
+            viewers.release()
+        })
+        lock.withLock { eventStreams[ObjectIdentifier(stream)] = stream }
+        return HTTPResponse(status: 200, headers: [("Content-Type", "text/event-stream")], body: .stream(stream))
+    }
+
+    private static let noPicture = HTTPResponse.text(503, "no picture yet\n", headers: [("Retry-After", "1")])
+    private static let tooManyViewers = HTTPResponse.text(503, "too many viewers (at most \(maximumViewers))\n",
+                                                          headers: [("Retry-After", "5")])
+
+    private static func json(_ status: Int, ok: Bool, message: String) -> HTTPResponse {
+        let object: [String: Any] = ["ok": ok, "message": message]
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        return HTTPResponse(status: status, headers: [("Content-Type", "application/json")], body: .bytes(Array(data)))
+    }
+
+    /// Lets the handler reach the server, which is built after the HTTP server reports its port.
+    private final class WeakServer: @unchecked Sendable {
+        weak var server: MonitorWebServer?
+    }
+}

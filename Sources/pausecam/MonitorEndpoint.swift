@@ -1,0 +1,101 @@
+import Foundation
+import PauseCamCore
+import PauseCamSystem
+
+/// The browser monitor of a running `pausecam shell` or `pausecam run`: where it listens (`--web ADDR:PORT`, the
+/// rig's `web: {listen: …}`, else loopback port 8360 or the next free one; `--no-web` turns it off), the server,
+/// and the events it streams. Commands from the page go through a `ControlDispatcher` as `CommandSource.web`, so
+/// the shell prints them like a remote's and `watch` clients see them.
+final class MonitorEndpoint: @unchecked Sendable {
+    /// What the user asked for.
+    enum Choice: Equatable {
+        case off
+        /// The default: loopback, the first free port of `MonitorListenAddress.defaultPorts`.
+        case standard
+        /// An address given with `--web` or in the rig.
+        case given(MonitorListenAddress)
+
+        /// Whether the user named the address (then failing to listen is an error, and the URL is always printed).
+        var isExplicit: Bool { if case .given = self { return true } else { return false } }
+    }
+
+    /// Reads `--web` / `--no-web`, then the rig's `web.listen`.
+    static func choice(_ arguments: Arguments, rig: Rig) throws -> Choice {
+        if arguments.flags.contains("no-web") {
+            if arguments.options["web"] != nil { throw UsageError("--web and --no-web contradict each other; give one") }
+            return .off
+        }
+        if let text = arguments.options["web"] {
+            guard let address = MonitorListenAddress(text) else {
+                throw UsageError("--web \(text): expected \(MonitorListenAddress.syntax)")
+            }
+            return .given(address)
+        }
+        return rig.web.map(Choice.given) ?? .standard
+    }
+
+    private let lock = NSLock()
+    private var server: MonitorWebServer?
+    private var dispatcher: ControlDispatcher?
+    /// Why there is no monitor although one was wanted (every default port taken), for the banner.
+    private(set) var unavailableReason: String?
+
+    /// The page's address for the status (without the token); `nil` when off.
+    var url: String? { lock.withLock { server?.url } }
+    /// The address to print for the user to open (with the token beyond loopback).
+    var printedURL: String? { lock.withLock { server?.tokenURL } }
+
+    /// Starts serving `rig`; throws when an address given by the user cannot be listened on.
+    func start(_ choice: Choice, rig: Rig, controller: RigController, serialContext: any SerialContext,
+               pictures: (any MonitorPictures)?) throws {
+        let connection = MonitorWebServer.Rig(rig: rig, status: { [weak self] in
+            self?.answer("status --json").message ?? "{}"
+        }, command: { [weak self] line in
+            self?.answer(line) ?? ControlReply.error("the monitor is stopping")
+        }, pictures: pictures)
+        let server: MonitorWebServer?
+        switch choice {
+        case .off:
+            server = nil
+        case .standard:
+            server = MonitorWebServer.startOnDefaultPort(connection)
+            if server == nil {
+                unavailableReason = "ports \(MonitorListenAddress.defaultPorts.lowerBound)–"
+                    + "\(MonitorListenAddress.defaultPorts.upperBound) are taken; choose one with --web ADDR:PORT"
+            }
+        case .given(let address):
+            server = try MonitorWebServer.start(connection, on: address)
+        }
+        let dispatcher = ControlDispatcher(controller: controller, serialContext: serialContext, parser: CommandParser(rig: rig),
+                                           rigName: rig.name, webAddress: server?.url)
+        lock.withLock {
+            self.server = server
+            self.dispatcher = dispatcher
+        }
+    }
+
+    private func answer(_ line: String) -> ControlReply {
+        guard let dispatcher = lock.withLock({ dispatcher }) else { return .error("the monitor is starting; try again") }
+        switch dispatcher.answer(line, from: .web) {
+        case .reply(let reply): return reply
+        case .watch: return .error("watch is for the control socket; the page listens to /events")
+        }
+    }
+
+    /// The line to print at start: `monitor: URL`, or why there is none; `nil` when off.
+    var banner: String? {
+        if let printedURL { return "monitor: \(printedURL)" }
+        return unavailableReason.map { "monitor: off (\($0))" }
+    }
+
+    /// An engine event for the page's event streams.
+    func publish(_ event: EngineEvent) {
+        lock.withLock { server }?.publish(event)
+    }
+
+    /// Stops serving; idempotent.
+    func stop() {
+        let server: MonitorWebServer? = lock.withLock { defer { self.server = nil }; return self.server }
+        server?.stop()
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import XCTest
+
+/// The monitor page in headless Chromium through Selenium (`Browser/monitor_page.py`) against a real-clock shell:
+/// record, the timer advancing, pause freezing it, stop naming the saved clip, portrait and landscape layouts with
+/// screenshots (their folder is printed). Skipped, with the reason, where Chromium or Selenium is missing.
+final class MonitorBrowserEndToEndTests: XCTestCase {
+    func testThePageRecordsPausesAndStopsInHeadlessChromium() throws {
+        for tool in ["/usr/bin/chromium", "/usr/bin/chromedriver", "/usr/bin/python3"]
+        where !FileManager.default.isExecutableFile(atPath: tool) {
+            throw XCTSkip("\(tool) is missing (scripts/install-deps installs chromium, chromium-driver, python3-selenium)")
+        }
+        let selenium = try ProcessRunner.run("/usr/bin/python3", ["-c", "import selenium"])
+        guard selenium.status == 0 else { throw XCTSkip("python3-selenium is missing: \(selenium.stderr)") }
+
+        let shell = try ControlledShell(name: "browser", extraArguments: ["--web", "127.0.0.1:0"])
+        let status = try shell.waitForStatus { $0["web"] is String }
+        let url = try XCTUnwrap(status["web"] as? String)
+        let screenshots = try ProcessRunner.temporaryDirectory("browser-screenshots")
+        print("monitor screenshots: \(screenshots.path)")
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("Browser/monitor_page.py").path
+        let run = try ProcessRunner.run("/usr/bin/python3", [script, url, screenshots.path])
+        XCTAssertEqual(run.status, 0, "stdout: \(run.stdoutText)\nstderr: \(run.stderr)")
+        let report = try XCTUnwrap(JSONSerialization.jsonObject(with: run.stdout) as? [String: Any], run.stdoutText)
+        print("monitor page report: \(run.stdoutText)")
+        let lastClip = try XCTUnwrap(report["last_clip"] as? String)
+        XCTAssertTrue(lastClip.hasPrefix("saved e2e-rig") && lastClip.hasSuffix(".mov"), lastClip)
+        for name in ["portrait", "landscape"] {
+            let png = try Data(contentsOf: screenshots.appendingPathComponent("\(name).png"))
+            XCTAssertEqual(Array(png.prefix(4)), [0x89, 0x50, 0x4e, 0x47], "\(name).png is a PNG")
+        }
+        XCTAssertEqual(shell.finish(), 0, shell.running.stderr)
+        let movies = try FileManager.default.contentsOfDirectory(atPath: shell.outputDirectory.path).filter { $0.hasSuffix(".mov") }
+        XCTAssertEqual(movies.count, 1, "\(movies)")
+        let probe = MediaProbe(path: shell.outputDirectory.appendingPathComponent(movies[0]).path)
+        XCTAssertGreaterThan(try probe.duration(), 0.4)
+        XCTAssertTrue(shell.running.stdout.contains("* toggle (web): pause:"), shell.running.stdout)
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import PauseCamCore
+import XCTest
+
+/// The browser monitor's pure rules: who may ask (Host, Origin, token), which path is what, and what `--web`
+/// accepts, as tables.
+final class MonitorAccessTests: XCTestCase {
+    func testLoopbackAcceptsOnlyOurOwnHostAndSameOriginCommands() {
+        let policy = MonitorAccessPolicy(loopback: true, port: 8361, token: nil)
+        let table: [(MonitorAccessPolicy.Request, MonitorAccessPolicy.Verdict)] = [
+            (.init(method: "GET", host: "127.0.0.1:8361"), .allow(setCookie: false)),
+            (.init(method: "GET", host: "localhost:8361"), .allow(setCookie: false)),
+            (.init(method: "GET", host: "LOCALHOST:8361"), .allow(setCookie: false)),
+            (.init(method: "GET", host: "[::1]:8361"), .allow(setCookie: false)),
+            (.init(method: "GET", host: "127.0.0.1:8360"), .refuse(status: 421, reason: "")),
+            (.init(method: "GET", host: "evil.example:8361"), .refuse(status: 421, reason: "")),
+            (.init(method: "GET", host: "127.0.0.1"), .refuse(status: 421, reason: "")),
+            (.init(method: "GET", host: nil), .refuse(status: 421, reason: "")),
+            (.init(method: "POST", host: "127.0.0.1:8361", origin: "http://127.0.0.1:8361"), .allow(setCookie: false)),
+            (.init(method: "POST", host: "localhost:8361", origin: "http://localhost:8361"), .allow(setCookie: false)),
+            (.init(method: "POST", host: "127.0.0.1:8361", secFetchSite: "same-origin"), .allow(setCookie: false)),
+            (.init(method: "POST", host: "127.0.0.1:8361"), .refuse(status: 403, reason: "")),
+            (.init(method: "POST", host: "127.0.0.1:8361", origin: "http://evil.example"), .refuse(status: 403, reason: "")),
+            (.init(method: "POST", host: "127.0.0.1:8361", origin: "http://localhost:8361"), .refuse(status: 403, reason: "")),
+            (.init(method: "POST", host: "127.0.0.1:8361", secFetchSite: "cross-site"), .refuse(status: 403, reason: "")),
+            (.init(method: "POST", host: "127.0.0.1:8361", origin: "null"), .refuse(status: 403, reason: "")),
+        ]
+        for (index, (request, expected)) in table.enumerated() {
+            XCTAssertEqual(Self.status(policy.verdict(request)), Self.status(expected), "row \(index)")
+        }
+    }
+
+    func testBeyondLoopbackEveryRequestNeedsTheTokenAndTheURLTokenSetsTheCookie() {
+        let token = MonitorSessionToken(bytes: Array(0..<16))
+        XCTAssertEqual(token.text, "000102030405060708090a0b0c0d0e0f")
+        let policy = MonitorAccessPolicy(loopback: false, port: 8360, token: token)
+        let host = "192.168.1.20:8360"
+        let table: [(MonitorAccessPolicy.Request, MonitorAccessPolicy.Verdict)] = [
+            (.init(method: "GET", host: host), .refuse(status: 401, reason: "")),
+            (.init(method: "GET", host: host, queryToken: "wrong"), .refuse(status: 401, reason: "")),
+            (.init(method: "GET", host: host, queryToken: token.text + "0"), .refuse(status: 401, reason: "")),
+            (.init(method: "GET", host: host, queryToken: String(token.text.dropLast())), .refuse(status: 401, reason: "")),
+            (.init(method: "GET", host: host, queryToken: token.text), .allow(setCookie: true)),
+            (.init(method: "GET", host: host, cookie: "a=b; pausecam_token=\(token.text)"), .allow(setCookie: false)),
+            (.init(method: "GET", host: host, cookie: "pausecam_token=nope"), .refuse(status: 401, reason: "")),
+            (.init(method: "GET", host: host, authorization: "Bearer \(token.text)"), .allow(setCookie: false)),
+            (.init(method: "GET", host: host, authorization: "Basic \(token.text)"), .refuse(status: 401, reason: "")),
+            (.init(method: "POST", host: host, origin: "http://\(host)", authorization: "Bearer \(token.text)"),
+             .allow(setCookie: false)),
+            (.init(method: "POST", host: host, authorization: "Bearer \(token.text)"), .refuse(status: 403, reason: "")),
+            (.init(method: "POST", host: host, origin: "http://\(host)"), .refuse(status: 401, reason: "")),
+        ]
+        for (index, (request, expected)) in table.enumerated() {
+            XCTAssertEqual(Self.status(policy.verdict(request)), Self.status(expected), "row \(index)")
+        }
+        let cookie = policy.cookieHeader() ?? ""
+        XCTAssertTrue(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"), cookie)
+        if case .refuse(_, let reason) = policy.verdict(.init(method: "GET", host: host)) {
+            XCTAssertFalse(reason.contains(token.text))
+        }
+    }
+
+    func testTokensAreRandomAndCompareWholly() {
+        var generator = SystemRandomNumberGenerator()
+        let a = MonitorSessionToken(using: &generator), b = MonitorSessionToken(using: &generator)
+        XCTAssertEqual(a.text.count, 32)
+        XCTAssertTrue(a.text.allSatisfy { $0.isHexDigit && !$0.isUppercase })
+        XCTAssertNotEqual(a.text, b.text)
+        XCTAssertTrue(a.matches(a.text))
+        XCTAssertFalse(a.matches(""))
+        XCTAssertFalse(a.matches(b.text))
+    }
+
+    func testRoutesRefuseUnknownPathsOtherMethodsAndDotDot() {
+        let table: [(String, String, MonitorRoute.Resolution)] = [
+            ("GET", "/", .route(.page)),
+            ("HEAD", "/", .route(.page)),
+            ("GET", "/app.js", .route(.script)),
+            ("GET", "/app.css", .route(.styleSheet)),
+            ("GET", "/status.json", .route(.status)),
+            ("GET", "/events", .route(.events)),
+            ("POST", "/command", .route(.command)),
+            ("GET", "/program.mjpg", .route(.programStream)),
+            ("GET", "/program.jpg", .route(.programStill)),
+            ("GET", "/lens/wide.jpg", .route(.lensStill("wide"))),
+            ("GET", "/command", .refuse(status: 405, reason: "", allow: "POST")),
+            ("POST", "/status.json", .refuse(status: 405, reason: "", allow: "GET, HEAD")),
+            ("DELETE", "/", .refuse(status: 405, reason: "", allow: "GET, HEAD")),
+            ("GET", "/nothing", .refuse(status: 404, reason: "", allow: nil)),
+            ("GET", "/lens/.jpg", .refuse(status: 404, reason: "", allow: nil)),
+            ("GET", "/lens/a/b.jpg", .refuse(status: 404, reason: "", allow: nil)),
+            ("GET", "/../etc/passwd", .refuse(status: 400, reason: "", allow: nil)),
+            ("GET", "/lens/..%2f.jpg", .refuse(status: 400, reason: "", allow: nil)),
+        ]
+        for (method, path, expected) in table {
+            XCTAssertEqual(Self.shape(MonitorRoute.resolve(method: method, path: path)), Self.shape(expected), "\(method) \(path)")
+        }
+        XCTAssertEqual(MonitorRoute.commandLine(fromBody: Array("record\n".utf8)), "record")
+        XCTAssertEqual(MonitorRoute.commandLine(fromBody: Array("mark good take\r\n".utf8)), "mark good take")
+        XCTAssertNil(MonitorRoute.commandLine(fromBody: Array("mark a\u{1b}[2Jb".utf8)))
+        XCTAssertNil(MonitorRoute.commandLine(fromBody: Array("record\nstop".utf8)))
+        XCTAssertNil(MonitorRoute.commandLine(fromBody: []))
+        XCTAssertNil(MonitorRoute.commandLine(fromBody: [0xff, 0xfe]))
+    }
+
+    func testListenAddressesParse() {
+        XCTAssertEqual(MonitorListenAddress("127.0.0.1:8360"), MonitorListenAddress(host: "127.0.0.1", port: 8360))
+        XCTAssertEqual(MonitorListenAddress("localhost:0"), MonitorListenAddress(host: "127.0.0.1", port: 0))
+        XCTAssertEqual(MonitorListenAddress("[::1]:9000"), MonitorListenAddress(host: "::1", port: 9000))
+        XCTAssertEqual(MonitorListenAddress("0.0.0.0:8360")?.isLoopback, false)
+        XCTAssertEqual(MonitorListenAddress("[::1]:9000")?.isLoopback, true)
+        XCTAssertEqual(MonitorListenAddress("[::1]:9000")?.description, "[::1]:9000")
+        for bad in ["8360", "127.0.0.1", "127.0.0.1:", "127.0.0.1:65536", "256.0.0.1:80", "example.com:80", "::1:80",
+                    "[::1]80", "1.2.3:80", "127.0.0.1:-1", "[zz]:80"] {
+            XCTAssertNil(MonitorListenAddress(bad), bad)
+        }
+    }
+
+    private static func status(_ verdict: MonitorAccessPolicy.Verdict) -> Int {
+        switch verdict {
+        case .allow(let cookie): return cookie ? 1 : 0
+        case .refuse(let status, _): return status
+        }
+    }
+
+    private static func shape(_ resolution: MonitorRoute.Resolution) -> String {
+        switch resolution {
+        case .route(let route): return "\(route)"
+        case .refuse(let status, _, let allow): return "\(status) \(allow ?? "-")"
+        }
+    }
+}
