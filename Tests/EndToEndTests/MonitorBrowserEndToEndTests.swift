@@ -2,7 +2,8 @@ import Foundation
 import XCTest
 
 /// The monitor page in headless Chromium through Selenium (`Browser/monitor_page.py`) against a real-clock shell:
-/// record, the timer advancing, pause freezing it, stop naming the saved clip, portrait and landscape layouts with
+/// the program picture in the active lens's colour (idle, after a tile tap while recording, after one while
+/// paused), record, the timer advancing, pause freezing it, stop naming the saved clip, portrait and landscape layouts with
 /// screenshots (their folder is printed). Skipped, with the reason, where Chromium or Selenium is missing.
 final class MonitorBrowserEndToEndTests: XCTestCase {
     func testThePageRecordsPausesAndStopsInHeadlessChromium() throws {
@@ -26,6 +27,8 @@ final class MonitorBrowserEndToEndTests: XCTestCase {
         print("monitor page report: \(run.stdoutText)")
         let lastClip = try XCTUnwrap(report["last_clip"] as? String)
         XCTAssertTrue(lastClip.hasPrefix("saved e2e-rig") && lastClip.hasSuffix(".mov"), lastClip)
+        // The script waited for main's colour at idle, tele's after the tile tap and wide's after the next one.
+        XCTAssertNotNil(report["tele_seconds"] as? Double, "\(report)")
         for name in ["portrait", "landscape"] {
             let png = try Data(contentsOf: screenshots.appendingPathComponent("\(name).png"))
             XCTAssertEqual(Array(png.prefix(4)), [0x89, 0x50, 0x4e, 0x47], "\(name).png is a PNG")

@@ -1,6 +1,7 @@
 #!/usr/bin/python3
-"""Drives PauseCam's browser monitor in headless Chromium (Selenium): record, the timer advancing, pause freezing
-it, stop naming the saved clip, and the layout in portrait (768x1024) and landscape (1024x768) with screenshots.
+"""Drives PauseCam's browser monitor in headless Chromium (Selenium): the program picture's centre in the active
+lens's colour, record, the timer advancing, a lens tile switching the picture, pause freezing the timer, stop naming
+the saved clip, and the layout in portrait (768x1024) and landscape (1024x768) with screenshots.
 
 Usage: /usr/bin/python3 monitor_page.py URL OUTDIR   (exit status 0 when every check passed; the reason otherwise)
 """
@@ -16,6 +17,28 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 DEADLINE = 60
+# The virtual lenses' colours (Tests/EndToEndTests/Rigs/e2e.yaml), and the one channel that dominates each.
+DOMINANT = {"wide": 0, "main": 1, "tele": 2}
+
+CENTRE_JS = """
+const img = document.getElementById('program');
+if (!img || !img.naturalWidth || !img.complete) return null;
+const c = document.createElement('canvas');
+c.width = img.naturalWidth; c.height = img.naturalHeight;
+const g = c.getContext('2d');
+g.drawImage(img, 0, 0);
+const d = g.getImageData(Math.floor(c.width / 2), Math.floor(c.height / 2), 1, 1).data;
+return [d[0], d[1], d[2]];
+"""
+
+
+def shows(driver, lens):
+    """True when the program picture's centre is in `lens`'s colour: its channel leads the others by 60."""
+    rgb = driver.execute_script(CENTRE_JS)
+    if not rgb:
+        return False
+    lead = DOMINANT[lens]
+    return all(rgb[lead] >= rgb[other] + 60 for other in range(3) if other != lead)
 
 
 def main(url, outdir):
@@ -38,6 +61,9 @@ def main(url, outdir):
         report["tiles"] = [t.get_attribute("data-role") for t in driver.find_elements(By.CSS_SELECTOR, ".tile")]
         assert report["pills"] == ["1x", "2x"], report["pills"]
         assert report["tiles"] == ["wide", "main", "tele"], report["tiles"]
+        # Framing before recording: the idle rig's program picture is the default lens, main.
+        wait.until(lambda d: shows(d, "main"))
+        report["idle_centre"] = driver.execute_script(CENTRE_JS)
 
         driver.find_element(By.ID, "toggle").click()
         wait.until(lambda d: text("state") == "REC")
@@ -45,6 +71,13 @@ def main(url, outdir):
         first = seconds()
         wait.until(lambda d: seconds() >= first + 0.5)
         report["timer_advanced"] = [first, seconds()]
+
+        # A tap on the tele tile switches the program lens; the picture follows.
+        asked = time.monotonic()
+        driver.find_element(By.CSS_SELECTOR, '.tile[data-role="tele"]').click()
+        WebDriverWait(driver, 5, poll_frequency=0.05).until(lambda d: shows(d, "tele"))
+        report["tele_seconds"] = round(time.monotonic() - asked, 3)
+        report["tele_centre"] = driver.execute_script(CENTRE_JS)
 
         driver.find_element(By.ID, "toggle").click()
         wait.until(lambda d: text("state") == "PAUSED")
@@ -57,17 +90,15 @@ def main(url, outdir):
 
         driver.find_element(By.CSS_SELECTOR, '.tile[data-role="wide"]').click()
         wait.until(lambda d: "active" in d.find_element(By.CSS_SELECTOR, '.tile[data-role="wide"]').get_attribute("class"))
+        # Reframing while paused: the monitor shows the new lens although nothing is recorded.
+        WebDriverWait(driver, 5, poll_frequency=0.05).until(lambda d: shows(d, "wide"))
         driver.find_element(By.ID, "stop").click()
         wait.until(lambda d: text("state") == "IDLE")
         wait.until(lambda d: text("lastclip").endswith(".mov"))
         report["last_clip"] = text("lastclip")
         report["events"] = [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#log li")][:6]
 
-        if driver.execute_script("return document.getElementById('nopicture').classList.contains('hidden')"):
-            report["picture"] = "a picture is shown"
-        else:
-            assert text("nopicture") == "no picture yet"
-            report["picture"] = "no picture yet (colour not checked: this build makes no monitor pictures)"
+        assert driver.execute_script("return document.getElementById('nopicture').classList.contains('hidden')")
 
         for name, width, height in [("portrait", 768, 1024), ("landscape", 1024, 768)]:
             driver.set_window_size(width, height)
