@@ -1,5 +1,8 @@
 /// The `--help` texts: they teach, with examples, rather than only list.
 enum HelpText {
+    /// The commands `pausecam help COMMAND` has a page for.
+    static let topics = ["run", "check", "devices", "shell", "ctl", "export"]
+
     static let main = """
     pausecam — record one continuous movie from a rig of USB cameras ("lenses") and a microphone, with pause and
     resume that cut the gaps out, lens switches, zoom presets, chapters per scene and a JSON sidecar.
