@@ -104,6 +104,19 @@ final class PresetAutoEndToEndTests: XCTestCase {
         XCTAssertTrue(contains(movie, "subme=2"), "a named preset is kept, only warned about")
     }
 
+    /// An `auto` rig on a machine where even ultrafast is too slow is warned that frames will drop, but never told
+    /// to "use `preset: auto`": it already does.
+    func testAnAutoRigTooSlowEvenAtUltrafastIsNotToldToUseAuto() throws {
+        let folder = try ProcessRunner.temporaryDirectory("auto-slow")
+        let (result, movie) = try record(try rig(in: folder, preset: "auto"),
+                                         cache: folder.appendingPathComponent("cache"), fps: "ultrafast=20")
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stderr.contains("warning: x264 preset ultrafast encodes"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("use a smaller size or a lower rate"), result.stderr)
+        XCTAssertFalse(result.stderr.contains("use `preset: auto`"), result.stderr)
+        XCTAssertTrue(contains(movie, "cabac=0"), "ultrafast reaches x264")
+    }
+
     func testCheckMeasureTimesTheRealEncoderAndPrintsLinesThatParse() throws {
         let folder = try ProcessRunner.temporaryDirectory("measure")
         let rigPath = try rig(in: folder, preset: "auto")
