@@ -14,7 +14,7 @@ enum HelpText {
       pausecam check RIG…           validate rig files; errors as FILE:LINE:COLUMN: message (exit 2)
       pausecam devices [--json] [--rig RIG]
                                     list cameras, their formats and controls, and which lens each serves
-      pausecam ctl [--rig RIG | --socket PATH] COMMAND…
+      pausecam ctl [--rig RIG | --socket PATH] [--timeout SECONDS] COMMAND…
                                     control a running shell or run from another process (toggle, chapter, mark…)
       pausecam export CLIP.json --format FORMAT [--output FILE] [--start-timecode HH:MM:SS:FF]
                                     scenes and markers for editors: edl, fcpxml, csv, ffmetadata, youtube
@@ -124,7 +124,7 @@ enum HelpText {
     """
 
     static let ctl = """
-    pausecam ctl [--rig RIG | --socket PATH] COMMAND…
+    pausecam ctl [--rig RIG | --socket PATH] [--timeout SECONDS] COMMAND…
 
     Sends one command to a running `pausecam shell` or `pausecam run` and prints its reply: exit status 0 when it
     was carried out, 1 when it was refused or no PauseCam answers. Every running PauseCam listens on
@@ -140,6 +140,8 @@ enum HelpText {
 
       --rig RIG         the PauseCam running this rig (a rig file or its name)
       --socket PATH     the PauseCam listening on PATH
+      --timeout SECONDS how long to wait for the reply (default 5): a PauseCam stopped with Ctrl-Z or wedged
+                        gets exit status 1 and a message, never a hang
 
     EXAMPLES
       pausecam ctl toggle                      # record, pause or resume: bind it to a key, a pedal or a Stream Deck
