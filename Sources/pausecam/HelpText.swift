@@ -134,8 +134,8 @@ enum HelpText {
 
     COMMAND is a line of the shell's grammar (record, pause, resume, stop, toggle, chapter, lens, zoom, exposure,
     focus, mark, status), and two of the socket's own:
-      status --json     the state as one JSON object: rig, state, scene, timer, timer_text, lens, zoom, file,
-                        dropped_frames
+      status --json     the state as one JSON object: rig, state, scene, timer, timer_text, lens, zoom (lens ×
+                        digital), digital_zoom, file, dropped_frames
       watch             every event as a JSON line until Ctrl-C (exit 0)
 
       --rig RIG         the PauseCam running this rig (a rig file or its name)
