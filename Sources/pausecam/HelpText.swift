@@ -113,7 +113,7 @@ enum HelpText {
     exit status is 1 if any command failed.
 
       --on-error stop   end a piped session at the first failed command, saving the clip (exit status 1)
-      --quiet           print only errors and the final paths; no progress line
+      --quiet           print only errors, warnings and saved clips (no echo, no results, no progress line)
       --output DIR, --clock real|simulated   as for `pausecam run`
       --socket PATH     the control socket for pausecam ctl (default: see pausecam ctl --help)
 
