@@ -166,7 +166,8 @@ enum HelpText {
       fcpxml       FCPXML 1.9 (NAME.fcpxml) for Final Cut Pro and Resolve: a timeline with the movie, a chapter
                    marker per scene and a marker per mark
       csv          a table of chapters and markers (NAME.csv): timecodes, seconds and frames
-      ffmetadata   FFmpeg chapters (NAME.ffmeta): ffmpeg -i MOVIE -i NAME.ffmeta -map_metadata 1 -c copy OUT
+      ffmetadata   FFmpeg chapters (NAME.ffmeta); edit its titles, then write them into a copy of the movie with
+                   ffmpeg -i MOVIE -i NAME.ffmeta -map_metadata 1 -map_chapters 1 -c copy OUT
       youtube      a chapter list for a YouTube description (NAME.youtube.txt), the first at 0:00
       all          every format above
 
