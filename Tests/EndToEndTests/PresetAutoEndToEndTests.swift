@@ -117,6 +117,22 @@ final class PresetAutoEndToEndTests: XCTestCase {
         XCTAssertTrue(contains(movie, "cabac=0"), "ultrafast reaches x264")
     }
 
+    /// The first real-clock run of an `auto` rig measures the real encoder: x264's own statistics
+    /// (`[libx264 @ 0x…] frame I:1 Avg QP…`) must not reach the terminal, only PauseCam's lines.
+    func testARealMeasurementKeepsX264sOwnLogOffTheTerminal() throws {
+        let folder = try ProcessRunner.temporaryDirectory("auto-real")
+        let out = try ProcessRunner.temporaryDirectory("auto-real-out")
+        let result = try ProcessRunner.run(BinaryLocator.pausecam.path,
+                                           ["run", try rig(in: folder, preset: "auto"), "--output", out.path],
+                                           environment: ["XDG_CACHE_HOME": folder.appendingPathComponent("cache").path])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stderr.contains("measuring encoder speed…"), result.stderr)
+        XCTAssertFalse(result.stderr.contains("libx264 @"), result.stderr)
+        for line in result.stderr.split(separator: "\n") {
+            XCTAssertTrue(line.hasPrefix("pausecam: ") || line.hasPrefix("  "), "not PauseCam's line: \(line)")
+        }
+    }
+
     func testCheckMeasureTimesTheRealEncoderAndPrintsLinesThatParse() throws {
         let folder = try ProcessRunner.temporaryDirectory("measure")
         let rigPath = try rig(in: folder, preset: "auto")
