@@ -46,6 +46,9 @@ public final class Shell: @unchecked Sendable {
     /// Whether a `wait` shows a ticking status line (a terminal on the real clock; the simulated clock's wait runs
     /// the engine on this thread, so nothing may look at it from another).
     private let liveStatusWhileWaiting: Bool
+    /// `--quiet`: no echo of piped commands and no results, only errors (and the events the composition root
+    /// shows: warnings, saved clips); `help`, `devices` and `last` still answer, since nothing else would.
+    private let quiet: Bool
 
     private let lock = NSLock()
     private var pendingSignals: [(ExitGuard.Signal, busy: Bool)] = []
@@ -68,7 +71,7 @@ public final class Shell: @unchecked Sendable {
     /// root allows it on a terminal with the real clock).
     public init(controller: RigController, runner: ScriptRunner, serialContext: any SerialContext, reader: any LineReader,
                 interactive: Bool, color: Bool, errorPolicy: ShellErrorPolicy = .continue,
-                liveStatusWhileWaiting: Bool = false, surroundings: Surroundings) {
+                liveStatusWhileWaiting: Bool = false, quiet: Bool = false, surroundings: Surroundings) {
         self.controller = controller
         self.runner = runner
         self.serialContext = serialContext
@@ -77,6 +80,7 @@ public final class Shell: @unchecked Sendable {
         self.interactive = interactive
         self.errorPolicy = errorPolicy
         self.liveStatusWhileWaiting = liveStatusWhileWaiting
+        self.quiet = quiet
         parser = CommandParser(rig: controller.rig)
         formatter = PromptFormatter(color: color)
         exitGuard = ExitGuard(interactive: interactive)
@@ -105,7 +109,7 @@ public final class Shell: @unchecked Sendable {
             if !(line.isEmpty && signalsPending) { lineNumber += 1 }
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
-            if !interactive { say(prompt + trimmed) }
+            if !interactive && !quiet { say(prompt + trimmed) }
             reader.addHistory(trimmed)
             lock.withLock { _ = exitGuard.handle(.commandTyped) }
             currentCommand = trimmed
@@ -157,9 +161,9 @@ public final class Shell: @unchecked Sendable {
         case .quit:
             return true
         case .help(let topic):
-            say(topic.map(ShellHelp.details) ?? ShellHelp.overview)
+            say(topic.map(ShellHelp.details) ?? ShellHelp.overview, evenWhenQuiet: true)
         case .devices:
-            say(surroundings.devices())
+            say(surroundings.devices(), evenWhenQuiet: true)
         case .last(let play):
             last(play: play)
         case .run(let name):
@@ -185,7 +189,11 @@ public final class Shell: @unchecked Sendable {
 
     /// Prints a result. Replies echo what the user typed (a mark's text, a chapter's name), so control characters
     /// are shown visibly, on a terminal and on a pipe alike; the line feeds of several lines are kept.
-    private func say(_ text: String) { reader.printAbove(VisibleText.escaped(text, keepingLineFeeds: true)) }
+    /// Under `--quiet` only what was asked for (`evenWhenQuiet`) is printed.
+    private func say(_ text: String, evenWhenQuiet: Bool = false) {
+        guard !quiet || evenWhenQuiet else { return }
+        reader.printAbove(VisibleText.escaped(text, keepingLineFeeds: true))
+    }
 
     /// Reports a failed command: on standard error, and in a piped session with the line number and the command,
     /// so a log of errors alone says where each came from.
@@ -282,7 +290,7 @@ public final class Shell: @unchecked Sendable {
         let controller = self.controller
         waitForSaving("first")
         guard let clip = serialContext.perform({ controller.lastClip }) else {
-            say("no clip saved yet in this session; record one first")
+            say("no clip saved yet in this session; record one first", evenWhenQuiet: true)
             return
         }
         let sidecar = clip.sidecar
@@ -291,7 +299,7 @@ public final class Shell: @unchecked Sendable {
                      + "\(sidecar.video.framesDropped) dropped frame(s)"]
         lines.append("  thumbnail \(clip.thumbnailPath ?? "none")")
         if play { lines.append(surroundings.openMovie(clip.moviePath)) }
-        say(lines.joined(separator: "\n"))
+        say(lines.joined(separator: "\n"), evenWhenQuiet: true)
     }
 
     // MARK: Failures the engine reports

@@ -2,34 +2,50 @@ import Foundation
 import PauseCamCore
 import PauseCamSystem
 
-/// `pausecam ctl [--rig RIG | --socket PATH] COMMAND…`: sends one command to a running PauseCam over its control
-/// socket and prints the reply; exit status 0 for `ok`, 1 for an error or when no PauseCam answers. Without
+/// `pausecam ctl [--rig RIG | --socket PATH] [--timeout SECONDS] COMMAND…`: sends one command to a running PauseCam
+/// over its control socket and prints the reply; exit status 0 for `ok`, 1 for an error or when no PauseCam answers
+/// within the timeout (a stopped or wedged PauseCam must not hang a key binding). Without
 /// `--rig` or `--socket` it finds the only running one (several: it lists them and asks). `watch` prints every
 /// event as a JSON line until interrupted (Ctrl-C exits 0).
 ///
 /// The words after the options are sent as they are (`status --json` is a request of its own), so they are not
 /// read by `Arguments`.
 enum CtlCommand {
-    /// How long a reply may take: the recorder may be finishing a clip on its serial context.
-    static let replyTimeoutMilliseconds: Int32 = 60_000
+    /// How long connecting and the reply may take together unless `--timeout` says otherwise: the engine answers
+    /// a command in milliseconds (finishing a clip happens in the background), so seconds without a word mean a
+    /// stopped (Ctrl-Z) or wedged process.
+    static let defaultTimeoutSeconds = 5.0
+    /// The longest `--timeout` taken.
+    static let timeoutRange = 0.01...3600.0
 
     static func run(_ words: [String]) throws -> Int32 {
         var rest = words[...]
         var rigOption: String?
         var socketOption: String?
+        var timeoutSeconds = defaultTimeoutSeconds
         while let word = rest.first, word.hasPrefix("-") {
             rest = rest.dropFirst()
             let (name, inline) = word.split(separator: "=", maxSplits: 1).map(String.init).pair
             switch name {
-            case "--rig", "--socket":
+            case "--rig", "--socket", "--timeout":
                 guard let value = inline ?? rest.first else { throw UsageError("\(name) needs a value") }
                 if inline == nil { rest = rest.dropFirst() }
-                if name == "--rig" { rigOption = value } else { socketOption = value }
+                switch name {
+                case "--rig": rigOption = value
+                case "--socket": socketOption = value
+                default:
+                    guard let seconds = Double(value.hasSuffix("s") ? String(value.dropLast()) : value),
+                          timeoutRange.contains(seconds) else {
+                        throw UsageError("--timeout takes seconds, such as 5 or 0.5 (at most 3600), not \"\(value)\"")
+                    }
+                    timeoutSeconds = seconds
+                }
             case "--help", "-h":
                 print(HelpText.ctl)
                 return 0
             default:
-                throw UsageError("unknown option \(name) before the command; ctl takes --rig RIG or --socket PATH")
+                throw UsageError("unknown option \(name) before the command; ctl takes --rig RIG or --socket PATH, "
+                                 + "and --timeout SECONDS")
             }
         }
         guard !rest.isEmpty else { throw UsageError("ctl needs a command, e.g. pausecam ctl toggle") }
@@ -41,24 +57,30 @@ enum CtlCommand {
         }
         let request = rest.joined(separator: " ")
 
-        let path = try socketPath(rig: rigOption, socket: socketOption)
+        let timeoutMilliseconds = Int32((timeoutSeconds * 1000).rounded(.up))
+        let path = try socketPath(rig: rigOption, socket: socketOption, timeoutMilliseconds: timeoutMilliseconds)
+        let silent = "pausecam: PauseCam at \(path) did not answer within \(String(ZoomFactor.text(timeoutSeconds).dropLast())) s: "
+            + "is it stopped (Ctrl-Z) or busy? (--timeout SECONDS waits longer)\n"
+        let started = DispatchTime.now()
         let client: ControlClient
-        var sendFailure: (any Error)?
+        var sendFailure: SocketError?
         do {
-            client = try ControlClient(path: path)
+            client = try ControlClient(path: path, timeoutMilliseconds: timeoutMilliseconds)
         } catch {
-            StandardStreamWriter.error.write("pausecam: \(error)\n")
+            StandardStreamWriter.error.write(ControlClient.isTimeout(error) ? silent : "pausecam: \(error)\n")
             return 1
         }
         // A server that refuses a client (another user, too many connections) replies and closes at once, maybe
         // before the request is sent: its reply is still there to read, and says more than "broken pipe".
         do { try client.send(request) } catch { sendFailure = error }
-        guard let line = client.readLine(timeoutMilliseconds: sendFailure == nil ? replyTimeoutMilliseconds : 2000) else {
-            if let sendFailure {
+        let spent = Int32(min(Double(Int32.max), Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e6))
+        let left = max(1, timeoutMilliseconds - min(spent, timeoutMilliseconds))
+        guard let line = client.readLine(timeoutMilliseconds: sendFailure == nil ? left : min(left, 2000)) else {
+            if let sendFailure, !ControlClient.isTimeout(sendFailure) {
                 StandardStreamWriter.error.write("pausecam: \(sendFailure)\n")
                 return 1
             }
-            StandardStreamWriter.error.write("pausecam: no reply from \(path) within \(replyTimeoutMilliseconds / 1000) s\n")
+            StandardStreamWriter.error.write(silent)
             return 1
         }
         guard let reply = ControlReply(line: line) else {
@@ -89,7 +111,7 @@ enum CtlCommand {
 
     /// The socket to talk to: `--socket`, the socket of `--rig` (a rig file or a rig name), or the only one that
     /// answers in the user's socket folder.
-    static func socketPath(rig: String?, socket: String?) throws -> String {
+    static func socketPath(rig: String?, socket: String?, timeoutMilliseconds: Int32 = 1000) throws -> String {
         if let socket { return socket }
         let environment = ProcessInfo.processInfo.environment
         if let rig {
@@ -99,7 +121,7 @@ enum CtlCommand {
         let directory = ControlSocketPaths.directory(environment: environment)
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         let live = names.filter { $0.hasSuffix(".sock") }.sorted().map { directory + "/" + $0 }
-            .filter { ControlClient.isAnswering(path: $0) }
+            .filter { ControlClient.isAnswering(path: $0, timeoutMilliseconds: timeoutMilliseconds) }
         switch live.count {
         case 0:
             throw NoInstance(description: "no PauseCam is running (no answering socket in \(directory)); "

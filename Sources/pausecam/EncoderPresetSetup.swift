@@ -41,7 +41,7 @@ enum EncoderPresetSetup {
                 return rig
             }
             rig.output.preset = EncoderPresetChoice.choose(measurement)
-            if let warning = EncoderPresetChoice.warning(for: rig.output.preset, in: measurement) {
+            if let warning = EncoderPresetChoice.warning(for: rig.output.preset, in: measurement, chosenByAuto: true) {
                 notify("warning: \(warning)")
             }
         } else if let cached, let warning = EncoderPresetChoice.warning(for: output.preset, in: cached) {

@@ -1,5 +1,8 @@
 /// The `--help` texts: they teach, with examples, rather than only list.
 enum HelpText {
+    /// The commands `pausecam help COMMAND` has a page for.
+    static let topics = ["run", "check", "devices", "shell", "ctl", "export"]
+
     static let main = """
     pausecam — record one continuous movie from a rig of USB cameras ("lenses") and a microphone, with pause and
     resume that cut the gaps out, lens switches, zoom presets, chapters per scene and a JSON sidecar.
@@ -11,7 +14,7 @@ enum HelpText {
       pausecam check RIG…           validate rig files; errors as FILE:LINE:COLUMN: message (exit 2)
       pausecam devices [--json] [--rig RIG]
                                     list cameras, their formats and controls, and which lens each serves
-      pausecam ctl [--rig RIG | --socket PATH] COMMAND…
+      pausecam ctl [--rig RIG | --socket PATH] [--timeout SECONDS] COMMAND…
                                     control a running shell or run from another process (toggle, chapter, mark…)
       pausecam export CLIP.json --format FORMAT [--output FILE] [--start-timecode HH:MM:SS:FF]
                                     scenes and markers for editors: edl, fcpxml, csv, ffmetadata, youtube
@@ -113,7 +116,7 @@ enum HelpText {
     exit status is 1 if any command failed.
 
       --on-error stop   end a piped session at the first failed command, saving the clip (exit status 1)
-      --quiet           print only errors and the final paths; no progress line
+      --quiet           print only errors, warnings and saved clips (no echo, no results, no progress line)
       --output DIR, --clock real|simulated   as for `pausecam run`
       --socket PATH     the control socket for pausecam ctl (default: see pausecam ctl --help)
       --web ADDR:PORT, --no-web              the browser monitor, as for `pausecam run`
@@ -125,7 +128,7 @@ enum HelpText {
     """
 
     static let ctl = """
-    pausecam ctl [--rig RIG | --socket PATH] COMMAND…
+    pausecam ctl [--rig RIG | --socket PATH] [--timeout SECONDS] COMMAND…
 
     Sends one command to a running `pausecam shell` or `pausecam run` and prints its reply: exit status 0 when it
     was carried out, 1 when it was refused or no PauseCam answers. Every running PauseCam listens on
@@ -135,12 +138,14 @@ enum HelpText {
 
     COMMAND is a line of the shell's grammar (record, pause, resume, stop, toggle, chapter, lens, zoom, exposure,
     focus, mark, status), and two of the socket's own:
-      status --json     the state as one JSON object: rig, state, scene, timer, timer_text, lens, zoom, file,
-                        dropped_frames
+      status --json     the state as one JSON object: rig, state, scene, timer, timer_text, lens, zoom (lens ×
+                        digital), digital_zoom, file, dropped_frames
       watch             every event as a JSON line until Ctrl-C (exit 0)
 
       --rig RIG         the PauseCam running this rig (a rig file or its name)
       --socket PATH     the PauseCam listening on PATH
+      --timeout SECONDS how long to wait for the reply (default 5): a PauseCam stopped with Ctrl-Z or wedged
+                        gets exit status 1 and a message, never a hang
 
     EXAMPLES
       pausecam ctl toggle                      # record, pause or resume: bind it to a key, a pedal or a Stream Deck
@@ -165,7 +170,8 @@ enum HelpText {
       fcpxml       FCPXML 1.9 (NAME.fcpxml) for Final Cut Pro and Resolve: a timeline with the movie, a chapter
                    marker per scene and a marker per mark
       csv          a table of chapters and markers (NAME.csv): timecodes, seconds and frames
-      ffmetadata   FFmpeg chapters (NAME.ffmeta): ffmpeg -i MOVIE -i NAME.ffmeta -map_metadata 1 -c copy OUT
+      ffmetadata   FFmpeg chapters (NAME.ffmeta); edit its titles, then write them into a copy of the movie with
+                   ffmpeg -i MOVIE -i NAME.ffmeta -map_metadata 1 -map_chapters 1 -c copy OUT
       youtube      a chapter list for a YouTube description (NAME.youtube.txt), the first at 0:00
       all          every format above
 

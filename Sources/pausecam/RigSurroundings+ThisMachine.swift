@@ -8,7 +8,7 @@ extension RigSurroundings {
     /// `socketOption` (`--socket PATH`) places it.
     static func thisMachine(socketOption: String? = nil) -> RigSurroundings {
         let environment = ProcessInfo.processInfo.environment
-        return RigSurroundings(movieFileProblem: { MovieFileCheck.problem(at: RigWiring.expandDirectory($0)) },
+        return RigSurroundings(movieFileProblem: { MovieFileCheck.problemBeforeRun(at: RigWiring.expandDirectory($0)) },
                                controlSocketDirectory: socketOption == nil
                                    ? ControlSocketPaths.directory(environment: environment) : nil)
     }

@@ -40,7 +40,7 @@ enum ShellCommand {
                                    events: { event in
                                        control.publish(event)
                                        monitor.publish(event)
-                                       guard RunCommand.isShown(event, quiet: quiet) else { return }
+                                       guard isShown(event, quiet: quiet) else { return }
                                        progressSlot.drawer?.clear()
                                        printer.print(Shell.eventLine(event.text))
                                    })
@@ -55,7 +55,7 @@ enum ShellCommand {
         let liveStatus = interactive && clock == .real
         let shell = Shell(controller: controller, runner: wiring.runner, serialContext: serialContext, reader: reader,
                           interactive: interactive, color: color, errorPolicy: errorPolicy,
-                          liveStatusWhileWaiting: liveStatus, surroundings: surroundings)
+                          liveStatusWhileWaiting: liveStatus, quiet: quiet, surroundings: surroundings)
         editor?.livePrompt = { shell.prompt() }
         progressSlot.drawer = liveStatus ? nil : ProgressDrawer.install(on: wiring.runner, quiet: quiet, measuresPerWait: true)
         let signals = SignalWatcher { signal in
@@ -82,6 +82,13 @@ enum ShellCommand {
         wiring.stop()
         withExtendedLifetime((signals, progressSlot)) {}
         return status
+    }
+
+    /// Whether the shell prints an event: as `run` does, except that a saved clip is printed under `--quiet` too
+    /// (`run` prints its paths itself at the end; a shell's clips end whenever `stop` is typed).
+    static func isShown(_ event: EngineEvent, quiet: Bool) -> Bool {
+        if case .clipSaved = event { return true }
+        return RunCommand.isShown(event, quiet: quiet)
     }
 
     /// The text of the shell's `devices`: each lens, what serves it, and whether it is delivering now.

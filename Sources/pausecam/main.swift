@@ -33,7 +33,10 @@ do {
         case "shell": print(HelpText.shell)
         case "ctl": print(HelpText.ctl)
         case "export": print(HelpText.export)
-        default: print(HelpText.main)
+        case nil: print(HelpText.main)
+        case let topic?:
+            throw UsageError("no command \"\(topic)\"\(SpellingSuggestion.clause(for: topic, in: HelpText.topics)); "
+                             + "help knows \(HelpText.topics.joined(separator: ", "))")
         }
         exit(0)
     case "--version":

@@ -31,6 +31,43 @@ final class ExportEndToEndTests: XCTestCase {
         throw XCTSkip("\(name) is not installed (scripts/install-deps installs it)")
     }
 
+    /// The ffmpeg command the documentation gives (in `help export` and in the README), run word for word on an
+    /// exported `.ffmeta` whose titles were edited: the copy's chapters carry the new titles.
+    func testTheDocumentedFFmpegCommandRetitlesTheChapters() throws {
+        let (folder, stem) = try recordClip()
+        let base = folder.appendingPathComponent(stem).path
+        var ffmeta = try String(contentsOfFile: base + ".ffmeta", encoding: .utf8)
+        XCTAssertTrue(ffmeta.contains("\ntitle=Intro\n"), ffmeta)
+        ffmeta = ffmeta.replacingOccurrences(of: "\ntitle=Intro\n", with: "\ntitle=Opening\n")
+        try ffmeta.write(toFile: base + ".ffmeta", atomically: true, encoding: .utf8)
+        let ffmpeg = try tool("ffmpeg")
+
+        let help = try pausecam(["help", "export"]).stdoutText
+        let helpLine = try XCTUnwrap(help.split(separator: "\n").compactMap { line in
+            line.range(of: "ffmpeg -i MOVIE").map { String(line[$0.lowerBound...]) }
+        }.first, help)
+        let readme = try String(contentsOf: ProcessRunner.rigsFolder.deletingLastPathComponent()
+            .appendingPathComponent("README.md"), encoding: .utf8)
+        let readmeCommand = try XCTUnwrap(readme.firstMatch(of: /`(ffmpeg -i clip\.mov -i clip\.ffmeta[^`]*)`/)?.1, readme)
+        let documented: [(source: String, command: String, names: [String: String])] = [
+            ("help export", helpLine, ["MOVIE": base + ".mov", "NAME.ffmeta": base + ".ffmeta"]),
+            ("README", String(readmeCommand), ["clip.mov": base + ".mov", "clip.ffmeta": base + ".ffmeta"]),
+        ]
+        for (index, entry) in documented.enumerated() {
+            let output = folder.appendingPathComponent("retitled-\(index).mov").path
+            let words = entry.command.split(separator: " ").map(String.init)
+            XCTAssertEqual(words.first, "ffmpeg", entry.command)
+            let arguments = words.dropFirst().map { word -> String in
+                if let name = entry.names[word] { return name }
+                return word == "OUT" || word == "retitled.mov" ? output : word
+            }
+            let run = try ProcessRunner.run(ffmpeg, arguments)
+            XCTAssertEqual(run.status, 0, "\(entry.source): \(entry.command): \(run.stderr)")
+            let titles = try MediaProbe(path: output).chapters().compactMap(\.title)
+            XCTAssertEqual(titles, ["Opening", "Interview", "Interview 2"], "\(entry.source): \(entry.command)")
+        }
+    }
+
     func testTheRigsExportsAreWrittenBesideTheMovieAndEachReaderAcceptsThem() throws {
         let (folder, stem) = try recordClip()
         let base = folder.appendingPathComponent(stem).path
@@ -71,7 +108,7 @@ final class ExportEndToEndTests: XCTestCase {
         let ffmpeg = try tool("ffmpeg")
         let copy = folder.appendingPathComponent("with-chapters.mov").path
         let remux = try ProcessRunner.run(ffmpeg, ["-v", "error", "-i", base + ".mov", "-i", base + ".ffmeta",
-                                                   "-map_metadata", "1", "-c", "copy", copy])
+                                                   "-map_metadata", "1", "-map_chapters", "1", "-c", "copy", copy])
         XCTAssertEqual(remux.status, 0, remux.stderr)
         let copied = try MediaProbe(path: copy).chapters()
         XCTAssertEqual(copied.compactMap(\.title), ["Intro", "Interview", "Interview 2"])

@@ -119,15 +119,24 @@ final class FileLensEndToEndTests: XCTestCase {
         XCTAssertTrue(movie.sidecar.warnings.contains { $0.contains("end of file") }, "\(movie.sidecar.warnings)")
     }
 
-    func testAMissingFileStopsTheRunBeforeRecordingAndNamesThePath() throws {
+    /// A missing movie is a rig error, found by `check` and by `run` alike before anything is recorded: exit 2
+    /// (as for every rig error) with the rig file's line and column.
+    func testAMissingFileIsARigErrorForCheckAndRunWithItsPosition() throws {
         let folder = try Self.folderWithFootage()
         let (result, out) = try Self.record(in: folder, file: "footage/missing.mov", loop: nil, seconds: 1)
-        XCTAssertEqual(result.status, 1, result.stdoutText + result.stderr)
+        XCTAssertEqual(result.status, 2, result.stdoutText + result.stderr)
+        let rigPath = folder.appendingPathComponent("rehearsal.yaml").path
         let resolved = folder.appendingPathComponent("footage/missing.mov").path
-        XCTAssertTrue(result.stderr.contains("lens main: movie file \(resolved): No such file or directory"),
-                      result.stderr)
+        // `  main: {zoom: 1, file: footage/missing.mov}` is line 5; the path starts at column 25.
+        let expected = "\(rigPath):5:25: lenses.main.file: \(resolved) does not exist"
+        XCTAssertTrue(result.stderr.contains(expected), result.stderr)
         let written = (try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? []
         XCTAssertFalse(written.contains { $0.hasSuffix(".mov") }, "\(written)")
+
+        let check = try ProcessRunner.run(BinaryLocator.pausecam.path, ["check", rigPath])
+        XCTAssertEqual(check.status, 2, check.stdoutText + check.stderr)
+        XCTAssertTrue(check.stderr.contains(expected), check.stderr)
+        XCTAssertFalse(check.stdoutText.contains("is valid"), check.stdoutText)
     }
 
     static let green = (0x30, 0xc0, 0x40)

@@ -104,6 +104,35 @@ final class PresetAutoEndToEndTests: XCTestCase {
         XCTAssertTrue(contains(movie, "subme=2"), "a named preset is kept, only warned about")
     }
 
+    /// An `auto` rig on a machine where even ultrafast is too slow is warned that frames will drop, but never told
+    /// to "use `preset: auto`": it already does.
+    func testAnAutoRigTooSlowEvenAtUltrafastIsNotToldToUseAuto() throws {
+        let folder = try ProcessRunner.temporaryDirectory("auto-slow")
+        let (result, movie) = try record(try rig(in: folder, preset: "auto"),
+                                         cache: folder.appendingPathComponent("cache"), fps: "ultrafast=20")
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stderr.contains("warning: x264 preset ultrafast encodes"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("use a smaller size or a lower rate"), result.stderr)
+        XCTAssertFalse(result.stderr.contains("use `preset: auto`"), result.stderr)
+        XCTAssertTrue(contains(movie, "cabac=0"), "ultrafast reaches x264")
+    }
+
+    /// The first real-clock run of an `auto` rig measures the real encoder: x264's own statistics
+    /// (`[libx264 @ 0x…] frame I:1 Avg QP…`) must not reach the terminal, only PauseCam's lines.
+    func testARealMeasurementKeepsX264sOwnLogOffTheTerminal() throws {
+        let folder = try ProcessRunner.temporaryDirectory("auto-real")
+        let out = try ProcessRunner.temporaryDirectory("auto-real-out")
+        let result = try ProcessRunner.run(BinaryLocator.pausecam.path,
+                                           ["run", try rig(in: folder, preset: "auto"), "--output", out.path],
+                                           environment: ["XDG_CACHE_HOME": folder.appendingPathComponent("cache").path])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stderr.contains("measuring encoder speed…"), result.stderr)
+        XCTAssertFalse(result.stderr.contains("libx264 @"), result.stderr)
+        for line in result.stderr.split(separator: "\n") {
+            XCTAssertTrue(line.hasPrefix("pausecam: ") || line.hasPrefix("  "), "not PauseCam's line: \(line)")
+        }
+    }
+
     func testCheckMeasureTimesTheRealEncoderAndPrintsLinesThatParse() throws {
         let folder = try ProcessRunner.temporaryDirectory("measure")
         let rigPath = try rig(in: folder, preset: "auto")

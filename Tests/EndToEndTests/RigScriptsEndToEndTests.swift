@@ -63,6 +63,41 @@ final class RigScriptsEndToEndTests: XCTestCase {
         }
     }
 
+    /// A script step whose zoom factor the rig cannot reach (one 1x lens, digital zoom up to 4x: `zoom 9x`) fails
+    /// `check` with its position, and `run` with exit 2 before anything is recorded, rather than at that step of an
+    /// unattended run.
+    func testAZoomStepBeyondTheRigFailsCheckAndRunBeforeRecording() throws {
+        let folder = try ProcessRunner.temporaryDirectory("zoom-step")
+        let rigPath = folder.appendingPathComponent("zoom.yaml").path
+        try """
+        name: Zoom rig
+        output: {name: "{rig}", size: 160x90, fps: 30, video: {codec: h264, preset: ultrafast, crf: 30}}
+        audio: {device: virtual}
+        lenses:
+          main: {zoom: 1, virtual: {color: "#20c040"}}
+        scripts:
+          take:
+            - record: Take
+            - zoom: 3x
+            - wait: 1s
+            - zoom: 9x
+            - stop
+        """.write(toFile: rigPath, atomically: true, encoding: .utf8)
+        let expected = "\(rigPath):11:7: scripts.take step 4: zoom 9x is beyond this rig: digital zoom is limited "
+            + "to 4x (max_digital_zoom)"
+        let check = try pausecam(["check", rigPath])
+        XCTAssertEqual(check.status, 2, check.stdoutText + check.stderr)
+        XCTAssertTrue(check.stderr.contains(expected), check.stderr)
+        XCTAssertFalse(check.stderr.contains("step 2"), "3x is within the limit: \(check.stderr)")
+
+        let out = folder.appendingPathComponent("out")
+        let run = try pausecam(["run", rigPath, "--clock", "simulated", "--output", out.path])
+        XCTAssertEqual(run.status, 2, run.stdoutText + run.stderr)
+        XCTAssertTrue(run.stderr.contains(expected), run.stderr)
+        let written = (try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? []
+        XCTAssertFalse(written.contains { $0.hasSuffix(".mov") }, "\(written)")
+    }
+
     func testUnknownScriptAndUnknownCommandAreUsageErrors() throws {
         let rig = ProcessRunner.rigsFolder.appendingPathComponent("virtual.yaml").path
         let script = try pausecam(["run", rig, "--script", "intervew", "--clock", "simulated"])

@@ -83,6 +83,7 @@ final class ControlProtocolTests: XCTestCase {
         XCTAssertEqual(object["timer_text"] as? String, "00:01:23.450")
         XCTAssertEqual(object["lens"] as? String, "wide")
         XCTAssertEqual(object["zoom"] as? Double, 2)
+        XCTAssertEqual(object["digital_zoom"] as? Double, 2)
         XCTAssertEqual(object["file"] as? String, "/v/a \"b\".mov")
         XCTAssertEqual(object["dropped_frames"] as? Int, 4)
         XCTAssertEqual(object["rig"] as? String, "Studio")

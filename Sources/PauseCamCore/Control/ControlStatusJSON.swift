@@ -6,7 +6,8 @@ import Foundation
 /// Times are exact `MediaTime`s until here; printing them is where they become decimal seconds (and the clock text
 /// the shell shows, so a status bar need not format them).
 public enum ControlStatusJSON {
-    /// The live state: `state`, `scene`, `timer` (seconds) and `timer_text`, `lens`, `zoom` (digital factor), `file`
+    /// The live state: `state`, `scene`, `timer` (seconds) and `timer_text`, `lens`, `zoom` (the effective zoom:
+    /// the lens's zoom × the digital zoom) and `digital_zoom` (the centre crop alone), both to two decimals, `file`
     /// (null while idle) and `dropped_frames`, plus the rig's name and `web`, the browser monitor's address (null
     /// when it is off; never with its token).
     public static func line(_ status: RigController.Status, rig: String, web: String? = nil) -> String {
@@ -17,7 +18,8 @@ public enum ControlStatusJSON {
             "timer": status.timer.seconds,
             "timer_text": DurationParser.clockString(status.timer, decimals: 3),
             "lens": status.lens,
-            "zoom": status.digitalZoom,
+            "zoom": twoDecimals(status.effectiveZoom),
+            "digital_zoom": twoDecimals(status.digitalZoom),
             "file": status.moviePath.map { $0 as Any } ?? NSNull(),
             "dropped_frames": status.droppedFrames,
             "web": web.map { $0 as Any } ?? NSNull(),
@@ -28,6 +30,13 @@ public enum ControlStatusJSON {
     /// One event as `watch` prints it: its `type`, `source`, `message` and values (`EngineEvent.jsonFields`).
     public static func event(_ event: EngineEvent) -> String {
         encode(event.jsonFields)
+    }
+
+    /// `factor` rounded to hundredths as a decimal number, so JSON shows `1.11`, never a binary double's
+    /// `1.1100000000000001` (mid-ramp factors have many digits no status bar wants).
+    static func twoDecimals(_ factor: Double) -> Any {
+        guard factor.isFinite, abs(factor) < 1e12 else { return NSNull() }
+        return Decimal(Int64((factor * 100).rounded())) / 100
     }
 
     private static func encode(_ object: [String: Any]) -> String {

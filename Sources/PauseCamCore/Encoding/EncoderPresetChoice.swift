@@ -36,10 +36,16 @@ public enum EncoderPresetChoice {
 
     /// A warning for a rig that names `preset` when the measurement shows it too slow, else nil. A preset slower
     /// than one measured too slow is too slow as well (the measurement stopped there).
-    public static func warning(for preset: String, in measurement: EncoderSpeedMeasurement) -> String? {
+    ///
+    /// `chosenByAuto` says the rig wrote `preset: auto` and `preset` is what it chose: advice to use `auto` would
+    /// then send the user to what they already have, so only a smaller size or a lower rate is offered.
+    public static func warning(for preset: String, in measurement: EncoderSpeedMeasurement,
+                               chosenByAuto: Bool = false) -> String? {
         let required = requiredFramesPerSecond(for: measurement.rate)
         let size = "\(measurement.width)x\(measurement.height) at \(measurement.rate) fps"
-        let advice = "use `preset: auto` (here: \(choose(measurement))) or a smaller size, or frames will be dropped"
+        let advice = chosenByAuto
+            ? "`preset: auto` has no faster preset to choose: use a smaller size or a lower rate, or frames will be dropped"
+            : "use `preset: auto` (here: \(choose(measurement))) or a smaller size, or frames will be dropped"
         if let fps = measurement.framesPerSecond(of: preset) {
             guard fps < required else { return nil }
             return String(format: "x264 preset %@ encodes %@ camera-like frames at %.1f fps on this machine, below the "

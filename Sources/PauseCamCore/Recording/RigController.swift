@@ -274,7 +274,8 @@ public final class RigController: @unchecked Sendable {
                       digitalZoom: switcher.digitalZoom(at: serialContext.clock.now()),
                       droppedFrames: recorder?.droppedVideoFrames ?? 0, moviePath: recorder?.moviePath,
                       lensesWithCamera: rig.lenses.map(\.name).filter { cameras[$0] != nil }, saving: finisher.saving,
-                      audioPeak: microphone == nil ? nil : levels.peak ?? SoundLevel.floor)
+                      audioPeak: microphone == nil ? nil : levels.peak ?? SoundLevel.floor,
+                      lensZoom: rig.lenses.first { $0.name == bank.activeLens }?.zoom ?? 1)
     }
 
     public func statusLine() -> String { status.line }

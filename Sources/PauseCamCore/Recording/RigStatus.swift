@@ -17,6 +17,12 @@ public struct RigStatus: Sendable, Equatable {
     public var saving: [String] = []
     /// The microphone's peak over the last 100 ms in dBFS (`LevelMeter`); `nil` without a microphone.
     public var audioPeak: Double? = nil
+    /// The active lens's own zoom (`zoom:` of its rig entry); the effective zoom is this × `digitalZoom`.
+    public var lensZoom: Double = 1
+
+    /// What the picture shows, relative to a 1x lens: the lens's zoom times the digital zoom (`zoom 2x` that
+    /// picked a 2x lens is 2, not the digital 1).
+    public var effectiveZoom: Double { lensZoom * digitalZoom }
 
     /// One line for `status`: `state recording · scene 2 · time 00:00:12.0 · lens main · … · saving clip.mov…`.
     public var line: String {

@@ -10,8 +10,11 @@ extension RigDecoder {
         case steps
     }
 
-    /// `scripts:`: each script that decodes cleanly, in file order; every problem is reported.
-    mutating func scripts(_ node: YAMLNode, _ path: KeyPath, parser: CommandParser) -> [Rig.Script] {
+    /// `scripts:`: each script that decodes cleanly, in file order; every problem is reported. A zoom factor a
+    /// step asks for is checked against `lenses` and `maxDigitalZoom` as `zoom` will choose (`LensForZoom`), so a
+    /// step beyond the rig fails `check`, not an unattended run half-way.
+    mutating func scripts(_ node: YAMLNode, _ path: KeyPath, parser: CommandParser, lenses: [Rig.Lens] = [],
+                          maxDigitalZoom: Double = 4) -> [Rig.Script] {
         guard let entries = namedEntries(node, path, what: "script names") else { return [] }
         var scripts: [Rig.Script] = []
         for (name, keyNode, value) in entries {
@@ -27,6 +30,12 @@ extension RigDecoder {
                 guard let command = step(item, stepPath, parser: parser) else { ok = false; continue }
                 if let problem = checker.apply(command) {
                     report(problem, at: item.mark, path: stepPath)
+                    ok = false
+                }
+                if case .zoom(.factor(let factor)) = command, !lenses.isEmpty,
+                   case .failure(let refusal) = LensForZoom.choose(factor: factor, lenses: lenses,
+                                                                   maxDigitalZoom: maxDigitalZoom) {
+                    report(refusal.message, at: item.mark, path: stepPath)
                     ok = false
                 }
                 if case .wait(let d) = command {

@@ -90,7 +90,12 @@ public struct RigDecoder {
         } ?? []
         let parser = CommandParser(lenses: lensNames, zoomPresets: Self.declaredNames(top[.zoomPresets]),
                                    exposurePresets: Self.declaredNames(top[.exposurePresets]), scripts: nil)
-        let scripts = top[.scripts].map { self.scripts($0, .root.child(TopKey.scripts), parser: parser) } ?? []
+        // Zoom factors are checked only against a whole set of lenses: with one lens in error, the limit would be
+        // blamed on the wrong lens.
+        let zoomLenses = lenses.count == lensNames.count ? lenses : []
+        let scripts = top[.scripts].map {
+            self.scripts($0, .root.child(TopKey.scripts), parser: parser, lenses: zoomLenses, maxDigitalZoom: zoomLimit)
+        } ?? []
         let web = top[.web].flatMap { webListen($0, .root.child(TopKey.web)) }
         guard let name else { return nil }
         if let nameNode = top[.name] {

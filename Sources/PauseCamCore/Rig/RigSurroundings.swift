@@ -3,10 +3,10 @@
 /// rig's control socket goes in. `check`, `run` and `shell` ask the same questions, so a rig that `check` passes
 /// does not fail later on them; `RigSurroundings.unasked` asks nothing (unit tests, `ctl` reading a rig's name).
 public struct RigSurroundings: Sendable {
-    /// Why the movie at this path (as `RigDecoder.resolve(moviePath:rigFile:)` made it) cannot be a lens — a named
-    /// pipe, a device, a folder: what it is instead — or `nil` when it is a regular file or absent (an absent file
-    /// is reported when the lens opens, which names the path it tried). The answer must come without opening the
-    /// path: opening a named pipe waits for a writer forever.
+    /// Why the movie at this path (as `RigDecoder.resolve(moviePath:rigFile:)` made it) cannot be a lens — it does
+    /// not exist, or is a named pipe, a device, a folder: what it is instead — or `nil` when it is a regular file.
+    /// `check` thus finds what a run would fail on, with the rig file's position. The answer must come without
+    /// opening the path: opening a named pipe waits for a writer forever.
     public var movieFileProblem: @Sendable (String) -> String?
     /// The folder the rig's control socket goes in (`ControlSocketLocation.directory`), or `nil` when the socket is
     /// placed elsewhere (`--socket PATH`) and the rig's name does not make its path.

@@ -13,6 +13,7 @@ public enum EncoderSpeedMeter {
     /// takes a few seconds at most.
     public static func measure(width: Int, height: Int, rate: FrameRate, burstFrames: Int = 30,
                                burstSeconds: Double = 1.0) throws -> EncoderSpeedMeasurement {
+        FFmpegLogLevel.quiet()
         let frames = CameraLikeFrames.make(width: width, height: height, count: 8)
         var samples: [EncoderSpeedMeasurement.Sample] = []
         for preset in EncoderPresetChoice.ladder {

@@ -15,4 +15,17 @@ public enum MovieFileCheck {
         guard stat(path, &info) == 0 else { return nil }
         return RigFileReader.nonRegularKind(info.st_mode).map { "is \($0), not a regular file" }
     }
+
+    /// What a rig check says about the path: `problem(at:)`, and also a path that does not exist (`ENOENT`, or a
+    /// part of it that is not a folder), so `check` finds a missing movie before a run opens it. Any other reason
+    /// `stat` fails (a folder that cannot be searched) is left to the lens, whose error names it.
+    /// The corresponding C function is `stat`.
+    public static func problemBeforeRun(at path: String) -> String? {
+        var info = stat()
+        if stat(path, &info) != 0 {
+            let failure = errno
+            return failure == ENOENT || failure == ENOTDIR ? "does not exist" : nil
+        }
+        return problem(at: path)
+    }
 }

@@ -12,17 +12,34 @@ public final class ControlClient {
     public let path: String
     private var buffered: [UInt8] = []
 
-    /// Connects to the socket at `path`.
-    public init(path: String) throws(SocketError) {
+    /// Connects to the socket at `path`. With `timeoutMilliseconds`, connecting and sending wait at most that
+    /// long: a stopped server (SIGSTOP) whose queue of waiting clients is full would otherwise keep `connect`
+    /// waiting forever; the failure is then `connect` with `Errno.wouldBlock` (see `isTimeout`).
+    public init(path: String, timeoutMilliseconds: Int32? = nil) throws(SocketError) {
         let descriptor = try SocketCalls.streamSocket(path: path)
+        if let timeoutMilliseconds {
+            try SocketCalls.setSendTimeout(descriptor, milliseconds: max(1, timeoutMilliseconds), path: path)
+        }
         try SocketCalls.connect(descriptor, path: path)
         self.descriptor = descriptor
         self.path = path
     }
 
-    /// Whether a process accepts connections at `path` now (the connection is closed at once).
-    public static func isAnswering(path: String) -> Bool {
-        (try? ControlClient(path: path)) != nil
+    /// Whether `error` is the time limit of `init(path:timeoutMilliseconds:)` or `send` running out.
+    public static func isTimeout(_ error: SocketError) -> Bool {
+        if case .call(_, _, let failure) = error { return failure == .wouldBlock }
+        return false
+    }
+
+    /// Whether a process listens at `path` now (the connection is closed at once). A listener that takes no
+    /// clients within `timeoutMilliseconds` (stopped, its queue full) still counts: it is there, only not answering.
+    public static func isAnswering(path: String, timeoutMilliseconds: Int32 = 1000) -> Bool {
+        do {
+            _ = try ControlClient(path: path, timeoutMilliseconds: timeoutMilliseconds)
+            return true
+        } catch {
+            return isTimeout(error)
+        }
     }
 
     /// Sends one request line (a newline is added).

@@ -80,6 +80,16 @@ enum SocketCalls {
         }
     }
 
+    /// Bounds how long a blocking send, and a blocking connect to a Unix socket whose queue of waiting clients is
+    /// full, may wait: after `milliseconds` the call fails with EAGAIN instead of waiting for a server that may be
+    /// stopped. The corresponding C function is `setsockopt` with `SO_SNDTIMEO`.
+    static func setSendTimeout(_ descriptor: FileDescriptor, milliseconds: Int32, path: String) throws(SocketError) {
+        var limit = timeval(tv_sec: Int(milliseconds / 1000), tv_usec: Int(milliseconds % 1000) * 1000)
+        _ = try check("setsockopt(SO_SNDTIMEO)", path: path) {
+            setsockopt(descriptor.rawValue, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        }
+    }
+
     /// Connects `descriptor` to the socket at `path`. The corresponding C function is `connect`.
     static func connect(_ descriptor: FileDescriptor, path: String) throws(SocketError) {
         let result = try withAddress(path) { address, length in
