@@ -29,6 +29,10 @@ final class MonitorBrowserEndToEndTests: XCTestCase {
         XCTAssertTrue(lastClip.hasPrefix("saved e2e-rig") && lastClip.hasSuffix(".mov"), lastClip)
         // The script waited for main's colour at idle, tele's after the tile tap and wide's after the next one.
         XCTAssertNotNil(report["tele_seconds"] as? Double, "\(report)")
+        // A virtual lens has no focus or exposure control: the page shows the camera's answer, not silence.
+        XCTAssertTrue((report["tap_note"] as? String)?.contains("no focus control") ?? false, "\(report)")
+        XCTAssertTrue((report["ev_note"] as? String)?.contains("no exposure control") ?? false, "\(report)")
+        XCTAssertEqual(report["resumed_scene"] as? String, "scene 2")
         for name in ["portrait", "landscape"] {
             let png = try Data(contentsOf: screenshots.appendingPathComponent("\(name).png"))
             XCTAssertEqual(Array(png.prefix(4)), [0x89, 0x50, 0x4e, 0x47], "\(name).png is a PNG")
@@ -38,6 +42,7 @@ final class MonitorBrowserEndToEndTests: XCTestCase {
         XCTAssertEqual(movies.count, 1, "\(movies)")
         let probe = MediaProbe(path: shell.outputDirectory.appendingPathComponent(movies[0]).path)
         XCTAssertGreaterThan(try probe.duration(), 0.4)
+        XCTAssertEqual(try probe.chapters().count, 2, "record, pause, resume: two scenes")
         XCTAssertTrue(shell.running.stdout.contains("* toggle (web): pause:"), shell.running.stdout)
     }
 }

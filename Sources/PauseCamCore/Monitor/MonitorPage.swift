@@ -43,6 +43,11 @@ public enum MonitorPage {
           <img id="program" alt="program picture">
           <div id="nopicture">no picture yet</div>
           <div id="badge" class="idle">IDLE</div>
+          <div id="ev" class="hidden">
+            <input id="evslider" type="range" min="-2" max="2" step="0.1" value="0" aria-label="exposure bias in EV">
+            <span id="evvalue">0.0 EV</span>
+          </div>
+          <div id="focusnote"></div>
         </div>
         <div id="tiles"></div>
       </section>
@@ -90,6 +95,13 @@ public enum MonitorPage {
              background: #333; }
     #badge.recording, #state.recording { background: #c00; color: #fff; }
     #badge.paused, #state.paused { background: #c80; color: #000; }
+    #ev { position: absolute; display: flex; flex-direction: column; align-items: center; gap: 4px;
+          background: rgba(0, 0, 0, 0.5); border-radius: 8px; padding: 6px; }
+    #ev.hidden { display: none; }
+    #evslider { writing-mode: vertical-lr; direction: rtl; height: 120px; width: 28px; }
+    #evvalue { font-size: 12px; }
+    #focusnote { position: absolute; bottom: 6px; left: 8px; right: 8px; font-size: 13px; color: #fd8;
+                 text-shadow: 0 0 3px #000; }
     #tiles { display: flex; gap: 6px; overflow-x: auto; margin-top: 6px; }
     .tile { flex: 0 0 auto; width: 120px; cursor: pointer; border: 2px solid transparent; border-radius: 4px;
             background: #000; position: relative; }
@@ -298,6 +310,39 @@ public enum MonitorPage {
         picture.addEventListener("touchend", () => { startDistance = 0; });
       }
 
+      // A tap on the picture: one-shot focus for the active lens, and an EV slider beside the tap point whose
+      // value becomes `exposure ±EV`. The camera's answer is shown on the picture, so a lens without those
+      // controls says so instead of staying silent.
+      function wireTapToExpose() {
+        const picture = $("picture"), ev = $("ev"), slider = $("evslider"), note = $("focusnote");
+        let lastSent = 0, timer = null;
+        picture.addEventListener("click", async (event) => {
+          if (event.target.closest("#ev")) return;
+          const box = picture.getBoundingClientRect();
+          const x = event.clientX - box.left, y = event.clientY - box.top;
+          ev.style.left = Math.max(4, Math.min(box.width - 64, x + 16)) + "px";
+          ev.style.top = Math.max(4, Math.min(box.height - 170, y - 80)) + "px";
+          ev.classList.remove("hidden");
+          slider.value = "0";
+          $("evvalue").textContent = "0.0 EV";
+          const reply = await command("focus auto");
+          if (reply) note.textContent = reply.message;
+        });
+        const sendBias = async () => {
+          timer = null;
+          lastSent = Date.now();
+          const value = Number(slider.value);
+          const reply = await command("exposure " + (value >= 0 ? "+" : "") + value.toFixed(1));
+          if (reply) note.textContent = reply.message;
+        };
+        slider.addEventListener("input", () => {
+          const value = Number(slider.value);
+          $("evvalue").textContent = (value > 0 ? "+" : "") + value.toFixed(1) + " EV";
+          if (timer) return;
+          timer = setTimeout(sendBias, Math.max(0, 150 - (Date.now() - lastSent)));
+        });
+      }
+
       async function start() {
         $("toggle").addEventListener("click", () => command("toggle"));
         $("stop").addEventListener("click", () => command("stop"));
@@ -310,6 +355,7 @@ public enum MonitorPage {
         buildTiles();
         buildPills();
         wireGestures();
+        wireTapToExpose();
         watchProgram();
         listen();
         pollStatus();

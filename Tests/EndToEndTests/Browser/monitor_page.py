@@ -7,6 +7,7 @@ Usage: /usr/bin/python3 monitor_page.py URL OUTDIR   (exit status 0 when every c
 """
 import json
 import os
+import urllib.request
 import sys
 import tempfile
 import time
@@ -41,6 +42,12 @@ def shows(driver, lens):
     return all(rgb[lead] >= rgb[other] + 60 for other in range(3) if other != lead)
 
 
+def status(url):
+    """The rig's status from the page's own server, as the page reads it."""
+    with urllib.request.urlopen(url.rstrip("/") + "/status.json", timeout=10) as response:
+        return json.load(response)
+
+
 def main(url, outdir):
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/bin/chromium"
@@ -64,6 +71,30 @@ def main(url, outdir):
         # Framing before recording: the idle rig's program picture is the default lens, main.
         wait.until(lambda d: shows(d, "main"))
         report["idle_centre"] = driver.execute_script(CENTRE_JS)
+
+        # Zoom: the wheel on the picture zooms in smoothly; the pills choose a preset and light up.
+        driver.execute_script("document.getElementById('picture').dispatchEvent(new WheelEvent('wheel', "
+                              "{deltaY: -100, bubbles: true, cancelable: true}))")
+        wait.until(lambda d: status(url)["zoom"] > 1.05)
+        report["wheel_zoom"] = status(url)["zoom"]
+        driver.find_element(By.CSS_SELECTOR, '.pill').click()  # "1x"
+        wait.until(lambda d: status(url)["zoom"] == 1)
+        pills = driver.find_elements(By.CSS_SELECTOR, '.pill')
+        pills[1].click()  # "2x": main with 2x digital zoom
+        wait.until(lambda d: status(url)["zoom"] == 2 and "active" in pills[1].get_attribute("class"))
+        pills[0].click()
+        wait.until(lambda d: status(url)["zoom"] == 1 and "active" in pills[0].get_attribute("class"))
+
+        # Tap to focus and expose: the EV slider appears beside the tap, and a lens without the controls says so.
+        driver.find_element(By.ID, "program").click()
+        wait.until(lambda d: d.find_element(By.ID, "ev").is_displayed())
+        wait.until(lambda d: "focus" in text("focusnote"))
+        report["tap_note"] = text("focusnote")
+        driver.execute_script("const s = document.getElementById('evslider'); s.value = '1'; "
+                              "s.dispatchEvent(new Event('input'))")
+        wait.until(lambda d: "exposure" in text("focusnote"))
+        report["ev_note"] = text("focusnote")
+        assert text("evvalue") == "+1.0 EV", text("evvalue")
 
         driver.find_element(By.ID, "toggle").click()
         wait.until(lambda d: text("state") == "REC")
@@ -92,6 +123,11 @@ def main(url, outdir):
         wait.until(lambda d: "active" in d.find_element(By.CSS_SELECTOR, '.tile[data-role="wide"]').get_attribute("class"))
         # Reframing while paused: the monitor shows the new lens although nothing is recorded.
         WebDriverWait(driver, 5, poll_frequency=0.05).until(lambda d: shows(d, "wide"))
+        driver.find_element(By.ID, "toggle").click()
+        wait.until(lambda d: text("state") == "REC")
+        resumed = seconds()
+        wait.until(lambda d: seconds() >= resumed + 0.5)
+        report["resumed_scene"] = text("scene")
         driver.find_element(By.ID, "stop").click()
         wait.until(lambda d: text("state") == "IDLE")
         wait.until(lambda d: text("lastclip").endswith(".mov"))
