@@ -73,6 +73,12 @@ final class InstallEndToEndTests: XCTestCase {
         XCTAssertTrue(page.contains("PAUSECAM(1)"), page)
         XCTAssertTrue(page.contains("pausecam export CLIP.json --format FORMAT"), page)
         XCTAssertTrue(page.contains("EXIT STATUS"), page)
+        // It stands alone: README.md is not installed, so the page carries the rig reference and the environment.
+        XCTAssertFalse(page.contains("README"), "the man page points at a README that is not installed")
+        for section in ["RIG FILE", "ENVIRONMENT"] { XCTAssertTrue(page.contains(section), "no \(section) section") }
+        for key in ["max_digital_zoom", "keyframe_interval", "zoom_presets:", "PAUSECAM_DISK_WARN_BYTES"] {
+            XCTAssertTrue(page.contains(key), "the man page lacks \(key)")
+        }
 
         // Installing over an installation is refused, and changes nothing.
         let again = try make("install", prefix: prefix)
