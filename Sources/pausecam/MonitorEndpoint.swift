@@ -52,7 +52,11 @@ final class MonitorEndpoint: @unchecked Sendable {
             self?.answer("status --json").message ?? "{}"
         }, command: { [weak self] line in
             self?.answer(line) ?? ControlReply.error("the monitor is stopping")
-        }, pictures: pictures)
+        }, pictures: pictures, lastClip: {
+            serialContext.perform { controller.lastClip }.map {
+                MonitorWebServer.LastClip(moviePath: $0.moviePath, thumbnailPath: $0.thumbnailPath)
+            }
+        })
         let server: MonitorWebServer?
         switch choice {
         case .off:

@@ -195,6 +195,11 @@ private func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MH
         let box = Unmanaged.passRetained(StreamBox(stream)).toOpaque()
         made = MHD_create_response_from_callback(pausecam_mhd_size_unknown(), 32 * 1024, streamReader, box, streamFreed)
         if made == nil { Unmanaged<StreamBox>.fromOpaque(box).release(); stream.close() }
+    case .file(let file, let offset, let length):
+        // From here the response owns the descriptor: libmicrohttpd closes it when the response is destroyed.
+        guard let descriptor = file.take() else { return .NO }
+        made = MHD_create_response_from_fd_at_offset64(length, descriptor, offset)
+        if made == nil { close(descriptor) }
     }
     guard let made else { return .NO }
     for header in response.headers { _ = MHD_add_response_header(made, header.name, header.value) }
