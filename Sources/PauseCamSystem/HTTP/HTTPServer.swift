@@ -15,13 +15,19 @@ import Foundation
 ///
 /// Limits: a body over `limits.maximumBodyBytes` gets 413 without reaching the handler; at most
 /// `limits.maximumConnections` connections are served at once (libmicrohttpd refuses more); a connection silent for
-/// `limits.idleTimeoutSeconds` is closed.
+/// `limits.idleTimeoutSeconds` is closed; a request line or headers over `limits.connectionMemoryBytes` are
+/// refused. A client that trickles its request (a byte a second) holds only its own connection and thread: the
+/// others are served meanwhile.
 public final class HTTPServer: @unchecked Sendable {
     /// The limits on what one client may take.
     public struct Limits: Sendable {
         public var maximumBodyBytes = 64 * 1024
         public var maximumConnections = 64
         public var idleTimeoutSeconds = 30
+        /// Memory for one connection's request line, headers and buffers (libmicrohttpd's
+        /// `MHD_OPTION_CONNECTION_MEMORY_LIMIT`, set explicitly to its documented 32 KiB default): a longer request
+        /// line gets 414 and longer headers 431, and the connection is closed.
+        public var connectionMemoryBytes = 32 * 1024
         public init() {}
     }
 
@@ -59,7 +65,8 @@ public final class HTTPServer: @unchecked Sendable {
             started = withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                     pausecam_mhd_start(flags, $0, accessHandler, contextPointer, requestCompleted, contextPointer,
-                                       UInt32(limits.maximumConnections), UInt32(limits.idleTimeoutSeconds))
+                                       UInt32(limits.maximumConnections), UInt32(limits.idleTimeoutSeconds),
+                                       limits.connectionMemoryBytes)
                 }
             }
         } else {
@@ -70,7 +77,8 @@ public final class HTTPServer: @unchecked Sendable {
             started = withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                     pausecam_mhd_start(flags, $0, accessHandler, contextPointer, requestCompleted, contextPointer,
-                                       UInt32(limits.maximumConnections), UInt32(limits.idleTimeoutSeconds))
+                                       UInt32(limits.maximumConnections), UInt32(limits.idleTimeoutSeconds),
+                                       limits.connectionMemoryBytes)
                 }
             }
         }

@@ -178,7 +178,8 @@ public final class MonitorWebServer: @unchecked Sendable {
                 return Self.json(400, ok: false, message: "the body must be one command line without control characters")
             }
             let reply = connection.command(line)
-            return Self.json(200, ok: reply.ok, message: reply.message)
+            // A command the rig refuses (unknown, or not possible in this state) is the client's to fix: 409.
+            return Self.json(reply.ok ? 200 : 409, ok: reply.ok, message: reply.message)
         case .events:
             return eventStream()
         case .programStream:
