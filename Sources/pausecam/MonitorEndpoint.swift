@@ -86,10 +86,14 @@ final class MonitorEndpoint: @unchecked Sendable {
         }
     }
 
-    /// The line to print at start: `monitor: URL`, or why there is none; `nil` when off.
+    /// What to print at start: `monitor: URL`, or why there is none; `nil` when off. Beyond loopback the URL
+    /// (with its token) follows as a QR code, for a phone's camera.
     var banner: String? {
-        if let printedURL { return "monitor: \(printedURL)" }
-        return unavailableReason.map { "monitor: off (\($0))" }
+        guard let (url, loopback) = lock.withLock({ server.map { ($0.tokenURL, $0.address.isLoopback) } }) else {
+            return unavailableReason.map { "monitor: off (\($0))" }
+        }
+        guard !loopback, let code = try? QRCode.encode(url) else { return "monitor: \(url)" }
+        return "monitor: \(url)\n" + code.terminalText().dropLast()
     }
 
     /// An engine event for the page's event streams.
