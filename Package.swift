@@ -22,6 +22,7 @@ let package = Package(
         cLibrary("CYAML", pkgConfig: "yaml-0.1", apt: ["libyaml-dev"]),
         cLibrary("CEdit", pkgConfig: "libedit", apt: ["libedit-dev"]),
         cLibrary("CMicroHTTPD", pkgConfig: "libmicrohttpd", apt: ["libmicrohttpd-dev"]),
+        cLibrary("CQRencode", pkgConfig: "libqrencode", apt: ["libqrencode-dev"]),
         // glibc's <malloc.h> (heap figures for the soak), which Swift's Glibc module leaves out; part of libc.
         .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
 
@@ -29,7 +30,7 @@ let package = Package(
         .target(name: "PauseCamVirtual", dependencies: ["PauseCamCore"]),
         .target(name: "PauseCamSystem",
                 dependencies: ["PauseCamCore", "CFFmpeg", "CV4L2", "CUdev", "CALSA", "CYAML", "CEdit", "CMalloc",
-                               "CMicroHTTPD"]),
+                               "CMicroHTTPD", "CQRencode"]),
         .target(name: "PauseCamShell", dependencies: ["PauseCamCore"]),
         .executableTarget(name: "pausecam",
                           dependencies: ["PauseCamCore", "PauseCamVirtual", "PauseCamSystem", "PauseCamShell"]),

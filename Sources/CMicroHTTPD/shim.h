@@ -9,11 +9,14 @@
 #include <microhttpd.h>
 
 /// `MHD_start_daemon` with the options PauseCam sets: the listen address (`address`, IPv4 or IPv6 by its family),
-/// the completed-request notifier, a connection limit and an idle timeout in seconds. NULL when it cannot listen.
+/// the completed-request notifier, a connection limit, an idle timeout in seconds and the memory one connection
+/// may use for its request line, headers and read buffer (a request that does not fit gets 414 or 431 and the
+/// connection is closed). NULL when it cannot listen.
 static inline struct MHD_Daemon *pausecam_mhd_start(unsigned int flags, const struct sockaddr *address,
                                                     MHD_AccessHandlerCallback handler, void *handlerContext,
                                                     MHD_RequestCompletedCallback completed, void *completedContext,
-                                                    unsigned int connectionLimit, unsigned int timeoutSeconds) {
+                                                    unsigned int connectionLimit, unsigned int timeoutSeconds,
+                                                    size_t connectionMemoryLimit) {
     uint16_t port = 0;
     if (address->sa_family == AF_INET) {
         port = ntohs(((const struct sockaddr_in *)address)->sin_port);
@@ -26,6 +29,7 @@ static inline struct MHD_Daemon *pausecam_mhd_start(unsigned int flags, const st
                             MHD_OPTION_NOTIFY_COMPLETED, completed, completedContext,
                             MHD_OPTION_CONNECTION_LIMIT, connectionLimit,
                             MHD_OPTION_CONNECTION_TIMEOUT, timeoutSeconds,
+                            MHD_OPTION_CONNECTION_MEMORY_LIMIT, connectionMemoryLimit,
                             MHD_OPTION_END);
 }
 

@@ -52,7 +52,11 @@ final class MonitorEndpoint: @unchecked Sendable {
             self?.answer("status --json").message ?? "{}"
         }, command: { [weak self] line in
             self?.answer(line) ?? ControlReply.error("the monitor is stopping")
-        }, pictures: pictures)
+        }, pictures: pictures, lastClip: {
+            serialContext.perform { controller.lastClip }.map {
+                MonitorWebServer.LastClip(moviePath: $0.moviePath, thumbnailPath: $0.thumbnailPath)
+            }
+        })
         let server: MonitorWebServer?
         switch choice {
         case .off:
@@ -82,10 +86,14 @@ final class MonitorEndpoint: @unchecked Sendable {
         }
     }
 
-    /// The line to print at start: `monitor: URL`, or why there is none; `nil` when off.
+    /// What to print at start: `monitor: URL`, or why there is none; `nil` when off. Beyond loopback the URL
+    /// (with its token) follows as a QR code, for a phone's camera.
     var banner: String? {
-        if let printedURL { return "monitor: \(printedURL)" }
-        return unavailableReason.map { "monitor: off (\($0))" }
+        guard let (url, loopback) = lock.withLock({ server.map { ($0.tokenURL, $0.address.isLoopback) } }) else {
+            return unavailableReason.map { "monitor: off (\($0))" }
+        }
+        guard !loopback, let code = try? QRCode.encode(url) else { return "monitor: \(url)" }
+        return "monitor: \(url)\n" + code.terminalText().dropLast()
     }
 
     /// An engine event for the page's event streams.

@@ -3,7 +3,8 @@ import XCTest
 
 /// The monitor page in headless Chromium through Selenium (`Browser/monitor_page.py`) against a real-clock shell:
 /// the program picture in the active lens's colour (idle, after a tile tap while recording, after one while
-/// paused), record, the timer advancing, pause freezing it, stop naming the saved clip, portrait and landscape layouts with
+/// paused), record, the timer advancing, pause freezing it, stop naming the saved clip, its thumbnail
+/// loading and a tap on it playing the movie in a `<video>`, portrait and landscape layouts with
 /// screenshots (their folder is printed). Skipped, with the reason, where Chromium or Selenium is missing.
 final class MonitorBrowserEndToEndTests: XCTestCase {
     func testThePageRecordsPausesAndStopsInHeadlessChromium() throws {

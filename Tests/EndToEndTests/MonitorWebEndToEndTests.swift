@@ -66,10 +66,49 @@ final class MonitorWebEndToEndTests: XCTestCase {
         let stop = try Self.curl(url, "/command", ["-H", "Origin: \(origin)", "--data-binary", "stop"])
         XCTAssertEqual(try Self.json(stop.body)["ok"] as? Bool, true, stop.body)
         XCTAssertTrue(events.waitFor(#""type":"clip_saved""#, seconds: 90), events.text)
+        try Self.checkLastClipRoutes(url, moviePath: moviePath)
         XCTAssertEqual(shell.finish(), 0, shell.running.stderr)
         XCTAssertTrue(shell.running.stdout.contains("* record Web (web): recording scene 1"), shell.running.stdout)
         XCTAssertGreaterThan(try MediaProbe(path: moviePath).duration(), 0.9)
         XCTAssertEqual(try MediaProbe(path: moviePath).chapters().map(\.title), ["Web"])
+    }
+
+    /// `/last.jpg` is the saved clip's thumbnail and `/last.mov` its movie, whole or by byte range.
+    static func checkLastClipRoutes(_ url: String, moviePath: String) throws {
+        let folder = try ProcessRunner.temporaryDirectory("last-clip")
+        let movie = try Data(contentsOf: URL(fileURLWithPath: moviePath))
+        let thumbnailPath = (moviePath as NSString).deletingPathExtension + ".jpg"
+        let fetched = folder.appendingPathComponent("fetched")
+        func fetch(_ path: String, _ arguments: [String] = []) throws -> (code: Int, headers: String, body: Data) {
+            try? FileManager.default.removeItem(at: fetched)
+            let headers = folder.appendingPathComponent("headers")
+            let result = try curl(url, path, arguments + ["-D", headers.path, "-o", fetched.path])
+            return (result.code, try String(contentsOf: headers, encoding: .utf8).lowercased(),
+                    (try? Data(contentsOf: fetched)) ?? Data())
+        }
+        let thumbnail = try fetch("/last.jpg")
+        XCTAssertEqual(thumbnail.code, 200, thumbnail.headers)
+        XCTAssertTrue(thumbnail.headers.contains("content-type: image/jpeg"), thumbnail.headers)
+        XCTAssertEqual(thumbnail.body, try Data(contentsOf: URL(fileURLWithPath: thumbnailPath)))
+
+        let whole = try fetch("/last.mov")
+        XCTAssertEqual(whole.code, 200, whole.headers)
+        XCTAssertTrue(whole.headers.contains("accept-ranges: bytes"), whole.headers)
+        XCTAssertTrue(whole.headers.contains("content-type: video/quicktime"), whole.headers)
+        XCTAssertEqual(whole.body, movie, "the whole movie")
+
+        let first = try fetch("/last.mov", ["-r", "0-99"])
+        XCTAssertEqual(first.code, 206, first.headers)
+        XCTAssertTrue(first.headers.contains("content-range: bytes 0-99/\(movie.count)"), first.headers)
+        XCTAssertEqual(first.body, movie.prefix(100))
+        let tail = try fetch("/last.mov", ["-H", "Range: bytes=-10"])
+        XCTAssertEqual(tail.code, 206, tail.headers)
+        XCTAssertEqual(tail.body, movie.suffix(10))
+        let past = try fetch("/last.mov", ["-r", "\(movie.count)-"])
+        XCTAssertEqual(past.code, 416, past.headers)
+        XCTAssertTrue(past.headers.contains("content-range: bytes */\(movie.count)"), past.headers)
+        XCTAssertEqual(try fetch("/last.mov/../../etc/passwd", ["--path-as-is"]).code, 400)
+        XCTAssertEqual(try fetch("/last.mov?path=/etc/passwd").body, movie, "a query never names the file")
     }
 
     func testNoWebLeavesTheStatusWithoutAnAddress() throws {

@@ -26,6 +26,23 @@ final class RawSocketClient: @unchecked Sendable {  // one thread sends while an
         self.descriptor = descriptor
     }
 
+    /// A TCP client of `127.0.0.1:port` (the browser monitor).
+    init?(loopbackPort port: Int) {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { return nil }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = in_addr_t(0x7f00_0001).bigEndian
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard result == 0 else { close(descriptor); return nil }
+        self.descriptor = descriptor
+    }
+
     deinit { close(descriptor) }
 
     /// Sends all of `bytes` (blocking); false when the server closed the connection.

@@ -83,6 +83,12 @@ final class MonitorAccessTests: XCTestCase {
             ("GET", "/program.mjpg", .route(.programStream)),
             ("GET", "/program.jpg", .route(.programStill)),
             ("GET", "/lens/wide.jpg", .route(.lensStill("wide"))),
+            ("GET", "/last.jpg", .route(.lastThumbnail)),
+            ("GET", "/last.mov", .route(.lastMovie)),
+            ("HEAD", "/last.mov", .route(.lastMovie)),
+            ("POST", "/last.mov", .refuse(status: 405, reason: "", allow: "GET, HEAD")),
+            ("GET", "/last.mov/../status.json", .refuse(status: 400, reason: "", allow: nil)),
+            ("GET", "/last.mp4", .refuse(status: 404, reason: "", allow: nil)),
             ("GET", "/command", .refuse(status: 405, reason: "", allow: "POST")),
             ("POST", "/status.json", .refuse(status: 405, reason: "", allow: "GET, HEAD")),
             ("DELETE", "/", .refuse(status: 405, reason: "", allow: "GET, HEAD")),
@@ -101,6 +107,39 @@ final class MonitorAccessTests: XCTestCase {
         XCTAssertNil(MonitorRoute.commandLine(fromBody: Array("record\nstop".utf8)))
         XCTAssertNil(MonitorRoute.commandLine(fromBody: []))
         XCTAssertNil(MonitorRoute.commandLine(fromBody: [0xff, 0xfe]))
+    }
+
+    func testByteRangesFollowRFC9110ForOneRangeAndIgnoreTheRest() {
+        let size: UInt64 = 1000
+        let table: [(String?, MonitorByteRange)] = [
+            (nil, .whole),
+            ("bytes=0-99", .part(offset: 0, length: 100)),
+            ("bytes=0-0", .part(offset: 0, length: 1)),
+            ("bytes=500-", .part(offset: 500, length: 500)),
+            ("bytes=999-999", .part(offset: 999, length: 1)),
+            ("bytes=900-5000", .part(offset: 900, length: 100)),
+            ("bytes=-100", .part(offset: 900, length: 100)),
+            ("bytes=-5000", .part(offset: 0, length: 1000)),
+            ("bytes=-99999999999999999999999", .part(offset: 0, length: 1000)),
+            ("Bytes=10-19", .part(offset: 10, length: 10)),
+            ("bytes = 10-19", .whole),
+            ("bytes=1000-", .unsatisfiable),
+            ("bytes=1000-2000", .unsatisfiable),
+            ("bytes=99999999999999999999999-", .unsatisfiable),
+            ("bytes=-0", .unsatisfiable),
+            ("bytes=20-10", .whole),
+            ("bytes=0-9,20-29", .whole),
+            ("items=0-9", .whole),
+            ("bytes=a-b", .whole),
+            ("bytes=-", .whole),
+            ("bytes=+1-2", .whole),
+            ("bytes=١-٢", .whole),
+        ]
+        for (header, expected) in table {
+            XCTAssertEqual(MonitorByteRange.resolve(header, size: size), expected, header ?? "no header")
+        }
+        XCTAssertEqual(MonitorByteRange.resolve("bytes=0-", size: 0), .unsatisfiable)
+        XCTAssertEqual(MonitorByteRange.resolve(nil, size: 0), .whole)
     }
 
     func testListenAddressesParse() {

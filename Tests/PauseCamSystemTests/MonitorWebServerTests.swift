@@ -142,7 +142,7 @@ final class MonitorWebServerTests: XCTestCase {
         XCTAssertEqual(reply["ok"] as? Bool, true)
         XCTAssertEqual(reply["message"] as? String, "did record")
         let refused = try curl(["-H", "Sec-Fetch-Site: same-origin", "--data-binary", "pause", "/command"])
-        XCTAssertEqual(refused.code, 200)
+        XCTAssertEqual(refused.code, 409)
         XCTAssertTrue(refused.text.contains(#""ok":false"#), refused.text)
 
         XCTAssertEqual(try curl(["--data-binary", "stop", "/command"]).code, 403, "no Origin")

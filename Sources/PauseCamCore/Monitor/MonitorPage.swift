@@ -2,7 +2,8 @@ import Foundation
 
 /// The browser monitor's page, script and style sheet, built into the binary (no network, no framework), and the
 /// rig description the script builds its controls from. The page polls `/status.json` four times a second and
-/// listens to `/events`; every button sends one command line to `POST /command`.
+/// listens to `/events`; every button sends one command line to `POST /command`. After a save it shows
+/// `/last.jpg`, and a tap on it plays `/last.mov` in the page.
 public enum MonitorPage {
     /// Only our own origin may provide scripts, styles, pictures and connections.
     public static let contentSecurityPolicy =
@@ -67,6 +68,10 @@ public enum MonitorPage {
           <button id="mark" type="button">Mark</button>
         </div>
         <div id="lastclip"></div>
+        <div id="lastmedia">
+          <img id="lastthumb" alt="the last saved clip; tap to play it" title="tap to play">
+          <video id="lastvideo" controls playsinline preload="metadata" hidden></video>
+        </div>
         <ul id="log"></ul>
       </section>
     </main>
@@ -122,6 +127,8 @@ public enum MonitorPage {
     #toggle.big { flex: 1 1 100%; font-size: 1.6em; padding: 18px; background: #c00; color: #fff; }
     #toggle.recording { background: #c80; color: #000; }
     #lastclip { color: #9c9; word-break: break-all; }
+    #lastthumb { max-width: 240px; width: 100%; border-radius: 4px; cursor: pointer; display: block; }
+    #lastvideo { width: 100%; border-radius: 4px; background: #000; }
     #log { list-style: none; margin: 0; padding: 0; max-height: 30vh; overflow-y: auto; font-size: 0.9em; }
     #log li { padding: 2px 0; border-bottom: 1px solid #222; }
     #log li.warning, #log li.refused { color: #fb4; }
@@ -212,11 +219,32 @@ public enum MonitorPage {
           if (event.type === "clip_saved") {
             $("lastclip").textContent = "saved " + baseName(event.file);
             $("lastclip").dataset.file = event.file;
+            showLastClip();
           }
           const kind = event.type === "warning" || (event.type === "command" && !event.ok) ? "warning" : "";
           log(event.message, kind);
           if (event.type === "command") pollStatus();
         };
+      }
+
+      // The last saved clip: its thumbnail after every save; a tap plays the movie in the page.
+      function showLastClip() {
+        const stamp = Date.now();
+        const video = $("lastvideo");
+        video.pause();
+        video.hidden = true;
+        video.removeAttribute("src");
+        const thumb = $("lastthumb");
+        thumb.dataset.stamp = String(stamp);
+        thumb.src = "/last.jpg?t=" + stamp;
+      }
+
+      function playLastClip() {
+        const video = $("lastvideo");
+        video.src = "/last.mov?t=" + ($("lastthumb").dataset.stamp || Date.now());
+        video.hidden = false;
+        const playing = video.play();
+        if (playing) playing.catch(() => {});
       }
 
       function watchProgram() {
@@ -348,6 +376,7 @@ public enum MonitorPage {
         $("stop").addEventListener("click", () => command("stop"));
         $("chapter").addEventListener("click", () => command("chapter"));
         $("mark").addEventListener("click", () => command("mark"));
+        $("lastthumb").addEventListener("click", playLastClip);
         const response = await fetch("/rig.json", { cache: "no-store" });
         rig = await response.json();
         $("rigname").textContent = rig.name;

@@ -14,6 +14,10 @@ public enum MonitorRoute: Sendable, Equatable {
     case programStream
     case programStill
     case lensStill(String)
+    /// `/last.jpg`: the thumbnail of the clip saved last in this session.
+    case lastThumbnail
+    /// `/last.mov`: the movie saved last in this session, with byte ranges (what a `<video>` element asks for).
+    case lastMovie
 
     /// The outcome of routing one request.
     public enum Resolution: Sendable, Equatable {
@@ -39,6 +43,8 @@ public enum MonitorRoute: Sendable, Equatable {
         case "/command": route = .command
         case "/program.mjpg": route = .programStream
         case "/program.jpg": route = .programStill
+        case "/last.jpg": route = .lastThumbnail
+        case "/last.mov": route = .lastMovie
         default:
             let prefix = "/lens/", suffix = ".jpg"
             guard path.hasPrefix(prefix), path.hasSuffix(suffix), path.count > prefix.count + suffix.count else {

@@ -7,6 +7,9 @@ public struct HTTPResponse: Sendable {
         /// A body of unknown length produced by `stream` on the connection's own thread; it ends when the stream
         /// says so or the client leaves, and the server then calls `close()` once.
         case stream(any HTTPBodyStream)
+        /// Part of an open file, sent by libmicrohttpd straight from the descriptor (no copy into memory); the
+        /// server takes the descriptor over and closes it when the response is done.
+        case file(HTTPFileBody, offset: UInt64, length: UInt64)
     }
 
     public var status: Int

@@ -15,13 +15,19 @@ import Foundation
 ///
 /// Limits: a body over `limits.maximumBodyBytes` gets 413 without reaching the handler; at most
 /// `limits.maximumConnections` connections are served at once (libmicrohttpd refuses more); a connection silent for
-/// `limits.idleTimeoutSeconds` is closed.
+/// `limits.idleTimeoutSeconds` is closed; a request line or headers over `limits.connectionMemoryBytes` are
+/// refused. A client that trickles its request (a byte a second) holds only its own connection and thread: the
+/// others are served meanwhile.
 public final class HTTPServer: @unchecked Sendable {
     /// The limits on what one client may take.
     public struct Limits: Sendable {
         public var maximumBodyBytes = 64 * 1024
         public var maximumConnections = 64
         public var idleTimeoutSeconds = 30
+        /// Memory for one connection's request line, headers and buffers (libmicrohttpd's
+        /// `MHD_OPTION_CONNECTION_MEMORY_LIMIT`, set explicitly to its documented 32 KiB default): a longer request
+        /// line gets 414 and longer headers 431, and the connection is closed.
+        public var connectionMemoryBytes = 32 * 1024
         public init() {}
     }
 
@@ -59,7 +65,8 @@ public final class HTTPServer: @unchecked Sendable {
             started = withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                     pausecam_mhd_start(flags, $0, accessHandler, contextPointer, requestCompleted, contextPointer,
-                                       UInt32(limits.maximumConnections), UInt32(limits.idleTimeoutSeconds))
+                                       UInt32(limits.maximumConnections), UInt32(limits.idleTimeoutSeconds),
+                                       limits.connectionMemoryBytes)
                 }
             }
         } else {
@@ -70,7 +77,8 @@ public final class HTTPServer: @unchecked Sendable {
             started = withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                     pausecam_mhd_start(flags, $0, accessHandler, contextPointer, requestCompleted, contextPointer,
-                                       UInt32(limits.maximumConnections), UInt32(limits.idleTimeoutSeconds))
+                                       UInt32(limits.maximumConnections), UInt32(limits.idleTimeoutSeconds),
+                                       limits.connectionMemoryBytes)
                 }
             }
         }
@@ -195,6 +203,11 @@ private func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MH
         let box = Unmanaged.passRetained(StreamBox(stream)).toOpaque()
         made = MHD_create_response_from_callback(pausecam_mhd_size_unknown(), 32 * 1024, streamReader, box, streamFreed)
         if made == nil { Unmanaged<StreamBox>.fromOpaque(box).release(); stream.close() }
+    case .file(let file, let offset, let length):
+        // From here the response owns the descriptor: libmicrohttpd closes it when the response is destroyed.
+        guard let descriptor = file.take() else { return .NO }
+        made = MHD_create_response_from_fd_at_offset64(length, descriptor, offset)
+        if made == nil { close(descriptor) }
     }
     guard let made else { return .NO }
     for header in response.headers { _ = MHD_add_response_header(made, header.name, header.value) }

@@ -3,7 +3,8 @@ import PauseCamCore
 
 /// The browser monitor of a running rig: the page (`MonitorPage`), the status, the engine's events as
 /// Server-Sent Events, commands by `POST /command`, and the program and lens pictures from `MonitorPictures`
-/// (when there are any: without them the picture routes answer 503 and the page says "no picture yet").
+/// (when there are any: without them the picture routes answer 503 and the page says "no picture yet"), and the
+/// last saved clip's thumbnail and movie (the movie by byte ranges; only those two paths are ever sent).
 ///
 /// Every request first passes `MonitorAccessPolicy` (Host on loopback, the token beyond it, Origin for commands),
 /// then `MonitorRoute`. At most `maximumViewers` streams (program pictures and event streams) are open at once;
@@ -23,13 +24,30 @@ public final class MonitorWebServer: @unchecked Sendable {
         public var command: @Sendable (String) -> ControlReply
         /// The pictures, when something makes them.
         public var pictures: (any MonitorPictures)?
+        /// The files of the clip saved last (`RigController.lastClip`); `nil` before the first save. These two
+        /// paths are the only files the server ever sends.
+        public var lastClip: @Sendable () -> LastClip?
 
         public init(rig: PauseCamCore.Rig, status: @escaping @Sendable () -> String,
-                    command: @escaping @Sendable (String) -> ControlReply, pictures: (any MonitorPictures)?) {
+                    command: @escaping @Sendable (String) -> ControlReply, pictures: (any MonitorPictures)?,
+                    lastClip: @escaping @Sendable () -> LastClip? = { nil }) {
             self.rig = rig
             self.status = status
             self.command = command
             self.pictures = pictures
+            self.lastClip = lastClip
+        }
+    }
+
+    /// Where the last saved clip's movie and thumbnail are.
+    public struct LastClip: Sendable, Equatable {
+        public var moviePath: String
+        /// `nil` when the clip has no thumbnail (no picture was recorded, or writing it failed).
+        public var thumbnailPath: String?
+
+        public init(moviePath: String, thumbnailPath: String?) {
+            self.moviePath = moviePath
+            self.thumbnailPath = thumbnailPath
         }
     }
 
@@ -160,7 +178,8 @@ public final class MonitorWebServer: @unchecked Sendable {
                 return Self.json(400, ok: false, message: "the body must be one command line without control characters")
             }
             let reply = connection.command(line)
-            return Self.json(200, ok: reply.ok, message: reply.message)
+            // A command the rig refuses (unknown, or not possible in this state) is the client's to fix: 409.
+            return Self.json(reply.ok ? 200 : 409, ok: reply.ok, message: reply.message)
         case .events:
             return eventStream()
         case .programStream:
@@ -177,6 +196,44 @@ public final class MonitorWebServer: @unchecked Sendable {
             }
             guard let picture = connection.pictures?.lensPicture(role) else { return Self.noPicture }
             return HTTPResponse(status: 200, headers: [("Content-Type", "image/jpeg")], body: .bytes(picture.jpeg))
+        case .lastThumbnail:
+            guard let path = connection.lastClip()?.thumbnailPath else {
+                return .text(404, "no clip with a thumbnail saved yet in this session\n")
+            }
+            return Self.file(path, type: "image/jpeg", range: nil)
+        case .lastMovie:
+            guard let path = connection.lastClip()?.moviePath else {
+                return .text(404, "no clip saved yet in this session\n")
+            }
+            return Self.file(path, type: Self.movieType(path), range: request.header("Range"))
+        }
+    }
+
+    /// The file at `path` (a path the rig reported, never one from a request), whole or the part `range` asks for.
+    private static func file(_ path: String, type: String, range: String?) -> HTTPResponse {
+        guard let file = HTTPFileBody.open(path) else {
+            return .text(404, "the last clip's file is gone: \((path as NSString).lastPathComponent)\n")
+        }
+        let headers: [(name: String, value: String)] = [("Content-Type", type), ("Accept-Ranges", "bytes")]
+        switch MonitorByteRange.resolve(range, size: file.size) {
+        case .whole:
+            return HTTPResponse(status: 200, headers: headers, body: .file(file, offset: 0, length: file.size))
+        case .part(let offset, let length):
+            return HTTPResponse(status: 206,
+                                headers: headers + [("Content-Range", "bytes \(offset)-\(offset + length - 1)/\(file.size)")],
+                                body: .file(file, offset: offset, length: length))
+        case .unsatisfiable:
+            return .text(416, "the range \(range ?? "") is outside the file's \(file.size) bytes\n",
+                         headers: [("Content-Range", "bytes */\(file.size)"), ("Accept-Ranges", "bytes")])
+        }
+    }
+
+    /// The movie's media type by its container.
+    private static func movieType(_ path: String) -> String {
+        switch (path as NSString).pathExtension.lowercased() {
+        case "mp4": return "video/mp4"
+        case "mkv": return "video/x-matroska"
+        default: return "video/quicktime"
         }
     }
 

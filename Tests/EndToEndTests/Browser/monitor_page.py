@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Drives PauseCam's browser monitor in headless Chromium (Selenium): the program picture's centre in the active
 lens's colour, record, the timer advancing, a lens tile switching the picture, pause freezing the timer, stop naming
-the saved clip, and the layout in portrait (768x1024) and landscape (1024x768) with screenshots.
+the saved clip, its thumbnail, a tap on it playing the movie in the page, and the layout in portrait (768x1024) and landscape (1024x768) with screenshots.
 
 Usage: /usr/bin/python3 monitor_page.py URL OUTDIR   (exit status 0 when every check passed; the reason otherwise)
 """
@@ -132,6 +132,20 @@ def main(url, outdir):
         wait.until(lambda d: text("state") == "IDLE")
         wait.until(lambda d: text("lastclip").endswith(".mov"))
         report["last_clip"] = text("lastclip")
+        # The saved clip's thumbnail appears; a tap plays the movie in the page.
+        wait.until(lambda d: d.execute_script(
+            "const i = document.getElementById('lastthumb'); return i.complete && i.naturalWidth > 0"))
+        report["thumbnail_width"] = driver.execute_script("return document.getElementById('lastthumb').naturalWidth")
+        driver.find_element(By.ID, "lastthumb").click()
+        wait.until(lambda d: d.execute_script(
+            "const v = document.getElementById('lastvideo'); return v.error !== null || v.readyState >= 1"))
+        video = driver.execute_script(
+            "const v = document.getElementById('lastvideo');"
+            "return {error: v.error && v.error.code, message: v.error && v.error.message, ready: v.readyState,"
+            " duration: v.duration, hidden: v.hidden, width: v.videoWidth}")
+        report["last_video"] = video
+        assert video["error"] is None, video
+        assert not video["hidden"] and video["ready"] >= 1 and video["duration"] > 0 and video["width"] > 0, video
         report["events"] = [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#log li")][:6]
 
         assert driver.execute_script("return document.getElementById('nopicture').classList.contains('hidden')")
