@@ -49,6 +49,21 @@ final class RigDecoderTests: XCTestCase {
         XCTAssertEqual(rig.onAttach, .switch)
     }
 
+    func testRotateAndMirrorOrientTheLens() throws {
+        let rig = try RigDecoder.decode(Self.rig(lensExtra: [(Self.s("rotate", 6, 5), Self.s("270", 6, 13)),
+                                                             (Self.s("mirror", 7, 5), Self.s("true", 7, 13))]))
+        XCTAssertEqual(rig.lenses[0].orientation, PictureOrientation(rotation: .threeQuarters, mirrored: true))
+        XCTAssertEqual(try RigDecoder.decode(Self.rig()).lenses[0].orientation, .upright)
+    }
+
+    func testRotationOtherThanQuarterTurnsNamesTheAllowedValues() {
+        XCTAssertEqual(messages(Self.rig(lensExtra: [(Self.s("rotate", 6, 5), Self.s("45", 6, 13)),
+                                                     (Self.s("mirror", 7, 5), Self.s("yes", 7, 13))])), [
+            "t.yaml:6:13: lenses.main.rotate: \"45\" is not a rotation; write one of 0, 90, 180, 270 (degrees clockwise)",
+            "t.yaml:7:13: lenses.main.mirror: expected true or false, found \"yes\"",
+        ])
+    }
+
     func testDirectoryTextIsKeptUnexpanded() throws {
         let rig = try RigDecoder.decode(Self.rig(extra: [
             (Self.s("output", 6, 1), Self.m(7, 3, [(Self.s("directory", 7, 3), Self.s("$XDG_VIDEOS_DIR/x", 7, 14))])),

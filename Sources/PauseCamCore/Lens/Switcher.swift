@@ -45,7 +45,8 @@ public struct Switcher: Sendable {
         guard lens(at: frame.pts) == frame.lens else { return nil }
         var routed = frame
         let factor = zoom.factor(at: frame.pts)
-        if factor > 1.0001 { routed.crop = ZoomPlan.centreCrop(width: frame.width, height: frame.height, factor: factor) }
+        if factor > 1.0001 { routed.crop = ZoomPlan.centreCrop(width: frame.orientedWidth, height: frame.orientedHeight,
+                                                                    factor: factor) }
         let changed = lastPassedLens != nil && lastPassedLens != frame.lens
         lastPassedLens = frame.lens
         prune(before: frame.pts)

@@ -49,7 +49,11 @@ public struct VideoFrame: Sendable {
     /// The lens (rig role name) whose camera made this frame.
     public var lens: String
     /// The part of the frame to show, for digital zoom; `nil` is the whole frame. The writer scales it to the canvas.
+    /// It is a rectangle of the oriented picture (`orientedWidth`×`orientedHeight`), what the canvas shows.
     public var crop: PixelRect?
+    /// How the lens's picture is turned before it is fitted into the canvas (`rotate:`, `mirror:`). The pixels stay
+    /// as the camera delivered them; whoever draws the frame orients it (a JPEG can only be turned once decoded).
+    public var orientation: PictureOrientation
     /// The code values the pixels use: full range for decoded MJPEG, limited for everything else. The scaler
     /// converts from it, so an MJPEG lens and a YUYV lens show the same black and white in one movie.
     public var range: ColorRange
@@ -57,7 +61,7 @@ public struct VideoFrame: Sendable {
     /// `range` defaults to limited, what uncompressed cameras and the virtual lenses deliver; only a source that
     /// knows better (the MJPEG decoder) says otherwise.
     public init(pts: MediaTime, width: Int, height: Int, format: PixelFormat, planes: [Plane], lens: String,
-                crop: PixelRect? = nil, range: ColorRange = .limited) {
+                crop: PixelRect? = nil, range: ColorRange = .limited, orientation: PictureOrientation = .upright) {
         self.pts = pts
         self.width = width
         self.height = height
@@ -66,7 +70,13 @@ public struct VideoFrame: Sendable {
         self.lens = lens
         self.crop = crop
         self.range = range
+        self.orientation = orientation
     }
+
+    /// The width of the picture as shown, after `orientation` (the height for a quarter turn).
+    public var orientedWidth: Int { orientation.orientedSize(width: width, height: height).width }
+    /// The height of the picture as shown, after `orientation`.
+    public var orientedHeight: Int { orientation.orientedSize(width: width, height: height).height }
 }
 
 /// A run of captured audio: interleaved signed 16-bit samples, the first one captured at `pts`.

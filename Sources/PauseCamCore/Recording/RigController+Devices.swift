@@ -68,7 +68,11 @@ extension RigController {
         let mailbox = videoMailboxes[name] ?? Mailbox<VideoFrame>(
             capacity: Self.videoMailboxCapacity(for: rig.lens(named: name), output: rig.output))
         videoMailboxes[name] = mailbox
-        let deliver: @Sendable (VideoFrame) -> Void = { [weak self, serialContext, intake, monitor] frame in
+        let orientation = rig.lens(named: name)?.orientation ?? .upright
+        let deliver: @Sendable (VideoFrame) -> Void = { [weak self, serialContext, intake, monitor] delivered in
+            // The lens's orientation travels with each frame; whoever draws it (movie, thumbnail, monitor) turns it.
+            var frame = delivered
+            frame.orientation = orientation
             // The monitor before the gate: it shows every lens while idle too (framing before recording).
             if let monitor, monitor.isWatched { monitor.offer(frame) }
             guard intake.isOpen, mailbox.post(frame) else { return }

@@ -145,10 +145,13 @@ public struct Rig: Sendable, Equatable {
         /// How long after the light hit the sensor this camera stamps a frame (`latency: 40ms`): subtracted from its
         /// timestamps, so cameras with different pipelines stay in sync with the microphone.
         public var latency: MediaTime
+        /// How the lens's picture is turned and mirrored before it is fitted into the canvas (`rotate:`,
+        /// `mirror:`): a camera mounted on its side or upside down records upright. Fixed for the rig's life.
+        public var orientation: PictureOrientation
 
         public init(name: String, zoom: Double = 1, source: Source, format: CaptureFormat = .any, width: Int? = nil,
                     height: Int? = nil, rate: FrameRate? = nil, controls: Controls = Controls(),
-                    latency: MediaTime = .zero) {
+                    latency: MediaTime = .zero, orientation: PictureOrientation = .upright) {
             self.name = name
             self.zoom = zoom
             self.source = source
@@ -158,6 +161,7 @@ public struct Rig: Sendable, Equatable {
             self.rate = rate
             self.controls = controls
             self.latency = latency
+            self.orientation = orientation
         }
 
         public enum Source: Sendable, Equatable {

@@ -2,7 +2,7 @@
 extension RigDecoder {
     /// The keys of one lens.
     enum LensKey: String, RigKey {
-        case zoom, match, virtual, file, loop, format, size, fps, latency, controls
+        case zoom, match, virtual, file, loop, format, size, fps, latency, controls, rotate, mirror
     }
 
     /// The keys of a lens's `match:` (exactly one is given).
@@ -75,6 +75,8 @@ extension RigDecoder {
             lens.latency = l
         }
         if let n = f[.controls] { lens.controls = controls(n, path.child(LensKey.controls)) }
+        if let n = f[.rotate], let r = rotation(n, path.child(LensKey.rotate)) { lens.orientation.rotation = r }
+        if let n = f[.mirror], let m = bool(n, path.child(LensKey.mirror)) { lens.orientation.mirrored = m }
         if case .file = source { reportCameraOnlyKeys(f, path) }
         guard zoom != nil, source != nil else { return nil }
         return lens
@@ -130,6 +132,15 @@ extension RigDecoder {
             controls.exposurePriority = bool(n, path.child(ControlKey.exposurePriority))
         }
         return controls
+    }
+
+    /// `rotate:`: a clockwise turn of 0, 90, 180 or 270 degrees, written as a whole number.
+    private mutating func rotation(_ node: YAMLNode, _ path: KeyPath) -> PictureOrientation.Rotation? {
+        guard let t = text(node, path) else { return nil }
+        if let degrees = RigValueParser.integer(t), let r = PictureOrientation.Rotation(rawValue: degrees) { return r }
+        let allowed = PictureOrientation.Rotation.allCases.map { String($0.rawValue) }.joined(separator: ", ")
+        report("\"\(t)\" is not a rotation; write one of \(allowed) (degrees clockwise)", at: node.mark, path: path)
+        return nil
     }
 
     private mutating func mode(_ node: YAMLNode, _ path: KeyPath, min: Int) -> Rig.Controls.Mode? {

@@ -13,6 +13,10 @@ import PauseCamCore
 /// yuv420p one of the drawn size (one matrix pass copies it), and in optimized builds a full-range JPEG of the drawn
 /// size (`FullRangePictureConverter`: range, chroma and matrix in one pass, under half libswscale's time).
 ///
+/// A lens turned or mirrored (`VideoFrame.orientation`) is oriented first, by an exact copy of its samples, and
+/// then fitted like any picture of its new aspect (a quarter turn of a landscape camera pillarboxes it in a
+/// landscape canvas and fills a portrait one).
+///
 /// Compressed frames (`PixelFormat.jpeg`, from MJPEG cameras and files) are decoded here, on the thread that scales
 /// them (the writer's encoder thread, or the thumbnail worker), so only frames that reach the movie are ever decoded
 /// and the controller's serial context never decodes. The last decoded JPEG is kept, so a picture the output clock
@@ -90,8 +94,12 @@ final class CanvasScaler {
     /// How many canvas frames were allocated (for tests: a recording reuses a few).
     private(set) var canvasesAllocated = 0
 
+    /// The oriented copy of the picture being drawn, for lenses that are turned or mirrored; `nil` until one is.
+    private var orientedPicture: UnsafeMutableRawBufferPointer?
+
     deinit {
         spareCanvases.forEach(FFmpegFrame.release)
+        orientedPicture?.deallocate()
     }
 
     /// A yuv420p canvas frame holding `frame`; the caller owns it and ends it with `recycle` (or `av_frame_free`).
@@ -184,7 +192,7 @@ final class CanvasScaler {
             let source = SourcePlanes(width: picture.width, height: picture.height, format: picture.format,
                                       range: picture.range, bases: picture.bases, strides: picture.strides)
             return try withExtendedLifetime(picture) {
-                try draw(source, crop: frame.crop, lens: frame.lens, into: output)
+                try draw(source, orientation: frame.orientation, crop: frame.crop, lens: frame.lens, into: output)
             }
         }
         let (_, planeCount) = Self.ffmpegFormat(frame.format)
@@ -196,8 +204,52 @@ final class CanvasScaler {
         try Self.withBaseAddresses(planes) { bases in
             try draw(SourcePlanes(width: frame.width, height: frame.height, format: frame.format, range: frame.range,
                                   bases: bases, strides: planes.map(\.stride)),
-                     crop: frame.crop, lens: frame.lens, into: output)
+                     orientation: frame.orientation, crop: frame.crop, lens: frame.lens, into: output)
         }
+    }
+
+    /// Draws `source` turned and mirrored as `orientation` says: an upright picture as it is, any other first copied
+    /// oriented (`OrientingCopier`) into the scaler's own buffer, whose picture is then drawn like any other (the
+    /// crop is a rectangle of the oriented picture). Only a lens that asks for it pays that copy.
+    private func draw(_ source: SourcePlanes, orientation: PictureOrientation, crop: PixelRect?, lens: String,
+                      into output: UnsafeMutablePointer<AVFrame>) throws {
+        guard !orientation.isUpright else { return try draw(source, crop: crop, lens: lens, into: output) }
+        guard OrientingCopier.canOrient(source.format), source.bases.allSatisfy({ $0 != nil }) else {
+            throw FFmpegError("orient(\(lens) \(source.format.rawValue))", code: pausecam_averror(EINVAL))
+        }
+        let layout = OrientingCopier.layout(format: source.format, width: source.width, height: source.height,
+                                            orientation: orientation)
+        // Rows start on 64-byte boundaries, as libswscale's vector code likes them.
+        let strides = layout.planes.map { ($0.width + 63) & ~63 }
+        let sizes = zip(strides, layout.planes).map { $0 * $1.rows }
+        let buffer = orientationBuffer(byteCount: sizes.reduce(0, +))
+        var bases: [UnsafeMutablePointer<UInt8>] = []
+        var offset = 0
+        for size in sizes {
+            bases.append(buffer + offset)
+            offset += size
+        }
+        let sourceRows = zip(source.bases, source.strides).map {
+            PlaneRows(base: UnsafeMutablePointer(mutating: $0!), stride: $1)
+        }
+        OrientingCopier.copy(sourceRows, format: source.format, width: source.width, height: source.height,
+                             orientation: orientation,
+                             into: zip(bases, strides).map { PlaneRows(base: $0, stride: $1) })
+        let oriented = SourcePlanes(width: layout.width, height: layout.height, format: layout.format,
+                                    range: source.range, bases: bases.map { UnsafePointer($0) }, strides: strides)
+        try draw(oriented, crop: crop, lens: lens, into: output)
+    }
+
+    /// The scaler's buffer for oriented pictures, at least `byteCount` bytes, 64-byte aligned; kept for the next
+    /// frame (a lens's pictures have one size), grown when a larger picture comes.
+    private func orientationBuffer(byteCount: Int) -> UnsafeMutablePointer<UInt8> {
+        if let buffer = orientedPicture, buffer.count >= byteCount {
+            return buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        }
+        orientedPicture?.deallocate()
+        let made = UnsafeMutableRawBufferPointer.allocate(byteCount: max(64, byteCount), alignment: 64)
+        orientedPicture = made
+        return made.baseAddress!.bindMemory(to: UInt8.self, capacity: made.count)
     }
 
     /// Draws the `crop` (nil: all) of `source` into the canvas `output`: letterboxed or pillarboxed, scaled and

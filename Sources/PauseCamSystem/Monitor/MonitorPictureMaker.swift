@@ -76,7 +76,8 @@ final class MonitorPictureMaker {
         lastProgram = (generation, frame.pts)
         var cropped = frame
         if digitalZoom > 1.0001 {
-            cropped.crop = ZoomPlan.centreCrop(width: frame.width, height: frame.height, factor: digitalZoom)
+            cropped.crop = ZoomPlan.centreCrop(width: frame.orientedWidth, height: frame.orientedHeight,
+                                               factor: digitalZoom)
         }
         return make(cropped, maximumWidth: Self.programWidth, stream: &program)
     }
@@ -117,9 +118,10 @@ final class MonitorPictureMaker {
         }
     }
 
-    /// The picture size for `frame`: its width up to `maximumWidth`, the height in the frame's aspect, both even.
+    /// The picture size for `frame` as oriented: its width up to `maximumWidth`, the height in the frame's aspect,
+    /// both even.
     static func size(of frame: VideoFrame, maximumWidth: Int) -> (width: Int, height: Int) {
-        let sourceWidth = max(2, frame.width), sourceHeight = max(2, frame.height)
+        let sourceWidth = max(2, frame.orientedWidth), sourceHeight = max(2, frame.orientedHeight)
         let width = max(2, min(maximumWidth, sourceWidth) & ~1)
         let height = max(2, ((sourceHeight * width + sourceWidth / 2) / sourceWidth) & ~1)
         return (width, height)
