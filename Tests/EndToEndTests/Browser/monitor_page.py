@@ -7,13 +7,14 @@ Usage: /usr/bin/python3 monitor_page.py URL OUTDIR   (exit status 0 when every c
 """
 import json
 import os
+import socket
+import subprocess
 import urllib.request
 import sys
 import tempfile
 import time
 
 from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -48,13 +49,53 @@ def status(url):
         return json.load(response)
 
 
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def wait_for_port(port, process, what):
+    deadline = time.monotonic() + DEADLINE
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise AssertionError("%s did not start listening on 127.0.0.1:%d" % (what, port))
+            time.sleep(0.05)
+
+
+def start_driver(arguments):
+    """Headless Chromium with its DevTools on a loopback address, and chromedriver attached to it by address.
+    Everything is reached as 127.0.0.1: Selenium's Service and chromedriver's own launch wait for "localhost",
+    which a machine without /etc/hosts (a fresh minimal root) cannot resolve. Returns the processes and the driver."""
+    devtools = free_port()
+    browser = subprocess.Popen(["/usr/bin/chromium", "--remote-debugging-address=127.0.0.1",
+                                "--remote-debugging-port=%d" % devtools] + arguments + ["about:blank"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    processes = [browser]
+    try:
+        wait_for_port(devtools, browser, "chromium's DevTools")
+        port = free_port()
+        chromedriver = subprocess.Popen(["/usr/bin/chromedriver", "--port=%d" % port],
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        processes.append(chromedriver)
+        wait_for_port(port, chromedriver, "chromedriver")
+        options = webdriver.ChromeOptions()
+        options.debugger_address = "127.0.0.1:%d" % devtools
+        return processes, webdriver.Remote(command_executor="http://127.0.0.1:%d" % port, options=options)
+    except BaseException:
+        for process in processes:
+            process.kill()
+        raise
+
+
 def main(url, outdir):
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                     "--user-data-dir=" + tempfile.mkdtemp(prefix="pausecam-chromium-"), "--window-size=1024,768"]:
-        options.add_argument(argument)
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    processes, driver = start_driver(["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                                      "--user-data-dir=" + tempfile.mkdtemp(prefix="pausecam-chromium-"),
+                                      "--window-size=1024,768"])
     report = {}
     try:
         wait = WebDriverWait(driver, DEADLINE, poll_frequency=0.05)
@@ -169,6 +210,9 @@ def main(url, outdir):
             report[name] = {"window": inner, "picture": picture, "controls": controls, "screenshot": path}
     finally:
         driver.quit()
+        for process in reversed(processes):
+            process.terminate()
+            process.wait(timeout=30)
     print(json.dumps(report, indent=1))
 
 
