@@ -111,6 +111,10 @@ struct BenchRun {
         }
         results["auto_preset"] = auto
 
+        if let monitor = try MonitorBench.run(seconds: seconds) {
+            results["monitor_cost_ratio"] = monitor.costRatio
+            results["monitor_delay_ms"] = ["median": monitor.delayMedianMilliseconds, "p95": monitor.delayP95Milliseconds]
+        }
         let standby = try StandbyBench.run(seconds: seconds)
         if let standby {
             results["standby_cost_ratio"] = standby.standbyCostRatio

@@ -76,8 +76,9 @@ enum StandbyBench {
 
     /// Records one clip from lens `a0` with `inactive` more hot lenses replaying the same movie, and returns the
     /// process's CPU seconds spent per second of movie (from `record` to the finished clip).
+    /// With `monitor`, the controller offers its frames to that feed (watched or not, as the caller set it up).
     static func cpuPerRecordedSecond(movie: String, inactive: Int, seconds recordSeconds: Int64, preset: String,
-                                     folder: URL) throws -> Double {
+                                     folder: URL, monitor: MonitorFeed? = nil) throws -> Double {
         let names = (0...inactive).map { "a\($0)" }
         let rig = Rig(name: "Standby", output: Rig.OutputSettings(directory: folder.path,
                                                                    namePattern: "standby-\(inactive)",
@@ -94,7 +95,7 @@ enum StandbyBench {
         let controller = RigController(rig: rig, cameras: cameras, microphone: VirtualMicrophone(serialContext: serialContext),
                                        sinkFactory: MovieWriterFactory(), store: AtomicSidecarStore(),
                                        serialContext: serialContext, wallClock: { Date() }, outputDirectory: folder.path,
-                                       notify: { _ in })
+                                       monitor: monitor, notify: { _ in })
         let runner = ScriptRunner(controller: controller, serialContext: serialContext)
         controller.startDevices()
         let before = ProcessCPUTime.seconds()

@@ -32,6 +32,9 @@ case "compare":
     // `compare CONTENT PRESET [SECONDS]`: one same-job figure (PauseCam, the ffmpeg CLI, libx264 alone), one round.
     try SameJobBench.compare(content: words.dropFirst().first ?? "pattern", preset: words.dropFirst(2).first ?? "ultrafast",
                              seconds: words.dropFirst(3).first.flatMap { Int64($0) } ?? 10)
+case "monitor":
+    // The browser monitor's CPU cost ratio (one viewer against none) and its capture-to-picture delay.
+    try MonitorBench.run(seconds: words.dropFirst().first.flatMap { Int64($0) } ?? 6)
 case "standby":
     try StandbyBench.run(seconds: words.dropFirst().first.flatMap { Int64($0) } ?? 6)
 case "standby-yuyv":
