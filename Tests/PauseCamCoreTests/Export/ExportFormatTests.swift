@@ -152,6 +152,36 @@ final class ExportFormatTests: XCTestCase {
         XCTAssertEqual(FFMetadataDocument.escape("a=b;c#d\\e"), "a\\=b\\;c\\#d\\\\e")
     }
 
+    func testYouTubeRulesNameTheRuleABrokenListBreaksWithItsNumbers() throws {
+        var timeline = try ExportSample.timeline()
+        XCTAssertNil(YouTubeChapterList.problem(with: timeline))
+        // 2.5 s and 1 s at 30 fps: two chapters, too few.
+        let chapters = { (ends: [Int64]) in
+            zip([0] + ends.dropLast(), ends).enumerated().map { index, span in
+                ExportTimeline.Chapter(title: "S\(index + 1)", startFrame: span.0, endFrame: span.1)
+            }
+        }
+        timeline.rate = FrameRate(30, 1)
+        timeline.chapters = chapters([75, 105])
+        timeline.durationFrames = 105
+        let twoShort = try XCTUnwrap(YouTubeChapterList.problem(with: timeline))
+        XCTAssertTrue(twoShort.hasPrefix("the clip has 2 chapters (2.5 s, 1.0 s); "), twoShort)
+        XCTAssertTrue(twoShort.contains("at least 3, each at least 10 s long"), twoShort)
+        // Three chapters, the middle one a frame short of 10 s.
+        timeline.chapters = chapters([300, 599, 900])
+        timeline.durationFrames = 900
+        let short = try XCTUnwrap(YouTubeChapterList.problem(with: timeline))
+        XCTAssertTrue(short.hasPrefix("chapter 2 of 3 (\"S2\") is 9.9 s long; "), short)
+        // Exactly 10 s each is enough.
+        timeline.chapters = chapters([300, 600, 900])
+        XCTAssertNil(YouTubeChapterList.problem(with: timeline))
+        // The last chapter runs to the movie's end.
+        timeline.durationFrames = 899
+        XCTAssertNotNil(YouTubeChapterList.problem(with: timeline))
+        timeline.chapters = []
+        XCTAssertEqual(YouTubeChapterList.problem(with: timeline)?.hasPrefix("the clip has 0 chapters; "), true)
+    }
+
     func testYouTubeListStartsAtZeroAndRoundTripsWholeSeconds() throws {
         let timeline = try ExportSample.timeline()
         let lines = YouTubeChapterList.render(timeline).split(separator: "\n").map(String.init)
