@@ -166,7 +166,8 @@ enum HelpText {
     written are printed. A movie missing beside the sidecar is a warning; the files are still written.
 
       edl          DaVinci Resolve timeline markers (NAME.edl): Timelines > Import > Timeline Markers from EDL;
-                   scenes are green markers as long as the scene, marks blue one-frame markers
+                   scenes are green markers as long as the scene, marks blue one-frame markers; what
+                   shares a frame is one marker naming all (Resolve keeps one marker per frame)
       fcpxml       FCPXML 1.9 (NAME.fcpxml) for Final Cut Pro and Resolve: a timeline with the movie, a chapter
                    marker per scene and a marker per mark
       csv          a table of chapters and markers (NAME.csv): timecodes, seconds and frames

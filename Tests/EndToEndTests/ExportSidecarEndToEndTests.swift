@@ -165,6 +165,21 @@ final class ExportSidecarEndToEndTests: XCTestCase {
         XCTAssertEqual(try pausecam(["export", short, "--format", "edl"]).status, 0)
     }
 
+    /// Resolve keeps one marker per frame: a scene start and marks on one frame come out as one marker naming all.
+    func testAChapterAndMarksOnOneFrameAreOneResolveMarker() throws {
+        let folder = try ProcessRunner.temporaryDirectory("export-edl-same-frame")
+        let sidecar = try Self.write(Self.sidecar(duration: 20, scenes: [("Intro", 0, 10, [5]),
+                                                                         ("Talk", 10, 10, [10, 10, 12])]), to: folder)
+        let result = try pausecam(["export", sidecar, "--format", "edl", "--output", "-"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let lines = result.stdoutText.components(separatedBy: "\r\n")
+        let events = lines.filter { $0.first?.isNumber ?? false }
+        let timecodes = events.map { $0.split(separator: " ")[4] }
+        XCTAssertEqual(timecodes, ["00:00:00:00", "00:00:05:00", "00:00:10:00", "00:00:12:00"], "\(events)")
+        XCTAssertEqual(lines.filter { $0.hasPrefix(" |C:") }[2],
+                       " |C:ResolveColorGreen |M:Talk + mark at 10.0 + mark at 10.0 |D:300")
+    }
+
     func testAFIFOOrADeviceIsNotARegularFileAndNeverBlocks() throws {
         let folder = try ProcessRunner.temporaryDirectory("export-fifo")
         let fifo = folder.appendingPathComponent("clip.json").path
