@@ -75,7 +75,8 @@ final class ClipExportsTests: XCTestCase {
         controller.startDevices()
         let runner = ScriptRunner(controller: controller, serialContext: serialContext)
         // Three scenes of 10 s: a list YouTube shows.
-        for step: Command in [.record(name: "Take"), .wait(.seconds(10)), .mark("here"), .pause, .wait(.seconds(1)),
+        for step: Command in [.record(name: "Take"), .wait(.seconds(5)), .mark("here"), .wait(.seconds(5)), .pause,
+                              .wait(.seconds(1)),
                               .resume(name: "Take"), .wait(.seconds(10)), .pause, .resume(name: "Take"),
                               .wait(.seconds(10)), .stop] {
             XCTAssertTrue(runner.perform(step).ok, "\(step)")
