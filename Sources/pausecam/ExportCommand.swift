@@ -9,7 +9,7 @@ import PauseCamSystem
 /// never over an existing file: `NAME-2.edl` is used instead, as for movies. `NAME` is the sidecar's movie taken
 /// as a plain file name (`SidecarMovieName`), so a sidecar cannot send the files elsewhere. Prints each path
 /// written. Anything wrong with what was given — no such sidecar, not a regular file, not a sidecar, a time out of
-/// range, an unknown format, a bad timecode — is said plainly with exit status 2 and nothing written; a file that
+/// range, an unknown format, a bad timecode, a YouTube list YouTube would ignore — is said plainly with exit status 2 and nothing written; a file that
 /// cannot be written is exit status 1. A movie missing beside the sidecar is a warning: the exports are written.
 enum ExportCommand {
     /// A problem with what was asked (status 2) or with writing it (status 1): printed as it is.
@@ -64,6 +64,10 @@ enum ExportCommand {
             StandardStreamWriter.error.write("pausecam: warning: the movie \(movieURL.path) (named in "
                                              + "\(sidecarPath)) does not exist; the exports are written and point "
                                              + "there, so an editor finds the movie once it is back\n")
+        }
+        // Checked before anything is written, so `--format all` writes every file or none.
+        if formats.contains(.youtube), let problem = YouTubeChapterList.problem(with: timeline) {
+            throw Failure("\(sidecarPath): YouTube would ignore this chapter list: \(problem); nothing was written")
         }
         let store = AtomicSidecarStore()
         for format in formats {

@@ -166,13 +166,16 @@ enum HelpText {
     written are printed. A movie missing beside the sidecar is a warning; the files are still written.
 
       edl          DaVinci Resolve timeline markers (NAME.edl): Timelines > Import > Timeline Markers from EDL;
-                   scenes are green markers as long as the scene, marks blue one-frame markers
+                   scenes are green markers as long as the scene, marks blue one-frame markers; what
+                   shares a frame is one marker naming all (Resolve keeps one marker per frame)
       fcpxml       FCPXML 1.9 (NAME.fcpxml) for Final Cut Pro and Resolve: a timeline with the movie, a chapter
                    marker per scene and a marker per mark
       csv          a table of chapters and markers (NAME.csv): timecodes, seconds and frames
       ffmetadata   FFmpeg chapters (NAME.ffmeta); edit its titles, then write them into a copy of the movie with
                    ffmpeg -i MOVIE -i NAME.ffmeta -map_metadata 1 -map_chapters 1 -c copy OUT
-      youtube      a chapter list for a YouTube description (NAME.youtube.txt), the first at 0:00
+      youtube      a chapter list for a YouTube description (NAME.youtube.txt), the first at 0:00; YouTube
+                   ignores a list of fewer than 3 chapters or with one shorter than 10 s, so such a clip's list
+                   is refused (exit status 2, nothing written; output.exports skips it with a warning)
       all          every format above
 
       --output FILE      write to FILE instead (one format only); - writes to standard output

@@ -76,7 +76,13 @@ enum ShellCommand {
             // A piped shell's standard output is its transcript: the address goes beside the errors.
             StandardStreamWriter.error.write(banner + "\n")
         }
+        // The window title is a tally while recording or paused, on a terminal only.
+        let tally = interactive ? TerminalTally(status: {
+            let status = serialContext.perform { controller.status }
+            return (status.state, status.timer)
+        }) : nil
         let status = shell.run()
+        tally?.stop()
         monitor.stop()
         control.stop()
         wiring.stop()

@@ -13,9 +13,9 @@ final class ExportEndToEndTests: XCTestCase {
     }
 
     /// Records the `interview` script; returns the folder and the clip's name (`E2E-exports` style stem).
-    func recordClip() throws -> (folder: URL, stem: String) {
+    func recordClip(script: String = "interview") throws -> (folder: URL, stem: String) {
         let folder = try ProcessRunner.temporaryDirectory("exports")
-        let result = try pausecam(["run", ProcessRunner.rig("e2e-exports.yaml"), "--script", "interview",
+        let result = try pausecam(["run", ProcessRunner.rig("e2e-exports.yaml"), "--script", script,
                                    "--clock", "simulated", "--output", folder.path, "--quiet"])
         XCTAssertEqual(result.status, 0, result.stderr)
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
@@ -116,7 +116,7 @@ final class ExportEndToEndTests: XCTestCase {
 
         // YouTube: first at 0:00.
         let youtube = try String(contentsOfFile: base + ".youtube.txt", encoding: .utf8)
-        XCTAssertEqual(youtube, "0:00 Intro\n0:01 Interview\n0:03 Interview 2\n")
+        XCTAssertEqual(youtube, "0:00 Intro\n0:10 Interview\n0:21 Interview 2\n")
 
         // CSV: the marker times are the sidecar's, on frames.
         let csv = try String(contentsOfFile: base + ".csv", encoding: .utf8)
@@ -128,6 +128,20 @@ final class ExportEndToEndTests: XCTestCase {
             let seconds = try XCTUnwrap(Double(fields[fields.count - 4]), row)
             XCTAssertEqual(seconds, marker.time, accuracy: 1.0 / 29.97, row)
         }
+    }
+
+    /// A clip of two short scenes: the rig writes every export but the YouTube list, and the sidecar says why.
+    func testTheRigSkipsAYouTubeListYouTubeWouldIgnoreWithAWarning() throws {
+        let (folder, stem) = try recordClip(script: "short")
+        let base = folder.appendingPathComponent(stem).path
+        for format in Self.formats {
+            XCTAssertEqual(FileManager.default.fileExists(atPath: base + format.suffix), format.name != "youtube",
+                           format.name)
+        }
+        let sidecar = try Sidecar.decode(try Data(contentsOf: URL(fileURLWithPath: base + ".json")))
+        XCTAssertEqual(sidecar.warnings.count, 1, "\(sidecar.warnings)")
+        XCTAssertTrue(sidecar.warnings.first?.hasPrefix("the youtube export was not written: the clip has 2 chapters (2.")
+                      ?? false, "\(sidecar.warnings)")
     }
 
     func testExportCommandWritesEveryFormatBesideTheSidecarWithoutOverwriting() throws {
@@ -154,7 +168,7 @@ final class ExportEndToEndTests: XCTestCase {
             XCTAssertEqual(again.stdoutText, expected + "\n")
         }
         let stdout = try pausecam(["export", base + ".json", "--format", "youtube", "--output", "-"])
-        XCTAssertEqual(stdout.stdoutText, "0:00 Intro\n0:01 Interview\n0:03 Interview 2\n")
+        XCTAssertEqual(stdout.stdoutText, "0:00 Intro\n0:10 Interview\n0:21 Interview 2\n")
     }
 
     func testMistakesAreSaidPlainlyWithExitStatus2() throws {

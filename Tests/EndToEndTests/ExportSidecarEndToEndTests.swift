@@ -125,7 +125,9 @@ final class ExportSidecarEndToEndTests: XCTestCase {
 
     func testAMissingMovieIsAWarningAndOnlyWhatWasAskedIsWritten() throws {
         let folder = try ProcessRunner.temporaryDirectory("export-nomovie")
-        let sidecar = try Self.write(Self.sidecar(movie: "gone.mov"), to: folder, movie: nil)
+        let scenes = [("Intro", 0.0, 10.0, [2.0]), ("Talk", 10.0, 10.0, []), ("End", 20.0, 10.0, [])]
+        let sidecar = try Self.write(Self.sidecar(movie: "gone.mov", duration: 30, scenes: scenes), to: folder,
+                                     movie: nil)
         let result = try pausecam(["export", sidecar, "--format", "edl,youtube"])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertTrue(result.stderr.contains("warning: the movie \(folder.appendingPathComponent("gone.mov").path)"),
@@ -137,6 +139,45 @@ final class ExportSidecarEndToEndTests: XCTestCase {
         let present = try pausecam(["export", sidecar, "--format", "csv"])
         XCTAssertEqual(present.status, 0, present.stderr)
         XCTAssertEqual(present.stderr, "")
+    }
+
+    func testAYouTubeListYouTubeWouldIgnoreIsRefusedBeforeAnythingIsWritten() throws {
+        let folder = try ProcessRunner.temporaryDirectory("export-youtube")
+        let sidecar = try Self.write(Self.sidecar(duration: 3.5, scenes: [("Intro", 0, 2.5, []), ("Answer", 2.5, 1, [])]),
+                                     to: folder)
+        for format in ["youtube", "all", "edl,youtube"] {
+            let result = try pausecam(["export", sidecar, "--format", format])
+            XCTAssertEqual(result.status, 2, "\(format): \(result.stderr)")
+            XCTAssertTrue(result.stderr.contains("YouTube would ignore this chapter list: the clip has 2 chapters "
+                                                 + "(2.5 s, 1.0 s); YouTube shows chapters only when there are at "
+                                                 + "least 3, each at least 10 s long"), "\(format): \(result.stderr)")
+            XCTAssertEqual(result.stdoutText, "", format)
+            XCTAssertEqual(Self.files(under: folder), ["clip.json", "clip.mov"], "\(format): something was written")
+        }
+        // Three chapters, one of them short: the short one is named.
+        let short = try Self.write(Self.sidecar(duration: 30, scenes: [("A", 0, 10, []), ("B", 10, 4, []),
+                                                                       ("C", 14, 16, [])]), to: folder,
+                                     name: "short.json")
+        let result = try pausecam(["export", short, "--format", "youtube"])
+        XCTAssertEqual(result.status, 2, result.stderr)
+        XCTAssertTrue(result.stderr.contains("chapter 2 of 3 (\"B\") is 4.0 s long"), result.stderr)
+        // The other formats do not care.
+        XCTAssertEqual(try pausecam(["export", short, "--format", "edl"]).status, 0)
+    }
+
+    /// Resolve keeps one marker per frame: a scene start and marks on one frame come out as one marker naming all.
+    func testAChapterAndMarksOnOneFrameAreOneResolveMarker() throws {
+        let folder = try ProcessRunner.temporaryDirectory("export-edl-same-frame")
+        let sidecar = try Self.write(Self.sidecar(duration: 20, scenes: [("Intro", 0, 10, [5]),
+                                                                         ("Talk", 10, 10, [10, 10, 12])]), to: folder)
+        let result = try pausecam(["export", sidecar, "--format", "edl", "--output", "-"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let lines = result.stdoutText.components(separatedBy: "\r\n")
+        let events = lines.filter { $0.first?.isNumber ?? false }
+        let timecodes = events.map { $0.split(separator: " ")[4] }
+        XCTAssertEqual(timecodes, ["00:00:00:00", "00:00:05:00", "00:00:10:00", "00:00:12:00"], "\(events)")
+        XCTAssertEqual(lines.filter { $0.hasPrefix(" |C:") }[2],
+                       " |C:ResolveColorGreen |M:Talk + mark at 10.0 + mark at 10.0 |D:300")
     }
 
     func testAFIFOOrADeviceIsNotARegularFileAndNeverBlocks() throws {
@@ -161,9 +202,10 @@ final class ExportSidecarEndToEndTests: XCTestCase {
     func testTwentyThousandScenesOfOneNameExportInFull() throws {
         let folder = try ProcessRunner.temporaryDirectory("export-many")
         let count = 20_000
-        // Scenes of 1 s, all "Take", each with a marker half way; titles must come out unique.
-        let scenes = (0..<count).map { ("Take", Double($0), 1.0, [Double($0) + 0.5]) }
-        let sidecar = try Self.write(Self.sidecar(duration: Double(count), scenes: scenes), to: folder)
+        // Scenes of 10 s (the shortest a YouTube chapter may be), all "Take", each with a marker half way; titles
+        // must come out unique.
+        let scenes = (0..<count).map { ("Take", Double($0) * 10, 10.0, [Double($0) * 10 + 5]) }
+        let sidecar = try Self.write(Self.sidecar(duration: Double(count) * 10, scenes: scenes), to: folder)
         let result = try pausecam(["export", sidecar, "--format", "edl,ffmetadata,youtube"])
         XCTAssertEqual(result.status, 0, result.stderr)
 
@@ -171,20 +213,20 @@ final class ExportSidecarEndToEndTests: XCTestCase {
         let comments = edl.components(separatedBy: "\r\n").filter { $0.hasPrefix(" |C:") }
         XCTAssertEqual(comments.count, 2 * count)
         XCTAssertEqual(comments.filter { $0.hasPrefix(" |C:ResolveColorGreen") }.count, count)
-        XCTAssertEqual(comments[2 * count - 2], " |C:ResolveColorGreen |M:Take \(count) |D:30")
-        XCTAssertEqual(comments[2 * count - 1], " |C:ResolveColorBlue |M:mark at \(Double(count - 1) + 0.5) |D:1")
+        XCTAssertEqual(comments[2 * count - 2], " |C:ResolveColorGreen |M:Take \(count) |D:300")
+        XCTAssertEqual(comments[2 * count - 1], " |C:ResolveColorBlue |M:mark at \(Double(count - 1) * 10 + 5) |D:1")
 
         let ffmetadata = try String(contentsOfFile: folder.appendingPathComponent("clip.ffmeta").path,
                                     encoding: .utf8).components(separatedBy: "\n")
         XCTAssertEqual(ffmetadata.filter { $0 == "[CHAPTER]" }.count, count)
         let markerLines = ffmetadata.filter { $0.hasPrefix("; marker ") }
         XCTAssertEqual(markerLines.count, count, "each chapter keeps its one marker")
-        XCTAssertEqual(markerLines.last, "; marker \(30 * (count - 1) + 15) mark at \(Double(count - 1) + 0.5)")
+        XCTAssertEqual(markerLines.last, "; marker \(300 * (count - 1) + 150) mark at \(Double(count - 1) * 10 + 5)")
 
         let youtube = try String(contentsOfFile: folder.appendingPathComponent("clip.youtube.txt").path,
                                  encoding: .utf8).components(separatedBy: "\n").filter { !$0.isEmpty }
         XCTAssertEqual(youtube.count, count)
         XCTAssertEqual(Set(youtube.map { $0.split(separator: " ", maxSplits: 1)[1] }).count, count)
-        XCTAssertEqual(youtube.last, "5:33:19 Take \(count)")
+        XCTAssertEqual(youtube.last, "55:33:10 Take \(count)")
     }
 }

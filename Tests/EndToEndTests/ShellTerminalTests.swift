@@ -142,6 +142,36 @@ final class ShellTerminalTests: XCTestCase {
         XCTAssertNotNil(tmux.waitForScreen(seconds: 20) { $0.contains("PAUSECAM-EXIT 0") }, tmux.screen())
     }
 
+    /// The window title is a tally: `● REC 00:00:01` while recording, `‖ PAUSED …` while paused, emptied at exit.
+    func testTheWindowTitleIsATallyWhileRecordingOrPausedAndClearedAtExit() throws {
+        let (tmux, _, _) = try startShell("tmux-tally")
+        defer { _ = try? tmux.run(["kill-server"]) }
+        func title() -> String {
+            ((try? tmux.run(["display", "-p", "-t", "shell", "#{pane_title}"]).stdoutText) ?? "")
+                .trimmingCharacters(in: .newlines)
+        }
+        func waitForTitle(_ predicate: (String) -> Bool) -> String? {
+            let deadline = Date().addingTimeInterval(15)
+            while Date() < deadline {
+                let text = title()
+                if predicate(text) { return text }
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+            return nil
+        }
+        let idle = title()
+        XCTAssertFalse(idle.contains("REC") || idle.contains("PAUSED"), idle)
+        try tmux.run(["send-keys", "-t", "shell", "record", "Enter"])
+        // The timer moves in the title: 00:00:01 follows 00:00:00.
+        XCTAssertNotNil(waitForTitle { $0 == "● REC 00:00:01" }, "title: \(title()); screen: \(tmux.screen())")
+        try tmux.run(["send-keys", "-t", "shell", "pause", "Enter"])
+        let paused = waitForTitle { $0.hasPrefix("‖ PAUSED 00:00:0") }
+        XCTAssertNotNil(paused, "title: \(title())")
+        try tmux.run(["send-keys", "-t", "shell", "quit", "Enter"])
+        XCTAssertNotNil(tmux.waitForScreen(seconds: 20) { $0.contains("PAUSECAM-EXIT 0") }, tmux.screen())
+        XCTAssertEqual(title(), "", "the tally stayed after the shell ended")
+    }
+
     func testAnEventIsPrintedAboveTheLineBeingTypedWithoutGarblingIt() throws {
         // Any free space counts as "almost full": the first disk check (2 s after record) raises an event.
         let (tmux, _, _) = try startShell("tmux-event", environment: "PAUSECAM_DISK_WARN_BYTES=9223372036854775807")

@@ -44,4 +44,36 @@ final class HealthCheckTests: XCTestCase {
                        "the movie's file /v/a.mov.partial was deleted while recording (by hand, or with its folder): "
                        + "nothing of this clip can be saved; stopping it")
     }
+
+    func testASuspensionIsALateTickAndItsCatchUpDropsAreNotTheEncoders() {
+        var detector = SuspensionDetector()
+        let ms = MediaTime.milliseconds
+        // (tick time, reported gap): on time, a little late, and 3 s late.
+        let ticks: [(MediaTime, MediaTime?)] = [(ms(0), nil), (ms(100), nil), (ms(1_600), nil), (ms(4_700), ms(3_000))]
+        for (now, gap) in ticks {
+            XCTAssertEqual(detector.tick(at: now, interval: ms(100)), gap, "\(now)")
+        }
+        XCTAssertEqual(EngineEvent.suspended(duration: ms(10_660)).text,
+                       "PauseCam was suspended for 10.7 s: the picture was held")
+
+        var check = HealthCheck(policy: policy)
+        let interval = policy.interval
+        XCTAssertEqual(check.check(droppedFrames: 0, freeBytes: nil, partialBytes: 0, now: .seconds(100)), [])
+        // The video hold noticed a suspension: this round's drops and the next's are the catch-up.
+        XCTAssertEqual(check.check(droppedFrames: 300, freeBytes: nil, partialBytes: 0, suspensions: 1,
+                                   now: .seconds(100) + interval), [])
+        XCTAssertEqual(check.excusedDrops(atEnd: 345, suspensions: 1), 345, "the window is still open")
+        XCTAssertEqual(check.check(droppedFrames: 345, freeBytes: nil, partialBytes: 0, suspensions: 1,
+                                   now: .seconds(100) + interval + interval), [])
+        // After that, drops are the encoder's again.
+        XCTAssertEqual(check.check(droppedFrames: 350, freeBytes: nil, partialBytes: 0, suspensions: 1,
+                                   now: .seconds(100) + interval + interval + interval),
+                       [.notify(.framesDropped(count: 5, interval: interval))])
+        XCTAssertEqual(check.excusedDrops, 345)
+        XCTAssertEqual(check.excusedDrops(atEnd: 360, suspensions: 1), 345)
+        // A round that itself comes 10 s late is a suspension too, whichever timer runs first after it.
+        XCTAssertEqual(check.check(droppedFrames: 400, freeBytes: nil, partialBytes: 0, suspensions: 1,
+                                   now: .seconds(113) + interval + interval + interval), [])
+        XCTAssertEqual(check.excusedDrops, 395)
+    }
 }

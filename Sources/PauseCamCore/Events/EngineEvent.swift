@@ -36,6 +36,9 @@ public enum EngineEvent: Sendable, Equatable {
     case microphoneBack(movieTime: MediaTime)
     /// The encoder dropped `count` frames within the last `interval`.
     case framesDropped(count: Int, interval: MediaTime)
+    /// The process did not run for `duration` while a clip recorded (stopped with Ctrl-Z or SIGSTOP, or the
+    /// machine asleep): the picture was held over the gap, and the frames dropped catching up are not the encoder's.
+    case suspended(duration: MediaTime)
     /// Free space where the clip is written fell below the warning level.
     case diskLow(freeBytes: Int64)
     /// Free space fell so low that the clip is stopped and saved while it can still be finished.

@@ -22,6 +22,7 @@ extension EngineEvent {
         case .microphoneStopped: return "microphone_stopped"
         case .microphoneBack: return "microphone_back"
         case .framesDropped: return "frames_dropped"
+        case .suspended: return "suspended"
         case .diskLow: return "disk_low"
         case .diskFull: return "disk_full"
         case .recordingFailed: return "recording_failed"
@@ -80,6 +81,8 @@ extension EngineEvent {
         case .framesDropped(let count, let interval):
             fields["count"] = count
             fields["interval"] = interval.seconds
+        case .suspended(let duration):
+            fields["seconds"] = duration.seconds
         case .diskLow(let free), .diskFull(let free):
             fields["free_bytes"] = free
         case .clipSaved(let clip):

@@ -39,6 +39,9 @@ extension EngineEvent {
         case .framesDropped(let count, let interval):
             return "\(count) frames dropped in the last \(DurationParser.clockString(interval)): the encoder cannot "
                 + "keep up (a faster preset or a smaller size helps)"
+        case .suspended(let duration):
+            let tenths = (try? duration.rescaled(to: 10, rounding: .nearest).value) ?? 0
+            return "PauseCam was suspended for \(tenths / 10).\(tenths % 10) s: the picture was held"
         case .diskLow(let free):
             return "the disk is almost full: \(HealthCheck.megabytes(free)) left where the clip is written"
         case .diskFull(let free):

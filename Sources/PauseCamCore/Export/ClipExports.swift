@@ -4,7 +4,8 @@ import Foundation
 /// `NAME.edl`, `NAME.fcpxml`… with the add-only naming, through the sidecar store (Core does no I/O itself).
 public enum ClipExports {
     /// Writes each of `formats` for the clip whose final sidecar is `sidecar` and whose movie is at `movieURL`.
-    /// A failure does not touch the clip: it comes back as a warning for the sidecar, one per format.
+    /// A failure does not touch the clip: it comes back as a warning for the sidecar, one per format. A YouTube
+    /// list that YouTube would ignore (too few or too short chapters) is not written; the warning says why.
     public static func write(sidecar: Sidecar, movieURL: URL, formats: [ExportFormat],
                              store: any SidecarStore) -> [String] {
         guard !formats.isEmpty else { return [] }
@@ -17,6 +18,10 @@ public enum ClipExports {
         let stem = movieURL.deletingPathExtension().path
         var warnings: [String] = []
         for format in formats {
+            if format == .youtube, let problem = YouTubeChapterList.problem(with: timeline) {
+                warnings.append("the youtube export was not written: \(problem)")
+                continue
+            }
             let text = format.render(timeline, mediaURL: movieURL.absoluteString)
             do {
                 _ = try store.writeNew(Data(text.utf8), stem: stem, suffix: format.fileSuffix)

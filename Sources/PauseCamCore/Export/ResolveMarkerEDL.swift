@@ -4,7 +4,15 @@ import Foundation
 /// Markers from EDL"): one event per marker, whose source and record in/out are the marker's frame and the next,
 /// followed by a comment line ` |C:ResolveColorBlue |M:NAME |D:FRAMES`. Scenes become green markers that last
 /// the whole scene (`|D:` its length), so they show as chapters; `mark`s become blue one-frame markers.
+///
+/// A Resolve timeline holds one marker per frame (its scripting API keys markers by frame, and adding one where
+/// one is returns false), so two events at one timecode would lose one on import. Everything on one frame becomes
+/// one marker instead: the chapter's colour and length when a scene starts there, its name the names joined with
+/// ` + ` (`Interview + Key point`).
 public enum ResolveMarkerEDL {
+    /// What joins the names of a chapter and markers that share a frame.
+    public static let nameSeparator = " + "
+
     /// The colour of scene (chapter) markers.
     public static let chapterColor = "ResolveColorGreen"
     /// The colour of `mark` markers.
@@ -19,9 +27,18 @@ public enum ResolveMarkerEDL {
         entries += timeline.markers.map { ($0.frame, markerColor, $0.text, 1) }
         // Chapters before markers at the same frame; a stable sort keeps each kind in its order.
         let sorted = entries.enumerated().sorted { ($0.element.frame, $0.offset) < ($1.element.frame, $1.offset) }
+        var merged: [(frame: Int64, color: String, name: String, duration: Int64)] = []
+        for entry in sorted.map(\.element) {
+            if let last = merged.last, last.frame == entry.frame {
+                merged[merged.count - 1].name += nameSeparator + entry.name
+                merged[merged.count - 1].duration = max(last.duration, entry.duration)
+            } else {
+                merged.append(entry)
+            }
+        }
         var lines = ["TITLE: \(oneLine(timeline.name))",
                      "FCM: \(timecode.isDropFrame ? "DROP FRAME" : "NON-DROP FRAME")", ""]
-        for (number, entry) in sorted.map(\.element).enumerated() {
+        for (number, entry) in merged.enumerated() {
             let tcIn = timecode.string(forFrame: startFrame + entry.frame)
             let tcOut = timecode.string(forFrame: startFrame + entry.frame + 1)
             lines.append(eventNumber(number + 1) + "  001      V     C        \(tcIn) \(tcOut) \(tcIn) \(tcOut)  ")

@@ -24,6 +24,9 @@ public struct ClipFinishJob: @unchecked Sendable {
     public let timer: MediaTime
     /// Exports written beside the finished movie (`output.exports`).
     let exports: [ExportFormat]
+    /// Frames dropped catching up after a suspension of the process: not the encoder's fault (the sidecar's
+    /// warnings say the suspension instead).
+    var suspendedDrops = 0
 
     /// Where the finished movie goes.
     public var moviePath: String { sink.moviePath }
@@ -64,8 +67,9 @@ public struct ClipFinishJob: @unchecked Sendable {
             sidecar.warnings.append("\(summary.audioSamplesDropped) audio samples dropped (silence in the movie): "
                                     + "the encoder fell behind")
         }
-        if summary.videoFramesDropped > 0 {
-            sidecar.warnings.append("\(summary.videoFramesDropped) frames dropped: the encoder fell behind")
+        let encoderDrops = summary.videoFramesDropped - min(suspendedDrops, summary.videoFramesDropped)
+        if encoderDrops > 0 {
+            sidecar.warnings.append("\(encoderDrops) frames dropped: the encoder fell behind")
         }
         sidecar.warnings += sidecars.writeExports(of: sidecar, movieURL: URL(fileURLWithPath: summary.path),
                                                   formats: exports)

@@ -18,6 +18,21 @@ public struct HealthCheck: Sendable, Equatable {
     public let policy: StoragePolicy
     private var warnedDisk = false
     private var droppedFramesSeen = 0
+    /// Suspensions already taken into account (the count the video hold keeps).
+    private var suspensionsSeen = 0
+    /// Rounds left whose drops are put down to a suspension rather than to the encoder: the one that sees it and
+    /// the next (the held picture over the gap is encoded in a burst after it).
+    private var excusedRoundsLeft = 0
+    private var roundClock = SuspensionDetector()
+    /// Frames dropped while catching up after a suspension: not said to be the encoder's fault.
+    public private(set) var excusedDrops = 0
+
+    /// Frames dropped after the last round that are still put down to a suspension when the clip ends now:
+    /// `droppedFrames` is the encoder's count at the end, `suspensions` the count of suspensions seen.
+    public func excusedDrops(atEnd droppedFrames: Int, suspensions: Int) -> Int {
+        let open = excusedRoundsLeft > 0 || suspensions > suspensionsSeen
+        return excusedDrops + (open ? max(0, droppedFrames - droppedFramesSeen) : 0)
+    }
 
     public init(policy: StoragePolicy) { self.policy = policy }
 
@@ -25,17 +40,30 @@ public struct HealthCheck: Sendable, Equatable {
     /// written (`nil` when unknown), `partialBytes` the `.partial`'s size (finishing needs about as much again);
     /// `partialDeleted` says the `.partial` (`partialPath`) no longer has a name. Nothing of such a clip can be
     /// saved any more, so it is stopped at once, with the reason.
+    /// `suspensions` counts the suspensions noticed so far, and `now` is this round's time: a round much later than
+    /// due is a suspension too. Drops in the round that notices a suspension and in the next are not reported.
     public mutating func check(droppedFrames: Int, freeBytes: Int64?, partialBytes: Int64, partialDeleted: Bool = false,
-                               partialPath: String = "") -> [Action] {
+                               partialPath: String = "", suspensions: Int = 0, now: MediaTime? = nil) -> [Action] {
         if partialDeleted {
             return [.warnClip(.movieFileDeleted(partialPath: partialPath)),
                     .stop(reason: "the movie's file was deleted while recording")]
         }
         var actions: [Action] = []
+        let lateRound = now.flatMap { roundClock.tick(at: $0, interval: policy.interval) } != nil
+        if suspensions > suspensionsSeen || lateRound {
+            suspensionsSeen = max(suspensionsSeen, suspensions)
+            excusedRoundsLeft = 2
+        }
         if droppedFrames > droppedFramesSeen {
-            actions.append(.notify(.framesDropped(count: droppedFrames - droppedFramesSeen, interval: policy.interval)))
+            if excusedRoundsLeft > 0 {
+                excusedDrops += droppedFrames - droppedFramesSeen
+            } else {
+                actions.append(.notify(.framesDropped(count: droppedFrames - droppedFramesSeen,
+                                                      interval: policy.interval)))
+            }
             droppedFramesSeen = droppedFrames
         }
+        if excusedRoundsLeft > 0 { excusedRoundsLeft -= 1 }
         guard let free = freeBytes else { return actions }
         let spare = free - partialBytes
         if spare < policy.stopBelow {

@@ -107,6 +107,10 @@ public final class Recorder: @unchecked Sendable {
 
     /// Frames the sink dropped so far because the encoder fell behind.
     public var droppedVideoFrames: Int { sink.droppedVideoFrames }
+    /// Suspensions of the process noticed while this clip recorded (the video hold's ticks came late).
+    public var suspensions = 0
+    /// The last round of the clip's `HealthCheck`: which drops were put down to a suspension.
+    public var healthCheck: HealthCheck?
 
     /// The first sink error, if appending failed (disk full…). Recording cannot go on after one.
     public var failure: Error? { sinkError }
@@ -373,7 +377,9 @@ public final class Recorder: @unchecked Sendable {
         if sinkError == nil { session.markFinished() }
         return ClipFinishJob(sink: sink, sidecars: sidecars, chapters: chapters(), sidecarPath: description.sidecarPath,
                              interimSidecar: interim, finishedSidecar: makeSidecar(complete: true),
-                             sinkError: sinkError, timer: session.timer, exports: description.exports)
+                             sinkError: sinkError, timer: session.timer, exports: description.exports,
+                             suspendedDrops: healthCheck?.excusedDrops(atEnd: droppedVideoFrames, suspensions: suspensions)
+                                 ?? (suspensions > 0 ? droppedVideoFrames : 0))
     }
 
     /// Abandons a clip that got no video frame: the sink removes what it wrote (the `.partial`), and since the

@@ -11,8 +11,12 @@ extension RigController {
             var check = check
             let free = self.storage?.availableBytes(at: self.outputDirectory)
             let partial = self.storage?.fileSize(at: recorder.partialPath) ?? 0
-            for action in check.check(droppedFrames: recorder.droppedVideoFrames, freeBytes: free, partialBytes: partial,
-                                      partialDeleted: recorder.partialFileDeleted, partialPath: recorder.partialPath) {
+            let actions = check.check(droppedFrames: recorder.droppedVideoFrames, freeBytes: free,
+                                      partialBytes: partial, partialDeleted: recorder.partialFileDeleted,
+                                      partialPath: recorder.partialPath, suspensions: recorder.suspensions,
+                                      now: self.serialContext.clock.now())
+            recorder.healthCheck = check
+            for action in actions {
                 switch action {
                 case .notify(let event): self.notify(event)
                 case .warnClip(let event):
@@ -31,17 +35,26 @@ extension RigController {
 
     /// Every `holdInterval` while `recorder` records: the output clock's slots older than `holdAfter` are decided
     /// with the last picture. While the active camera delivers, they are decided already and this does nothing.
-    func scheduleVideoHold(for recorder: Recorder) {
+    /// A tick that comes far later than due means the process stood still (`SuspensionDetector`): the user and
+    /// the clip are told, before the held picture fills the gap.
+    func scheduleVideoHold(for recorder: Recorder, _ detector: SuspensionDetector = SuspensionDetector()) {
         serialContext.schedule(at: serialContext.clock.now() + Self.holdInterval) { [weak self, weak recorder] in
             guard let self, let recorder, recorder === self.recorder,
                   recorder.session.state == .recording || recorder.session.state == .paused else { return }
             let now = self.serialContext.clock.now()
+            var detector = detector
+            if let gap = detector.tick(at: now, interval: Self.holdInterval) {
+                recorder.suspensions += 1
+                let event = EngineEvent.suspended(duration: gap)
+                self.notify(event)
+                recorder.warn(event.text)
+            }
             self.perform(self.bank.handle(.tick(now: now)))
             if let before = try? now.subtracting(Self.holdAfter) {
                 recorder.holdVideo(before: before)
                 self.stopIfFailed(recorder, at: now)
             }
-            self.scheduleVideoHold(for: recorder)
+            self.scheduleVideoHold(for: recorder, detector)
         }
     }
 }

@@ -74,8 +74,11 @@ final class ClipExportsTests: XCTestCase {
             wallClock: { Date(timeIntervalSince1970: 1_800_000_000) }, outputDirectory: "/videos", notify: { _ in })
         controller.startDevices()
         let runner = ScriptRunner(controller: controller, serialContext: serialContext)
-        for step: Command in [.record(name: "Take"), .wait(.seconds(1)), .mark("here"), .pause, .wait(.seconds(1)),
-                              .resume(name: "Take"), .wait(.seconds(1)), .stop] {
+        // Three scenes of 10 s: a list YouTube shows.
+        for step: Command in [.record(name: "Take"), .wait(.seconds(5)), .mark("here"), .wait(.seconds(5)), .pause,
+                              .wait(.seconds(1)),
+                              .resume(name: "Take"), .wait(.seconds(10)), .pause, .resume(name: "Take"),
+                              .wait(.seconds(10)), .stop] {
             XCTAssertTrue(runner.perform(step).ok, "\(step)")
         }
         let clip = try XCTUnwrap(runner.finishClip())
@@ -85,9 +88,21 @@ final class ClipExportsTests: XCTestCase {
         XCTAssertEqual(store.files["/videos/test-rig-2027-01-15-080000-1.edl"], Data("mine".utf8))
         let stem = "/videos/test-rig-2027-01-15-080000-1"
         let youtube = String(decoding: try XCTUnwrap(store.files[stem + ".youtube.txt"]), as: UTF8.self)
-        XCTAssertEqual(youtube, "0:00 Take\n0:01 Take 2\n")
+        XCTAssertEqual(youtube, "0:00 Take\n0:10 Take 2\n0:20 Take 3\n")
         let edl = String(decoding: try XCTUnwrap(store.files[stem + "-2.edl"]), as: UTF8.self)
         XCTAssertTrue(edl.contains(" |C:ResolveColorBlue |M:here |D:1"), edl)
+    }
+
+    func testAYouTubeListYouTubeWouldIgnoreIsSkippedWithAWarning() throws {
+        var sidecar = ExportSample.sidecar()
+        sidecar.scenes.removeLast()
+        let store = NewFileMemoryStore()
+        let warnings = ClipExports.write(sidecar: sidecar, movieURL: URL(fileURLWithPath: "/v/clip.mov"),
+                                         formats: [.youtube, .csv], store: store)
+        XCTAssertEqual(store.newFiles, ["/v/clip.csv"])
+        XCTAssertEqual(warnings.count, 1)
+        XCTAssertTrue(warnings[0].hasPrefix("the youtube export was not written: the clip has 2 chapters"),
+                      warnings[0])
     }
 
     func testAStoreThatCannotWriteExportsLeavesAWarningNotAFailure() throws {

@@ -84,14 +84,16 @@ final class ExportFormatTests: XCTestCase {
             XCTAssertEqual(lines[index + 2], "", "a blank line after each event")
             index += 3
         }
-        XCTAssertEqual(found.map(\.number), ["001", "002", "003", "004", "005", "006"])
-        XCTAssertEqual(found.map(\.tcIn), ["01:00:00;00", "01:00:15;00", "01:01:00;02", "01:01:00;02",
-                                           "01:10:00;00", "01:10:00;08"])
-        XCTAssertEqual(found.map(\.name), ["Intro", "Laugh", "Interview", "Key / point, \"quoted\"", "Interview 2",
+        // The chapter "Interview" and the marker on its first frame are one marker (Resolve keeps one per frame).
+        XCTAssertEqual(found.map(\.number), ["001", "002", "003", "004", "005"])
+        XCTAssertEqual(found.map(\.tcIn), ["01:00:00;00", "01:00:15;00", "01:01:00;02", "01:10:00;00",
+                                           "01:10:00;08"])
+        XCTAssertEqual(found.map(\.name), ["Intro", "Laugh", "Interview + Key / point, \"quoted\"", "Interview 2",
                                            "=SUM(A1)"])
         XCTAssertEqual(found.map(\.color), ["ResolveColorGreen", "ResolveColorBlue", "ResolveColorGreen",
-                                            "ResolveColorBlue", "ResolveColorGreen", "ResolveColorBlue"])
-        XCTAssertEqual(found.map(\.duration), [1800, 1, 16182, 1, 518, 1])
+                                            "ResolveColorGreen", "ResolveColorBlue"])
+        XCTAssertEqual(found.map(\.duration), [1800, 1, 16182, 518, 1])
+        XCTAssertEqual(Set(found.map(\.tcIn)).count, found.count, "two events at one timecode")
     }
 
     func testFCPXMLTimesAreRationalFrameTimes() throws {
@@ -150,6 +152,36 @@ final class ExportFormatTests: XCTestCase {
         XCTAssertEqual(chapters.map(\.end), timeline.chapters.map(\.endFrame))
         XCTAssertEqual(chapters.map(\.title), ["Intro", "Interview", "Interview 2"])
         XCTAssertEqual(FFMetadataDocument.escape("a=b;c#d\\e"), "a\\=b\\;c\\#d\\\\e")
+    }
+
+    func testYouTubeRulesNameTheRuleABrokenListBreaksWithItsNumbers() throws {
+        var timeline = try ExportSample.timeline()
+        XCTAssertNil(YouTubeChapterList.problem(with: timeline))
+        // 2.5 s and 1 s at 30 fps: two chapters, too few.
+        let chapters = { (ends: [Int64]) in
+            zip([0] + ends.dropLast(), ends).enumerated().map { index, span in
+                ExportTimeline.Chapter(title: "S\(index + 1)", startFrame: span.0, endFrame: span.1)
+            }
+        }
+        timeline.rate = FrameRate(30, 1)
+        timeline.chapters = chapters([75, 105])
+        timeline.durationFrames = 105
+        let twoShort = try XCTUnwrap(YouTubeChapterList.problem(with: timeline))
+        XCTAssertTrue(twoShort.hasPrefix("the clip has 2 chapters (2.5 s, 1.0 s); "), twoShort)
+        XCTAssertTrue(twoShort.contains("at least 3, each at least 10 s long"), twoShort)
+        // Three chapters, the middle one a frame short of 10 s.
+        timeline.chapters = chapters([300, 599, 900])
+        timeline.durationFrames = 900
+        let short = try XCTUnwrap(YouTubeChapterList.problem(with: timeline))
+        XCTAssertTrue(short.hasPrefix("chapter 2 of 3 (\"S2\") is 9.9 s long; "), short)
+        // Exactly 10 s each is enough.
+        timeline.chapters = chapters([300, 600, 900])
+        XCTAssertNil(YouTubeChapterList.problem(with: timeline))
+        // The last chapter runs to the movie's end.
+        timeline.durationFrames = 899
+        XCTAssertNotNil(YouTubeChapterList.problem(with: timeline))
+        timeline.chapters = []
+        XCTAssertEqual(YouTubeChapterList.problem(with: timeline)?.hasPrefix("the clip has 0 chapters; "), true)
     }
 
     func testYouTubeListStartsAtZeroAndRoundTripsWholeSeconds() throws {
