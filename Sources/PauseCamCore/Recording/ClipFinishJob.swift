@@ -13,6 +13,8 @@ public struct ClipFinishJob: @unchecked Sendable {
     let sidecars: SidecarWriter
     /// One per scene that got frames.
     public let chapters: [Chapter]
+    /// The spans of the `.partial` (its file time) that `retake` discarded: the movie leaves them out.
+    public let discardedSpans: [Range<MediaTime>]
     let sidecarPath: String
     /// The sidecar as of the stop, `complete: false`: written when the movie cannot be finished.
     let interimSidecar: Sidecar
@@ -47,7 +49,7 @@ public struct ClipFinishJob: @unchecked Sendable {
         }
         let summary: MovieSummary
         do {
-            summary = try sink.finish(chapters: chapters)
+            summary = try sink.finish(chapters: chapters, discarding: discardedSpans)
         } catch {
             writeInterim(warning: "the movie could not be finished: \(error)")
             throw error

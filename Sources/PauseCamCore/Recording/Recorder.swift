@@ -238,10 +238,13 @@ public final class Recorder: @unchecked Sendable {
             flushAudio()
             return
         }
+        let sceneBefore = session.segmentScene
         session.videoAppended(capturePTS: frame.pts, fileTime: fileTime, startsSegment: startsSegment)
         let sceneIndex = (session.segmentScene ?? (session.scenes.count - 1)) + 1
         ledger.decided(slot, fileTime: fileTime, startsSegment: startsSegment, scene: sceneIndex, log: &log)
-        let forceKeyframe = keyframe || startsSegment
+        // Every scene starts on a keyframe, a `chapter`'s too: a `retake` cuts the movie there, and the frames kept
+        // before the cut must not depend on frames after it.
+        let forceKeyframe = keyframe || startsSegment || session.segmentScene != sceneBefore
         do {
             if startsSegment { sink.setThumbnail(frame) }
             try sink.appendVideo(frame, at: fileTime, keyframe: forceKeyframe)
@@ -291,7 +294,7 @@ public final class Recorder: @unchecked Sendable {
             do {
                 try sink.appendAudio(piece)
                 audioSamplesAppended += piece.frameCount
-                if let scene = scene(showing: piece.pts) {
+                if let movieTime = session.movieTime(ofFileTime: piece.pts), let scene = scene(showing: movieTime) {
                     audioScene = scene
                     sceneLevels[session.scenes[scene].index, default: SoundLevel()].add(piece.samples)
                 }
@@ -371,7 +374,8 @@ public final class Recorder: @unchecked Sendable {
         stopped = stoppedAt
         let interim = makeSidecar(complete: false)
         if sinkError == nil { session.markFinished() }
-        return ClipFinishJob(sink: sink, sidecars: sidecars, chapters: chapters(), sidecarPath: description.sidecarPath,
+        return ClipFinishJob(sink: sink, sidecars: sidecars, chapters: chapters(),
+                             discardedSpans: session.discardedSpans, sidecarPath: description.sidecarPath,
                              interimSidecar: interim, finishedSidecar: makeSidecar(complete: true),
                              sinkError: sinkError, timer: session.timer, exports: description.exports)
     }
@@ -490,6 +494,9 @@ public final class Recorder: @unchecked Sendable {
                                        framesDropped: sink.droppedVideoFrames,
                                        lateFramesDropped: retimer.counters.lateVideoFrames + outputClock.lateFrames),
             audio: audio, scenes: scenes, pauses: pauses,
+            retakes: session.retakes.isEmpty ? nil : session.retakes.map {
+                Sidecar.Retake(scene: $0.scene, discardedDuration: $0.discardedDuration.seconds)
+            },
             switches: log.switches.map {
                 Sidecar.Switch(lens: $0.lens, requested: $0.requested.seconds, effective: $0.effective.seconds)
             },

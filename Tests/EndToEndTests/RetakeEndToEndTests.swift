@@ -1,0 +1,60 @@
+import Foundation
+import PauseCamCore
+import XCTest
+
+/// `retake` throws the scene being recorded away: the movie goes on from where that scene began, with no chapter
+/// and no gap for the discarded take, and the sidecar notes what was discarded.
+final class RetakeEndToEndTests: XCTestCase {
+    private let lines = ["record A", "wait 2s", "chapter B", "wait 1s", "retake", "wait 1.5s", "stop"]
+
+    func testARetakeOnTheSimulatedClockLeavesTheDiscardedTakeOutOfTheMovie() throws {
+        let directory = try ProcessRunner.temporaryDirectory("retake-simulated")
+        let result = try ProcessRunner.run(BinaryLocator.pausecam.path, [
+            "shell", ProcessRunner.rig("e2e.yaml"), "--clock", "simulated", "--output", directory.path,
+        ], input: lines.joined(separator: "\n") + "\n")
+        XCTAssertEqual(result.status, 0, result.stdoutText + result.stderr)
+        XCTAssertTrue(result.stdoutText.contains("retake: scene 2 again from 00:00:02"), result.stdoutText)
+        try assertRetakenMovie(in: directory, tolerance: 1.0 / 30 + 1e-6)
+    }
+
+    func testARetakeOnTheRealClockLeavesTheDiscardedTakeOutOfTheMovie() throws {
+        let directory = try ProcessRunner.temporaryDirectory("retake-real")
+        let result = try ProcessRunner.run(BinaryLocator.pausecam.path, [
+            "shell", ProcessRunner.rig("e2e.yaml"), "--output", directory.path,
+        ], input: lines.joined(separator: "\n") + "\n")
+        XCTAssertEqual(result.status, 0, result.stdoutText + result.stderr)
+        try assertRetakenMovie(in: directory, tolerance: 0.25)
+    }
+
+    func testRetakeWhileIdleIsRefused() throws {
+        let result = try ProcessRunner.run(BinaryLocator.pausecam.path, [
+            "shell", ProcessRunner.rig("e2e.yaml"), "--clock", "simulated",
+            "--output", try ProcessRunner.temporaryDirectory("retake-idle").path,
+        ], input: "retake\n")
+        XCTAssertTrue((result.stdoutText + result.stderr).contains("not recording; `retake` throws away the scene"),
+                      result.stdoutText + result.stderr)
+    }
+
+    private func assertRetakenMovie(in directory: URL, tolerance: Double,
+                                    file: StaticString = #filePath, line: UInt = #line) throws {
+        let probe = MediaProbe(path: directory.appendingPathComponent("e2e-rig.mov").path)
+        XCTAssertEqual(try probe.duration(), 3.5, accuracy: tolerance, "movie duration", file: file, line: line)
+        let chapters = try probe.chapters()
+        XCTAssertEqual(chapters.map { $0.title ?? "" }, ["A", "B"], file: file, line: line)
+        XCTAssertEqual(chapters.first?.start ?? -1, 0, accuracy: 1e-6, file: file, line: line)
+        XCTAssertEqual(Double(chapters.first?.endTime ?? "") ?? -1, 2, accuracy: tolerance, file: file, line: line)
+        XCTAssertEqual(chapters.last?.start ?? -1, 2, accuracy: tolerance, file: file, line: line)
+        XCTAssertEqual(Double(chapters.last?.endTime ?? "") ?? -1, 3.5, accuracy: tolerance, file: file, line: line)
+        try probe.assertConstantRate(30, file: file, line: line)
+        XCTAssertEqual(try probe.decodeErrors(), "", file: file, line: line)
+        XCTAssertEqual(try probe.audioDuration(), try probe.duration(), accuracy: 0.05, "audio follows the cut",
+                       file: file, line: line)
+        let sidecar = try Sidecar.decode(Data(contentsOf: directory.appendingPathComponent("e2e-rig.json")))
+        XCTAssertEqual(sidecar.retakes?.map(\.scene), [2], file: file, line: line)
+        XCTAssertEqual(sidecar.retakes?.first?.discardedDuration ?? -1, 1.0, accuracy: tolerance, file: file, line: line)
+        XCTAssertEqual(sidecar.scenes.map(\.title), ["A", "B"], file: file, line: line)
+        XCTAssertEqual(sidecar.duration, try probe.duration(), accuracy: 1.0 / 30 + 1e-6, file: file, line: line)
+        let text = try String(contentsOf: directory.appendingPathComponent("e2e-rig.json"), encoding: .utf8)
+        XCTAssertTrue(text.contains("\"discarded_duration\""), text, file: file, line: line)
+    }
+}
