@@ -54,6 +54,12 @@ final class RetakeEndToEndTests: XCTestCase {
         XCTAssertEqual(sidecar.retakes?.first?.discardedDuration ?? -1, 1.0, accuracy: tolerance, file: file, line: line)
         XCTAssertEqual(sidecar.scenes.map(\.title), ["A", "B"], file: file, line: line)
         XCTAssertEqual(sidecar.duration, try probe.duration(), accuracy: 1.0 / 30 + 1e-6, file: file, line: line)
+        let lenses = sidecar.scenes.last?.lenses ?? []
+        XCTAssertEqual(lenses.first?.start ?? -1, 2, accuracy: tolerance, "the new take's lens", file: file, line: line)
+        XCTAssertEqual(lenses.map(\.duration).reduce(0, +), sidecar.scenes.last?.duration ?? -1, accuracy: 1e-6,
+                       "the discarded take's lens stretch is gone", file: file, line: line)
+        let videoFrames = try probe.streams().first { $0.codecType == "video" }?.nbFrames
+        XCTAssertEqual(videoFrames, "\(sidecar.video.framesWritten)", "frames written are the movie's", file: file, line: line)
         let text = try String(contentsOf: directory.appendingPathComponent("e2e-rig.json"), encoding: .utf8)
         XCTAssertTrue(text.contains("\"discarded_duration\""), text, file: file, line: line)
     }

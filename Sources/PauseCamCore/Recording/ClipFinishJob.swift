@@ -15,6 +15,8 @@ public struct ClipFinishJob: @unchecked Sendable {
     public let chapters: [Chapter]
     /// The spans of the `.partial` (its file time) that `retake` discarded: the movie leaves them out.
     public let discardedSpans: [Range<MediaTime>]
+    /// How many of the frames the sink wrote lie in `discardedSpans`: the movie's count leaves them out.
+    let discardedVideoFrames: Int
     let sidecarPath: String
     /// The sidecar as of the stop, `complete: false`: written when the movie cannot be finished.
     let interimSidecar: Sidecar
@@ -55,7 +57,7 @@ public struct ClipFinishJob: @unchecked Sendable {
             throw error
         }
         var sidecar = finishedSidecar
-        sidecar.video.framesWritten = summary.videoFramesWritten
+        sidecar.video.framesWritten = summary.videoFramesWritten - discardedVideoFrames
         sidecar.video.framesDropped = summary.videoFramesDropped
         if sidecar.audio != nil {
             sidecar.audio?.samplesWritten = summary.audioSamplesWritten
