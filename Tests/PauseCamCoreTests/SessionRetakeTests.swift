@@ -120,4 +120,14 @@ final class SessionRetakeTests: XCTestCase {
         XCTAssertNil(session.movieTime(ofFileTime: s(59)))
         XCTAssertEqual(session.movieTime(ofFileTime: s(70)), s(10))
     }
+
+    /// The shell, scripts, `ctl` and the monitor's command endpoint share the one grammar.
+    func testRetakeIsOneWordOfTheSharedGrammar() {
+        XCTAssertEqual(CommandParser().parse("retake"), .success(.retake))
+        XCTAssertEqual(CommandParser.line(for: .retake), "retake")
+        XCTAssertTrue(Command.retake.isScriptStep)
+        XCTAssertEqual(ControlRequest.parse("RETAKE", parser: CommandParser()), .success(.command(.retake)))
+        guard case .failure(let failure) = CommandParser().parse("retake now") else { return XCTFail("accepted") }
+        XCTAssertTrue(failure.message.contains("takes no argument"), failure.message)
+    }
 }
