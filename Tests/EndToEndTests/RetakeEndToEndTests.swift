@@ -35,6 +35,34 @@ final class RetakeEndToEndTests: XCTestCase {
                       result.stdoutText + result.stderr)
     }
 
+    /// A crash after a retake leaves a `.partial` that still plays: it holds the discarded take (its times only go
+    /// forward), and the sidecar says which scene was taken again.
+    func testACrashAfterARetakeLeavesAPlayablePartialAndASidecarThatNamesTheRetake() throws {
+        let directory = try ProcessRunner.temporaryDirectory("retake-crash")
+        let running = try RunningCommand(["shell", ProcessRunner.rig("e2e.yaml"), "--clock", "simulated",
+                                          "--output", directory.path], keepInputOpen: true)
+        for line in ["record A", "wait 1s", "chapter B", "wait 1s", "retake", "wait 3s"] { running.send(line) }
+        XCTAssertTrue(running.waitFor("waited 00:00:03"), running.stdout + running.stderr)
+        let partial = directory.appendingPathComponent("e2e-rig.mov.partial").path
+        let sidecarPath = directory.appendingPathComponent("e2e-rig.json")
+        // The fragment holding the discarded take is written once the new take's keyframe reached the muxer.
+        let deadline = Date().addingTimeInterval(60)
+        var duration = 0.0
+        while Date() < deadline {
+            duration = (try? MediaProbe(path: partial).duration()) ?? 0
+            if duration >= 2 { break }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        kill(running.process.processIdentifier, SIGKILL)
+        _ = running.waitForExit()
+        XCTAssertGreaterThanOrEqual(duration, 2, "the .partial holds scene A and the discarded take")
+        XCTAssertEqual(try MediaProbe(path: partial).decodeErrors(), "")
+        let sidecar = try Sidecar.decode(Data(contentsOf: sidecarPath))
+        XCTAssertFalse(sidecar.complete)
+        XCTAssertEqual(sidecar.retakes?.map(\.scene), [2])
+        XCTAssertEqual(sidecar.retakes?.first?.discardedDuration ?? -1, 1, accuracy: 1.0 / 30 + 1e-6)
+    }
+
     private func assertRetakenMovie(in directory: URL, tolerance: Double,
                                     file: StaticString = #filePath, line: UInt = #line) throws {
         let probe = MediaProbe(path: directory.appendingPathComponent("e2e-rig.mov").path)
