@@ -253,7 +253,8 @@ public final class Recorder: @unchecked Sendable {
         session.videoAppended(capturePTS: frame.pts, fileTime: fileTime, startsSegment: startsSegment)
         let sceneIndex = (session.segmentScene ?? (session.scenes.count - 1)) + 1
         // The log is in movie time; a frame of a discarded take (late, after the `retake`) is in no scene.
-        ledger.decided(slot, fileTime: session.movieTime(ofFileTime: fileTime), startsSegment: startsSegment, scene: sceneIndex, log: &log)
+        ledger.decided(slot, fileTime: session.movieTime(ofFileTime: fileTime), startsSegment: startsSegment,
+                       scene: sceneIndex, log: &log)
         // Every scene starts on a keyframe, a `chapter`'s too: a `retake` cuts the movie there, and the frames kept
         // before the cut must not depend on frames after it.
         let forceKeyframe = keyframe || startsSegment || session.segmentScene != sceneBefore
@@ -503,7 +504,8 @@ public final class Recorder: @unchecked Sendable {
             rig: description.rigName, movie: movieName, complete: complete, started: description.started,
             stopped: stopped, duration: session.timer.seconds,
             video: Sidecar.VideoStream(codec: "h264", width: settings.width, height: settings.height,
-                                       fps: settings.rate.framesPerSecond, framesWritten: videoFramesAppended - discardedVideoFrames,
+                                       fps: settings.rate.framesPerSecond,
+                                       framesWritten: videoFramesAppended - discardedVideoFrames,
                                        framesDropped: sink.droppedVideoFrames,
                                        lateFramesDropped: retimer.counters.lateVideoFrames + outputClock.lateFrames),
             audio: audio, scenes: scenes, pauses: pauses,

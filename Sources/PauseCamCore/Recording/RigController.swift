@@ -264,7 +264,8 @@ public final class RigController: @unchecked Sendable {
             case .resume: return .ok("recording scene \(scene?.index ?? 0)\(scene?.name.map { " \"\($0)\"" } ?? "")")
             case .stop: return .ok("stopping…")
             case .retake:
-                return .ok("retake: scene \(scene?.index ?? 0) again from \(DurationParser.clockString(recorder.session.timer))")
+                let from = DurationParser.clockString(recorder.session.timer)
+                return .ok("retake: scene \(scene?.index ?? 0) again from \(from)")
             case .chapter: return .ok("chapter: scene \(scene?.index ?? 0)\(scene?.name.map { " \"\($0)\"" } ?? "") from the next frame")
             }
         }

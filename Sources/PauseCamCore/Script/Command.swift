@@ -98,8 +98,9 @@ public enum Command: Sendable, Equatable {
     }
 
     /// Every command word, in the order `help` lists them.
-    public static let words = ["record", "pause", "resume", "stop", "toggle", "chapter", "retake", "lens", "zoom", "exposure",
-                               "focus", "mark", "wait", "status", "devices", "run", "last", "help", "quit"]
+    public static let words = ["record", "pause", "resume", "stop", "toggle", "chapter", "retake", "lens", "zoom",
+                               "exposure", "focus", "mark", "wait", "status", "devices", "run", "last", "help",
+                               "quit"]
 
     /// Other spellings of a command word and the word they stand for: `exit` and `q` are what people type to leave
     /// any shell, so they quit here too rather than being "unknown commands".
