@@ -9,6 +9,7 @@ public enum ShellHelp {
         ("stop", "stop and save the clip"),
         ("toggle", "one button: record when idle, pause when recording, resume when paused"),
         ("chapter [NAME]", "a new scene (a chapter) from the next frame, without a pause"),
+        ("retake", "throw the scene being recorded away and record it again from its start"),
         ("lens ROLE|next", "switch to a lens of the rig"),
         ("zoom PRESET|FACTOR", "a zoom preset (zoom 2x) or a factor (zoom 1.5)"),
         ("exposure PRESET|auto|±EV", "exposure preset, automatic, or a bias such as +0.7"),
@@ -69,6 +70,15 @@ public enum ShellHelp {
               chapters and the sidecar's scenes show the new scene; sound and picture run on untouched. Needs a
               running recording (after a pause, resume NAME begins the new scene).
               Example: chapter Questions
+            """
+        case "retake":
+            return """
+            retake
+              Throws the scene being recorded away and goes on recording it from where it began, as if the take
+              had never been recorded: no chapter, no gap; the timer goes back to the scene's start, and the
+              take's markers go with it. The sidecar notes it (retakes: scene, discarded_duration). Needs a
+              running recording: while paused the scene before the pause is kept (resume, then retake, to record
+              the new scene again). Until the clip is saved its .partial still holds the discarded take.
             """
         case "stop":
             return """

@@ -136,8 +136,8 @@ enum HelpText {
     may enter), or on the path its --socket PATH gives. Without --rig or --socket, ctl talks to the only one
     running; when several are, it lists them.
 
-    COMMAND is a line of the shell's grammar (record, pause, resume, stop, toggle, chapter, lens, zoom, exposure,
-    focus, mark, status), and two of the socket's own:
+    COMMAND is a line of the shell's grammar (record, pause, resume, stop, toggle, chapter, retake, lens, zoom,
+    exposure, focus, mark, status), and two of the socket's own:
       status --json     the state as one JSON object: rig, state, scene, timer, timer_text, lens, zoom (lens ×
                         digital), digital_zoom, file, dropped_frames
       watch             every event as a JSON line until Ctrl-C (exit 0)

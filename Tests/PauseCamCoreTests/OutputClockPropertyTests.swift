@@ -302,7 +302,7 @@ final class OutputClockPropertyTests: XCTestCase {
         for (index, (command, time)) in commands.enumerated() {
             switch command {
             case .record, .resume: spanBegin = us(time)
-            case .chapter: continue  // never generated here: a chapter moves no edge of the output grid
+            case .chapter, .retake: continue  // never generated here: a chapter moves no edge of the output grid
             case .pause, .stop:
                 let nextRestart = commands[(index + 1)...].first { if case .resume = $0.0 { true } else { false } }
                     .map { us($0.1) }

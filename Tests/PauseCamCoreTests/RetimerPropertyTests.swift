@@ -183,7 +183,7 @@ final class RetimerPropertyTests: XCTestCase {
                 switch commands[commandIndex].0 {
                 case .record, .resume: recording = true; startPassed = true
                 case .pause, .stop: recording = false
-                case .chapter: break  // never generated here: a chapter changes nothing the retimer sees
+                case .chapter, .retake: break  // never generated here: a chapter changes nothing the retimer sees
                 }
                 commandIndex += 1
             }
@@ -227,7 +227,7 @@ final class RetimerPropertyTests: XCTestCase {
         for (command, time) in commands {
             switch command {
             case .record, .resume: spanStartTime = time
-            case .chapter: continue  // never generated here
+            case .chapter, .retake: continue  // never generated here
             case .pause, .stop:
                 guard let begin = spanStartTime else { continue }
                 spanStartTime = nil

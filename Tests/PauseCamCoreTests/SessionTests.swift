@@ -65,9 +65,9 @@ final class SessionTests: XCTestCase {
         let all = sessions()
         XCTAssertEqual(all.map(\.state), [.idle, .recording, .paused, .stopping, .finished])
         let commands: [Session.Command] = [.record(name: nil), .record(name: "x"), .pause, .resume(name: nil), .stop,
-                                           .chapter(name: "c")]
+                                           .chapter(name: "c"), .retake]
         let allowed: [Session.State: Set<String>] = [
-            .idle: ["record"], .recording: ["pause", "stop", "chapter"], .paused: ["resume", "stop"], .stopping: [], .finished: [],
+            .idle: ["record"], .recording: ["pause", "stop", "chapter", "retake"], .paused: ["resume", "stop"], .stopping: [], .finished: [],
         ]
         for session in all {
             for command in commands {
@@ -78,6 +78,7 @@ final class SessionTests: XCTestCase {
                 case .resume: name = "resume"
                 case .stop: name = "stop"
                 case .chapter: name = "chapter"
+                case .retake: name = "retake"
                 }
                 if allowed[session.state]!.contains(name) { continue }
                 var copy = session

@@ -9,7 +9,7 @@ final class ShellCompleterTests: XCTestCase {
 
     func testCompletesCommandWordsThenTheirArguments() {
         XCTAssertEqual(completer.complete(""), Command.words)
-        XCTAssertEqual(completer.complete("re"), ["record", "resume"])
+        XCTAssertEqual(completer.complete("re"), ["record", "resume", "retake"])
         XCTAssertEqual(completer.complete("l"), ["lens", "last"])
         XCTAssertEqual(completer.complete("lens t"), ["tele"])
         XCTAssertEqual(completer.complete("lens "), ["wide", "main", "tele", "next"])

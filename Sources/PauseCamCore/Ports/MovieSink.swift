@@ -16,6 +16,9 @@ public protocol MovieSink: AnyObject {
     func appendAudio(_ chunk: AudioChunk) throws
     /// Writes everything queued, adds one chapter per entry, closes the file and gives its final path.
     func finish(chapters: [Chapter]) throws -> MovieSummary
+    /// `finish(chapters:)`, leaving out the spans of the `.partial` (in its file time, in order, not overlapping)
+    /// that `retake` discarded: what follows a span moves back by its length, so the movie has no gap.
+    func finish(chapters: [Chapter], discarding spans: [Range<MediaTime>]) throws -> MovieSummary
     /// Pictures dropped so far because the encoder fell behind (real clock only; each one's frame repeats the picture
     /// before it, so the movie keeps its constant rate); for live status.
     var droppedVideoFrames: Int { get }
@@ -41,6 +44,14 @@ public protocol MovieSinkFactory: AnyObject {
     /// Reserves a movie name in `directory` from `baseName` (adding `-2`, `-3`… when `NAME.mov`, its `.partial` or
     /// its sidecar exists; nothing is ever overwritten) and opens a sink that writes there.
     func makeSink(directory: String, baseName: String, settings: MovieSettings) throws -> any MovieSink
+}
+
+extension MovieSink {
+    /// A sink that cannot cut (a test's) finishes as before when nothing was discarded.
+    public func finish(chapters: [Chapter], discarding spans: [Range<MediaTime>]) throws -> MovieSummary {
+        precondition(spans.isEmpty, "this sink cannot leave discarded takes out")
+        return try finish(chapters: chapters)
+    }
 }
 
 /// A chapter mark: a title starting at a file time.

@@ -13,6 +13,10 @@ public struct ClipFinishJob: @unchecked Sendable {
     let sidecars: SidecarWriter
     /// One per scene that got frames.
     public let chapters: [Chapter]
+    /// The spans of the `.partial` (its file time) that `retake` discarded: the movie leaves them out.
+    public let discardedSpans: [Range<MediaTime>]
+    /// How many of the frames the sink wrote lie in `discardedSpans`: the movie's count leaves them out.
+    let discardedVideoFrames: Int
     let sidecarPath: String
     /// The sidecar as of the stop, `complete: false`: written when the movie cannot be finished.
     let interimSidecar: Sidecar
@@ -50,13 +54,13 @@ public struct ClipFinishJob: @unchecked Sendable {
         }
         let summary: MovieSummary
         do {
-            summary = try sink.finish(chapters: chapters)
+            summary = try sink.finish(chapters: chapters, discarding: discardedSpans)
         } catch {
             writeInterim(warning: "the movie could not be finished: \(error)")
             throw error
         }
         var sidecar = finishedSidecar
-        sidecar.video.framesWritten = summary.videoFramesWritten
+        sidecar.video.framesWritten = summary.videoFramesWritten - discardedVideoFrames
         sidecar.video.framesDropped = summary.videoFramesDropped
         if sidecar.audio != nil {
             sidecar.audio?.samplesWritten = summary.audioSamplesWritten

@@ -118,6 +118,14 @@ public final class Recorder: @unchecked Sendable {
     /// True once a video frame reached the sink. A clip that ends without one is no movie: `discard` it.
     public var hasVideo: Bool { videoFramesAppended > 0 }
 
+    /// Frames of the `.partial` in discarded takes (`retake`), which the movie leaves out. The spans lie on the
+    /// frame grid (a take ends one frame after its last frame; the next begins at the seam).
+    private var discardedVideoFrames: Int {
+        session.discardedSpans.reduce(0) { count, span in
+            count + Int(((span.upperBound - span.lowerBound).seconds / session.frameDuration.seconds).rounded())
+        }
+    }
+
     /// Applies a state command at session-clock `time`. The returned actions that concern the caller
     /// (`finalize`) are passed back; the rest are done here.
     public func handle(_ command: Session.Command, at time: MediaTime) -> Result<[Session.Action], Session.Rejection> {
@@ -139,6 +147,9 @@ public final class Recorder: @unchecked Sendable {
                     ledger.decided(slot, fileTime: nil, startsSegment: false, scene: 0, log: &log)
                 }
                 earlySlots.removeSubrange(past...)
+            case .pauseRetimer(let t) where command == .retake:
+                retimer.pause(at: t)
+                if let scene = session.currentScene { log.discardTake(ofScene: scene.index, from: session.timer) }
             case .pauseRetimer(let t): retimer.pause(at: t)
             case .stopRetimer(let t):
                 retimer.stop(at: t)
@@ -242,10 +253,15 @@ public final class Recorder: @unchecked Sendable {
             flushAudio()
             return
         }
+        let sceneBefore = session.segmentScene
         session.videoAppended(capturePTS: frame.pts, fileTime: fileTime, startsSegment: startsSegment)
         let sceneIndex = (session.segmentScene ?? (session.scenes.count - 1)) + 1
-        ledger.decided(slot, fileTime: fileTime, startsSegment: startsSegment, scene: sceneIndex, log: &log)
-        let forceKeyframe = keyframe || startsSegment
+        // The log is in movie time; a frame of a discarded take (late, after the `retake`) is in no scene.
+        ledger.decided(slot, fileTime: session.movieTime(ofFileTime: fileTime), startsSegment: startsSegment,
+                       scene: sceneIndex, log: &log)
+        // Every scene starts on a keyframe, a `chapter`'s too: a `retake` cuts the movie there, and the frames kept
+        // before the cut must not depend on frames after it.
+        let forceKeyframe = keyframe || startsSegment || session.segmentScene != sceneBefore
         do {
             if startsSegment { sink.setThumbnail(frame) }
             try sink.appendVideo(frame, at: fileTime, keyframe: forceKeyframe)
@@ -295,7 +311,7 @@ public final class Recorder: @unchecked Sendable {
             do {
                 try sink.appendAudio(piece)
                 audioSamplesAppended += piece.frameCount
-                if let scene = scene(showing: piece.pts) {
+                if let movieTime = session.movieTime(ofFileTime: piece.pts), let scene = scene(showing: movieTime) {
                     audioScene = scene
                     sceneLevels[session.scenes[scene].index, default: SoundLevel()].add(piece.samples)
                 }
@@ -375,7 +391,9 @@ public final class Recorder: @unchecked Sendable {
         stopped = stoppedAt
         let interim = makeSidecar(complete: false)
         if sinkError == nil { session.markFinished() }
-        return ClipFinishJob(sink: sink, sidecars: sidecars, chapters: chapters(), sidecarPath: description.sidecarPath,
+        return ClipFinishJob(sink: sink, sidecars: sidecars, chapters: chapters(),
+                             discardedSpans: session.discardedSpans, discardedVideoFrames: discardedVideoFrames,
+                             sidecarPath: description.sidecarPath,
                              interimSidecar: interim, finishedSidecar: makeSidecar(complete: true),
                              sinkError: sinkError, timer: session.timer, exports: description.exports,
                              suspendedDrops: healthCheck?.excusedDrops(atEnd: droppedVideoFrames, suspensions: suspensions)
@@ -492,10 +510,14 @@ public final class Recorder: @unchecked Sendable {
             rig: description.rigName, movie: movieName, complete: complete, started: description.started,
             stopped: stopped, duration: session.timer.seconds,
             video: Sidecar.VideoStream(codec: "h264", width: settings.width, height: settings.height,
-                                       fps: settings.rate.framesPerSecond, framesWritten: videoFramesAppended,
+                                       fps: settings.rate.framesPerSecond,
+                                       framesWritten: videoFramesAppended - discardedVideoFrames,
                                        framesDropped: sink.droppedVideoFrames,
                                        lateFramesDropped: retimer.counters.lateVideoFrames + outputClock.lateFrames),
             audio: audio, scenes: scenes, pauses: pauses,
+            retakes: session.retakes.isEmpty ? nil : session.retakes.map {
+                Sidecar.Retake(scene: $0.scene, discardedDuration: $0.discardedDuration.seconds)
+            },
             switches: log.switches.map {
                 Sidecar.Switch(lens: $0.lens, requested: $0.requested.seconds, effective: $0.effective.seconds)
             },

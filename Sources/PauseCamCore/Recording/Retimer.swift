@@ -11,6 +11,9 @@
 // edges are only known once video has been seen past them, audio waits in a small queue until video has passed it
 // (the "video watermark"), and is then cut against the segments (like FFmpeg's sync queue).
 //
+// A `retake` reaches the retimer as a pause and a resume at one instant: file time (the `.partial`'s) keeps going
+// forward; the `Session` subtracts the discarded spans to get movie time, and the remux leaves them out.
+//
 // Exactness: all of this is exact `MediaTime` arithmetic whenever the timescales involved have a common multiple
 // that fits an `Int32` (capture times in µs, 1/90000 or 1/48000 ticks with 1/30 or 1001/30000 frames). A
 // nanosecond clock with 1/30 s frames needs 3·10⁹ and does not fit: there a seam is one frame duration rounded

@@ -152,6 +152,11 @@ public final class RigController: @unchecked Sendable {
         case .stop: return state(.stop, at: time)
         case .toggle: return toggle(at: time)
         case .chapter(let name): return chapter(name: name, at: time)
+        case .retake:
+            guard recorder != nil else {
+                return .failed("not recording; `retake` throws away the scene being recorded — `record` first")
+            }
+            return state(.retake, at: time)
         case .lens(let choice): return lens(choice, at: time)
         case .zoom(let choice): return zoom(choice, at: time)
         case .exposure(let choice): return exposure(choice)
@@ -258,6 +263,9 @@ public final class RigController: @unchecked Sendable {
             case .pause: return .ok("paused at \(DurationParser.clockString(recorder.session.timer)) (scene \(scene?.index ?? 0))")
             case .resume: return .ok("recording scene \(scene?.index ?? 0)\(scene?.name.map { " \"\($0)\"" } ?? "")")
             case .stop: return .ok("stopping…")
+            case .retake:
+                let from = DurationParser.clockString(recorder.session.timer)
+                return .ok("retake: scene \(scene?.index ?? 0) again from \(from)")
             case .chapter: return .ok("chapter: scene \(scene?.index ?? 0)\(scene?.name.map { " \"\($0)\"" } ?? "") from the next frame")
             }
         }

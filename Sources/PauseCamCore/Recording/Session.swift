@@ -17,6 +17,9 @@ public struct Session: Sendable {
         case resume(name: String?)
         /// A new scene while recording, without a pause: it owns the video frames captured at or after its time.
         case chapter(name: String?)
+        /// Throws the scene being recorded away and records it again from where it began, as if it had never been
+        /// recorded (see `Retake`).
+        case retake
         case stop
     }
 
@@ -80,7 +83,42 @@ public struct Session: Sendable {
         public var ended: MediaTime?
     }
 
+    /// One `retake`: a stretch of the `.partial` file that the movie leaves out.
+    ///
+    /// The `.partial` keeps every sample in the order it was recorded (its times only go forward, so the file stays
+    /// playable after a crash, discarded take included); the finished movie leaves the discarded span out. File
+    /// time here is the `.partial`'s; movie time is file time less every discarded span before it. So a retake is
+    /// one more offset, the same for video and audio: the next sample lands at the discarded scene's start.
+    public struct Retake: Sendable, Equatable {
+        /// The scene taken again (1-based); the new take keeps its index and name.
+        public var scene: Int
+        /// Session-clock time of the command that began the discarded take.
+        public var takeBegan: MediaTime
+        /// Session-clock time of the `retake` command: frames captured before it belong to the discarded take.
+        public var commandTime: MediaTime
+        /// `.partial` file time of the discarded take's first frame; `nil` while it has none.
+        public var fileStart: MediaTime?
+        /// `.partial` file time where the new take begins (its first frame); `nil` until that frame came, or when
+        /// no frame came after the retake (the take then ends at `lastEnd`).
+        public var fileEnd: MediaTime?
+        /// `.partial` file time just after the last frame of the discarded take seen so far.
+        public var lastEnd: MediaTime?
+
+        /// The discarded span of the `.partial`, once it has a frame.
+        public var span: Range<MediaTime>? {
+            guard let fileStart, let end = fileEnd ?? lastEnd, end > fileStart else { return nil }
+            return fileStart..<end
+        }
+
+        /// How long the discarded take was.
+        public var discardedDuration: MediaTime { span.map { $0.upperBound - $0.lowerBound } ?? .zero }
+    }
+
     public private(set) var state: State = .idle
+    /// Every `retake` of the clip, in order.
+    public private(set) var retakes: [Retake] = []
+    /// The total of the discarded spans resolved so far: `.partial` file time − movie time for new frames.
+    public private(set) var discarded: MediaTime = .zero
     public private(set) var scenes: [Scene] = []
     public private(set) var pauses: [Pause] = []
     /// Nominal video frame duration: a frame at file time t fills [t, t + frameDuration).
@@ -146,6 +184,34 @@ public struct Session: Sendable {
         case (.chapter, _):
             return reject("the clip is stopping; `record` a new one when it is saved")
 
+        case (.retake, .recording):
+            // The take ends at the retake as a pause would, and the new one begins there as a resume would: the
+            // retimer's seam puts the new take's first frame right after the discarded one's last, with a keyframe.
+            let index = scenes.count - 1
+            let scene = scenes[index]
+            if let last = retakes.last, last.fileEnd == nil, last.scene == scene.index {
+                // Taken again before the new take got a frame: still the one discarded take, now up to here.
+                retakes[retakes.count - 1].commandTime = time
+            } else {
+                let fileStart = segmentScene == index ? scene.start.map { $0 + discarded } : nil
+                let lastEnd = segmentScene == index ? scene.end.map { $0 + discarded } : nil
+                retakes.append(Retake(scene: scene.index, takeBegan: scene.commandTime, commandTime: time,
+                                      fileStart: fileStart, fileEnd: nil, lastEnd: lastEnd))
+            }
+            if let start = scene.start, segmentScene == index { timer = start }
+            scenes[index].start = nil
+            scenes[index].end = nil
+            scenes[index].commandTime = time
+            if segmentScene == index { segmentScene = nil }
+            return .success([.pauseRetimer(at: time), .startRetimer(at: time)])
+        case (.retake, .paused):
+            return reject("paused; the scene before the pause is kept. `resume`, then `retake` to record the new "
+                          + "scene again")
+        case (.retake, .idle):
+            return reject("not recording; `retake` throws away the scene being recorded — `record` first")
+        case (.retake, _):
+            return reject("the clip is stopping; nothing to take again")
+
         case (.stop, .recording), (.stop, .paused):
             if state == .paused { pauses[pauses.count - 1].ended = time }
             let wasRecording = state == .recording
@@ -165,7 +231,22 @@ public struct Session: Sendable {
 
     /// Records that the retimer appended a video frame captured at `capturePTS` at `fileTime`; `startsSegment` as
     /// the retimer said. Moves the timer and the current scene's bounds.
-    public mutating func videoAppended(capturePTS: MediaTime, fileTime: MediaTime, startsSegment: Bool) {
+    public mutating func videoAppended(capturePTS: MediaTime, fileTime partialTime: MediaTime, startsSegment: Bool) {
+        // Frames captured before the discarded take began still go to the scene before it.
+        if var retake = retakes.last, retake.fileEnd == nil, capturePTS >= retake.takeBegan {
+            if capturePTS < retake.commandTime {
+                // A frame of the discarded take that arrived after the retake (capture latency).
+                if retake.fileStart == nil { retake.fileStart = partialTime }
+                retake.lastEnd = partialTime + frameDuration
+                retakes[retakes.count - 1] = retake
+                return
+            }
+            retake.fileEnd = partialTime
+            if retake.fileStart == nil { retake.fileStart = partialTime }
+            retakes[retakes.count - 1] = retake
+            discarded = discarded + retake.discardedDuration
+        }
+        let fileTime = partialTime - discarded
         // A frame belongs to the latest scene begun at or before its capture time. A new segment (after record or
         // resume) looks it up; so does the first frame captured at or after a `chapter`, which has no seam of its
         // own: the chapter's scene starts there, and the scene before ends one frame earlier, edge to edge.
@@ -185,6 +266,19 @@ public struct Session: Sendable {
         var pause = pauses.count - 1
         while pause >= 0 && pauses[pause].afterScene > index + 1 { pause -= 1 }
         if pause >= 0 && pauses[pause].afterScene == index + 1 { pauses[pause].at = end }
+    }
+
+    /// The spans of the `.partial` file (in its file time) that the finished movie leaves out, in order.
+    public var discardedSpans: [Range<MediaTime>] { retakes.compactMap(\.span) }
+
+    /// The movie time of `.partial` file time `partialTime`; `nil` inside a discarded span.
+    public func movieTime(ofFileTime partialTime: MediaTime) -> MediaTime? {
+        var shift = MediaTime.zero
+        for span in discardedSpans {
+            if partialTime >= span.upperBound { shift = shift + (span.upperBound - span.lowerBound) }
+            else if partialTime >= span.lowerBound { return nil }
+        }
+        return partialTime - shift
     }
 
     /// The movie was written and closed: `stopping → finished`.

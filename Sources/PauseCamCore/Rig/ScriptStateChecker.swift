@@ -29,6 +29,8 @@ struct ScriptStateChecker {
         case (.toggle, .paused): state = .recording
         case (.chapter, .idle): return "chapter before record; `record NAME` names the first scene"
         case (.chapter, .paused): return "chapter while paused; `resume NAME` begins the new scene"
+        case (.retake, .idle): return "retake before record; it throws away the scene being recorded"
+        case (.retake, .paused): return "retake while paused; `resume`, then `retake` records the new scene again"
         case (.mark, .idle): return "mark before record; a mark belongs to a scene"
         default: break
         }

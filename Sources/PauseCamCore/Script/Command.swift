@@ -13,6 +13,9 @@ public enum Command: Sendable, Equatable {
     /// A new scene without a pause, from the next video frame: the scene counter, the movie's chapters and the
     /// sidecar's scenes show it, while audio and video run on untouched (`resume NAME` needs a pause first).
     case chapter(name: String?)
+    /// Throw away the scene being recorded and record it again from where it began: the movie goes on as if the
+    /// take had never been recorded (no chapter, no gap; the timer goes back to the scene's start).
+    case retake
     /// Switch to the lens of this rig role, or to the next lens in rig order.
     case lens(LensChoice)
     /// Apply a zoom preset by name, or a zoom factor (lens chosen by factor, then digital zoom).
@@ -70,6 +73,7 @@ public enum Command: Sendable, Equatable {
         case .stop: return "stop"
         case .toggle: return "toggle"
         case .chapter: return "chapter"
+        case .retake: return "retake"
         case .lens: return "lens"
         case .zoom: return "zoom"
         case .exposure: return "exposure"
@@ -94,8 +98,9 @@ public enum Command: Sendable, Equatable {
     }
 
     /// Every command word, in the order `help` lists them.
-    public static let words = ["record", "pause", "resume", "stop", "toggle", "chapter", "lens", "zoom", "exposure",
-                               "focus", "mark", "wait", "status", "devices", "run", "last", "help", "quit"]
+    public static let words = ["record", "pause", "resume", "stop", "toggle", "chapter", "retake", "lens", "zoom",
+                               "exposure", "focus", "mark", "wait", "status", "devices", "run", "last", "help",
+                               "quit"]
 
     /// Other spellings of a command word and the word they stand for: `exit` and `q` are what people type to leave
     /// any shell, so they quit here too rather than being "unknown commands".

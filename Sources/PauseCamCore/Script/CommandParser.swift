@@ -93,6 +93,7 @@ public struct CommandParser: Sendable {
         case "stop": return noArgument(.stop)
         case "toggle": return noArgument(.toggle)
         case "chapter": return .success(.chapter(name: argument))
+        case "retake": return noArgument(.retake)
         case "status": return noArgument(.status)
         case "devices": return noArgument(.devices)
         case "quit": return noArgument(.quit)  // also `exit` and `q` (Command.aliases)
@@ -199,7 +200,7 @@ public struct CommandParser: Sendable {
         case .record(let name): return name.map { "record \($0)" } ?? "record"
         case .resume(let name): return name.map { "resume \($0)" } ?? "resume"
         case .chapter(let name): return name.map { "chapter \($0)" } ?? "chapter"
-        case .pause, .stop, .toggle, .status, .devices, .quit: return command.word
+        case .pause, .stop, .toggle, .retake, .status, .devices, .quit: return command.word
         case .lens(.next): return "lens next"
         case .lens(.named(let n)): return "lens \(n)"
         case .zoom(.preset(let p)): return "zoom \(p)"

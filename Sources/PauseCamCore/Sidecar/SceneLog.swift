@@ -116,6 +116,14 @@ public struct SceneLog: Sendable {
         markers.append(Marker(scene: scene, time: time, text: text))
     }
 
+    /// `retake` threw the take of scene `scene` away: its lens segments, no-signal stretches and markers leave the
+    /// scene, and so do the switches shown from `from` (the scene's start) on; the new take logs afresh.
+    public mutating func discardTake(ofScene scene: Int, from: MediaTime) {
+        entriesByScene[scene] = nil
+        switches.removeAll { $0.effective >= from }
+        segmentBroken = true
+    }
+
     /// Where the entries of scene `scene` (1-based) sit, in the order they were logged.
     public func entries(ofScene scene: Int) -> SceneEntries { entriesByScene[scene] ?? SceneEntries() }
 

@@ -20,6 +20,9 @@ public struct Sidecar: Codable, Sendable, Equatable {
     public var audio: AudioStream?
     public var scenes: [Scene]
     public var pauses: [Pause]
+    /// Every `retake`, in order: the scene taken again and how long the discarded take was. Absent when there was
+    /// none. The movie leaves the discarded takes out; the `.partial` of a clip that never finished still holds them.
+    public var retakes: [Retake]? = nil
     /// Every lens switch that reached the movie, in order: when it was asked for and when the new lens's first
     /// picture showed (they differ when the lens had to start, or was waited for after an unplug).
     public var switches: [Switch] = []
@@ -127,6 +130,19 @@ public struct Sidecar: Codable, Sendable, Equatable {
             self.name = name
             self.latency = latency
             self.dropped = dropped
+        }
+    }
+
+    /// One discarded take (see `Session.Retake`).
+    public struct Retake: Codable, Sendable, Equatable {
+        /// The scene taken again (its index; the new take keeps it).
+        public var scene: Int
+        /// Seconds of recording thrown away.
+        public var discardedDuration: Double
+
+        public init(scene: Int, discardedDuration: Double) {
+            self.scene = scene
+            self.discardedDuration = discardedDuration
         }
     }
 

@@ -19,6 +19,11 @@ struct ChapterRemuxer {
     var audioSampleRate: Int32 = 48_000
     /// The duration a video packet gets when nothing else tells (a one-frame movie): one frame at the rig's rate.
     var videoFrameDuration = MediaTime(value: 1, timescale: 30)
+    /// Spans of the `.partial`'s file time that `retake` discarded, in order: their packets are left out and every
+    /// later packet moves back by their length. A span starts and ends at a scene start, where the recorder forced
+    /// a keyframe (closed GOP: no kept frame refers across it), so the video cut is exact; audio packets are cut
+    /// at the same times, to the packet.
+    var discardedSpans: [Range<MediaTime>] = []
 
     /// Copies the streams and adds `chapters`; the final file appears at `outputPath` only when complete.
     func remux(chapters: [Chapter]) throws {
@@ -122,12 +127,34 @@ struct ChapterRemuxer {
                 if box.packet.pointee.pts != pausecam_av_nopts_value() { box.packet.pointee.pts -= shift }
                 if box.packet.pointee.dts != pausecam_av_nopts_value() { box.packet.pointee.dts -= shift }
             }
+            if !discardedSpans.isEmpty {
+                guard let shift = shiftAfterCuts(pts: box.packet.pointee.pts, timeBase: source.pointee.time_base)
+                else { continue }
+                if box.packet.pointee.pts != pausecam_av_nopts_value() { box.packet.pointee.pts -= shift }
+                if box.packet.pointee.dts != pausecam_av_nopts_value() { box.packet.pointee.dts -= shift }
+            }
             av_packet_rescale_ts(box.packet, source.pointee.time_base, target.pointee.time_base)
             box.packet.pointee.stream_index = streamMap[sourceIndex]
             box.packet.pointee.pos = -1
             try FFmpegError.check(av_interleaved_write_frame(output, box.packet), "av_interleaved_write_frame(\(path))")
         }
         try FFmpegError.check(av_write_trailer(output), "av_write_trailer(\(path))")
+    }
+
+    /// How far a packet at `pts` (in `timeBase`, already in file time) moves back: the length of every discarded
+    /// span that ends at or before it; `nil` when it lies inside one and is left out.
+    private func shiftAfterCuts(pts: Int64, timeBase: AVRational) -> Int64? {
+        guard pts != pausecam_av_nopts_value() else { return 0 }
+        var shift: Int64 = 0
+        for span in discardedSpans {
+            let start = ticks(span.lowerBound, timeBase), end = ticks(span.upperBound, timeBase)
+            if pts >= end { shift += end - start } else if pts >= start { return nil }
+        }
+        return shift
+    }
+
+    private func ticks(_ time: MediaTime, _ timeBase: AVRational) -> Int64 {
+        av_rescale_q(time.value, AVRational(num: 1, den: time.timescale), timeBase)
     }
 
     /// Appends one chapter (milliseconds; the output context frees it).

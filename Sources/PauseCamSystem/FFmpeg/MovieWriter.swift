@@ -153,6 +153,10 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
     }
 
     public func finish(chapters: [Chapter]) throws -> MovieSummary {
+        try finish(chapters: chapters, discarding: [])
+    }
+
+    public func finish(chapters: [Chapter], discarding spans: [Range<MediaTime>]) throws -> MovieSummary {
         try endThread(discarding: false)
         lock.lock()
         let encoderFailure = failure
@@ -180,6 +184,7 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
         }
         var remuxer = ChapterRemuxer(inputPath: partialPath, outputPath: moviePath, container: settings.container)
         remuxer.videoFrameDuration = settings.rate.frameDuration
+        remuxer.discardedSpans = spans
         if let audio = pipeline.audio {
             remuxer.audioPrimingSamples = Int64(audio.context.pointee.initial_padding)
             remuxer.audioSampleRate = audio.sampleRate
