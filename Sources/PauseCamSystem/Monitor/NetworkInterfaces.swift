@@ -32,7 +32,7 @@ enum NetworkInterfaces {
                     return inet_ntop(AF_INET6, &raw, &text, socklen_t(text.count)) != nil
                 }
             }
-            if ok { return String(cString: text) }
+            if ok { return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) }
         }
         return nil
     }
