@@ -31,4 +31,12 @@ public struct HeapStatistics: Sendable, Equatable {
         return HeapStatistics(inUseBytes: Int(info.uordblks), freeBytes: Int(info.fordblks),
                               mappedBytes: Int(info.hblkhd), arenaBytes: Int(info.arena))
     }
+
+    /// Gives the arenas' free memory back to the system, the top of each arena included. A large free top (left by
+    /// earlier work, kept because glibc's trim threshold grows with the mmap threshold) would otherwise serve even a
+    /// request far above the mmap threshold from the arena instead of a mapping of its own. The corresponding C
+    /// function is `malloc_trim`.
+    public static func releaseFreeMemory() {
+        _ = malloc_trim(0)
+    }
 }
