@@ -6,6 +6,7 @@ import PauseCamSystem
 /// rig's `web: {listen: …}`, else loopback port 8360 or the next free one; `--no-web` turns it off), the server,
 /// and the events it streams. Commands from the page go through a `ControlDispatcher` as `CommandSource.web`, so
 /// the shell prints them like a remote's and `watch` clients see them.
+/// Unchecked Sendable: the server and dispatcher are under `lock`.
 final class MonitorEndpoint: @unchecked Sendable {
     /// What the user asked for.
     enum Choice: Equatable {

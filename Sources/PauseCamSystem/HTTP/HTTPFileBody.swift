@@ -9,6 +9,7 @@ import Foundation
 ///
 /// Only the exact path given is opened, read-only, never through a symbolic link at its last component, and only
 /// when it is a regular file: a response never follows a link to somewhere else.
+/// Unchecked Sendable: the descriptor is handed to libmicrohttpd once, under `lock`.
 public final class HTTPFileBody: @unchecked Sendable {
     /// The file's size in bytes when it was opened.
     public let size: UInt64

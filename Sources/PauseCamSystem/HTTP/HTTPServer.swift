@@ -18,6 +18,7 @@ import Foundation
 /// `limits.idleTimeoutSeconds` is closed; a request line or headers over `limits.connectionMemoryBytes` are
 /// refused. A client that trickles its request (a byte a second) holds only its own connection and thread: the
 /// others are served meanwhile.
+/// Unchecked Sendable: the daemon pointer is under `lock`; libmicrohttpd serialises its own callbacks per connection.
 public final class HTTPServer: @unchecked Sendable {
     /// The limits on what one client may take.
     public struct Limits: Sendable {
@@ -102,6 +103,7 @@ public final class HTTPServer: @unchecked Sendable {
 
 /// What the C callbacks reach through their `cls` pointer; kept alive by the `HTTPServer`, which outlives the
 /// daemon.
+/// Unchecked Sendable: immutable after init (limits and a handler closure that is itself thread-safe).
 private final class ServerContext: @unchecked Sendable {
     let limits: HTTPServer.Limits
     let handler: HTTPServer.Handler

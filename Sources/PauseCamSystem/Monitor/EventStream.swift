@@ -5,6 +5,7 @@ import PauseCamCore
 /// `pausecam ctl watch` prints. Events wait in a queue of at most `capacity`; past it the oldest are dropped (a
 /// viewer that does not read loses news, never memory). A comment line every 5 s keeps proxies and the
 /// disconnect check awake.
+/// Unchecked Sendable: its queue and state are under `condition`; the pending bytes belong to the connection thread reading the body.
 final class EventStream: HTTPBodyStream, @unchecked Sendable {
     static let capacity = 256
 

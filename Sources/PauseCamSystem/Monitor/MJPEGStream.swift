@@ -5,6 +5,7 @@ import PauseCamCore
 /// `maximumRate` pictures a second. It asks for a new picture only when the previous one has been handed to the
 /// connection in full, and then takes the newest, so a slow viewer skips pictures and never queues them. With no
 /// new picture for a second, the last one is sent again, so a viewer that left is noticed.
+/// Unchecked Sendable: its buffer and offset belong to the one connection thread that reads the body; only `closed` is shared, under `lock`.
 final class MJPEGStream: HTTPBodyStream, @unchecked Sendable {
     static let boundary = "pausecam-frame"
     static let maximumRate = 15.0

@@ -2,6 +2,7 @@ import Foundation
 
 /// How many streams (program pictures, event streams) are open, against a limit: a viewer beyond it is refused
 /// rather than slowing everyone down. Thread-safe.
+/// Unchecked Sendable: its count is under `lock`.
 final class MonitorViewerCount: @unchecked Sendable {
     let limit: Int
     private let lock = NSLock()

@@ -9,6 +9,7 @@ import PauseCamCore
 /// Every request first passes `MonitorAccessPolicy` (Host on loopback, the token beyond it, Origin for commands),
 /// then `MonitorRoute`. At most `maximumViewers` streams (program pictures and event streams) are open at once;
 /// one more gets 503. The token is never written anywhere but the URL returned by `tokenURL`.
+/// Unchecked Sendable: its event streams, `stopping` and the HTTP server are under its lock; the rest is immutable.
 public final class MonitorWebServer: @unchecked Sendable {
     /// Streams served at once.
     public static let maximumViewers = 16
@@ -273,6 +274,7 @@ public final class MonitorWebServer: @unchecked Sendable {
     }
 
     /// Lets the handler reach the server, which is built after the HTTP server reports its port.
+    /// Unchecked Sendable: a weak reference set once before the server starts, then only read.
     private final class WeakServer: @unchecked Sendable {
         weak var server: MonitorWebServer?
     }
