@@ -55,27 +55,10 @@ public final class HTTPServer: @unchecked Sendable {
         let contextPointer = Unmanaged.passUnretained(context).toOpaque()
         let flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_THREAD_PER_CONNECTION.rawValue
             | MHD_USE_AUTO.rawValue
-        var started: OpaquePointer?
-        var failure: Int32 = 0
         let display = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
-        if host.contains(":") {
-            var address = sockaddr_in6()
-            address.sin6_family = sa_family_t(AF_INET6)
-            address.sin6_port = in_port_t(UInt16(port).bigEndian)
-            guard inet_pton(AF_INET6, host, &address.sin6_addr) == 1 else { throw .badAddress(display) }
-            started = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    pausecam_mhd_start(flags, $0, accessHandler, contextPointer, requestCompleted, contextPointer,
-                                       UInt32(limits.maximumConnections), UInt32(limits.idleTimeoutSeconds),
-                                       limits.connectionMemoryBytes)
-                }
-            }
-        } else {
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else { throw .badAddress(display) }
-            started = withUnsafePointer(to: &address) {
+        // The daemon for one socket address, whichever family it is.
+        func startDaemon<Address>(_ address: inout Address) -> OpaquePointer? {
+            withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                     pausecam_mhd_start(flags, $0, accessHandler, contextPointer, requestCompleted, contextPointer,
                                        UInt32(limits.maximumConnections), UInt32(limits.idleTimeoutSeconds),
@@ -83,7 +66,21 @@ public final class HTTPServer: @unchecked Sendable {
                 }
             }
         }
-        failure = errno
+        let started: OpaquePointer?
+        if host.contains(":") {
+            var address = sockaddr_in6()
+            address.sin6_family = sa_family_t(AF_INET6)
+            address.sin6_port = in_port_t(UInt16(port).bigEndian)
+            guard inet_pton(AF_INET6, host, &address.sin6_addr) == 1 else { throw .badAddress(display) }
+            started = startDaemon(&address)
+        } else {
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else { throw .badAddress(display) }
+            started = startDaemon(&address)
+        }
+        let failure = errno
         guard let daemon = started else {
             throw .cannotListen(address: display, failure: Errno(rawValue: failure == 0 ? EADDRINUSE : failure))
         }

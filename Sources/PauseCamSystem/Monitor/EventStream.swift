@@ -13,7 +13,8 @@ final class EventStream: HTTPBodyStream, @unchecked Sendable {
     private var queue: [String] = []
     private var pending: [UInt8] = Array("retry: 1000\n\n".utf8)
     private var offset = 0
-    private var lastWrite = Date()
+    /// When a byte last left (the monotonic clock: a wall-clock step must not hold back the keep-alive).
+    private var lastWrite = ContinuousClock.now
     private var closed = false
     private let isStopping: @Sendable () -> Bool
     private let onClose: @Sendable (EventStream) -> Void
@@ -48,7 +49,7 @@ final class EventStream: HTTPBodyStream, @unchecked Sendable {
             condition.unlock()
             if isStopping() { return nil }
             if events.isEmpty {
-                guard Date().timeIntervalSince(lastWrite) >= 5 else { return 0 }
+                guard ContinuousClock.now - lastWrite >= .seconds(5) else { return 0 }
                 pending = Array(": keep-alive\n\n".utf8)
             } else {
                 pending = Array(events.map { "data: \($0)\n\n" }.joined().utf8)
@@ -60,7 +61,7 @@ final class EventStream: HTTPBodyStream, @unchecked Sendable {
             buffer.baseAddress!.copyMemory(from: source.baseAddress! + offset, byteCount: count)
         }
         offset += count
-        lastWrite = Date()
+        lastWrite = ContinuousClock.now
         return count
     }
 

@@ -17,7 +17,8 @@ final class MJPEGStream: HTTPBodyStream, @unchecked Sendable {
     private var offset = 0
     private var lastSequence: UInt64 = 0
     private var lastPicture: MonitorPicture?
-    private var nextPictureTime = Date.distantPast
+    /// The earliest the next picture may go (the monotonic clock: a wall-clock step must not stall the stream).
+    private var nextPictureTime = ContinuousClock.now
     private let lock = NSLock()
     private var closed = false
 
@@ -32,8 +33,8 @@ final class MJPEGStream: HTTPBodyStream, @unchecked Sendable {
     func read(into buffer: UnsafeMutableRawBufferPointer) -> Int? {
         if offset == pending.count {
             if isStopping() { return nil }
-            let wait = nextPictureTime.timeIntervalSinceNow
-            if wait > 0 { Thread.sleep(forTimeInterval: wait) }
+            let wait = nextPictureTime - ContinuousClock.now
+            if wait > .zero { Thread.sleep(forTimeInterval: wait / .seconds(1)) }
             if let picture = pictures.programPicture(after: lastSequence, timeoutSeconds: 1) {
                 lastSequence = picture.sequence
                 lastPicture = picture
@@ -41,7 +42,7 @@ final class MJPEGStream: HTTPBodyStream, @unchecked Sendable {
                 return 0
             }
             guard let picture = lastPicture else { return 0 }
-            nextPictureTime = Date().addingTimeInterval(1 / Self.maximumRate)
+            nextPictureTime = ContinuousClock.now + .seconds(1 / Self.maximumRate)
             pending = Array("--\(Self.boundary)\r\nContent-Type: image/jpeg\r\nContent-Length: \(picture.jpeg.count)\r\n\r\n".utf8)
                 + picture.jpeg + Array("\r\n".utf8)
             offset = 0
