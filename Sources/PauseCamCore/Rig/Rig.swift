@@ -148,10 +148,14 @@ public struct Rig: Sendable, Equatable {
         /// How the lens's picture is turned and mirrored before it is fitted into the canvas (`rotate:`,
         /// `mirror:`): a camera mounted on its side or upside down records upright. Fixed for the rig's life.
         public var orientation: PictureOrientation
+        /// Where the lens's camera sits on USB (`usb_port: {port: 1-1.2, speed: 480}`), for the bandwidth plan of a
+        /// rig whose camera is not plugged in when it is checked; a connected camera's own place wins.
+        public var usbPort: USBPlacement?
 
         public init(name: String, zoom: Double = 1, source: Source, format: CaptureFormat = .any, width: Int? = nil,
                     height: Int? = nil, rate: FrameRate? = nil, controls: Controls = Controls(),
-                    latency: MediaTime = .zero, orientation: PictureOrientation = .upright) {
+                    latency: MediaTime = .zero, orientation: PictureOrientation = .upright,
+                    usbPort: USBPlacement? = nil) {
             self.name = name
             self.zoom = zoom
             self.source = source
@@ -162,6 +166,7 @@ public struct Rig: Sendable, Equatable {
             self.controls = controls
             self.latency = latency
             self.orientation = orientation
+            self.usbPort = usbPort
         }
 
         public enum Source: Sendable, Equatable {

@@ -3,6 +3,7 @@ extension RigDecoder {
     /// The keys of one lens.
     enum LensKey: String, RigKey {
         case zoom, match, virtual, file, loop, format, size, fps, latency, controls, rotate, mirror
+        case usbPort = "usb_port"
     }
 
     /// The keys of a lens's `match:` (exactly one is given).
@@ -77,6 +78,7 @@ extension RigDecoder {
         if let n = f[.controls] { lens.controls = controls(n, path.child(LensKey.controls)) }
         if let n = f[.rotate], let r = rotation(n, path.child(LensKey.rotate)) { lens.orientation.rotation = r }
         if let n = f[.mirror], let m = bool(n, path.child(LensKey.mirror)) { lens.orientation.mirrored = m }
+        if let n = f[.usbPort] { lens.usbPort = usbPort(n, path.child(LensKey.usbPort)) }
         if case .file = source { reportCameraOnlyKeys(f, path) }
         guard zoom != nil, source != nil else { return nil }
         return lens
