@@ -35,6 +35,7 @@ func runCheck(_ paths: [String], measure: Bool = false, describeCameras: () thro
                     StandardStreamWriter.output.write(V4L2RateCheck.report(rig: rig, cameras: nil,
                                                                            problem: "udev: \(error)"))
                 }
+                StandardStreamWriter.output.write(usbBandwidthPlanText(rig: rig, cameras: try? cameras!.get()))
             }
         } catch {
             writeStandardError(error.description + "\n")

@@ -33,6 +33,7 @@ func runDevices(json: Bool, rig: Rig?) -> Int32 {
         print(report.json())
     } else {
         print(report.text(), terminator: "")
+        if let rig { print(usbBandwidthPlanText(rig: rig, cameras: cameras), terminator: "") }
         print(microphones.isEmpty ? "No microphones found (no sound card in udev's sound subsystem).\n"
               : "Microphones:\n" + microphones.map { card in
                   "  card \(card.card) \"\(card.name)\" (ALSA \(card.pcmName))"

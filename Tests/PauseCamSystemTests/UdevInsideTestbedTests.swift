@@ -89,3 +89,23 @@ extension UdevInsideTestbedTests {
                                        minimum: 100, maximum: 500, step: 1, defaultValue: 100))
     }
 }
+
+extension UdevInsideTestbedTests {
+    func testUSBTopologyIsReadFromSysfs() throws {
+        try scenario("usbplan")
+        XCTAssertEqual(try UdevUSBTopology.buses(), [
+            USBBus(number: 1, speed: .high, controller: "0000:00:14.0"),
+            USBBus(number: 2, speed: .superSpeed, controller: "0000:00:14.0"),
+            USBBus(number: 3, speed: .high, controller: "0000:03:00.0"),
+        ])
+        let described = try UdevDeviceManager().describeCameras()
+        XCTAssertEqual(described.map(\.identity.devicePath), ["/dev/video0", "/dev/video2", "/dev/video4", "/dev/video6"])
+        XCTAssertEqual(described.map(\.usbPlacement), [
+            USBPlacement(bus: 1, port: "1.1", speed: .high, version: "2.00"),
+            USBPlacement(bus: 1, port: "1.2", speed: .high, version: "2.00"),
+            USBPlacement(bus: 1, port: "4", speed: .high, version: "3.20"),
+            USBPlacement(bus: 3, port: "2", speed: .high, version: "2.00"),
+        ])
+        XCTAssertTrue(described[2].usbPlacement?.isSuperSpeedCameraOnSlowerLink ?? false, "the BRIO on a USB 2 port")
+    }
+}

@@ -53,3 +53,9 @@ extension UdevTestbedTests {
         try runInsideTestbed("ioctl", test: "testQueryCapFiltersTheMetadataNodeAndFormatsAreRead")
     }
 }
+
+extension UdevTestbedTests {
+    func testUSBTopologyOfADesktopIsReadFromSysfs() throws {
+        try runInsideTestbed("usbplan", test: "testUSBTopologyIsReadFromSysfs")
+    }
+}

@@ -10,12 +10,16 @@ public struct CameraDescription: Sendable {
     public var controls: [(id: V4L2ControlID, info: V4L2ControlInfo)]
     /// Why formats and controls are missing (permission denied, busy…), in words for the user.
     public var problem: String?
+    /// Where the camera sits on USB (bus, port, speed), from sysfs; `nil` when it is not a USB camera.
+    public var usbPlacement: USBPlacement?
 
     public init(identity: CameraIdentity, modes: [V4L2Mode] = [],
-                controls: [(id: V4L2ControlID, info: V4L2ControlInfo)] = [], problem: String? = nil) {
+                controls: [(id: V4L2ControlID, info: V4L2ControlInfo)] = [], problem: String? = nil,
+                usbPlacement: USBPlacement? = nil) {
         self.identity = identity
         self.modes = modes
         self.controls = controls
         self.problem = problem
+        self.usbPlacement = usbPlacement
     }
 }

@@ -21,15 +21,17 @@ public final class UdevDeviceManager: @unchecked Sendable {
     public func describeCameras() throws -> [CameraDescription] {
         try context.devices(subsystem: "video4linux").compactMap { udevDevice in
             guard let identity = identity(of: udevDevice, openNode: true) else { return nil }
+            let placement = UdevUSBTopology.placement(of: udevDevice)
             do {
                 let device = try V4L2DeviceNode(path: identity.devicePath, access: .kernel)
                 defer { device.close() }
                 let modes = (try? V4L2FormatCatalog.modes(of: device)) ?? []
                 let controls = V4L2Controls(device: device, cameraName: identity.devicePath) { _ in }
                     .available().map { (id: $0.0, info: $0.1) }
-                return CameraDescription(identity: identity, modes: modes, controls: controls)
+                return CameraDescription(identity: identity, modes: modes, controls: controls,
+                                         usbPlacement: placement)
             } catch {
-                return CameraDescription(identity: identity, problem: "\(error)")
+                return CameraDescription(identity: identity, problem: "\(error)", usbPlacement: placement)
             }
         }
     }

@@ -8,6 +8,8 @@ SCENARIO is "ioctl" (one camera and its metadata node as real pseudo-terminal no
 by `V4L2Answers` below: QUERYCAP, G_FMT, ENUM_FMT, ENUM_FRAMESIZES, ENUM_FRAMEINTERVALS, QUERYCTRL), "enumerate" (three webcams with serials plus a UVC metadata node exist before the test starts) or
 "soundplug" (two cards plugged in while a real-clock `pausecam run` waits for its microphone),
 "soundhotplug" (sound cards plugged, unplugged and re-plugged while the test's sound watcher runs), or
+"usbplan" (a recorded desktop topology: two controllers, three root hubs, a USB 2.0 hub and four webcams with
+their bus, port, speed and USB version), or
 "hotplug" (the test starts first; once its udev monitor socket exists, a camera is added, a metadata node is added,
 the camera gets a change event, is unplugged and plugged back, and a sentinel camera "END" is added last).
 The child gets UMOCKDEV_DIR and PAUSECAM_UMOCKDEV_SCENARIO; this script exits with the child's status.
@@ -148,6 +150,52 @@ class V4L2Answers(UMockdev.IoctlBase):
                 return None
             return struct.pack('<II32siiiiI', control, 1, b'Zoom, Absolute', 100, 500, 1, 100, 0)
         return None
+
+
+# A desktop's USB as sysfs shows it (written by hand, not captured from a machine): an xHCI controller at 0000:00:14.0 with its USB 2.0 root hub (bus 1) and
+# its SuperSpeed root hub (bus 2), and a second controller at 0000:03:00.0 (bus 3, USB 2.0).
+# Bus 1: a USB 2.0 hub on port 1 with two C920s (1-1.1, 1-1.2), and a USB 3 BRIO on port 4 held to 480 Mbit/s
+# (a USB 2 port). Bus 3: one C920 on port 2.
+# controller, bus, root hub speed
+USB_ROOT_HUBS = [('0000:00:14.0', 1, '480'), ('0000:00:14.0', 2, '5000'), ('0000:03:00.0', 3, '480')]
+# name, vendor, product, serial, video node, bus, devpath, speed, bcdUSB
+USB_TOPOLOGY_CAMERAS = [
+    ('HD Pro Webcam C920', '046d', '082d', 'AAAA1111', 0, 1, '1.1', '480', '2.00'),
+    ('HD Pro Webcam C920', '046d', '082d', 'BBBB2222', 2, 1, '1.2', '480', '2.00'),
+    ('Logitech BRIO', '046d', '085e', 'CCCC3333', 4, 1, '4', '480', '3.20'),
+    ('HD Pro Webcam C920', '046d', '082d', 'DDDD4444', 6, 3, '2', '480', '2.00'),
+]
+
+
+def add_usb_topology(testbed):
+    """Controllers, root hubs, a hub and four cameras with the sysfs attributes the USB planner reads."""
+    controllers, devices = {}, {}
+    for controller, bus, speed in USB_ROOT_HUBS:
+        if controller not in controllers:
+            controllers[controller] = testbed.add_device('pci', controller, None, ['class', '0x0c0330'], [])
+        devices[(bus, '0')] = testbed.add_device(
+            'usb', f'usb{bus}', controllers[controller],
+            ['busnum', str(bus), 'devpath', '0', 'speed', speed, 'version', ' 3.00' if speed == '5000' else ' 2.00',
+             'idVendor', '1d6b', 'idProduct', '0003' if speed == '5000' else '0002'],
+            ['DEVTYPE', 'usb_device'])
+    devices[(1, '1')] = testbed.add_device(
+        'usb', '1-1', devices[(1, '0')],
+        ['busnum', '1', 'devpath', '1', 'speed', '480', 'version', ' 2.00', 'bDeviceClass', '09'],
+        ['DEVTYPE', 'usb_device'])
+    for name, vendor, product, serial, node, bus, devpath, speed, version in USB_TOPOLOGY_CAMERAS:
+        parent = devices[(bus, devpath.rpartition('.')[0] or '0')]
+        usb = testbed.add_device(
+            'usb', f'{bus}-{devpath}', parent,
+            ['busnum', str(bus), 'devpath', devpath, 'speed', speed, 'version', f' {version}',
+             'idVendor', vendor, 'idProduct', product, 'serial', serial, 'product', name],
+            ['DEVTYPE', 'usb_device'])
+        interface = testbed.add_device('usb', f'{bus}-{devpath}:1.0', usb, ['bInterfaceClass', '0e'],
+                                       ['DEVTYPE', 'usb_interface', 'DRIVER', 'uvcvideo'])
+        testbed.add_device('video4linux', f'video{node}', interface,
+                           ['name', name, 'index', '0', 'dev', f'81:{node}'],
+                           ['DEVNAME', f'video{node}', 'MAJOR', '81', 'MINOR', str(node),
+                            'ID_V4L_CAPABILITIES', ':capture:', 'ID_V4L_PRODUCT', name, 'ID_SERIAL_SHORT', serial,
+                            'ID_VENDOR_ID', vendor, 'ID_MODEL_ID', product, 'ID_USB_DRIVER', 'uvcvideo'])
 
 
 def node_record(name, port, node, capabilities):
@@ -315,6 +363,10 @@ def main():
         except subprocess.TimeoutExpired:
             child.kill()
             return 3
+
+    if scenario == 'usbplan':
+        add_usb_topology(testbed)
+        return subprocess.call([binary, test_filter], env=environment)
 
     print(f'testbed.py: unknown scenario {scenario}', file=sys.stderr)
     return 2
