@@ -7,7 +7,8 @@ import PauseCamSystem
 /// camera lenses, whether each connected camera can deliver the movie's frame rate (`V4L2RateCheck`: formats,
 /// sizes and intervals only, never streaming, never setting a control), or that its camera is not connected.
 /// Returns the exit status: 0 when all rigs are clean, 2 when any has an error (or no rig was named). A camera too
-/// slow for the movie is a warning on standard output, not an error: it does not change the status.
+/// slow for the movie is a warning on standard output, not an error: it does not change the status. So is the USB
+/// bandwidth plan printed after it (`usbBandwidthPlanText`), whatever its verdict.
 ///
 /// With `--measure` (`pausecam check --measure RIG`) each clean rig's canvas size and rate are also measured: x264's
 /// speed per preset on camera-like frames and the preset `auto` chooses, printed and stored in the cache.

@@ -4,7 +4,8 @@ import PauseCamSystem
 
 /// `pausecam devices [--json] [--rig RIG]`: the cameras present, like `v4l2-ctl --list-devices`, with their
 /// formats, sizes, rates and PauseCam controls; with a rig, which lens each camera serves and which lenses have
-/// no camera. With no camera it says so and how to check permissions — never an empty table.
+/// no camera, and the rig's USB bandwidth plan. With no camera it says so and how to check permissions — never an
+/// empty table.
 ///
 /// Called by `main.swift` after it has parsed the arguments and loaded the rig. Returns the exit status: 0 when
 /// the listing was made, 1 when udev could not be read or the rig's rules are ambiguous.
