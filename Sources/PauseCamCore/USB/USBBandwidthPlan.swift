@@ -15,6 +15,7 @@ public struct USBBandwidthPlan: Sendable, Equatable {
 
     /// One camera lens's share of its bus.
     public struct Share: Sendable, Equatable {
+        /// The lens, its place and its mode.
         public var load: USBCameraLoad
         /// The periodic bandwidth the lens's stream needs, in bits per second.
         public var bitsPerSecond: Int64

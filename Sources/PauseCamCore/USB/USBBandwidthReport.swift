@@ -6,7 +6,9 @@ import Foundation
 public enum USBBandwidthReport {
     /// A camera lens left out of the plan, and why ("not connected; `usb_port:` places it for the plan").
     public struct Unplanned: Sendable, Equatable {
+        /// The lens's name in the rig.
         public var lens: String
+        /// Why it has no place, and what gives it one.
         public var reason: String
         public init(lens: String, reason: String) {
             self.lens = lens

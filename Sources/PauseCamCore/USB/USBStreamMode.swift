@@ -9,9 +9,13 @@ public struct USBStreamMode: Sendable, Equatable, CustomStringConvertible {
         case mjpeg = "MJPEG"
     }
 
+    /// Uncompressed or MJPEG: what decides how the share is reckoned.
     public var encoding: Encoding
+    /// The frame's width in pixels.
     public var width: Int
+    /// The frame's height in pixels.
     public var height: Int
+    /// Frames per second, exact.
     public var rate: FrameRate
     /// The camera's UVC `dwMaxPayloadTransferSize` for this mode (bytes per service interval), when known: what it
     /// really reserves on the bus. Without it an MJPEG stream is estimated (see `USBBandwidthPlanner`).
