@@ -117,7 +117,7 @@ enum MonitorBench {
         let feed = MonitorFeed(programLens: "a0")
         let controller = RigController(rig: rig, cameras: cameras, microphone: nil, sinkFactory: MovieWriterFactory(),
                                        store: AtomicSidecarStore(), serialContext: serialContext,
-                                       wallClock: { Date() }, outputDirectory: folder.path, monitor: feed,
+                                       wallClock: { Date() }, outputDirectory: folder.path, finishing: InlineWorker(), devices: InlineWorker(), monitor: feed,
                                        notify: { _ in })
         serialContext.perform { controller.startDevices() }
         feed.startWatching()

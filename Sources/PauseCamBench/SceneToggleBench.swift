@@ -42,7 +42,7 @@ enum SceneToggleBench {
                                        sinkFactory: MovieWriterFactory(), store: AtomicSidecarStore(),
                                        serialContext: serialContext, wallClock: { Date() }, outputDirectory: directory.path,
                                        finishing: SerialQueueWorker(label: "pausecam.bench.finish"),
-                                       savedEvents: .after(.seconds(1)), notify: { _ in })
+                                       savedEvents: .after(.seconds(1)), devices: InlineWorker(), notify: { _ in })
         let runner = ScriptRunner(controller: controller, serialContext: serialContext)
         controller.startDevices()
         defer { controller.stopDevices() }

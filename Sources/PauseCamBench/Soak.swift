@@ -32,7 +32,7 @@ enum Soak {
         let controller = RigController(rig: rig, cameras: cameras, microphone: VirtualMicrophone(serialContext: serialContext),
                                        sinkFactory: MovieWriterFactory(), store: AtomicSidecarStore(),
                                        serialContext: serialContext, wallClock: { Date() }, outputDirectory: directory.path,
-                                       notify: { print("  event: \($0.text)") })
+                                       finishing: InlineWorker(), devices: InlineWorker(), notify: { print("  event: \($0.text)") })
         let runner = ScriptRunner(controller: controller, serialContext: serialContext)
         controller.startDevices()
         let start = DispatchTime.now().uptimeNanoseconds

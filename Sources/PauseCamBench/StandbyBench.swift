@@ -95,7 +95,7 @@ enum StandbyBench {
         let controller = RigController(rig: rig, cameras: cameras, microphone: VirtualMicrophone(serialContext: serialContext),
                                        sinkFactory: MovieWriterFactory(), store: AtomicSidecarStore(),
                                        serialContext: serialContext, wallClock: { Date() }, outputDirectory: folder.path,
-                                       monitor: monitor, notify: { _ in })
+                                       finishing: InlineWorker(), devices: InlineWorker(), monitor: monitor, notify: { _ in })
         let runner = ScriptRunner(controller: controller, serialContext: serialContext)
         controller.startDevices()
         let before = ProcessCPUTime.seconds()

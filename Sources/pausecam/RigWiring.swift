@@ -1,11 +1,15 @@
 import Foundation
+import Synchronization
 import PauseCamCore
 import PauseCamSystem
 import PauseCamVirtual
 
 /// Builds a running rig from a rig file's `Rig`: the serialContext (real or simulated clock), a camera per lens, the
-/// microphone, the movie writer and the controller. The one place that knows every concrete device type.
-/// Unchecked Sendable: its serial-context state (lens nodes, microphone card, `devicesStopped`) is touched only inside `serialContext.perform`/`schedule`.
+/// microphone, the movie writer, and the engine's parts (`DeviceHub`, `ClipController`, `RigController`) joined.
+/// The one place that knows every concrete device type; it keeps no engine state of its own (the device nodes
+/// and the microphone's card live in the hub, where Core's tests reach them).
+/// Unchecked Sendable: `controller` and `runner` are used only on the serial context (ScriptRunner is not Sendable);
+/// the two watchers it starts sit behind Mutexes.
 final class RigWiring: @unchecked Sendable {
     enum ClockKind: String { case real, simulated }
 
@@ -17,22 +21,15 @@ final class RigWiring: @unchecked Sendable {
     let monitor: MonitorFeed
     let runner: ScriptRunner
     let outputDirectory: String
-    /// Watches for cameras plugged in and out while the rig runs (real lenses only).
-    private var watcher: UdevWatcher?
-    /// The device node serving each real lens, touched only on the serial context.
-    var lensNodes: [String: String] = [:]
+    /// Watches for cameras plugged in and out while the rig runs (real lenses only); set by `start()`.
+    private let watcher = Mutex<UdevWatcher?>(nil)
     /// Setup lines (a device watch that could not start, a camera that cannot be opened), told as notices.
     let notify: @Sendable (String) -> Void
-    /// Watches sound cards plugged in and out while the rig runs (a real microphone on the real clock only).
-    var soundWatcher: UdevSoundWatcher?
+    /// Watches sound cards plugged in and out while the rig runs (a real microphone on the real clock only); set
+    /// by `start()`.
+    let soundWatcher = Mutex<UdevSoundWatcher?>(nil)
     /// Whether the rig's microphone is a real ALSA card that a re-plug can bring back.
     let watchesSoundCards: Bool
-    /// The sound card the microphone records from, touched only on the serial context: its `remove` stops it.
-    var microphoneCard: MicrophoneIdentity?
-    /// Set on the serial context by `stop()`: a microphone still being opened then is dropped, not started.
-    var devicesStopped = false
-    /// Where a re-plugged microphone is found and opened (udev reads, ALSA open, retries), off the serial context.
-    let microphoneOpening = DispatchQueue(label: "pausecam.microphone")
 
     /// Wires `rig`; `output` overrides the rig's directory; `events` gets everything the engine does, and the
     /// setup's own lines as `EngineEvent.notice`.
@@ -56,6 +53,8 @@ final class RigWiring: @unchecked Sendable {
         outputDirectory = RigWiring.expandDirectory(output ?? rig.output.directory)
 
         var warnings: [String] = []
+        var lensNodes: [String: String] = [:]
+        var microphoneCard: MicrophoneIdentity?
         let warn: @Sendable (String) -> Void = { notify("warning: \($0)") }
         var cameras: [String: any Camera] = [:]
         let realLenses = rig.lenses.filter { if case .camera = $0.source { return true } else { return false } }
@@ -145,17 +144,20 @@ final class RigWiring: @unchecked Sendable {
         // Last of the checks: a rig that cannot run (a required microphone missing) leaves no folder behind.
         try OutputFolder.prepare(outputDirectory)
         monitor = MonitorFeed(programLens: rig.defaultLens)
-        controller = RigController(rig: rig, cameras: cameras, microphone: microphone,
-                                   sinkFactory: MovieWriterFactory(extraEncodeTime: RigWiring.faultDelay("PAUSECAM_FAULT_SLOW_ENCODER_MS"),
-                                                                   extraOpenTime: RigWiring.faultDelay("PAUSECAM_FAULT_SLOW_OPEN_MS"),
-                                                                   remuxGate: ProcessInfo.processInfo.environment["PAUSECAM_FAULT_REMUX_GATE"]),
-                                   store: AtomicSidecarStore(),
+        let devices = DeviceHub(rig: rig, cameras: cameras, microphone: microphone, serialContext: serialContext,
+                                devices: clock == .real ? SerialQueueWorker(label: "pausecam.devices") : InlineWorker(),
+                                monitor: monitor, opener: SystemDeviceOpener(rig: rig, notify: notify),
+                                lensNodes: lensNodes, microphoneCard: microphoneCard, notify: events)
+        let sinkFactory = MovieWriterFactory(extraEncodeTime: RigWiring.faultDelay("PAUSECAM_FAULT_SLOW_ENCODER_MS"),
+                                             extraOpenTime: RigWiring.faultDelay("PAUSECAM_FAULT_SLOW_OPEN_MS"),
+                                             remuxGate: ProcessInfo.processInfo.environment["PAUSECAM_FAULT_REMUX_GATE"])
+        let clips = ClipController(rig: rig, sinkFactory: sinkFactory, store: AtomicSidecarStore(),
                                    serialContext: serialContext, wallClock: wallClock, outputDirectory: outputDirectory,
                                    warnings: warnings, storage: FileSystemStorageProbe(),
                                    storagePolicy: RigWiring.storagePolicy(),
                                    finishing: SerialQueueWorker(label: "pausecam.finish"),
-                                   savedEvents: RigWiring.savedEvents(clock),
-                                   devices: clock == .real ? SerialQueueWorker(label: "pausecam.devices") : InlineWorker(),
+                                   savedEvents: RigWiring.savedEvents(clock), notify: events)
+        controller = RigController(rig: rig, devices: devices, clips: clips, serialContext: serialContext,
                                    monitor: monitor, notify: events)
         runner = ScriptRunner(controller: controller, serialContext: serialContext)
     }
@@ -173,8 +175,9 @@ final class RigWiring: @unchecked Sendable {
             // Enumerating first makes the watcher know the cameras already here, so a `change` event for one
             // of them (`udevadm trigger`) is not mistaken for a new camera.
             _ = try watcher.enumerate()
-            try watcher.start { [weak self] event in self?.handle(event) }
-            self.watcher = watcher
+            let devices = controller.devices
+            try watcher.start { event in devices.handle(event) }
+            self.watcher.withLock { $0 = watcher }
         } catch {
             notify("warning: cameras plugged in later will not be seen: \(error)")
         }
@@ -182,12 +185,10 @@ final class RigWiring: @unchecked Sendable {
 
     /// Stops the watcher and the devices, then the monitor's worker (anyone still waiting for a picture returns).
     func stop() {
-        watcher?.stop()
-        soundWatcher?.stop()
-        serialContext.perform { [self] in
-            devicesStopped = true
-            controller.stopDevices()
-        }
+        watcher.withLock { $0?.stop() }
+        soundWatcher.withLock { $0?.stop() }
+        let controller = self.controller
+        serialContext.perform { controller.stopDevices() }
         controller.waitForDevices()
         monitor.close()
     }
@@ -204,33 +205,6 @@ final class RigWiring: @unchecked Sendable {
             warn(advice)
         }
         return camera
-    }
-
-    /// A camera appeared or disappeared (on the watcher's thread): open it for its lens, or detach its lens, on
-    /// the serial context.
-    private func handle(_ event: DeviceEvent) {
-        switch event {
-        case .attached(let identity):
-            guard let lens = CameraMatcher.lens(for: identity, among: rig.lenses) else { return }
-            let warn: @Sendable (String) -> Void = { [notify] in notify("warning: \($0)") }
-            let camera: V4L2Camera
-            do {
-                camera = try RigWiring.openCamera(path: identity.devicePath, lens: lens, rig: rig, warn: warn)
-            } catch {
-                notify("lens \(lens.name): \(identity.devicePath) was plugged in but cannot be opened: \(error)")
-                return
-            }
-            serialContext.schedule(at: .zero) { [self] in
-                lensNodes[lens.name] = identity.devicePath
-                controller.attach(camera, lens: lens.name)
-            }
-        case .detached(let identity):
-            serialContext.schedule(at: .zero) { [self] in
-                guard let lens = lensNodes.first(where: { $0.value == identity.devicePath })?.key else { return }
-                lensNodes[lens] = nil
-                controller.detach(lens: lens, reason: "\(identity.devicePath) was unplugged")
-            }
-        }
     }
 
     /// Clips are finished on a thread of their own on either clock. On the real clock "saved" is told the moment the

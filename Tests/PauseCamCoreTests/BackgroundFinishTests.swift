@@ -105,7 +105,7 @@ final class BackgroundFinishTests: XCTestCase {
         let controller = RigController(rig: rig, cameras: ["main": camera], microphone: nil, sinkFactory: factory,
                                        store: MemorySidecarStore(), serialContext: serialContext,
                                        wallClock: { Date(timeIntervalSince1970: 1_800_000_000) },
-                                       outputDirectory: "/videos", notify: { box.record($0) })
+                                       outputDirectory: "/videos", finishing: InlineWorker(), devices: InlineWorker(), notify: { box.record($0) })
         controller.startDevices()
         let runner = ScriptRunner(controller: controller, serialContext: serialContext)
         let start = serialContext.clock.now()

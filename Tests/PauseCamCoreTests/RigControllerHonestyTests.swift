@@ -144,7 +144,7 @@ final class ControlWarningTests: XCTestCase {
         let controller = RigController(rig: rig, cameras: cameras, microphone: nil, sinkFactory: RecordingSinkFactory(),
                                        store: MemorySidecarStore(), serialContext: serialContext,
                                        wallClock: { Date(timeIntervalSince1970: 0) }, outputDirectory: "/v",
-                                       notify: { _ in })
+                                       finishing: InlineWorker(), devices: InlineWorker(), notify: { _ in })
         controller.startDevices()
         let runner = ScriptRunner(controller: controller, serialContext: serialContext)
         XCTAssertTrue(runner.perform(.record(name: nil)).ok)

@@ -36,7 +36,7 @@ final class RigControllerMonitorTests: XCTestCase {
         let controller = RigController(rig: rig, cameras: cameras, microphone: nil, sinkFactory: RecordingSinkFactory(),
                                        store: MemorySidecarStore(), serialContext: serialContext,
                                        wallClock: { Date(timeIntervalSince1970: 1_800_000_000) },
-                                       outputDirectory: "/videos", monitor: tap, notify: { _ in })
+                                       outputDirectory: "/videos", finishing: InlineWorker(), devices: InlineWorker(), monitor: tap, notify: { _ in })
         controller.startDevices()
         return (controller, ScriptRunner(controller: controller, serialContext: serialContext))
     }

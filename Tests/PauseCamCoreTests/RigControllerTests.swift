@@ -275,7 +275,7 @@ final class BadTimestampTests: XCTestCase {
         let controller = RigController(rig: rig, cameras: cameras, microphone: VirtualMicrophone(serialContext: serialContext),
                                        sinkFactory: factory, store: MemorySidecarStore(), serialContext: serialContext,
                                        wallClock: { Date(timeIntervalSince1970: 0) }, outputDirectory: "/v",
-                                       notify: { _ in })
+                                       finishing: InlineWorker(), devices: InlineWorker(), notify: { _ in })
         controller.startDevices()
         let runner = ScriptRunner(controller: controller, serialContext: serialContext)
         XCTAssertTrue(runner.perform(.record(name: nil)).ok)

@@ -33,7 +33,7 @@ final class ScriptRunnerTimingTests: XCTestCase {
         let controller = RigController(rig: rig, cameras: cameras, microphone: nil, sinkFactory: RecordingSinkFactory(),
                                        store: MemorySidecarStore(), serialContext: serialContext,
                                        wallClock: { Date(timeIntervalSince1970: 0) }, outputDirectory: "/v",
-                                       notify: { _ in })
+                                       finishing: InlineWorker(), devices: InlineWorker(), notify: { _ in })
         serialContext.perform { controller.startDevices() }
         let runner = ScriptRunner(controller: controller, serialContext: serialContext)
         return (serialContext, controller, runner)

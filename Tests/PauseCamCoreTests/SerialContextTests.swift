@@ -42,7 +42,7 @@ final class SerialContextTests: XCTestCase {
         }
         return RigController(rig: rig, cameras: cameras, microphone: VirtualMicrophone(serialContext: serialContext.inner),
                              sinkFactory: RecordingSinkFactory(), store: MemorySidecarStore(), serialContext: serialContext,
-                             wallClock: { Date(timeIntervalSince1970: 0) }, outputDirectory: "/v", notify: { _ in })
+                             wallClock: { Date(timeIntervalSince1970: 0) }, outputDirectory: "/v", finishing: InlineWorker(), devices: InlineWorker(), notify: { _ in })
     }
 
     func testEntryPointsCalledOffTheSerialContextAreReported() {
@@ -121,7 +121,7 @@ final class SerialContextTests: XCTestCase {
             let controller = RigController(rig: rig, cameras: ["main": camera], microphone: nil,
                                            sinkFactory: RecordingSinkFactory(), store: MemorySidecarStore(),
                                            serialContext: serialContext, wallClock: { Date() }, outputDirectory: "/v",
-                                           notify: { _ in })
+                                           finishing: InlineWorker(), devices: InlineWorker(), notify: { _ in })
             controller.startDevices()
             XCTAssertTrue(ScriptRunner(controller: controller, serialContext: serialContext).perform(.record(name: nil)).ok)
             gone = controller

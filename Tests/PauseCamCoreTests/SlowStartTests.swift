@@ -42,7 +42,7 @@ final class SlowStartTests: XCTestCase {
         let controller = RigController(rig: rig, cameras: ["main": camera], microphone: nil, sinkFactory: factory,
                                        store: MemorySidecarStore(), serialContext: serialContext,
                                        wallClock: { Date(timeIntervalSince1970: 0) }, outputDirectory: "/v",
-                                       notify: { _ in })
+                                       finishing: InlineWorker(), devices: InlineWorker(), notify: { _ in })
         serialContext.perform { controller.startDevices() }
         let runner = ScriptRunner(controller: controller, serialContext: serialContext)
         let start = runner.now

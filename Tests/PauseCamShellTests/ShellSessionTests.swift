@@ -49,7 +49,7 @@ final class ShellSessionTests: XCTestCase {
         let controller = RigController(rig: rig, cameras: [:], microphone: nil, sinkFactory: UnusedSinkFactory(),
                                        store: UnusedSidecarStore(), serialContext: serialContext,
                                        wallClock: { Date(timeIntervalSince1970: 0) }, outputDirectory: "/nowhere",
-                                       notify: { _ in })
+                                       finishing: InlineWorker(), devices: InlineWorker(), notify: { _ in })
         let reader = ScriptedLineReader(lines)
         let shell = Shell(controller: controller, runner: ScriptRunner(controller: controller, serialContext: serialContext),
                           serialContext: serialContext, reader: reader, interactive: interactive, color: false,

@@ -177,7 +177,7 @@ final class MonitorFeedTests: XCTestCase {
             controller = RigController(rig: rig, cameras: cameras, microphone: nil, sinkFactory: MovieWriterFactory(),
                                        store: AtomicSidecarStore(), serialContext: serialContext,
                                        wallClock: { Date(timeIntervalSince1970: 1_800_000_000) },
-                                       outputDirectory: NSTemporaryDirectory(), monitor: feed, notify: { _ in })
+                                       outputDirectory: NSTemporaryDirectory(), finishing: InlineWorker(), devices: InlineWorker(), monitor: feed, notify: { _ in })
             runner = ScriptRunner(controller: controller, serialContext: serialContext)
             serialContext.perform { [controller] in controller.startDevices() }
         }

@@ -27,7 +27,7 @@ final class NoSignalMovieTests: XCTestCase {
                                        microphone: VirtualMicrophone(serialContext: serialContext),
                                        sinkFactory: MovieWriterFactory(), store: AtomicSidecarStore(),
                                        serialContext: serialContext, wallClock: { Date(timeIntervalSince1970: 1_800_000_000) },
-                                       outputDirectory: directory.path, notify: { _ in })
+                                       outputDirectory: directory.path, finishing: InlineWorker(), devices: InlineWorker(), notify: { _ in })
         let runner = ScriptRunner(controller: controller, serialContext: serialContext)
         serialContext.perform { controller.startDevices() }
         XCTAssertTrue(runner.perform(.record(name: nil)).ok)

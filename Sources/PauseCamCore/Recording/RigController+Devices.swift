@@ -1,125 +1,85 @@
 import Foundation
 
-/// The devices of `RigController`: starting and stopping cameras and the microphone as the `LensBank` asks, plug
-/// and unplug, and the one way samples come in — each device posts to its own bounded `Mailbox`, and a drain on the
-/// serial context hands them to `receive`. A busy context therefore costs dropped (and counted) old samples, never
-/// unbounded memory; a drain is scheduled once per batch, not once per sample.
+/// What `RigController` does with its `DeviceHub`: starts and stops cameras as the `LensBank` asks, turns the hub's
+/// reports (samples, plugs and unplugs, failed starts) into the lens policy's events and the clip's warnings, and
+/// passes samples on — the switcher keeps the active lens's frames, the recorder places them.
 extension RigController {
-    /// Frames a camera's mailbox holds at least: a few, enough to ride out a busy moment of the context.
-    public static let videoMailboxCapacity = 4
-    /// The memory one camera's waiting frames may take (counted as uncompressed YUYV at the lens's size, the
-    /// largest a frame gets): 1080p gets 12 frames, a small camera up to a second of its frames.
-    public static let videoMailboxBytes = 48 << 20
-
-    /// The frames `lens`'s mailbox holds: as many as fit in `videoMailboxBytes`, at least `videoMailboxCapacity`,
-    /// at most one second of the lens's frames. Why a second for small cameras: the context can be busy for that
-    /// long at a clip's start (x264 opening on a slow machine: 0.7 s in the TCG guest of the VM test), and the
-    /// frames captured meanwhile start the movie; with only four of them the clip lost its first half second.
+    /// Frames a camera's mailbox holds at least (the hub's).
+    public static var videoMailboxCapacity: Int { DeviceHub.videoMailboxCapacity }
+    /// The memory one camera's waiting frames may take (the hub's).
+    public static var videoMailboxBytes: Int { DeviceHub.videoMailboxBytes }
+    /// The frames `lens`'s mailbox holds (the hub's rule).
     static func videoMailboxCapacity(for lens: Rig.Lens?, output: Rig.OutputSettings) -> Int {
-        let width = lens?.width ?? output.width, height = lens?.height ?? output.height
-        let rate = lens?.rate ?? output.rate
-        let oneSecond = max(videoMailboxCapacity, Int(rate.framesPerSecond.rounded(.up)))
-        let fitting = videoMailboxBytes / max(1, width * height * 2)
-        return min(oneSecond, max(videoMailboxCapacity, fitting))
+        DeviceHub.videoMailboxCapacity(for: lens, output: output)
     }
     /// Role of the microphone in the sidecar's devices and in drop counts.
-    static let microphoneRole = "microphone"
+    static var microphoneRole: String { DeviceHub.microphoneRole }
 
     /// Starts the cameras — every one with `standby: hot`, only the active lens's with `standby: cold` — and the
     /// microphone. A camera that fails to start is reported and left out; the others go on.
     public func startDevices() {
         serialContext.assertOnSerialContext()
         perform(bank.handle(.startDevices))
-        guard let microphone else { return }
-        startMicrophone(microphone)
+        devices.startMicrophone()
     }
 
-    /// Starts `microphone` with a fresh mailbox. Its end is heard only while it is still the rig's microphone and
-    /// only once: one that was replaced (re-plugged), or whose removal udev already reported, changes nothing.
-    func startMicrophone(_ microphone: any Microphone) {
-        // Three seconds of audio wait at most, counted in sample frames (about 1 MB of stereo floats). More than
-        // a camera's second: a lost video frame is covered by the picture before it, lost sound is a hole, and in
-        // the VM test's slow guest a hot-plug kept the context busy for over a second (45120 sample frames lost).
-        let mailbox = Mailbox<AudioChunk>(capacity: 3 * Int(microphone.sampleRate), weight: { $0.frameCount })
-        do {
-            // `weak`: a device's thread may deliver after the controller is gone (a rig torn down mid-stream).
-            try microphone.start(deliver: { [weak self, serialContext, intake] chunk in
-                guard intake.isOpen, mailbox.post(chunk) else { return }
-                serialContext.schedule(at: .zero) { [weak self] in self?.drainAudio(mailbox) }
-            }, onEnd: { [weak self, serialContext, identity = ObjectIdentifier(microphone)] reason in
-                serialContext.schedule(at: .zero) { [weak self] in
-                    guard let self, self.microphone.map(ObjectIdentifier.init) == identity,
-                          self.endedMicrophone != identity else { return }
-                    self.endedMicrophone = identity
-                    self.microphoneEnded(reason: reason)
-                }
-            })
-        } catch {
-            rigWarnings.append("microphone \(microphone.displayName) could not start: \(error)")
-            notify(.microphoneFailedToStart(microphone: microphone.displayName, reason: "\(error)"))
-        }
+    /// Stops every device (the cameras on the device worker, after any start queued there); idempotent. Off the
+    /// context, `waitForDevices` then waits for the stops.
+    public func stopDevices() {
+        serialContext.assertOnSerialContext()
+        devices.stopDevices()
     }
 
-    /// Starts the camera of `lens` (the bank asked for it) on the device worker: STREAMON and mapping the buffers
-    /// take a while on a real camera, and the serial context does not wait for them. Starts and stops keep their
-    /// order there. A failure comes back to the context, is reported, and the bank is told so it can choose again.
-    private func startCamera(lens name: String) -> [String] {
-        guard let camera = cameras[name] else { return perform(bank.handle(.startFailed(lens: name, at: serialContext.clock.now()))) }
-        let mailbox = videoMailboxes[name] ?? Mailbox<VideoFrame>(
-            capacity: Self.videoMailboxCapacity(for: rig.lens(named: name), output: rig.output))
-        videoMailboxes[name] = mailbox
-        let orientation = rig.lens(named: name)?.orientation ?? .upright
-        let deliver: @Sendable (VideoFrame) -> Void = { [weak self, serialContext, intake, monitor] delivered in
-            // The lens's orientation travels with each frame; whoever draws it (movie, thumbnail, monitor) turns it.
-            var frame = delivered
-            frame.orientation = orientation
-            // The monitor before the gate: it shows every lens while idle too (framing before recording).
-            if let monitor, monitor.isWatched { monitor.offer(frame) }
-            guard intake.isOpen, mailbox.post(frame) else { return }
-            serialContext.schedule(at: .zero) { [weak self] in self?.drainVideo(mailbox, lens: name) }
-        }
-        let onEnd: @Sendable (String) -> Void = { [weak self, serialContext] reason in
-            serialContext.schedule(at: .zero) { [weak self] in self?.cameraEnded(lens: name, camera: camera, reason: reason) }
-        }
-        deviceWorker.submit { [weak self, serialContext] in
-            do {
-                try camera.start(deliver: deliver, onEnd: onEnd)
-            } catch {
-                let event = EngineEvent.cameraFailedToStart(lens: name, camera: camera.displayName, reason: "\(error)")
-                serialContext.schedule(at: .zero) { [weak self] in self?.cameraFailedToStart(lens: name, event: event) }
+    /// Waits until every start and stop handed to the device worker so far has run; call it off the serial context.
+    public func waitForDevices() {
+        devices.waitForDevices()
+    }
+
+    /// A camera for `lens` appeared (plugged in): it serves the lens from now on, and with `on_attach: switch`
+    /// becomes the active lens, mid-clip included. Replaces any camera the lens had.
+    public func attach(_ camera: any Camera, lens name: String) {
+        devices.attach(camera, lens: name)
+    }
+
+    /// The camera of `lens` went away (unplugged, a udev remove): it is stopped and forgotten, and recording goes
+    /// on with the nearest lens.
+    public func detach(lens name: String, reason: String) {
+        devices.detach(lens: name, reason: reason)
+    }
+
+    /// A lens's camera ended by itself (unplugged): recording goes on with the nearest lens that has a camera.
+    public func cameraEnded(lens: String, camera: any Camera, reason: String) {
+        devices.cameraEnded(lens: lens, camera: camera, reason: reason)
+    }
+
+    /// One report of the hub, on the serial context.
+    func handle(_ report: DeviceHub.Report) {
+        switch report {
+        case .frame(let frame): receive(frame)
+        case .chunk(let chunk): receive(chunk)
+        case .mailboxDrops(let device, let count): recorder?.noteMailboxDrops(device: device, count: count)
+        case .cameraAttached(let lens, let camera):
+            notify(.cameraAttached(lens: lens, camera: camera))
+            clips.warnClip("lens \(lens): \(camera) attached mid-clip")
+            perform(bank.handle(.attached(lens: lens, at: serialContext.clock.now())))
+        case .cameraLost(let lens, let reason):
+            notify(.cameraLost(lens: lens, reason: reason))
+            clips.warnClip("lens \(lens) lost its camera: \(reason)")
+            perform(bank.handle(.detached(lens: lens, at: serialContext.clock.now())))
+        case .cameraFailedToStart(let lens, let camera, let reason):
+            // The bank's rejections are told as events, since the command that led here has had its reply.
+            let event = EngineEvent.cameraFailedToStart(lens: lens, camera: camera, reason: reason)
+            notify(event)
+            clips.warnClip(event.text)
+            for rejection in perform(bank.handle(.startFailed(lens: lens, at: serialContext.clock.now()))) {
+                notify(.lensChoiceRefused(reason: rejection))
             }
+        case .microphoneFailedToStart(let microphone, let reason):
+            clips.warnEveryClip("microphone \(microphone) could not start: \(reason)")
+            notify(.microphoneFailedToStart(microphone: microphone, reason: reason))
+        case .microphoneEnded(let reason): microphoneEnded(reason: reason)
+        case .clipWarning(let warning): clips.warnClip(warning)
         }
-        return []
-    }
-
-    /// A camera's start failed on the device worker: said, noted in the clip, and the bank chooses again (its
-    /// rejections are told as events, since the command that led here has had its reply).
-    private func cameraFailedToStart(lens name: String, event: EngineEvent) {
-        notify(event)
-        recorder?.warn(event.text)
-        for rejection in perform(bank.handle(.startFailed(lens: name, at: serialContext.clock.now()))) {
-            notify(.lensChoiceRefused(reason: rejection))
-        }
-    }
-
-    /// Stops `camera` on the device worker, after any start queued before (V4L2 joins its capture thread).
-    func stopCamera(_ camera: (any Camera)?) {
-        guard let camera else { return }
-        deviceWorker.submit { camera.stop() }
-    }
-
-    /// Everything a camera's mailbox holds, in order; its drops go to the clip recording now.
-    private func drainVideo(_ mailbox: Mailbox<VideoFrame>, lens: String) {
-        let drained = mailbox.drain()
-        recorder?.noteMailboxDrops(device: lens, count: drained.dropped)
-        for frame in drained.items { receive(frame) }
-    }
-
-    /// Everything the microphone's mailbox holds, in order; its drops go to the clip recording now.
-    private func drainAudio(_ mailbox: Mailbox<AudioChunk>) {
-        let drained = mailbox.drain()
-        recorder?.noteMailboxDrops(device: Self.microphoneRole, count: drained.dropped)
-        for chunk in drained.items { receive(chunk) }
     }
 
     /// Carries out the bank's actions in order; returns the rejections (why a command changed nothing).
@@ -128,8 +88,11 @@ extension RigController {
         var rejections: [String] = []
         for action in actions {
             switch action {
-            case .startCamera(let lens): rejections += startCamera(lens: lens)
-            case .stopCamera(let lens): stopCamera(cameras[lens])
+            case .startCamera(let lens):
+                if !devices.startCamera(lens: lens) {
+                    rejections += perform(bank.handle(.startFailed(lens: lens, at: serialContext.clock.now())))
+                }
+            case .stopCamera(let lens): devices.stopCamera(lens: lens)
             case .switchLens(let lens, let requested, let effective):
                 switcher.switchLens(to: lens, at: effective)
                 // Told once the command (if any) has also set the new lens's zoom, so the monitor never shows the
@@ -145,42 +108,6 @@ extension RigController {
             }
         }
         return rejections
-    }
-
-    /// A camera for `lens` appeared (plugged in): it serves the lens from now on, and with `on_attach: switch`
-    /// becomes the active lens, mid-clip included. Replaces any camera the lens had.
-    public func attach(_ camera: any Camera, lens name: String) {
-        serialContext.assertOnSerialContext()
-        guard rig.lens(named: name) != nil else { return }
-        if let old = cameras[name], old !== camera { stopCamera(old) }
-        cameras[name] = camera
-        notify(.cameraAttached(lens: name, camera: camera.displayName))
-        recorder?.warn("lens \(name): \(camera.displayName) attached mid-clip")
-        perform(bank.handle(.attached(lens: name, at: serialContext.clock.now())))
-    }
-
-    /// The camera of `lens` went away (unplugged, a udev remove): it is stopped and forgotten, and recording goes
-    /// on with the nearest lens.
-    public func detach(lens name: String, reason: String) {
-        serialContext.assertOnSerialContext()
-        guard let camera = cameras[name] else { return }
-        stopCamera(camera)
-        cameraEnded(lens: name, camera: camera, reason: reason)
-    }
-
-    /// Stops every device (the cameras on the device worker, after any start queued there); idempotent. Off the
-    /// context, `waitForDevices` then waits for the stops.
-    public func stopDevices() {
-        serialContext.assertOnSerialContext()
-        for camera in cameras.values { stopCamera(camera) }
-        microphone?.stop()
-    }
-
-    /// Waits until every start and stop handed to the device worker so far has run; call it off the serial context.
-    public func waitForDevices() {
-        let done = DispatchSemaphore(value: 0)
-        deviceWorker.submit { done.signal() }
-        done.wait()
     }
 
     /// A frame from any lens: the switcher keeps the active lens's frames, the recorder places them.
@@ -200,7 +127,7 @@ extension RigController {
         serialContext.assertOnSerialContext()
         guard isPlausible(chunk.pts, what: "audio chunks") else { return }
         if levels.add(chunk, recording: recorder?.session.state == .recording) { warnSilence() }
-        if microphoneGone { microphoneCameBack() }
+        if devices.microphoneReturned() { microphoneCameBack() }
         guard let recorder else { return }
         recorder.appendAudio(chunk)
         stopIfFailed(recorder, at: chunk.pts)
@@ -214,7 +141,7 @@ extension RigController {
     /// honest sample after it would then look late), and the clip's sidecar says so once per source.
     private func isPlausible(_ pts: MediaTime, what: String) -> Bool {
         guard let limit = try? serialContext.clock.now().adding(Self.maximumFutureSkew), pts > limit else { return true }
-        recorder?.warn("\(what) with timestamps ahead of the clock were dropped (a driver's broken timestamps)")
+        clips.warnClip("\(what) with timestamps ahead of the clock were dropped (a driver's broken timestamps)")
         return false
     }
 
@@ -223,20 +150,9 @@ extension RigController {
         guard let failure = recorder.failure,
               recorder.session.state == .recording || recorder.session.state == .paused else { return }
         notify(.recordingFailed(reason: "\(failure)"))
-        clipInterruption = "recording failed: \(failure)"
+        clips.interrupt(reason: "recording failed: \(failure)")
         _ = execute(.stop, at: time)
         serialContext.interrupt()
-    }
-
-    /// A lens's camera ended by itself (unplugged): recording goes on with the nearest lens that has a camera.
-    public func cameraEnded(lens: String, camera: any Camera, reason: String) {
-        serialContext.assertOnSerialContext()
-        // A camera that was already replaced (re-plugged) ends late: nothing to do.
-        guard let current = cameras[lens], current === camera else { return }
-        cameras[lens] = nil
-        notify(.cameraLost(lens: lens, reason: reason))
-        recorder?.warn("lens \(lens) lost its camera: \(reason)")
-        perform(bank.handle(.detached(lens: lens, at: serialContext.clock.now())))
     }
 
     /// The input has been below `LevelMeter.silenceFloor` for 5 s while recording: said now, and in the clip's
@@ -244,6 +160,6 @@ extension RigController {
     private func warnSilence() {
         let warning = EngineWarning.silentMicrophone(seconds: Int(LevelMeter.silenceWarningAfter.seconds),
                                                      floorDBFS: LevelMeter.silenceFloor)
-        notify(.warning(warning, noted: noteWarning(warning.text)))
+        notify(.warning(warning, noted: clips.note(warning.text)))
     }
 }

@@ -114,20 +114,10 @@ extension RigController {
     /// Puts `warning` into the sidecar of the clip recording now, or of the next clip when none is; returns the
     /// words the reply adds to say where it went.
     func clipWarning(_ warning: String) -> String {
-        switch noteWarning(warning) {
+        switch clips.note(warning) {
         case .clip: return " (noted in the clip's sidecar)"
         case .nextClip: return " (noted in the next clip's sidecar)"
         case .nowhere: return ""
         }
-    }
-
-    /// Puts `warning` into the sidecar of the clip recording now, or of the next clip when none is; says which.
-    func noteWarning(_ warning: String) -> WarningNote {
-        if let recorder, recorder.session.state == .recording || recorder.session.state == .paused {
-            recorder.warn(warning)
-            return .clip
-        }
-        if !pendingClipWarnings.contains(warning) { pendingClipWarnings.append(warning) }
-        return .nextClip
     }
 }

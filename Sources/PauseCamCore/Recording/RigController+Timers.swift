@@ -5,12 +5,12 @@ import Foundation
 extension RigController {
     /// Every `storagePolicy.interval` while `recorder` records: one round of `HealthCheck`, performed.
     func scheduleHealthCheck(for recorder: Recorder, _ check: HealthCheck) {
-        serialContext.schedule(at: serialContext.clock.now() + storagePolicy.interval) { [weak self, weak recorder] in
+        serialContext.schedule(at: serialContext.clock.now() + clips.storagePolicy.interval) { [weak self, weak recorder] in
             guard let self, let recorder, recorder === self.recorder,
                   recorder.session.state == .recording || recorder.session.state == .paused else { return }
             var check = check
-            let free = self.storage?.availableBytes(at: self.outputDirectory)
-            let partial = self.storage?.fileSize(at: recorder.partialPath) ?? 0
+            let free = self.clips.storage?.availableBytes(at: self.clips.outputDirectory)
+            let partial = self.clips.storage?.fileSize(at: recorder.partialPath) ?? 0
             let actions = check.check(droppedFrames: recorder.droppedVideoFrames, freeBytes: free,
                                       partialBytes: partial, partialDeleted: recorder.partialFileDeleted,
                                       partialPath: recorder.partialPath, suspensions: recorder.suspensions,
@@ -23,7 +23,7 @@ extension RigController {
                     self.notify(event)
                     recorder.warn(event.text)
                 case .stop(let reason):
-                    self.clipInterruption = reason
+                    self.clips.interrupt(reason: reason)
                     _ = self.execute(.stop, at: self.serialContext.clock.now())
                     self.serialContext.interrupt()
                     return

@@ -1,11 +1,13 @@
 import Foundation
 
-/// Runs a rig: its lenses and microphone, the active-lens `Switcher`, and the clip being recorded. Every `Command`
-/// from the shell, a scene script or a remote control arrives here as the same value and gets the same reply.
+/// Runs a rig: the command dispatcher that owns its `DeviceHub` (cameras, microphone, mailboxes, hot-plug) and
+/// its `ClipController` (record → finish), and between them the active-lens `LensBank` and `Switcher`. Every
+/// `Command` from the shell, a scene script or a remote control arrives here as the same value and gets the same
+/// reply.
 ///
-/// Used only on the serial context, so it has no locks; that context never waits on I/O. Devices hand
-/// their samples to bounded mailboxes (`RigController+Devices`), and a stopped clip is finished by the
-/// `ClipFinisher` on a worker, which posts a "saved" event back. Lens commands are in `RigController+Lenses`, the
+/// Used only on the serial context, so it has no locks; that context never waits on I/O. The hub reports samples
+/// and device news (`RigController+Devices`), and a stopped clip is finished by the clip controller's worker,
+/// which posts a "saved" event back (`RigController+Finishing`). Lens commands are in `RigController+Lenses`, the
 /// periodic checks in `HealthCheck`, the status text in `RigStatus`.
 /// Unchecked Sendable: confined to the serial context: every entry point asserts `serialContext.assertOnSerialContext()`.
 public final class RigController: @unchecked Sendable {
@@ -19,6 +21,8 @@ public final class RigController: @unchecked Sendable {
 
     /// What the prompt and `status` show.
     public typealias Status = RigStatus
+    /// Why a re-plugged microphone was not taken.
+    public typealias MicrophoneRefusal = DeviceHub.MicrophoneRefusal
 
     /// How long after `stop` the clip is finished: samples captured before the stop may still be in flight.
     public static let stopGrace = MediaTime.milliseconds(200)
@@ -30,101 +34,100 @@ public final class RigController: @unchecked Sendable {
     static let holdInterval = MediaTime.milliseconds(100)
 
     public let rig: Rig
-    /// The camera serving each lens role now; a role without one has no camera (unplugged, or never found).
-    public internal(set) var cameras: [String: any Camera]
-    /// The microphone serving the rig now; replaced when a re-plugged one is attached (`attachMicrophone`).
-    public internal(set) var microphone: (any Microphone)?
-    /// The microphone's live level and silence watch.
-    var levels = LevelMeter()
-    /// The microphone ended by itself (unplugged); its next chunk means it is back.
-    public internal(set) var microphoneGone = false
-    /// The microphone whose end was already told (by ALSA or by a udev remove): its other report is not repeated.
-    var endedMicrophone: ObjectIdentifier?
-    private let sinkFactory: any MovieSinkFactory
-    private let store: any SidecarStore
+    /// The rig's devices: what serves each lens, the microphone, their mailboxes and every hot-plug path.
+    public let devices: DeviceHub
+    /// The clip being recorded, its end, its outcome and the warnings waiting for clips.
+    public let clips: ClipController
     let serialContext: any SerialContext
-    let wallClock: @Sendable () -> Date
-    let outputDirectory: String
     /// Called on the serial context with everything the engine does: commands from every source, switches,
     /// unplugged cameras, saved clips. Listeners render it (text for the shell, JSON for `watch`).
     let notify: (EngineEvent) -> Void
-    /// Whether devices' samples are posted to their mailboxes at all: closed while no clip needs them.
-    let intake = Gate()
-    /// One mailbox per lens role, made when its camera first starts (touched only on the serial context; a
-    /// device's delivery closure holds its own mailbox).
-    var videoMailboxes: [String: Mailbox<VideoFrame>] = [:]
-    /// Finishes stopped clips off the serial context.
-    let finisher: ClipFinisher
-    /// Where cameras are started and stopped, in order, off the serial context.
-    let deviceWorker: any BackgroundWorker
-    let savedEvents: ClipFinisher.SavedEvents
-    /// Warnings known before any clip (microphone missing…): copied into every clip's sidecar.
-    var rigWarnings: [String] = []
+    /// The microphone's live level and silence watch.
+    var levels = LevelMeter()
 
     /// Routes the active lens's frames (a switch takes effect at its time) and crops them for digital zoom.
     public internal(set) var switcher: Switcher
     /// The lens policy: which cameras run, pending switches, fallback, hold and slate; this class performs it.
     public internal(set) var bank: LensBank
-    public internal(set) var recorder: Recorder?
-    /// The last clip saved (set when its "saved" event is collected, after the background finish).
-    public internal(set) var lastClip: Recorder.Clip?
-    /// Lenses whose camera is running (streaming). With `standby: cold` only the active one (two while a switch
-    /// waits for the new lens's first frame).
-    public var availableLenses: Set<String> { bank.running }
-    /// Watches free space while recording; `nil` leaves the disk unwatched.
-    let storage: (any StorageProbe)?
-    let storagePolicy: StoragePolicy
-    /// Why the current or last clip was stopped by PauseCam rather than by a command (a full disk, a failed
-    /// write); scripts end when they see it. Cleared by `record`.
-    public internal(set) var clipInterruption: String?
-    /// Why the last clip could not be finished, if it could not (the `.partial` then holds the recording).
-    public internal(set) var lastFailure: String?
-    /// Set when the last clip got no video frame at all: such a clip is not kept (no movie, `.partial` or sidecar)
-    /// and this says so for the user; callers that end on a clip treat it as a failure. Cleared by `record`.
-    public internal(set) var nothingRecorded: String?
-    /// Sidecar warnings that arose while no clip was recording: the next clip starts with them.
-    var pendingClipWarnings: [String] = []
-    /// The script name for `{script}` in file names, while a script runs.
-    public var scriptName: String?
-    /// Where devices offer frames for the live monitor, and where the program's lens and zoom are told; `nil` runs
-    /// without a monitor.
+    /// Where the program's lens and zoom are told; `nil` runs without a monitor.
     let monitor: (any MonitorTap)?
     /// The program last told to the monitor, so a change is told once.
     var monitorProgram: (lens: String, digitalZoom: Double)?
     /// True while a timer tells the monitor a digital zoom ramp's progress.
     var monitorFollowsZoomRamp = false
 
-    /// A controller for `rig` whose lens roles are served by `cameras` (a missing role has no camera yet).
-    /// `finishing` runs the slow end of each clip (inline by default, for tests; a `SerialQueueWorker` in the
-    /// program); `savedEvents` says when the context hears of it; `devices` starts and stops cameras (inline by
-    /// default and on the simulated clock, whose virtual lenses read the clock as they start); `monitor` gets every
-    /// lens's frames while someone watches (before the intake gate: framing before recording is the point).
-    public init(rig: Rig, cameras: [String: any Camera], microphone: (any Microphone)?, sinkFactory: any MovieSinkFactory,
-                store: any SidecarStore, serialContext: any SerialContext, wallClock: @escaping @Sendable () -> Date,
-                outputDirectory: String, warnings: [String] = [], storage: (any StorageProbe)? = nil,
-                storagePolicy: StoragePolicy = StoragePolicy(), finishing: any BackgroundWorker = InlineWorker(),
-                savedEvents: ClipFinisher.SavedEvents = .whenFinished, devices: any BackgroundWorker = InlineWorker(),
+    /// A dispatcher over `devices` and `clips`, which the composition root made for the same `rig` and
+    /// `serialContext`; it takes their reports from now on. `monitor` is told the program's lens and zoom (the
+    /// devices' frames reach it through the hub); `notify` gets every engine event.
+    public init(rig: Rig, devices: DeviceHub, clips: ClipController, serialContext: any SerialContext,
                 monitor: (any MonitorTap)? = nil, notify: @escaping (EngineEvent) -> Void) {
-        self.storage = storage
-        self.storagePolicy = storagePolicy
         self.rig = rig
-        self.cameras = cameras
-        self.microphone = microphone
-        self.sinkFactory = sinkFactory
-        self.store = store
+        self.devices = devices
+        self.clips = clips
         self.serialContext = serialContext
-        self.wallClock = wallClock
-        self.outputDirectory = outputDirectory
-        self.rigWarnings = warnings
         self.notify = notify
-        finisher = ClipFinisher(worker: finishing)
-        self.savedEvents = savedEvents
-        deviceWorker = devices
-        switcher = Switcher(lens: rig.defaultLens)
-        bank = LensBank(rig: rig, withCamera: Set(cameras.keys))
         self.monitor = monitor
+        switcher = Switcher(lens: rig.defaultLens)
+        bank = LensBank(rig: rig, withCamera: Set(devices.cameras.keys))
+        devices.report = { [weak self] in self?.handle($0) }
+        devices.clipSound = { [weak self] in self?.clipSound ?? .noClip }
         tellMonitorTheProgram()
     }
+
+    /// A controller for `rig` whose lens roles are served by `cameras` (a missing role has no camera yet), with
+    /// its hub and clip controller made here. `finishing` runs the slow end of each clip and `devices` starts and
+    /// stops cameras (both required: a `SerialQueueWorker` in the program, an `InlineWorker` only where a test or
+    /// the simulated clock wants the work done at once); `savedEvents` says when the context hears of a saved clip;
+    /// `monitor` gets every lens's frames while someone watches (before the intake gate: framing before recording
+    /// is the point).
+    public convenience init(rig: Rig, cameras: [String: any Camera], microphone: (any Microphone)?,
+                            sinkFactory: any MovieSinkFactory, store: any SidecarStore, serialContext: any SerialContext,
+                            wallClock: @escaping @Sendable () -> Date, outputDirectory: String, warnings: [String] = [],
+                            storage: (any StorageProbe)? = nil, storagePolicy: StoragePolicy = StoragePolicy(),
+                            finishing: any BackgroundWorker, savedEvents: ClipFinisher.SavedEvents = .whenFinished,
+                            devices: any BackgroundWorker, monitor: (any MonitorTap)? = nil,
+                            notify: @escaping (EngineEvent) -> Void) {
+        let hub = DeviceHub(rig: rig, cameras: cameras, microphone: microphone, serialContext: serialContext,
+                            devices: devices, monitor: monitor, notify: notify)
+        let clips = ClipController(rig: rig, sinkFactory: sinkFactory, store: store, serialContext: serialContext,
+                                   wallClock: wallClock, outputDirectory: outputDirectory, warnings: warnings,
+                                   storage: storage, storagePolicy: storagePolicy, finishing: finishing,
+                                   savedEvents: savedEvents, notify: notify)
+        self.init(rig: rig, devices: hub, clips: clips, serialContext: serialContext, monitor: monitor, notify: notify)
+    }
+
+    // MARK: Views kept for callers
+
+    /// The camera serving each lens role now (the hub's).
+    public var cameras: [String: any Camera] { devices.cameras }
+    /// The microphone serving the rig now (the hub's).
+    public var microphone: (any Microphone)? { devices.microphone }
+    /// The microphone ended by itself (unplugged); its next chunk means it is back.
+    public var microphoneGone: Bool { devices.microphoneGone }
+    /// The clip being recorded or stopping (the clip controller's).
+    public var recorder: Recorder? { clips.recorder }
+    /// What became of the clip since the last `record`.
+    public var outcome: ClipOutcome { clips.outcome }
+    /// The clip saved since the last `record`, if any (`outcome`'s).
+    public var lastClip: Recorder.Clip? { clips.outcome.savedClip }
+    /// Why the clip since the last `record` could not be finished, if it could not (`outcome`'s).
+    public var lastFailure: String? { clips.outcome.failure }
+    /// Set when the clip since the last `record` got no video frame: such a clip is not kept, and this says so for
+    /// the user; callers that end on a clip treat it as a failure (`outcome`'s).
+    public var nothingRecorded: String? { clips.outcome.nothingRecorded }
+    /// Why PauseCam stopped the clip since the last `record` (a full disk, a failed write); scripts end when they
+    /// see it (`outcome`'s).
+    public var clipInterruption: String? { clips.outcome.interruption }
+    /// The script name for `{script}` in file names, while a script runs.
+    public var scriptName: String? {
+        get { clips.scriptName }
+        set { clips.scriptName = newValue }
+    }
+    /// Lenses whose camera is running (streaming). With `standby: cold` only the active one (two while a switch
+    /// waits for the new lens's first frame).
+    public var availableLenses: Set<String> { bank.running }
+    /// One mailbox per lens role (the hub's).
+    var videoMailboxes: [String: Mailbox<VideoFrame>] { devices.videoMailboxes }
 
     // MARK: Commands
 
@@ -185,42 +188,27 @@ public final class RigController: @unchecked Sendable {
             return .failed("lens \(bank.activeLens) has no camera; choose another with `lens NAME`")
         }
         let settings = movieSettings()
-        let baseName = FileNamePattern.expand(rig.output.namePattern, rig: rig.name, date: wallClock(),
-                                              script: scriptName)
-        // Samples are let in before the sink opens (opening x264 and the file takes a while): the frames captured
-        // meanwhile belong to the clip and wait in the mailboxes. Closed again if the sink cannot open.
-        intake.isOpen = true
-        let sink: any MovieSink
-        do {
-            sink = try sinkFactory.makeSink(directory: outputDirectory, baseName: baseName, settings: settings)
-        } catch {
-            intake.isOpen = false
-            return .failed("cannot start recording: \(error)")
-        }
-        let sidecarPath = String(sink.moviePath.dropLast(settings.container.rawValue.count)) + "json"
-        var devices = rig.lenses.compactMap { lens in
+        var sidecarDevices = rig.lenses.compactMap { lens in
             cameras[lens.name].map {
                 Sidecar.Device(role: lens.name, name: $0.displayName,
                                latency: lens.latency == .zero ? nil : lens.latency.seconds)
             }
         }
         if let microphone, settings.audio != nil {
-            devices.append(Sidecar.Device(role: "microphone", name: microphone.displayName))
+            sidecarDevices.append(Sidecar.Device(role: DeviceHub.microphoneRole, name: microphone.displayName))
         }
-        var description = Recorder.Description(rigName: rig.name, settings: settings, devices: devices,
-                                               sidecarPath: sidecarPath, started: Self.iso8601(wallClock()))
-        description.exports = rig.output.exports
-        let recorder = Recorder(description: description, sink: sink, store: store, sidecarWorker: finisher.worker)
-        recorder.serialContext = serialContext
-        lastClip = nil
-        lastFailure = nil
-        nothingRecorded = nil
-        clipInterruption = nil
-        scheduleHealthCheck(for: recorder, HealthCheck(policy: storagePolicy))
+        // Samples are let in before the sink opens (opening x264 and the file takes a while): the frames captured
+        // meanwhile belong to the clip and wait in the mailboxes. Closed again if the sink cannot open.
+        devices.isTakingSamples = true
+        let recorder: Recorder
+        do {
+            recorder = try clips.open(settings: settings, devices: sidecarDevices)
+        } catch {
+            devices.isTakingSamples = false
+            return .failed("cannot start recording: \(error)")
+        }
+        scheduleHealthCheck(for: recorder, HealthCheck(policy: clips.storagePolicy))
         scheduleVideoHold(for: recorder)
-        for warning in rigWarnings + pendingClipWarnings { recorder.warn(warning) }
-        pendingClipWarnings = []
-        self.recorder = recorder
         return state(.record(name: name), at: time)
     }
 
@@ -281,16 +269,10 @@ public final class RigController: @unchecked Sendable {
                       timer: session?.timer ?? .zero, lens: bank.activeLens,
                       digitalZoom: switcher.digitalZoom(at: serialContext.clock.now()),
                       droppedFrames: recorder?.droppedVideoFrames ?? 0, moviePath: recorder?.moviePath,
-                      lensesWithCamera: rig.lenses.map(\.name).filter { cameras[$0] != nil }, saving: finisher.saving,
+                      lensesWithCamera: rig.lenses.map(\.name).filter { cameras[$0] != nil }, saving: clips.clipsBeingSaved,
                       audioPeak: microphone == nil ? nil : levels.peak ?? SoundLevel.floor,
                       lensZoom: rig.lenses.first { $0.name == bank.activeLens }?.zoom ?? 1)
     }
 
     public func statusLine() -> String { status.line }
-
-    static func iso8601(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.string(from: date)
-    }
 }

@@ -71,7 +71,7 @@ final class ClipExportsTests: XCTestCase {
         let controller = RigController(
             rig: rig, cameras: cameras, microphone: VirtualMicrophone(serialContext: serialContext),
             sinkFactory: RecordingSinkFactory(), store: store, serialContext: serialContext,
-            wallClock: { Date(timeIntervalSince1970: 1_800_000_000) }, outputDirectory: "/videos", notify: { _ in })
+            wallClock: { Date(timeIntervalSince1970: 1_800_000_000) }, outputDirectory: "/videos", finishing: InlineWorker(), devices: InlineWorker(), notify: { _ in })
         controller.startDevices()
         let runner = ScriptRunner(controller: controller, serialContext: serialContext)
         // Three scenes of 10 s: a list YouTube shows.

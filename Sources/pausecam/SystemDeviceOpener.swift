@@ -1,0 +1,50 @@
+import Foundation
+import PauseCamCore
+import PauseCamSystem
+
+/// Opens plugged-in devices for the `DeviceHub` with the real drivers: a V4L2 camera at the node udev reported,
+/// an ALSA microphone on the sound card udev reported (when the rig's `audio` names that card).
+struct SystemDeviceOpener: DeviceOpening {
+    let rig: Rig
+    /// Setup lines (a camera rate the lens cannot deliver, a card that cannot be opened), told as notices.
+    let notify: @Sendable (String) -> Void
+    /// Where a re-plugged microphone is found and opened (udev reads, ALSA open, retries), off the serial context.
+    let microphoneOpening = DispatchQueue(label: "pausecam.microphone")
+
+    /// How long a plugged-in card may take before its PCM opens: ALSA announces the card before its PCM devices
+    /// exist, so the first tries can fail with "no such device".
+    static let microphoneOpenTries = 20
+    static let microphoneOpenRetryDelay = 0.1
+
+    func openCamera(_ identity: CameraIdentity, for lens: Rig.Lens) throws -> any Camera {
+        let warn: @Sendable (String) -> Void = { [notify] in notify("warning: \($0)") }
+        return try RigWiring.openCamera(path: identity.devicePath, lens: lens, rig: rig, warn: warn)
+    }
+
+    func openMicrophone(on card: MicrophoneIdentity, lensNode: String?,
+                        opened: @escaping @Sendable (any Microphone) -> Void) {
+        microphoneOpening.async { [self] in
+            if let microphone = open(card, lensNode: lensNode) { opened(microphone) }
+        }
+    }
+
+    /// On `microphoneOpening`: opens `card` if it is the rig's microphone, retrying while its PCM appears.
+    private func open(_ card: MicrophoneIdentity, lensNode: String?) -> (any Microphone)? {
+        let lensCard = lensNode.flatMap { try? UdevSoundCards().microphone(ofCameraNode: $0) }
+        guard MicrophoneCardRule.picks(card, for: rig.audio.device, lensCard: lensCard) else { return nil }
+        let pcm = MicrophoneFinder.pcmName(opening: card, for: rig.audio.device)
+        let warn: @Sendable (String) -> Void = { [notify] in notify("warning: \($0)") }
+        var failure: (any Error)?
+        for attempt in 0..<Self.microphoneOpenTries {
+            if attempt > 0 { Thread.sleep(forTimeInterval: Self.microphoneOpenRetryDelay) }
+            do {
+                return try ALSAMicrophone(pcm: pcm, warn: warn)
+            } catch {
+                failure = error
+            }
+        }
+        notify("warning: the microphone on sound card \(card.card) (\(card.name)) was plugged in but cannot be opened: "
+               + "\(failure.map { "\($0)" } ?? "unknown error"); recording goes on without sound")
+        return nil
+    }
+}

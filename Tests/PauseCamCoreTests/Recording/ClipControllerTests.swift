@@ -1,0 +1,85 @@
+import Foundation
+import XCTest
+@testable import PauseCamCore
+import PauseCamVirtual
+
+/// A clip's life on its own, without devices or lenses: the one outcome from `record` to the end (an
+/// interruption kept with what the finish brings, an empty clip discarded), and the one ledger of warnings that
+/// wait for clips.
+final class ClipControllerTests: XCTestCase {
+    private let serialContext = SimulatedSerialContext()
+    private let settings = MovieSettings(width: 64, height: 36, rate: FrameRate(30))
+
+    private func makeClips(warnings: [String] = [], events: @escaping (EngineEvent) -> Void = { _ in })
+        -> (ClipController, RecordingSinkFactory) {
+        let factory = RecordingSinkFactory()
+        let clips = ClipController(rig: EngineFixture.makeRig(), sinkFactory: factory, store: MemorySidecarStore(),
+                                   serialContext: serialContext,
+                                   wallClock: { Date(timeIntervalSince1970: 1_800_000_000) },
+                                   outputDirectory: "/videos", warnings: warnings, finishing: InlineWorker(),
+                                   notify: events)
+        return (clips, factory)
+    }
+
+    func testAnInterruptedClipThatGotNoVideoIsNothingRecordedAndKeepsWhy() throws {
+        var events: [String] = []
+        let (clips, factory) = makeClips(events: { events.append($0.text) })
+        XCTAssertEqual(clips.outcome, .undecided)
+        let recorder = try clips.open(settings: settings, devices: [])
+        XCTAssertTrue(clips.recorder === recorder)
+        clips.interrupt(reason: "recording failed: disk full")
+        XCTAssertEqual(clips.outcome, .interrupted(reason: "recording failed: disk full"))
+
+        clips.discardEmpty()
+        XCTAssertNil(clips.recorder)
+        XCTAssertEqual(clips.outcome, .nothingRecorded(interruption: "recording failed: disk full"))
+        XCTAssertEqual(clips.outcome.nothingRecorded, EngineEvent.nothingRecorded.text)
+        XCTAssertEqual(clips.outcome.interruption, "recording failed: disk full")
+        XCTAssertNil(clips.outcome.savedClip)
+        XCTAssertNil(clips.outcome.failure)
+        XCTAssertTrue(factory.sinks[0].discarded, "an empty clip leaves no movie")
+        XCTAssertEqual(events, [EngineEvent.nothingRecorded.text])
+
+        _ = try clips.open(settings: settings, devices: [])
+        XCTAssertEqual(clips.outcome, .undecided, "a new clip starts its outcome over")
+    }
+
+    func testWarningsWaitInOneLedgerAndTheNextClipTakesThem() throws {
+        let (clips, _) = makeClips(warnings: ["lens tele: no camera matches"])
+        XCTAssertEqual(clips.note("focus auto: no focus control"), .nextClip)
+        XCTAssertEqual(clips.note("focus auto: no focus control"), .nextClip)
+        XCTAssertEqual(clips.warnings.nextClip, ["focus auto: no focus control"], "each once")
+        clips.warnClip("a device's news no clip takes")
+        clips.warnEveryClip("microphone X could not start: busy")
+
+        _ = try clips.open(settings: settings, devices: [])
+        XCTAssertEqual(clips.warnings.nextClip, [], "handed to the clip")
+        XCTAssertEqual(clips.warnings.everyClip, ["lens tele: no camera matches", "microphone X could not start: busy"])
+        XCTAssertEqual(clips.note("exposure +1: no exposure control"), .nextClip, "a clip not yet recording")
+    }
+
+    func testTheLedgerHandsNextClipWarningsOverOnceAndEveryClipWarningsAlways() {
+        var ledger = ClipWarnings(everyClip: ["a"])
+        ledger.addForNextClip("b")
+        ledger.addForNextClip("b")
+        XCTAssertEqual(ledger.startClip(), ["a", "b"])
+        XCTAssertEqual(ledger.startClip(), ["a"])
+    }
+
+    /// Through the whole engine: the sidecar of a recorded clip carries the ledger's warnings, and a clip PauseCam
+    /// stopped is saved with the interruption still in its outcome.
+    func testASavedClipCarriesTheLedgersWarningsAndTheInterruptionThatStoppedIt() throws {
+        let fixture = EngineFixture.makeFixture(rig: EngineFixture.makeRig())
+        let controller = fixture.controller
+        fixture.serialContext.perform { _ = controller.clips.note("focus auto: no focus control") }
+        XCTAssertTrue(fixture.runner.perform(.record(name: nil)).ok)
+        XCTAssertTrue(fixture.runner.perform(.wait(.seconds(1))).ok)
+        fixture.serialContext.perform { controller.clips.interrupt(reason: "the disk is full") }
+        XCTAssertTrue(fixture.runner.perform(.stop).ok)
+        let clip = try XCTUnwrap(fixture.runner.finishClip())
+        XCTAssertEqual(controller.outcome, .saved(clip, interruption: "the disk is full"))
+        XCTAssertEqual(controller.lastClip, clip)
+        XCTAssertEqual(controller.clipInterruption, "the disk is full")
+        XCTAssertTrue(clip.sidecar.warnings.contains("focus auto: no focus control"), "\(clip.sidecar.warnings)")
+    }
+}
