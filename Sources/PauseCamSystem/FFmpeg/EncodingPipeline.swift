@@ -7,18 +7,22 @@ import PauseCamCore
 /// come from that one thread; `finish`/`abandon` after it has ended. The owner ends every pipeline with `finish` or
 /// `abandon`: its two threads hold it until then.
 ///
-/// Three stages overlap: the calling thread decodes and draws each picture onto a canvas (scaling and
-/// the BT.709 matrix); the x264 thread hands the canvases to x264 and muxes its packets; the audio thread
-/// encodes AAC. Drawing the next picture while x264 takes the last keeps x264's frame threads fed: on the calling
-/// thread, the drawing delayed every next picture handed to x264 (and AAC had before it moved off). Drawn canvases
-/// reach the x264 thread through a `BoundedChannel` under `.block`: at most `picturesInFlight` of them are drawn and
-/// not yet encoded (one in x264's hands, the rest waiting), so memory stays bounded and the caller waits when x264
-/// is behind (as it did when it called x264 itself). Audio chunks reach the audio thread through a channel of their
-/// own, which `MovieWriter` may hand in (so chunks wait there while the pipeline opens). The muxer, shared by both
-/// threads, is used under `muxerLock`, and its interleaver puts the two streams in order. `finish`, `abandon` and
+/// Stages, each on its own thread: the calling thread decodes and draws each picture onto a canvas (scaling and
+/// the BT.709 matrix); the x264 thread hands the canvases to x264; the audio thread encodes AAC. The two encoder
+/// stages hand their `EncodedPacket`s to the packet stage (`packets`, the `.partial`'s `PartialMuxerStage`), which
+/// they know only as an `EncodedPacketSink`: another taker of packets plugs in there, not in the encoders.
+///
+/// Drawing the next picture while x264 takes the last keeps x264's frame threads fed: on the calling thread, the
+/// drawing delayed every next picture handed to x264 (and AAC had before it moved off). Drawn canvases reach the
+/// x264 thread through a `BoundedChannel` under `.block`: at most `picturesInFlight` of them are drawn and not yet
+/// encoded (one in x264's hands, the rest waiting), so memory stays bounded and the caller waits when x264 is behind
+/// (as it did when it called x264 itself). Audio chunks reach the audio thread through a channel of their own,
+/// which `MovieWriter` may hand in (so chunks wait there while the pipeline opens). The muxer stage, shared by both
+/// encoder threads, serializes itself, and its interleaver puts the two streams in order. `finish`, `abandon` and
 /// `waitForWorkers` first wait for both threads to be idle, so after them the encoders are the caller's again. A
 /// thread's error is kept and thrown by the next call.
-/// Unchecked Sendable: the FFmpeg objects are each used by one thread at a time, the muxer under `muxerLock`.
+/// Unchecked Sendable: the FFmpeg objects are each used by one thread at a time (the muxer inside its stage's lock);
+/// the failures under `failureLock`.
 final class EncodingPipeline: @unchecked Sendable {
     /// Work for the x264 thread, in order.
     private enum VideoWork: Sendable {
@@ -49,12 +53,11 @@ final class EncodingPipeline: @unchecked Sendable {
         var weight: Int { if case .chunk = self { return 1 } else { return 0 } }
     }
 
-    let muxer: PartialMovieMuxer
+    /// Where the encoders' packets go: the `.partial`'s muxer.
+    let packets: PartialMuxerStage
     let scaler: CanvasScaler
     let video: VideoEncoder
     let audio: AudioEncoder?
-    private let videoStream: Int32
-    private let audioStream: Int32
     /// Compressed frames that did not decode and were replaced by the previous picture (the calling thread's).
     private(set) var undecodablePictures = 0
 
@@ -71,8 +74,8 @@ final class EncodingPipeline: @unchecked Sendable {
     static let audioChunksInFlight = 512
     private let videoThreadEnded = DispatchGroup()
     private let audioThreadEnded = DispatchGroup()
-    /// Serializes the muxer between the two threads; also guards the failures.
-    private let muxerLock = NSLock()
+    /// Guards the threads' failures.
+    private let failureLock = NSLock()
     private var audioFailure: Error?
     private var videoFailure: Error?
     /// Whether a picture was ever drawn (the calling thread's): a repeat before the first picture does nothing.
@@ -89,10 +92,10 @@ final class EncodingPipeline: @unchecked Sendable {
         let globalHeader = muxer.wantsGlobalHeader
         let video = try VideoEncoder(settings: settings, globalHeader: globalHeader)
         let audio = try settings.audio.map { try AudioEncoder(settings: $0, globalHeader: globalHeader) }
-        videoStream = try muxer.addStream(from: video.context)
-        audioStream = try audio.map { try muxer.addStream(from: $0.context) } ?? -1
+        let videoStream = try muxer.addStream(from: video.context)
+        let audioStream = try audio.map { try muxer.addStream(from: $0.context) }
         try muxer.open(container: settings.container)
-        self.muxer = muxer
+        packets = PartialMuxerStage(muxer: muxer, videoStream: videoStream, audioStream: audioStream)
         self.video = video
         self.audio = audio
         self.audioChunks = audioChunks ?? BoundedChannel(capacity: Self.audioChunksInFlight, policy: .block,
@@ -183,11 +186,11 @@ final class EncodingPipeline: @unchecked Sendable {
 
     /// x264 on the x264 thread; an error stops video encoding and is kept for the caller.
     private func encodeOnWorker(_ picture: UnsafeMutablePointer<AVFrame>, at fileTime: MediaTime, keyframe: Bool) {
-        guard muxerLock.withLock({ videoFailure == nil }) else { return }
+        guard failureLock.withLock({ videoFailure == nil }) else { return }
         do {
-            try video.encode(picture, at: fileTime, keyframe: keyframe, emit: writeVideo)
+            try video.encode(picture, at: fileTime, keyframe: keyframe, emit: packets.write)
         } catch {
-            muxerLock.withLock { videoFailure = error }
+            failureLock.withLock { videoFailure = error }
         }
     }
 
@@ -204,11 +207,11 @@ final class EncodingPipeline: @unchecked Sendable {
         while let work = audioChunks.receive() {
             switch work {
             case .chunk(let chunk):
-                guard let audio, muxerLock.withLock({ audioFailure == nil }) else { continue }
+                guard let audio, failureLock.withLock({ audioFailure == nil }) else { continue }
                 do {
-                    try audio.append(chunk, emit: writeAudio)
+                    try audio.append(chunk, emit: packets.write)
                 } catch {
-                    muxerLock.withLock { audioFailure = error }
+                    failureLock.withLock { audioFailure = error }
                 }
             case .barrier(let done):
                 done.signal()
@@ -235,7 +238,7 @@ final class EncodingPipeline: @unchecked Sendable {
 
     /// The first error either thread met, if any.
     private func throwWorkerFailure() throws {
-        try muxerLock.withLock {
+        try failureLock.withLock {
             if let videoFailure { throw videoFailure }
             if let audioFailure { throw audioFailure }
         }
@@ -245,29 +248,16 @@ final class EncodingPipeline: @unchecked Sendable {
     func finish() throws {
         endThreads()
         try throwWorkerFailure()
-        try video.flush(emit: writeVideo)
-        try audio?.flush(emit: writeAudio)
-        try muxer.finish()
+        try video.flush(emit: packets.write)
+        try audio?.flush(emit: packets.write)
+        try packets.finish()
     }
 
     /// Writes the trailer of what is already muxed (the encoders' delayed frames are lost) and closes the file.
     func abandon() {
         endThreads()
-        try? muxer.finish()
-        muxer.close()
-    }
-
-    private func writeVideo(_ packet: UnsafeMutablePointer<AVPacket>) throws {
-        try muxerLock.withLock {
-            try muxer.write(packet, timeBase: video.context.pointee.time_base, stream: videoStream)
-        }
-    }
-
-    private func writeAudio(_ packet: UnsafeMutablePointer<AVPacket>) throws {
-        guard let audio else { return }
-        try muxerLock.withLock {
-            try muxer.write(packet, timeBase: audio.context.pointee.time_base, stream: audioStream)
-        }
+        try? packets.finish()
+        packets.close()
     }
 }
 
