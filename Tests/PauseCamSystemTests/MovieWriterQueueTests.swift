@@ -3,45 +3,9 @@ import PauseCamCore
 import XCTest
 @testable import PauseCamSystem
 
+/// The writer's video and audio channels: what a full one costs the movie (the channel itself is tested in
+/// `BoundedChannelTests`).
 final class MovieWriterQueueTests: XCTestCase {
-    func testOfferDropsWhenFullAndPutWaitsForRoom() {
-        let queue = EncoderQueue<Int>()
-        XCTAssertTrue(queue.offer(1, below: 2))
-        XCTAssertTrue(queue.offer(2, below: 2))
-        XCTAssertFalse(queue.offer(3, below: 2), "a full queue drops")
-        XCTAssertEqual(queue.count, 2, "memory stays bounded")
-
-        let putDone = expectation(description: "put returns once there is room")
-        DispatchQueue.global().async {
-            queue.put(4, waitingBelow: 2)
-            putDone.fulfill()
-        }
-        // The fake consumer frees one slot; only then can the waiting producer go on.
-        XCTAssertEqual(queue.take(), 1)
-        queue.done()
-        wait(for: [putDone], timeout: 60)
-        XCTAssertEqual(queue.take(), 2)
-        queue.done()
-        XCTAssertEqual(queue.take(), 4, "order is kept; the dropped item never arrives")
-        queue.done()
-        queue.close()
-        XCTAssertNil(queue.take(), "closed and empty")
-        XCTAssertFalse(queue.offer(5, below: 10), "nothing is accepted after close")
-    }
-
-    func testCloseReleasesAWaitingProducer() {
-        let queue = EncoderQueue<Int>()
-        queue.put(1, waitingBelow: 1)
-        let released = expectation(description: "producer released")
-        DispatchQueue.global().async {
-            XCTAssertFalse(queue.put(2, waitingBelow: 1))
-            released.fulfill()
-        }
-        queue.discardAndClose()
-        wait(for: [released], timeout: 60)
-        XCTAssertNil(queue.take())
-    }
-
     func testDroppingWriterCountsEveryFrameItDidNotWriteAndStaysValid() throws {
         let directory = try MovieWriterFixture.directory("drops")
         var settings = MovieWriterFixture.settings(width: 640, height: 360)

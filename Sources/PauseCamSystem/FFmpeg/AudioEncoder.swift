@@ -8,7 +8,8 @@ import PauseCamCore
 /// difference into libswresample compensation — a gentle, inaudible stretch or squeeze, the one drift correction —
 /// and only a stall beyond 200 ms into silence or a cut, counted for the sidecar. Samples go through the
 /// `AudioResampler` (to the encoder's rate, layout and float planar format) into an `AVAudioFifo` that is cut into
-/// 1024-sample frames whose timestamps count samples from zero. Owns its codec context, resampler and FIFO.
+/// 1024-sample frames whose timestamps count samples from zero. Owns its codec context, resampler and FIFO; each
+/// packet is handed to `emit` as an `EncodedPacket` (the encoder knows no muxer).
 final class AudioEncoder {
     let context: UnsafeMutablePointer<AVCodecContext>
     private var resampler: AudioResampler?
@@ -59,7 +60,7 @@ final class AudioEncoder {
     }
 
     /// Places `chunk` (its `pts` is a file time) on the track and encodes every full frame.
-    func append(_ chunk: AudioChunk, emit: (UnsafeMutablePointer<AVPacket>) throws -> Void) throws {
+    func append(_ chunk: AudioChunk, emit: (EncodedPacket) throws -> Void) throws {
         if resampler.map({ $0.inputRate != chunk.sampleRate || $0.inputChannels != chunk.channels }) ?? true {
             resampler = try AudioResampler(inputRate: chunk.sampleRate, inputChannels: chunk.channels,
                                            layout: &context.pointee.ch_layout, outputRate: sampleRate)
@@ -86,7 +87,7 @@ final class AudioEncoder {
     /// Silence lasting `outputSamples` of the output rate, through the resampler (so it stays in order with what
     /// the resampler still holds), in runs of at most a second so a long gap never becomes one allocation.
     private func insertSilence(outputSamples: Int, channels: Int,
-                               emit: (UnsafeMutablePointer<AVPacket>) throws -> Void) throws {
+                               emit: (EncodedPacket) throws -> Void) throws {
         guard let rate = resampler?.inputRate, outputSamples > 0 else { return }
         let inputFrames = Int64(outputSamples) * Int64(rate) / Int64(sampleRate)
         let run = max(1, Int64(rate))
@@ -101,7 +102,7 @@ final class AudioEncoder {
     }
 
     /// Drains the resampler, encodes the last (short) frame and flushes the encoder.
-    func flush(emit: (UnsafeMutablePointer<AVPacket>) throws -> Void) throws {
+    func flush(emit: (EncodedPacket) throws -> Void) throws {
         if let resampler {
             let output = try makeFrame(samples: 0)
             defer { FFmpegFrame.release(output) }
@@ -158,12 +159,12 @@ final class AudioEncoder {
         }
     }
 
-    private func encodeFullFrames(emit: (UnsafeMutablePointer<AVPacket>) throws -> Void) throws {
+    private func encodeFullFrames(emit: (EncodedPacket) throws -> Void) throws {
         let frameSize = context.pointee.frame_size > 0 ? context.pointee.frame_size : 1024
         while av_audio_fifo_size(fifo) >= frameSize { try encodeFrame(samples: frameSize, emit: emit) }
     }
 
-    private func encodeFrame(samples: Int32, emit: (UnsafeMutablePointer<AVPacket>) throws -> Void) throws {
+    private func encodeFrame(samples: Int32, emit: (EncodedPacket) throws -> Void) throws {
         let frame = try makeFrame(samples: samples)
         defer { FFmpegFrame.release(frame) }
         let read = pausecam_audio_fifo_read_frame(fifo, frame, samples)
@@ -174,13 +175,13 @@ final class AudioEncoder {
         try drain(emit: emit)
     }
 
-    private func drain(emit: (UnsafeMutablePointer<AVPacket>) throws -> Void) throws {
+    private func drain(emit: (EncodedPacket) throws -> Void) throws {
         while true {
             let result = avcodec_receive_packet(context, packetBox.packet)
             if result == pausecam_averror_eagain() || result == pausecam_averror_eof() { return }
             try FFmpegError.check(result, "avcodec_receive_packet(aac)")
             defer { av_packet_unref(packetBox.packet) }
-            try emit(packetBox.packet)
+            try emit(EncodedPacket(takingFrom: packetBox.packet, stream: .audio, timeBase: context.pointee.time_base))
         }
     }
 }

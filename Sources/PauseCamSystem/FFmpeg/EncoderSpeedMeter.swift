@@ -50,7 +50,7 @@ public enum EncoderSpeedMeter {
         let encoder = try VideoEncoder(settings: settings, globalHeader: false)
         let pictures = try frames.map { try picture(from: $0, width: width & ~1, height: height & ~1) }
         defer { pictures.forEach(FFmpegFrame.release) }
-        let discard: (UnsafeMutablePointer<AVPacket>) throws -> Void = { _ in }
+        let discard: (EncodedPacket) throws -> Void = { _ in }
         let start = DispatchTime.now().uptimeNanoseconds, cpuStart = ProcessCPUTime.seconds()
         var fed = 0
         for index in 0..<count {

@@ -4,73 +4,125 @@ import PauseCamCore
 
 /// Everything that runs behind `MovieWriter`'s encoder thread: canvas drawing, the H.264 and AAC encoders and the
 /// fragmented `.partial` muxer. Built by `MovieWriter` before its thread starts; its `encode…`/`repeatVideo` calls
-/// come from that one thread; `finish`/`abandon` after it has ended.
+/// come from that one thread; `finish`/`abandon` after it has ended. The owner ends every pipeline with `finish` or
+/// `abandon`: its two threads hold it until then.
 ///
-/// Three stages overlap: the calling thread decodes and draws each picture onto a canvas (scaling and
-/// the BT.709 matrix); a serial video worker hands the canvases to x264 and muxes its packets; a serial audio worker
-/// encodes AAC. Drawing the next picture while x264 takes the last keeps x264's frame threads fed: on the calling
-/// thread, the drawing delayed every next picture handed to x264 (and AAC had before it moved off). At most
-/// `picturesInFlight` drawn canvases wait for x264, so memory stays bounded and the caller waits when x264 is
-/// behind (as it did when it called x264 itself). The muxer, shared by both workers, is used under `muxerLock`, and
-/// its interleaver puts the two streams in order. `finish`, `abandon` and `waitForWorkers` first wait for both
-/// workers to be idle, so after them the encoders are the caller's again. A worker's error is kept and thrown by the
-/// next call.
-/// Unchecked Sendable: the FFmpeg objects are each used by one worker at a time, the muxer under `muxerLock`.
+/// Stages, each on its own thread: the calling thread decodes and draws each picture onto a canvas (scaling and
+/// the BT.709 matrix); the x264 thread hands the canvases to x264; the audio thread encodes AAC. The two encoder
+/// stages hand their `EncodedPacket`s to the packet stage (`packets`, the `.partial`'s `PartialMuxerStage`), which
+/// they know only as an `EncodedPacketSink`: another taker of packets plugs in there, not in the encoders.
+///
+/// Drawing the next picture while x264 takes the last keeps x264's frame threads fed: on the calling thread, the
+/// drawing delayed every next picture handed to x264 (and AAC had before it moved off). Drawn canvases reach the
+/// x264 thread through a `BoundedChannel` under `.block`: at most `picturesInFlight` of them are drawn and not yet
+/// encoded (one in x264's hands, the rest waiting), so memory stays bounded and the caller waits when x264 is behind
+/// (as it did when it called x264 itself). Audio chunks reach the audio thread through a channel of their own,
+/// which `MovieWriter` may hand in (so chunks wait there while the pipeline opens). The muxer stage, shared by both
+/// encoder threads, serializes itself, and its interleaver puts the two streams in order. `finish`, `abandon` and
+/// `waitForWorkers` first wait for both threads to be idle, so after them the encoders are the caller's again. A
+/// thread's error is kept and thrown by the next call.
+/// Unchecked Sendable: the FFmpeg objects are each used by one thread at a time (the muxer inside its stage's lock);
+/// the failures under `failureLock`.
 final class EncodingPipeline: @unchecked Sendable {
-    let muxer: PartialMovieMuxer
+    /// Work for the x264 thread, in order.
+    private enum VideoWork: Sendable {
+        case picture(CanvasHandOff, MediaTime, keyframe: Bool)
+        /// The last picture again at this file time.
+        case repeatLast(MediaTime, keyframe: Bool)
+        /// Signalled once everything before it is encoded and muxed.
+        case barrier(DispatchSemaphore)
+        /// Tests: the thread takes the next work, then waits for this before encoding it.
+        case hold(DispatchSemaphore)
+
+        /// Pictures and repeats take room; markers never wait.
+        var weight: Int {
+            switch self {
+            case .picture, .repeatLast: return 1
+            case .barrier, .hold: return 0
+            }
+        }
+    }
+
+    /// Work for the audio thread, in order.
+    enum AudioWork: Sendable {
+        case chunk(AudioChunk)
+        /// Signalled once every chunk before it is encoded and muxed.
+        case barrier(DispatchSemaphore)
+
+        /// Chunks take room; a barrier never waits.
+        var weight: Int { if case .chunk = self { return 1 } else { return 0 } }
+    }
+
+    /// Where the encoders' packets go: the `.partial`'s muxer.
+    let packets: PartialMuxerStage
     let scaler: CanvasScaler
     let video: VideoEncoder
     let audio: AudioEncoder?
-    private let videoStream: Int32
-    private let audioStream: Int32
     /// Compressed frames that did not decode and were replaced by the previous picture (the calling thread's).
     private(set) var undecodablePictures = 0
 
-    /// Opens the encoders and writes the `.partial` header.
-    init(partialPath: String, settings: MovieSettings) throws {
-        let muxer = try PartialMovieMuxer(path: partialPath, container: settings.container)
-        let globalHeader = muxer.wantsGlobalHeader
-        let video = try VideoEncoder(settings: settings, globalHeader: globalHeader)
-        let audio = try settings.audio.map { try AudioEncoder(settings: $0, globalHeader: globalHeader) }
-        videoStream = try muxer.addStream(from: video.context)
-        audioStream = try audio.map { try muxer.addStream(from: $0.context) } ?? -1
-        try muxer.open(container: settings.container)
-        self.muxer = muxer
-        self.video = video
-        self.audio = audio
-        scaler = CanvasScaler(width: settings.width, height: settings.height)
-    }
-
-    /// The serial worker that encodes audio chunks, in order.
-    private let audioWorker = DispatchQueue(label: "PauseCam audio encoder")
-    /// Bounds the chunks waiting on the worker (the encoder thread waits past it; AAC is far faster than real time).
-    private let audioSlots = DispatchSemaphore(value: 512)
-    /// Serializes the muxer between the encoder thread and the audio worker; also guards `audioFailure`.
-    private let muxerLock = NSLock()
-    private var audioFailure: Error?
-
-    /// The serial worker that hands canvases to x264, in order, and muxes the packets.
-    private let videoWorker = DispatchQueue(label: "PauseCam x264")
-    /// Canvases drawn and not yet taken by x264: enough for the drawing of the next picture to overlap x264's
-    /// intake of the last, few enough that a picture waits at most two frames (and 6 MB at 1080p) for x264.
+    /// Canvases drawn and not yet encoded: enough for the drawing of the next picture to overlap x264's intake of
+    /// the last, few enough that a picture waits at most two frames (and 6 MB at 1080p) for x264.
     static let picturesInFlight = 2
-    private let videoSlots = DispatchSemaphore(value: EncodingPipeline.picturesInFlight)
+    /// The canvases on their way to the x264 thread: `picturesInFlight` less the one x264 works on.
+    private let pictures = BoundedChannel<VideoWork>(capacity: EncodingPipeline.picturesInFlight - 1,
+                                                     policy: .block, weight: \.weight)
+    /// The chunks on their way to the audio thread.
+    let audioChunks: BoundedChannel<AudioWork>
+    /// Chunks that may wait for the audio thread when the pipeline makes its own channel (AAC is far faster than
+    /// real time; `MovieWriter` hands in a channel sized and answered by its own rules).
+    static let audioChunksInFlight = 512
+    private let videoThreadEnded = DispatchGroup()
+    private let audioThreadEnded = DispatchGroup()
+    /// Guards the threads' failures.
+    private let failureLock = NSLock()
+    private var audioFailure: Error?
     private var videoFailure: Error?
     /// Whether a picture was ever drawn (the calling thread's): a repeat before the first picture does nothing.
     private var hasPicture = false
 
-    /// The last canvas picture encoded, kept (owned by the video worker) so a frame whose picture was dropped, or
+    /// The last canvas picture encoded, kept (owned by the x264 thread) so a frame whose picture was dropped, or
     /// did not decode, can repeat it.
     private var lastPicture: UnsafeMutablePointer<AVFrame>?
+
+    /// Opens the encoders, writes the `.partial` header and starts the x264 and audio threads. Audio is taken from
+    /// `audioChunks` when given (its owner closes it when no more comes), else from a channel of the pipeline's own.
+    init(partialPath: String, settings: MovieSettings, audioChunks: BoundedChannel<AudioWork>? = nil) throws {
+        let muxer = try PartialMovieMuxer(path: partialPath, container: settings.container)
+        let globalHeader = muxer.wantsGlobalHeader
+        let video = try VideoEncoder(settings: settings, globalHeader: globalHeader)
+        let audio = try settings.audio.map { try AudioEncoder(settings: $0, globalHeader: globalHeader) }
+        let videoStream = try muxer.addStream(from: video.context)
+        let audioStream = try audio.map { try muxer.addStream(from: $0.context) }
+        try muxer.open(container: settings.container)
+        packets = PartialMuxerStage(muxer: muxer, videoStream: videoStream, audioStream: audioStream)
+        self.video = video
+        self.audio = audio
+        self.audioChunks = audioChunks ?? BoundedChannel(capacity: Self.audioChunksInFlight, policy: .block,
+                                                         weight: \.weight)
+        scaler = CanvasScaler(width: settings.width, height: settings.height)
+        startThread("PauseCam x264", ended: videoThreadEnded) { [self] in runVideoThread() }
+        startThread("PauseCam audio encoder", ended: audioThreadEnded) { [self] in runAudioThread() }
+    }
 
     deinit {
         av_frame_free(&lastPicture)
     }
 
-    /// Draws one frame onto a canvas here and hands it to the video worker for x264. A compressed frame (JPEG) is
+    private func startThread(_ name: String, ended: DispatchGroup, _ body: @escaping @Sendable () -> Void) {
+        ended.enter()
+        let thread = Thread {
+            body()
+            ended.leave()
+        }
+        thread.name = name
+        thread.start()
+    }
+
+    /// Draws one frame onto a canvas here and hands it to the x264 thread. A compressed frame (JPEG) is
     /// decoded here first: only frames that reach the movie are decoded. One that does not decode (a torn
     /// transfer; the camera only checks the JPEG's start) repeats the previous picture, so the movie keeps its
-    /// constant rate. Waits while `picturesInFlight` canvases wait for x264; throws the worker's error, if an
+    /// constant rate. Waits while `picturesInFlight` canvases wait for x264; throws the thread's error, if an
     /// earlier picture failed.
     func encodeVideo(_ frame: VideoFrame, at fileTime: MediaTime, keyframe: Bool) throws {
         try throwWorkerFailure()
@@ -81,12 +133,8 @@ final class EncodingPipeline: @unchecked Sendable {
         // A JPEG is drawn from the picture just decoded (the scaler keeps it), straight from libavcodec's buffers.
         let handOff = CanvasHandOff(picture: try scaler.scale(frame))
         hasPicture = true
-        videoSlots.wait()
-        videoWorker.async { [self] in
-            defer { videoSlots.signal() }
-            if let previous = lastPicture { scaler.recycle(previous) }
-            lastPicture = handOff.picture
-            encodeOnWorker(handOff.picture, at: fileTime, keyframe: keyframe)
+        if !pictures.send(.picture(handOff, fileTime, keyframe: keyframe)).isAccepted {
+            scaler.recycle(handOff.picture)
         }
     }
 
@@ -100,105 +148,122 @@ final class EncodingPipeline: @unchecked Sendable {
 
     private func repeatVideo(at fileTime: MediaTime, keyframe: Bool) throws {
         guard hasPicture else { return }
-        videoSlots.wait()
-        videoWorker.async { [self] in
-            defer { videoSlots.signal() }
-            guard let lastPicture else { return }
-            encodeOnWorker(lastPicture, at: fileTime, keyframe: keyframe)
-        }
+        pictures.send(.repeatLast(fileTime, keyframe: keyframe))
     }
 
-    /// Holds the video worker until the returned semaphore is signalled (tests: pictures then pile up in flight).
+    /// Tests: the x264 thread takes the next picture, then waits until the returned semaphore is signalled before
+    /// encoding it (pictures then pile up in flight at a known point).
     func holdVideoWorker() -> DispatchSemaphore {
         let release = DispatchSemaphore(value: 0)
-        videoWorker.async { release.wait() }
+        pictures.send(.hold(release))
         return release
     }
 
-    /// x264 on the video worker; an error stops video encoding and is kept for the caller.
-    private func encodeOnWorker(_ picture: UnsafeMutablePointer<AVFrame>, at fileTime: MediaTime, keyframe: Bool) {
-        muxerLock.lock()
-        let failed = videoFailure != nil
-        muxerLock.unlock()
-        guard !failed else { return }
-        do {
-            try video.encode(picture, at: fileTime, keyframe: keyframe, emit: writeVideo)
-        } catch {
-            muxerLock.lock()
-            videoFailure = error
-            muxerLock.unlock()
-        }
-    }
-
-    /// Hands one audio chunk to the audio worker, which places and encodes it (ignored for a video-only movie).
-    /// Throws the worker's error, if an earlier chunk failed.
-    func encodeAudio(_ chunk: AudioChunk) throws {
-        guard audio != nil else { return }
-        try throwWorkerFailure()
-        audioSlots.wait()
-        audioWorker.async { [self] in
-            defer { audioSlots.signal() }
-            muxerLock.lock()
-            let failed = audioFailure != nil
-            muxerLock.unlock()
-            guard !failed else { return }
-            do {
-                try audio?.append(chunk, emit: writeAudio)
-            } catch {
-                muxerLock.lock()
-                audioFailure = error
-                muxerLock.unlock()
+    /// The x264 thread: encodes every picture and repeat in order until the channel closes; after an error it only
+    /// drains, so the caller never waits forever.
+    private func runVideoThread() {
+        var hold: DispatchSemaphore?
+        while let work = pictures.receive() {
+            switch work {
+            case let .picture(handOff, fileTime, keyframe):
+                hold?.wait()
+                hold = nil
+                if let previous = lastPicture { scaler.recycle(previous) }
+                lastPicture = handOff.picture
+                encodeOnWorker(handOff.picture, at: fileTime, keyframe: keyframe)
+            case let .repeatLast(fileTime, keyframe):
+                hold?.wait()
+                hold = nil
+                guard let lastPicture else { continue }
+                encodeOnWorker(lastPicture, at: fileTime, keyframe: keyframe)
+            case .barrier(let done):
+                done.signal()
+            case .hold(let release):
+                hold = release
             }
         }
     }
 
-    /// Waits until every picture and audio chunk handed over has been encoded and muxed.
-    func waitForWorkers() {
-        videoWorker.sync {}
-        audioWorker.sync {}
+    /// x264 on the x264 thread; an error stops video encoding and is kept for the caller.
+    private func encodeOnWorker(_ picture: UnsafeMutablePointer<AVFrame>, at fileTime: MediaTime, keyframe: Bool) {
+        guard failureLock.withLock({ videoFailure == nil }) else { return }
+        do {
+            try video.encode(picture, at: fileTime, keyframe: keyframe, emit: packets.write)
+        } catch {
+            failureLock.withLock { videoFailure = error }
+        }
     }
 
-    /// The first error either worker met, if any.
+    /// Hands one audio chunk to the audio thread, which places and encodes it (ignored for a video-only movie).
+    /// Throws the thread's error, if an earlier chunk failed.
+    func encodeAudio(_ chunk: AudioChunk) throws {
+        guard audio != nil else { return }
+        try throwWorkerFailure()
+        audioChunks.send(.chunk(chunk))
+    }
+
+    /// The audio thread: encodes every chunk in order until the channel closes; after an error it only drains.
+    private func runAudioThread() {
+        while let work = audioChunks.receive() {
+            switch work {
+            case .chunk(let chunk):
+                guard let audio, failureLock.withLock({ audioFailure == nil }) else { continue }
+                do {
+                    try audio.append(chunk, emit: packets.write)
+                } catch {
+                    failureLock.withLock { audioFailure = error }
+                }
+            case .barrier(let done):
+                done.signal()
+            }
+        }
+    }
+
+    /// Waits until every picture and audio chunk handed over has been encoded and muxed: a barrier through each
+    /// channel, or, once a channel is closed, the end of its thread.
+    func waitForWorkers() {
+        let videoDone = DispatchSemaphore(value: 0)
+        if pictures.send(.barrier(videoDone)).isAccepted { videoDone.wait() } else { videoThreadEnded.wait() }
+        let audioDone = DispatchSemaphore(value: 0)
+        if audioChunks.send(.barrier(audioDone)).isAccepted { audioDone.wait() } else { audioThreadEnded.wait() }
+    }
+
+    /// Ends both threads once they have done everything handed over (the calling thread's, before it flushes).
+    private func endThreads() {
+        pictures.close()
+        audioChunks.close()
+        videoThreadEnded.wait()
+        audioThreadEnded.wait()
+    }
+
+    /// The first error either thread met, if any.
     private func throwWorkerFailure() throws {
-        muxerLock.lock()
-        defer { muxerLock.unlock() }
-        if let videoFailure { throw videoFailure }
-        if let audioFailure { throw audioFailure }
+        try failureLock.withLock {
+            if let videoFailure { throw videoFailure }
+            if let audioFailure { throw audioFailure }
+        }
     }
 
     /// Flushes both encoders and writes the trailer.
     func finish() throws {
-        waitForWorkers()
+        endThreads()
         try throwWorkerFailure()
-        try video.flush(emit: writeVideo)
-        try audio?.flush(emit: writeAudio)
-        try muxer.finish()
+        try video.flush(emit: packets.write)
+        try audio?.flush(emit: packets.write)
+        try packets.finish()
     }
 
     /// Writes the trailer of what is already muxed (the encoders' delayed frames are lost) and closes the file.
     func abandon() {
-        waitForWorkers()
-        try? muxer.finish()
-        muxer.close()
-    }
-
-    private func writeVideo(_ packet: UnsafeMutablePointer<AVPacket>) throws {
-        muxerLock.lock()
-        defer { muxerLock.unlock() }
-        try muxer.write(packet, timeBase: video.context.pointee.time_base, stream: videoStream)
-    }
-
-    private func writeAudio(_ packet: UnsafeMutablePointer<AVPacket>) throws {
-        guard let audio else { return }
-        muxerLock.lock()
-        defer { muxerLock.unlock() }
-        try muxer.write(packet, timeBase: audio.context.pointee.time_base, stream: audioStream)
+        endThreads()
+        try? packets.finish()
+        packets.close()
     }
 }
 
-/// A drawn canvas on its way from the drawing thread to the video worker, which owns it from then on (no thread
+/// A drawn canvas on its way from the drawing thread to the x264 thread, which owns it from then on (no thread
 /// touches it while the other does).
-/// Unchecked Sendable: carries an AVFrame from the drawing thread to the video worker, which owns it from then on.
+/// Unchecked Sendable: carries an AVFrame from the drawing thread to the x264 thread, which owns it from then on.
 private struct CanvasHandOff: @unchecked Sendable {
     let picture: UnsafeMutablePointer<AVFrame>
 }

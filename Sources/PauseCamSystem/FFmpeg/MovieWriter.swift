@@ -4,16 +4,18 @@ import PauseCamCore
 /// The FFmpeg movie writer behind Core's `MovieSink` port: H.264 + AAC into a crash-safe fragmented `.partial`
 /// while recording, remuxed with chapters into the final seekable movie on `finish`.
 ///
-/// Threads: the recorder calls `appendVideo`/`appendAudio` on its serial context; they only enqueue. One encoder
+/// Threads: the recorder calls `appendVideo`/`appendAudio` on its serial context; they only hand over. One encoder
 /// thread (started in `init`, owned by the writer) first opens the FFmpeg objects (x264, the AAC encoder, the
-/// muxer and its file header: slow on a slow machine, so never on the serial context), then takes jobs from a
-/// bounded `EncoderQueue` and owns those objects until it ends. While it opens, the queue takes up to a second of
-/// frames, as the devices' mailboxes would; an open that fails is thrown by the next append, or by `finish`. With `blockWhenBehind` (simulated clock) a full queue makes the caller wait, so nothing
-/// is lost; otherwise a video frame that finds the queue full has its picture dropped and counted (a keyframe it
-/// asked for moves to the next frame), and its place in the movie repeats the picture before it, so the movie keeps
-/// its constant rate (a repeat is a small job without pixels, queued with the audio and never refused). Audio has
-/// a limit of its own (seconds of chunks, far more than waits behind eight frames): on the simulated clock it waits
-/// for room; on the real clock a chunk that finds no room is dropped and counted (the audio encoder fills the hole
+/// muxer and its file header: slow on a slow machine, so never on the serial context), then takes video jobs from a
+/// `BoundedChannel` and owns those objects until it ends; audio chunks go through a channel of their own straight
+/// to the pipeline's audio thread. While it opens, the video channel takes up to a second of frames, as the
+/// devices' mailboxes would; an open that fails is thrown by the next append, or by `finish`. The channels' policy
+/// is the clock's: with `blockWhenBehind` (simulated clock) `.block`, so a full channel makes the caller wait and
+/// nothing is lost; otherwise `.refuse`: a video frame that finds the channel full has its picture dropped and
+/// counted (a keyframe it asked for moves to the next frame), and its place in the movie repeats the picture
+/// before it, so the movie keeps its constant rate (a repeat is a job without pixels and without weight, so the
+/// channel never refuses it). Audio has a limit of its own (seconds of chunks, far more than waits behind eight
+/// frames): on the real clock a chunk that finds no room is dropped and counted (the audio encoder fills the hole
 /// with silence, so sync holds), because blocking the recorder's serial context would delay every command and let
 /// frames pile up in front of it. Memory stays bounded by the limits, but for the repeats, a few bytes each for as
 /// long as the encoder stays behind. An encoder error stops encoding and is thrown by the next append, or by
@@ -22,11 +24,17 @@ import PauseCamCore
 /// Unchecked Sendable: mutable state only under `lock` or owned by the encoder thread; the FFmpeg objects never leave that thread.
 public final class MovieWriter: MovieSink, @unchecked Sendable {
     /// One unit of work for the encoder thread.
-    enum Job {
+    enum Job: Sendable {
         case video(VideoFrame, MediaTime, keyframe: Bool)
         /// The picture before, again, at this file time: a frame whose picture was dropped.
         case repeatVideo(MediaTime)
-        case audio(AudioChunk)
+        /// Signalled once every job before it is encoded and muxed.
+        case barrier(DispatchSemaphore)
+        /// Tests: the encoder thread takes the next job, then waits for this before handling it.
+        case hold(DispatchSemaphore)
+
+        /// Only pictures take room: a repeat must never be refused, and markers never wait.
+        var weight: Int { if case .video = self { return 1 } else { return 0 } }
     }
 
     public let moviePath: String
@@ -34,18 +42,16 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
     /// Where the thumbnail goes (`NAME.jpg`).
     public let thumbnailPath: String
     let settings: MovieSettings
-    /// Video frames that may wait in the queue before the caller waits or drops.
+    /// Video frames that may wait in the channel before the caller waits or drops.
     let videoQueueLimit: Int
-    /// Audio chunks that may wait (audio has its own limit; ~10 s of the microphone's 10–20 ms chunks). Repeats
-    /// wait beside them and count against this room, but are never refused (see `appendVideo`): a long stall of the
-    /// encoder therefore drops audio a little sooner.
+    /// Audio chunks that may wait (audio has its own limit; ~10 s of the microphone's 10–20 ms chunks).
     let audioQueueLimit: Int
-    /// Tests: makes the encoder thread wait, once it has taken the next job, until this is signalled.
-    private var encoderHold: DispatchSemaphore?
     private var droppedAudio = 0
 
-    /// Video limits count only video jobs, so the ~1.5 audio chunks per frame do not eat the encoder's slack.
-    private let queue = EncoderQueue<Job>(counting: { if case .video = $0 { return true } else { return false } })
+    /// The video jobs for the encoder thread: `openingQueueLimit` pictures while it opens, `videoQueueLimit` after.
+    private let videoJobs: BoundedChannel<Job>
+    /// The audio chunks for the pipeline's audio thread, so the ~1.5 chunks per frame do not eat the video slack.
+    private let audioJobs: BoundedChannel<EncodingPipeline.AudioWork>
     private let threadEnded = DispatchSemaphore(value: 0)
     private let lock = NSLock()
     private var failure: Error?
@@ -67,7 +73,6 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
     /// Made by the encoder thread once it has opened the movie (under `lock`); after `finish` or `abort`, the
     /// caller's. `nil` before the open, and for good when it failed.
     private var pipeline: EncodingPipeline?
-    private var opened = false
     /// Fault injection: the remux waits until this file exists (see `MovieWriterFactory`), at most `remuxGateLimit`.
     private let remuxGate: String?
     private static let remuxGateLimit = Duration.seconds(120)
@@ -90,6 +95,9 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
         let framesPerSecond = Int((Double(settings.rate.numerator) / Double(max(1, settings.rate.denominator))).rounded(.up))
         self.openingQueueLimit = openingQueueLimit.map { max(1, $0) } ?? max(self.videoQueueLimit, framesPerSecond)
         partialWatch = try? FileDescriptor.open(paths.partialPath, O_RDONLY | O_CLOEXEC)
+        let policy: BoundedChannelPolicy = settings.blockWhenBehind ? .block : .refuse
+        videoJobs = BoundedChannel(capacity: self.openingQueueLimit, policy: policy, weight: \.weight)
+        audioJobs = BoundedChannel(capacity: self.audioQueueLimit, policy: policy, weight: \.weight)
         let thread = Thread { [self] in runEncoder(open()) }
         thread.name = "PauseCam encoder"
         thread.start()
@@ -103,17 +111,12 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
 
     public func appendVideo(_ frame: VideoFrame, at fileTime: MediaTime, keyframe: Bool) throws {
         try throwIfFailed()
-        lock.lock()
-        let wantsKeyframe = keyframe || keyframeOwed
-        let limit = opened ? videoQueueLimit : openingQueueLimit
-        lock.unlock()
-        let job = Job.video(frame, fileTime, keyframe: wantsKeyframe)
-        let accepted = settings.blockWhenBehind ? queue.put(job, waitingBelow: limit)
-                                                : queue.offer(job, below: limit)
+        let wantsKeyframe = lock.withLock { keyframe || keyframeOwed }
+        let accepted = videoJobs.send(.video(frame, fileTime, keyframe: wantsKeyframe)).isAccepted
         // A frame whose picture finds no room keeps its place: the encoder repeats the picture before. The repeat
-        // is never refused: it holds no pixels, and a refused one left a hole in the movie's constant rate (a VM
-        // guest starved of CPU filled the queue with audio, and the movie got a 4-frame step: variable rate).
-        if !accepted { queue.add(.repeatVideo(fileTime)) }
+        // weighs nothing, so the channel never refuses it: a refused one would leave a hole in the movie's
+        // constant rate.
+        if !accepted { videoJobs.send(.repeatVideo(fileTime)) }
         lock.lock()
         if accepted {
             keyframeOwed = false
@@ -137,19 +140,15 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
 
     public func appendAudio(_ chunk: AudioChunk) throws {
         try throwIfFailed()
-        if settings.blockWhenBehind {
-            queue.put(.audio(chunk), waitingBelow: audioQueueLimit)
-        } else if !queue.offer(.audio(chunk), below: audioQueueLimit) {
-            lock.lock()
-            droppedAudio += chunk.frameCount
-            lock.unlock()
+        if audioJobs.send(.chunk(chunk)) == .refused {
+            lock.withLock { droppedAudio += chunk.frameCount }
         }
     }
 
     /// Waits until every job handed over so far has been encoded and muxed (tests read the `.partial` then).
     func waitUntilEncoded() {
-        queue.waitUntilIdle()
-        lock.withLock { pipeline }?.waitForWorkers()
+        let done = DispatchSemaphore(value: 0)
+        if videoJobs.send(.barrier(done)).isAccepted { done.wait() }
     }
 
     public func finish(chapters: [Chapter]) throws -> MovieSummary {
@@ -229,7 +228,7 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
         unlink(partialPath)
     }
 
-    /// Closes the queue and waits for the encoder thread; throws when it already ended (finish or abort twice).
+    /// Closes the channels and waits for the encoder thread; throws when it already ended (finish or abort twice).
     private func endThread(discarding: Bool) throws {
         lock.lock()
         let wasEnded = ended
@@ -238,7 +237,13 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
         if wasEnded {
             throw MovieWriterError(description: "the movie \(moviePath) was already finished or aborted")
         }
-        if discarding { queue.discardAndClose() } else { queue.close() }
+        if discarding {
+            videoJobs.discardAndClose()
+            audioJobs.discardAndClose()
+        } else {
+            videoJobs.close()
+            audioJobs.close()
+        }
         threadEnded.wait()
     }
 
@@ -250,12 +255,10 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
     }
 
     /// Tests: the encoder thread takes the next job, then waits until the returned semaphore is signalled before
-    /// handling it, so the jobs after it pile up in the queue at a known point.
+    /// handling it, so the jobs after it pile up in the channel at a known point.
     func holdEncoderThread() -> DispatchSemaphore {
         let release = DispatchSemaphore(value: 0)
-        lock.lock()
-        encoderHold = release
-        lock.unlock()
+        videoJobs.send(.hold(release))
         return release
     }
 
@@ -263,45 +266,50 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
     /// the next append's (or `finish`'s) error.
     private func open() -> EncodingPipeline? {
         if extraOpenMicroseconds > 0 { usleep(extraOpenMicroseconds) }
-        let result = Result { try EncodingPipeline(partialPath: partialPath, settings: settings) }
+        let result = Result { try EncodingPipeline(partialPath: partialPath, settings: settings, audioChunks: audioJobs) }
         lock.withLock {
-            opened = true
             switch result {
             case .success(let made): pipeline = made
             case .failure(let error): failure = error
             }
         }
+        videoJobs.setCapacity(videoQueueLimit)
+        // Without a pipeline no audio thread takes the chunks: senders must not wait for one.
+        if case .failure = result { audioJobs.discardAndClose() }
         return try? result.get()
     }
 
-    /// The encoder thread's body: encode until the queue closes; after an error (or without a pipeline), only
-    /// drain (so producers never wait forever) and remember the error for the caller.
+    /// The encoder thread's body: encode until the video channel closes; after an error (or without a pipeline),
+    /// only drain (so producers never wait forever) and remember the error for the caller.
     private func runEncoder(_ pipeline: EncodingPipeline?) {
-        while let job = queue.take() {
-            lock.lock()
-            let failed = failure != nil
-            let hold = encoderHold
-            encoderHold = nil
-            lock.unlock()
-            hold?.wait()
-            if !failed, let pipeline {
-                do {
-                    switch job {
-                    case let .video(frame, time, keyframe):
-                        if extraEncodeMicroseconds > 0 { usleep(extraEncodeMicroseconds) }
-                        try pipeline.encodeVideo(frame, at: time, keyframe: keyframe)
-                    case let .repeatVideo(time):
-                        try pipeline.repeatVideo(at: time)
-                    case let .audio(chunk):
-                        try pipeline.encodeAudio(chunk)
-                    }
-                } catch {
-                    lock.lock()
-                    failure = error
-                    lock.unlock()
-                }
+        var hold: DispatchSemaphore?
+        while let job = videoJobs.receive() {
+            switch job {
+            case .hold(let release):
+                hold = release
+                continue
+            case .barrier(let done):
+                pipeline?.waitForWorkers()
+                done.signal()
+                continue
+            case .video, .repeatVideo:
+                hold?.wait()
+                hold = nil
             }
-            queue.done()
+            guard lock.withLock({ failure == nil }), let pipeline else { continue }
+            do {
+                switch job {
+                case let .video(frame, time, keyframe):
+                    if extraEncodeMicroseconds > 0 { usleep(extraEncodeMicroseconds) }
+                    try pipeline.encodeVideo(frame, at: time, keyframe: keyframe)
+                case let .repeatVideo(time):
+                    try pipeline.repeatVideo(at: time)
+                case .barrier, .hold:
+                    break
+                }
+            } catch {
+                lock.withLock { failure = error }
+            }
         }
         threadEnded.signal()
     }

@@ -26,7 +26,7 @@ public enum PipelineStageTiming {
     /// and `settings`, flush included; packets are discarded.
     public static func audioMilliseconds(chunks: [AudioChunk], settings: MovieSettings.AudioSettings) throws -> Double {
         let encoder = try AudioEncoder(settings: settings, globalHeader: true)
-        let discard: (UnsafeMutablePointer<AVPacket>) throws -> Void = { _ in }
+        let discard: (EncodedPacket) throws -> Void = { _ in }
         return try ThreadCPUTime.milliseconds(perRun: 1) { _ in
             for chunk in chunks { try encoder.append(chunk, emit: discard) }
             try encoder.flush(emit: discard)

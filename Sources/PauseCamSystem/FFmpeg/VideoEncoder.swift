@@ -9,7 +9,8 @@ import PauseCamCore
 ///
 /// Timestamps: file times (exact `MediaTime`) are rescaled to the encoder's 1/90000 time base with rounding, then
 /// kept strictly increasing (a tie after rounding moves up one tick), so the file's frame times equal the given
-/// times within 1/90000 s. Owns its `AVCodecContext`; packets handed to `emit` are borrowed for the call only.
+/// times within 1/90000 s. Owns its `AVCodecContext`; each packet is handed to `emit` as an `EncodedPacket`, whose
+/// taker decides where it goes (the encoder knows no muxer).
 final class VideoEncoder {
     /// The encoder's (and the video stream's requested) time base.
     static let timescale: Int32 = 90_000
@@ -87,7 +88,7 @@ final class VideoEncoder {
 
     /// Encodes a canvas frame (the caller keeps ownership of `picture`) and hands out every packet ready.
     func encode(_ picture: UnsafeMutablePointer<AVFrame>, at fileTime: MediaTime, keyframe: Bool,
-                emit: (UnsafeMutablePointer<AVPacket>) throws -> Void) throws {
+                emit: (EncodedPacket) throws -> Void) throws {
         picture.pointee.pts = presentationTimestamp(for: fileTime)
         picture.pointee.pict_type = keyframe ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
         try FFmpegError.check(avcodec_send_frame(context, picture), "avcodec_send_frame(libx264)")
@@ -96,20 +97,20 @@ final class VideoEncoder {
     }
 
     /// Signals the end of the stream and hands out the delayed packets.
-    func flush(emit: (UnsafeMutablePointer<AVPacket>) throws -> Void) throws {
+    func flush(emit: (EncodedPacket) throws -> Void) throws {
         let result = avcodec_send_frame(context, nil)
         if result != pausecam_averror_eof() { try FFmpegError.check(result, "avcodec_send_frame(libx264, flush)") }
         try drain(emit: emit)
     }
 
-    private func drain(emit: (UnsafeMutablePointer<AVPacket>) throws -> Void) throws {
+    private func drain(emit: (EncodedPacket) throws -> Void) throws {
         while true {
             let result = avcodec_receive_packet(context, packetBox.packet)
             if result == pausecam_averror_eagain() || result == pausecam_averror_eof() { return }
             try FFmpegError.check(result, "avcodec_receive_packet(libx264)")
             defer { av_packet_unref(packetBox.packet) }
             if packetBox.packet.pointee.duration <= 0 { packetBox.packet.pointee.duration = nominalFrameDuration }
-            try emit(packetBox.packet)
+            try emit(EncodedPacket(takingFrom: packetBox.packet, stream: .video, timeBase: context.pointee.time_base))
         }
     }
 }
