@@ -34,8 +34,10 @@ public final class RigController: @unchecked Sendable {
     public internal(set) var cameras: [String: any Camera]
     /// The microphone serving the rig now; replaced when a re-plugged one is attached (`attachMicrophone`).
     public internal(set) var microphone: (any Microphone)?
-    /// The microphone's live level and silence watch.
+    /// The microphone's live level and silence watch, measured after `audioGain`.
     var levels = LevelMeter()
+    /// The rig's digital gain (`audio.gain`), applied to every chunk as it arrives.
+    let audioGain: AudioGain
     /// The microphone ended by itself (unplugged); its next chunk means it is back.
     public internal(set) var microphoneGone = false
     /// The microphone whose end was already told (by ALSA or by a udev remove): its other report is not repeated.
@@ -117,6 +119,7 @@ public final class RigController: @unchecked Sendable {
         self.outputDirectory = outputDirectory
         self.rigWarnings = warnings
         self.notify = notify
+        audioGain = AudioGain(decibels: rig.audio.options.gainDecibels)
         finisher = ClipFinisher(worker: finishing)
         self.savedEvents = savedEvents
         deviceWorker = devices
@@ -228,7 +231,7 @@ public final class RigController: @unchecked Sendable {
         let output = rig.output
         let audio = microphone.map {
             MovieSettings.AudioSettings(sampleRate: $0.sampleRate, channels: $0.channels, bitrate: output.audioBitrate,
-                                        declick: rig.audio.options.declick)
+                                        declick: rig.audio.options.declick, gainDecibels: rig.audio.options.gainDecibels)
         }
         return MovieSettings(width: output.width, height: output.height, rate: output.rate,
                              container: output.container, preset: output.preset, crf: output.crf,
@@ -283,6 +286,7 @@ public final class RigController: @unchecked Sendable {
                       droppedFrames: recorder?.droppedVideoFrames ?? 0, moviePath: recorder?.moviePath,
                       lensesWithCamera: rig.lenses.map(\.name).filter { cameras[$0] != nil }, saving: finisher.saving,
                       audioPeak: microphone == nil ? nil : levels.peak ?? SoundLevel.floor,
+                      clippedSamples: recorder?.description.settings.audio == nil ? nil : recorder?.clippedSamples,
                       lensZoom: rig.lenses.first { $0.name == bank.activeLens }?.zoom ?? 1)
     }
 
