@@ -95,6 +95,10 @@ public final class RigController: @unchecked Sendable {
     var monitorProgram: (lens: String, digitalZoom: Double)?
     /// True while a timer tells the monitor a digital zoom ramp's progress.
     var monitorFollowsZoomRamp = false
+    /// The countdown before a clip, while one runs (`RigController+Countdown`).
+    var countdown: PendingCountdown?
+    /// Counts countdowns begun, so a cancelled one's timer does nothing.
+    var countdownGeneration = 0
 
     /// A controller for `rig` whose lens roles are served by `cameras` (a missing role has no camera yet).
     /// `finishing` runs the slow end of each clip (inline by default, for tests; a `SerialQueueWorker` in the
@@ -136,7 +140,7 @@ public final class RigController: @unchecked Sendable {
     /// engine's own stops (a full disk, a failed write) pass none, since their own events say why.
     public func execute(_ command: Command, at time: MediaTime, from source: CommandSource? = nil) -> Reply {
         serialContext.assertOnSerialContext()
-        let reply = carryOut(command, at: time)
+        let reply = carryOut(command, at: time, from: source)
         // A status query changes nothing: a status bar polling it would only flood the listeners.
         if let source, command != .status {
             let now = status
@@ -147,13 +151,23 @@ public final class RigController: @unchecked Sendable {
         return reply
     }
 
-    private func carryOut(_ command: Command, at time: MediaTime) -> Reply {
+    private func carryOut(_ command: Command, at time: MediaTime, from source: CommandSource?) -> Reply {
+        if countdown != nil {
+            switch command {
+            case .stop, .toggle: return cancelCountdown()
+            case .record: return .failed("a countdown is running (\(countdown?.secondsLeft ?? 0) s left); `stop` cancels it")
+            default: break
+            }
+        }
         switch command {
-        case .record(let name): return record(name: name, at: time)
+        case .record(let name, let requested):
+            let seconds = countdownSeconds(requested, source: source)
+            guard seconds > 0 else { return record(name: name, at: time) }
+            return beginCountdown(seconds: seconds, name: name, at: time)
         case .pause: return state(.pause, at: time)
         case .resume(let name): return state(.resume(name: name), at: time)
         case .stop: return state(.stop, at: time)
-        case .toggle: return toggle(at: time)
+        case .toggle: return toggle(at: time, from: source)
         case .chapter(let name): return chapter(name: name, at: time)
         case .retake:
             guard recorder != nil else {
@@ -172,7 +186,7 @@ public final class RigController: @unchecked Sendable {
             }
         case .status: return .ok(statusLine())
         case .wait: return .failed("`wait` is carried out by the script runner or the shell")
-        case .devices, .run, .last, .help, .quit:
+        case .devices, .run, .last, .help, .keys, .quit:
             return .failed("`\(command.word)` is a shell command")
         }
     }
@@ -286,6 +300,7 @@ public final class RigController: @unchecked Sendable {
                       droppedFrames: recorder?.droppedVideoFrames ?? 0, moviePath: recorder?.moviePath,
                       lensesWithCamera: rig.lenses.map(\.name).filter { cameras[$0] != nil }, saving: finisher.saving,
                       audioPeak: microphone == nil ? nil : levels.peak ?? SoundLevel.floor,
+                      countdown: countdown?.secondsLeft,
                       clippedSamples: recorder?.description.settings.audio == nil ? nil : recorder?.clippedSamples,
                       lensZoom: rig.lenses.first { $0.name == bank.activeLens }?.zoom ?? 1)
     }
