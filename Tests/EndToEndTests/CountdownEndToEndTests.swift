@@ -76,4 +76,46 @@ final class CountdownEndToEndTests: XCTestCase {
         XCTAssertTrue(check.stderr.contains("\(rig.path):\(lines):12: countdown: expected whole seconds from 0 to 60, "
                                             + "found \"3s\""), check.stderr)
     }
+
+    /// On a terminal: the prompt shows the seconds, the terminal's bell rings (tmux's bell flag; never under
+    /// `--quiet`), and Ctrl-C during a countdown cancels it with nothing recorded.
+    func testOnATerminalThePromptCountsTheBellRingsAndCtrlCCancels() throws {
+        guard let tmuxPath = ["/usr/bin/tmux", "/usr/local/bin/tmux"].first(where: {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }) else {
+            throw XCTSkip("tmux is not installed: the real-terminal test needs it (apt-get install tmux)")
+        }
+        for quiet in [false, true] {
+            let directory = try ProcessRunner.temporaryDirectory("countdown-tmux")
+            let output = directory.appendingPathComponent("out")
+            let tmux = ShellTerminalTests.Tmux(binary: tmuxPath)
+            defer { _ = try? tmux.run(["kill-server"]) }
+            try tmux.start("env XDG_STATE_HOME=\(directory.path) \(BinaryLocator.pausecam.path) shell "
+                           + "\(ProcessRunner.rig("e2e.yaml")) --clock real --output \(output.path) "
+                           + "--socket \(directory.path)/c.sock\(quiet ? " --quiet" : ""); sleep 60")
+            func bell() -> String {
+                ((try? tmux.run(["display", "-p", "-t", "shell", "#{window_bell_flag}"]).stdoutText) ?? "")
+                    .trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+            XCTAssertNotNil(tmux.waitForScreen { $0.contains("idle main >") }, tmux.screen())
+            XCTAssertEqual(bell(), "0")
+            // Ctrl-C during the countdown cancels it.
+            try tmux.run(["send-keys", "-t", "shell", "record --countdown 30", "Enter"])
+            XCTAssertNotNil(tmux.waitForScreen { _ in tmux.promptLine().hasPrefix("2") && tmux.promptLine().contains("… main >") },
+                            tmux.screen())
+            try tmux.run(["send-keys", "-t", "shell", "C-c"])
+            if !quiet {
+                XCTAssertNotNil(tmux.waitForScreen { $0.contains("countdown cancelled with ") && $0.contains("nothing recorded") },
+                                tmux.screen())
+            }
+            XCTAssertNotNil(tmux.waitForScreen { _ in tmux.promptLine().hasPrefix("idle main >") }, tmux.screen())
+            XCTAssertEqual(bell(), quiet ? "0" : "1", "the bell (quiet: \(quiet))")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: output.appendingPathComponent("e2e-rig.mov.partial").path))
+            // A short one ends in a recording.
+            try tmux.run(["send-keys", "-t", "shell", "record --countdown 1", "Enter"])
+            XCTAssertNotNil(tmux.waitForScreen { _ in tmux.promptLine().hasPrefix("● REC scene 1 ") }, tmux.screen())
+            try tmux.run(["send-keys", "-t", "shell", "quit", "Enter"])
+            XCTAssertNotNil(tmux.waitForScreen(seconds: 20) { $0.contains("* saved ") }, tmux.screen())
+        }
+    }
 }
