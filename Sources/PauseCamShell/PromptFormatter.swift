@@ -1,18 +1,23 @@
 import PauseCamCore
 
 /// The shell's prompt, which shows the live state: `● REC scene 3 00:01:23.4 ▆▆▃  main 2x >`,
-/// `‖ PAUSED scene 3 00:01:23.4 main >`, `idle main >`. Plain text when colour is off (`NO_COLOR`, not a terminal):
+/// `‖ PAUSED scene 3 00:01:23.4 main >`, `idle main >`, `3… main >` during the countdown before a clip. Plain text when colour is off (`NO_COLOR`, not a terminal):
 /// then the level meter is `[##- ]`.
 public struct PromptFormatter: Sendable {
     public var color: Bool
     public init(color: Bool) { self.color = color }
 
     /// The prompt for a session `state` at `scene` with the timer, the active lens and its digital zoom.
-    /// `level` is the microphone's recent peak in dBFS (`nil`: no microphone), shown as a meter while recording.
+    /// `level` is the microphone's recent peak in dBFS (`nil`: no microphone), shown as a meter while recording;
+    /// `countdown` the seconds left before a clip starts, while it counts down.
     public func prompt(state: Session.State, scene: Int, timer: MediaTime, lens: String, digitalZoom: Double,
-                       level: Double? = nil) -> String {
+                       level: Double? = nil, countdown: Int? = nil) -> String {
         let time = DurationParser.clockString(timer)
         let zoom = digitalZoom > 1.0001 ? " " + ZoomFactor.text(digitalZoom) : ""
+        if let countdown {
+            let number = color ? "\u{1B}[1;31m\(countdown)…\u{1B}[0m" : "\(countdown)…"
+            return "\(number) \(lens)\(zoom) > "
+        }
         switch state {
         case .recording:
             let dot = color ? "\u{1B}[31m●\u{1B}[0m" : "●"

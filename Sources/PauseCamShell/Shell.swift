@@ -49,6 +49,10 @@ public final class Shell: @unchecked Sendable {
     /// `--quiet`: no echo of piped commands and no results, only errors (and the events the composition root
     /// shows: warnings, saved clips); `help`, `devices` and `last` still answer, since nothing else would.
     private let quiet: Bool
+    /// The hotkey mode's keys (`keys`).
+    private let hotkeys: HotkeyMap
+    /// `--keys`: the session begins in the hotkey mode.
+    private let startInKeys: Bool
 
     private let lock = NSLock()
     private var pendingSignals: [(ExitGuard.Signal, busy: Bool)] = []
@@ -71,7 +75,10 @@ public final class Shell: @unchecked Sendable {
     /// root allows it on a terminal with the real clock).
     public init(controller: RigController, runner: ScriptRunner, serialContext: any SerialContext, reader: any LineReader,
                 interactive: Bool, color: Bool, errorPolicy: ShellErrorPolicy = .continue,
-                liveStatusWhileWaiting: Bool = false, quiet: Bool = false, surroundings: Surroundings) {
+                liveStatusWhileWaiting: Bool = false, quiet: Bool = false, startInKeys: Bool = false,
+                surroundings: Surroundings) {
+        self.startInKeys = startInKeys
+        hotkeys = HotkeyMap(rig: controller.rig)
         self.controller = controller
         self.runner = runner
         self.serialContext = serialContext
@@ -98,6 +105,11 @@ public final class Shell: @unchecked Sendable {
     /// `--on-error stop`) a failed command; a recording is always stopped and saved first. Returns the process's
     /// exit status: 128 + N for a signal N, else 1 when any command or clip failed, else 0.
     public func run() -> Int32 {
+        if startInKeys && interactive {
+            _ = perform("keys")
+        } else if startInKeys {
+            reader.printError("--keys needs a terminal: standard input is not one; reading commands line by line")
+        }
         while true {
             if let status = actOnSignals() { return status }
             let prompt = self.prompt()
@@ -142,7 +154,8 @@ public final class Shell: @unchecked Sendable {
         let status = serialContext.perform { controller.status }
         return formatter.prompt(state: status.state, scene: status.scene, timer: status.timer, lens: status.lens,
                                 // The meter is for a person at a terminal; a piped transcript stays a record of commands.
-                                digitalZoom: status.digitalZoom, level: interactive ? status.audioPeak : nil)
+                                digitalZoom: status.digitalZoom, level: interactive ? status.audioPeak : nil,
+                                countdown: status.countdown)
     }
 
     // MARK: Commands
@@ -160,6 +173,8 @@ public final class Shell: @unchecked Sendable {
         switch command {
         case .quit:
             return true
+        case .keys:
+            keysMode()
         case .help(let topic):
             say(topic.map(ShellHelp.details) ?? ShellHelp.overview, evenWhenQuiet: true)
         case .devices:
@@ -181,6 +196,41 @@ public final class Shell: @unchecked Sendable {
             reply(runner.perform(command))
         }
         return false
+    }
+
+    /// The hotkey mode: single keys carry out their command lines (`HotkeyMap`) until `q`, Ctrl-D, or a signal
+    /// (which the main loop then acts on). The terminal is put back on every way out. Without a terminal on
+    /// standard input nothing changes: keys cannot be read from a pipe.
+    private func keysMode() {
+        guard interactive, reader.beginKeys() else {
+            fail("keys needs a terminal: standard input is not one, so single keys cannot be read; type commands")
+            return
+        }
+        defer { reader.endKeys() }
+        say(hotkeys.description, evenWhenQuiet: true)
+        while !signalsPending {
+            switch reader.readKey(prompt: { "keys " + prompt() }) {
+            case .interrupted, .endOfInput:
+                say("left the keys mode")
+                return
+            case .key(let key):
+                if key == HotkeyMap.leaveKey {
+                    say("left the keys mode")
+                    return
+                }
+                guard let line = hotkeys.line(for: key) else {
+                    say("key \(HotkeyMap.name(of: key)) does nothing here (q leaves the keys mode)")
+                    continue
+                }
+                lock.withLock { _ = exitGuard.handle(.commandTyped) }
+                currentCommand = line
+                commandFailed = false
+                say("[\(HotkeyMap.name(of: key))] \(line)")
+                _ = perform(line)
+                noticeEngineFailures()
+                currentCommand = nil
+            }
+        }
     }
 
     private func reply(_ reply: RigController.Reply) {
@@ -233,6 +283,11 @@ public final class Shell: @unchecked Sendable {
     private var state: Session.State {
         let controller = self.controller
         return serialContext.perform { controller.status.state }
+    }
+
+    private var countingDown: Bool {
+        let controller = self.controller
+        return serialContext.perform { controller.status.countdown != nil }
     }
 
     private var interruption: String? {
@@ -356,6 +411,11 @@ public final class Shell: @unchecked Sendable {
         while true {
             let next = lock.withLock { pendingSignals.isEmpty ? nil : pendingSignals.removeFirst() }
             guard let (signal, wasBusy) = next else { return nil }
+            // Ctrl-C during the countdown before a clip cancels it, as `stop` does: nothing was recorded yet.
+            if signal == .interrupt && countingDown {
+                reply(runner.perform(.stop))
+                continue
+            }
             let current = state
             let recording = current == .recording || current == .paused
             let action = lock.withLock {

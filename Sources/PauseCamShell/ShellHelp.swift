@@ -3,7 +3,7 @@
 public enum ShellHelp {
     /// One line per command, in `Command.words` order.
     public static let summaries: [(usage: String, summary: String)] = [
-        ("record [NAME]", "start a clip (scene 1, optionally named)"),
+        ("record [--countdown N] [NAME]", "start a clip (scene 1, optionally named), after N seconds counted down"),
         ("pause", "pause; the gap is cut out of the movie"),
         ("resume [NAME]", "go on recording; starts a new scene (a chapter)"),
         ("stop", "stop and save the clip"),
@@ -21,6 +21,7 @@ public enum ShellHelp {
         ("run SCRIPT", "run one of the rig's scene scripts; Ctrl-C stops the script, not the recording"),
         ("last [play]", "path, duration and thumbnail of the last clip; play opens it"),
         ("help [COMMAND]", "this list, or more about one command"),
+        ("keys", "hotkey mode: single keys act without Enter (help keys); q leaves"),
         ("quit|exit|q", "leave the shell (a recording is stopped and saved first)"),
     ]
 
@@ -42,7 +43,11 @@ public enum ShellHelp {
             record [NAME]
               Starts a new clip on the active lens. NAME names scene 1 (its chapter title); without it the scene is
               "Scene 1". The movie is written as NAME.mov.partial while recording and becomes NAME.mov at stop.
+              --countdown N counts N seconds down first (3… 2… 1… with a bell each second; the rig's countdown:
+              sets it for every record and toggle given by a person, --countdown 0 skips it): the movie starts
+              after it. stop or Ctrl-C during the countdown cancels it, with nothing recorded.
               Example: record Intro
+              Example: record --countdown 3 Intro
             """
         case "pause":
             return """
@@ -56,12 +61,22 @@ public enum ShellHelp {
               Goes on recording after pause. Every resume starts a new scene, which becomes a chapter of the movie.
               Example: resume Second take
             """
+        case "keys":
+            return """
+            keys
+              Hotkey mode: single keys act at once, without Enter, while the prompt keeps showing the live state.
+              space toggles (record, pause, resume), m marks ("marker"), c starts a chapter, r retakes the scene,
+              1…9 pick the rig's lenses and then its zoom presets in rig order; q (or Ctrl-C, Ctrl-D) leaves the
+              mode. The rig's keys: map changes or adds keys (x: mark good take). The map is shown on entering.
+              Needs a terminal. `pausecam shell RIG --keys` starts in this mode.
+            """
         case "toggle":
             return """
             toggle
               The one-button command for a foot pedal or a Stream Deck key: record when no clip is recording,
               pause when recording, resume when paused. The reply says which it did. SIGUSR1 does the same, and
-              so does `pausecam ctl toggle` from another terminal.
+              so does `pausecam ctl toggle` from another terminal. During a countdown before a clip it cancels
+              the countdown.
             """
         case "chapter":
             return """

@@ -106,7 +106,7 @@ enum HelpText {
     """
 
     static let shell = """
-    pausecam shell RIG [--output DIR] [--clock real|simulated] [--on-error stop] [--quiet]     (or: pausecam RIG)
+    pausecam shell RIG [--output DIR] [--clock real|simulated] [--on-error stop] [--quiet] [--keys]  (or: pausecam RIG)
 
     An interactive shell whose prompt shows the live state (● REC scene 3 00:01:23.4 main 2.0x >). Type `help` in
     it for its commands; `exit`, `q` or `quit` leaves it (a clip still recording is stopped and saved).
@@ -117,6 +117,7 @@ enum HelpText {
 
       --on-error stop   end a piped session at the first failed command, saving the clip (exit status 1)
       --quiet           print only errors, warnings and saved clips (no echo, no results, no progress line)
+      --keys            start in the hotkey mode (see `help keys` in the shell): single keys act without Enter
       --output DIR, --clock real|simulated   as for `pausecam run`
       --socket PATH     the control socket for pausecam ctl (default: see pausecam ctl --help)
       --web ADDR:PORT, --no-web              the browser monitor, as for `pausecam run`

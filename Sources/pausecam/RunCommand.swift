@@ -126,7 +126,8 @@ enum RunCommand {
     /// Events `--quiet` leaves out: news, not trouble (a saved clip is printed as a path anyway).
     static func isInformational(_ event: EngineEvent) -> Bool {
         switch event {
-        case .clipSaved, .lensSwitched, .cameraAttached: return true
+        case .clipSaved, .lensSwitched, .cameraAttached, .countdown: return true
+        case .countdownEnded(_, let ok): return ok
         case .notice(let text, let isWarning): return !isWarning && text.hasPrefix("audio: none")
         default: return false
         }

@@ -9,7 +9,7 @@ import PauseCamSystem
 /// status is the shell's: 0, 1 when a command or clip failed, 128 + N after signal N.
 enum ShellCommand {
     static func run(_ arguments: Arguments) throws -> Int32 {
-        try arguments.allow(options: ["output", "clock", "on-error", "socket", "web"], flags: ["quiet", "no-web"])
+        try arguments.allow(options: ["output", "clock", "on-error", "socket", "web"], flags: ["quiet", "no-web", "keys"])
         guard arguments.positional.count == 1, let rigPath = arguments.positional.first else {
             throw UsageError("shell needs exactly one rig file: pausecam shell RIG [--output DIR]")
         }
@@ -43,6 +43,8 @@ enum ShellCommand {
                                        guard isShown(event, quiet: quiet) else { return }
                                        progressSlot.drawer?.clear()
                                        printer.print(Shell.eventLine(event.text))
+                                       // The countdown is audible too: the terminal's bell, once a second.
+                                       if interactive, case .countdown = event { StandardStreamWriter.output.write("\u{7}") }
                                    })
         let controller = wiring.controller
         let serialContext = wiring.serialContext
@@ -55,7 +57,8 @@ enum ShellCommand {
         let liveStatus = interactive && clock == .real
         let shell = Shell(controller: controller, runner: wiring.runner, serialContext: serialContext, reader: reader,
                           interactive: interactive, color: color, errorPolicy: errorPolicy,
-                          liveStatusWhileWaiting: liveStatus, quiet: quiet, surroundings: surroundings)
+                          liveStatusWhileWaiting: liveStatus, quiet: quiet,
+                          startInKeys: arguments.flags.contains("keys"), surroundings: surroundings)
         editor?.livePrompt = { shell.prompt() }
         progressSlot.drawer = liveStatus ? nil : ProgressDrawer.install(on: wiring.runner, quiet: quiet, measuresPerWait: true)
         let signals = SignalWatcher { signal in

@@ -47,6 +47,10 @@ public enum EngineEvent: Sendable, Equatable {
     case recordingFailed(reason: String)
     /// A clip got no video frame between record and stop, so nothing was kept.
     case nothingRecorded
+    /// The countdown before a clip: this many whole seconds are left (`3…`).
+    case countdown(secondsLeft: Int)
+    /// The countdown reached zero and the clip was started (or could not be: `ok` false), with `record`'s reply.
+    case countdownEnded(message: String, ok: Bool)
     /// A clip was finished and saved.
     case clipSaved(ClipSavedEvent)
     /// A clip could not be finished; with `partialKept`, its `.partial` holds the recording (otherwise it is gone,

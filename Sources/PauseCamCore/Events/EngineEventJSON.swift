@@ -27,6 +27,8 @@ extension EngineEvent {
         case .diskFull: return "disk_full"
         case .recordingFailed: return "recording_failed"
         case .nothingRecorded: return "nothing_recorded"
+        case .countdown: return "countdown"
+        case .countdownEnded: return "countdown_ended"
         case .clipSaved: return "clip_saved"
         case .clipFailed: return "clip_failed"
         case .movieFileDeleted: return "movie_file_deleted"
@@ -76,6 +78,10 @@ extension EngineEvent {
         case .microphoneAttached(let microphone, let nextClip):
             fields["microphone"] = microphone
             fields["next_clip"] = nextClip
+        case .countdown(let secondsLeft):
+            fields["seconds_left"] = secondsLeft
+        case .countdownEnded(_, let ok):
+            fields["ok"] = ok
         case .microphoneBack(let movieTime):
             fields["timer"] = movieTime.seconds
         case .framesDropped(let count, let interval):

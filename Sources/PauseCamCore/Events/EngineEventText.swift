@@ -34,6 +34,10 @@ extension EngineEvent {
                 : "microphone \(microphone) attached"
         case .microphoneStopped(let reason):
             return "microphone stopped: \(reason); the clip goes on with silence"
+        case .countdown(let secondsLeft):
+            return "\(secondsLeft)…"
+        case .countdownEnded(let message, let ok):
+            return ok ? message : "the countdown ended, but the clip could not start: \(message)"
         case .microphoneBack(let movieTime):
             return "microphone back: sound resumes at \(DurationParser.clockString(movieTime))"
         case .framesDropped(let count, let interval):

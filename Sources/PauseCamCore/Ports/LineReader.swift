@@ -17,6 +17,24 @@ public protocol LineReader: AnyObject {
     func beginLiveStatus(_ status: @escaping @Sendable () -> String)
     /// Ends what `beginLiveStatus` started and clears its line. Called on the thread that began it.
     func endLiveStatus()
+    /// Switches to reading single keys without Enter (the shell's hotkey mode); false when input is not a
+    /// terminal. Every `beginKeys` that returned true is followed by `endKeys`, whatever ends the mode.
+    func beginKeys() -> Bool
+    /// Shows `prompt()` on a line of its own (redrawn while it changes, events printed above it) and waits for one
+    /// key.
+    func readKey(prompt: () -> String) -> KeyRead
+    /// Puts the terminal back as `beginKeys` found it and clears the prompt line.
+    func endKeys()
+}
+
+/// What `LineReader.readKey` got.
+public enum KeyRead: Sendable, Equatable {
+    /// A key (an escape sequence, such as an arrow key, is not one and is skipped).
+    case key(Character)
+    /// `interruptRead()` cut the wait short (a signal).
+    case interrupted
+    /// End of input, or Ctrl-D.
+    case endOfInput
 }
 
 extension LineReader {
@@ -25,4 +43,8 @@ extension LineReader {
     /// Readers without a terminal show no live status: a piped session's transcript stays free of redraws.
     public func beginLiveStatus(_ status: @escaping @Sendable () -> String) {}
     public func endLiveStatus() {}
+    /// Readers without a terminal cannot read single keys.
+    public func beginKeys() -> Bool { false }
+    public func readKey(prompt: () -> String) -> KeyRead { .endOfInput }
+    public func endKeys() {}
 }

@@ -118,7 +118,12 @@ public struct MovieSettings: Sendable, Equatable {
         public var bitrate: Int
         /// Fade out and in at every seam (`audio.declick`, see `Declicker`): done by the recorder, not the sink.
         public var declick: Bool
-        public init(sampleRate: Int32 = 48_000, channels: Int = 1, bitrate: Int = 128_000, declick: Bool = true) {
+        /// The rig's digital gain in dB (`audio.gain`), applied before the recorder sees the samples; kept here
+        /// for the sidecar.
+        public var gainDecibels: Double = 0
+        public init(sampleRate: Int32 = 48_000, channels: Int = 1, bitrate: Int = 128_000, declick: Bool = true,
+                    gainDecibels: Double = 0) {
+            self.gainDecibels = gainDecibels
             self.sampleRate = sampleRate
             self.channels = channels
             self.bitrate = bitrate

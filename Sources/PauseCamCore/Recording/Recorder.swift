@@ -48,6 +48,8 @@ public final class Recorder: @unchecked Sendable {
     private let sidecars: SidecarWriter
     private var videoFramesAppended = 0
     private var audioSamplesAppended = 0
+    /// Samples (every channel) at 16-bit full scale that went to the sink: clipped, by the rig's gain or before it.
+    public private(set) var clippedSamples = 0
     private var stopped: String?
     private var sinkError: Error?
     /// The serial context this recorder lives on, checked at every entry point; `nil` checks nothing (a recorder
@@ -311,6 +313,7 @@ public final class Recorder: @unchecked Sendable {
             do {
                 try sink.appendAudio(piece)
                 audioSamplesAppended += piece.frameCount
+                clippedSamples += AudioGain.clippedCount(piece.samples)
                 if let movieTime = session.movieTime(ofFileTime: piece.pts), let scene = scene(showing: movieTime) {
                     audioScene = scene
                     sceneLevels[session.scenes[scene].index, default: SoundLevel()].add(piece.samples)
@@ -503,7 +506,8 @@ public final class Recorder: @unchecked Sendable {
         let audio = settings.audio.map {
             Sidecar.AudioStream(codec: "aac", sampleRate: Int($0.sampleRate), channels: $0.channels,
                                 samplesWritten: audioSamplesAppended,
-                                lateSamplesDropped: retimer.counters.lateAudioSamples)
+                                lateSamplesDropped: retimer.counters.lateAudioSamples,
+                                gain: $0.gainDecibels == 0 ? nil : $0.gainDecibels, clippedSamples: clippedSamples)
         }
         let movieName = (sink.moviePath as NSString).lastPathComponent
         return Sidecar(

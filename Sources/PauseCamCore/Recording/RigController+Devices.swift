@@ -122,10 +122,11 @@ extension RigController {
         stopIfFailed(recorder, at: frame.pts)
     }
 
-    /// Audio from the microphone.
-    public func receive(_ chunk: AudioChunk) {
+    /// Audio from the microphone, raised or lowered by the rig's gain before the meter and the clip see it.
+    public func receive(_ captured: AudioChunk) {
         serialContext.assertOnSerialContext()
-        guard isPlausible(chunk.pts, what: "audio chunks") else { return }
+        guard isPlausible(captured.pts, what: "audio chunks") else { return }
+        let chunk = audioGain.apply(to: captured)
         if levels.add(chunk, recording: recorder?.session.state == .recording) { warnSilence() }
         if devices.microphoneReturned() { microphoneCameBack() }
         guard let recorder else { return }

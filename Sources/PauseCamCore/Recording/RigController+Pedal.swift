@@ -5,12 +5,12 @@ extension RigController {
     /// `record` when no clip records (idle, or the last one is being finished), `pause` when recording, `resume`
     /// when paused. The reply is the chosen command's, prefixed with the word it chose, so a pedal user reading a
     /// log sees what the press did.
-    func toggle(at time: MediaTime) -> Reply {
+    func toggle(at time: MediaTime, from source: CommandSource?) -> Reply {
         let chosen: Command
         switch recorder?.session.state {
         case .recording?: chosen = .pause
         case .paused?: chosen = .resume(name: nil)
-        default: chosen = .record(name: nil)
+        default: chosen = .record(name: nil, countdown: countdownSeconds(nil, source: source))
         }
         let reply = execute(chosen, at: time)
         return Reply(ok: reply.ok, message: "\(chosen.word): \(reply.message)")

@@ -38,6 +38,8 @@ public final class RigController: @unchecked Sendable {
     public let devices: DeviceHub
     /// The clip being recorded, its end, its outcome and the warnings waiting for clips.
     public let clips: ClipController
+    /// The rig's digital gain (`audio.gain`), applied to every chunk as it arrives, before the meter.
+    let audioGain: AudioGain
     let serialContext: any SerialContext
     /// Called on the serial context with everything the engine does: commands from every source, switches,
     /// unplugged cameras, saved clips. Listeners render it (text for the shell, JSON for `watch`).
@@ -55,6 +57,10 @@ public final class RigController: @unchecked Sendable {
     var monitorProgram: (lens: String, digitalZoom: Double)?
     /// True while a timer tells the monitor a digital zoom ramp's progress.
     var monitorFollowsZoomRamp = false
+    /// The countdown before a clip, while one runs (`RigController+Countdown`).
+    var countdown: PendingCountdown?
+    /// Counts countdowns begun, so a cancelled one's timer does nothing.
+    var countdownGeneration = 0
 
     /// A dispatcher over `devices` and `clips`, which the composition root made for the same `rig` and
     /// `serialContext`; it takes their reports from now on. `monitor` is told the program's lens and zoom (the
@@ -66,6 +72,7 @@ public final class RigController: @unchecked Sendable {
         self.clips = clips
         self.serialContext = serialContext
         self.notify = notify
+        audioGain = AudioGain(decibels: rig.audio.options.gainDecibels)
         self.monitor = monitor
         switcher = Switcher(lens: rig.defaultLens)
         bank = LensBank(rig: rig, withCamera: Set(devices.cameras.keys))
@@ -136,7 +143,7 @@ public final class RigController: @unchecked Sendable {
     /// engine's own stops (a full disk, a failed write) pass none, since their own events say why.
     public func execute(_ command: Command, at time: MediaTime, from source: CommandSource? = nil) -> Reply {
         serialContext.assertOnSerialContext()
-        let reply = carryOut(command, at: time)
+        let reply = carryOut(command, at: time, from: source)
         // A status query changes nothing: a status bar polling it would only flood the listeners.
         if let source, command != .status {
             let now = status
@@ -147,13 +154,23 @@ public final class RigController: @unchecked Sendable {
         return reply
     }
 
-    private func carryOut(_ command: Command, at time: MediaTime) -> Reply {
+    private func carryOut(_ command: Command, at time: MediaTime, from source: CommandSource?) -> Reply {
+        if countdown != nil {
+            switch command {
+            case .stop, .toggle: return cancelCountdown()
+            case .record: return .failed("a countdown is running (\(countdown?.secondsLeft ?? 0) s left); `stop` cancels it")
+            default: break
+            }
+        }
         switch command {
-        case .record(let name): return record(name: name, at: time)
+        case .record(let name, let requested):
+            let seconds = countdownSeconds(requested, source: source)
+            guard seconds > 0 else { return record(name: name, at: time) }
+            return beginCountdown(seconds: seconds, name: name, at: time)
         case .pause: return state(.pause, at: time)
         case .resume(let name): return state(.resume(name: name), at: time)
         case .stop: return state(.stop, at: time)
-        case .toggle: return toggle(at: time)
+        case .toggle: return toggle(at: time, from: source)
         case .chapter(let name): return chapter(name: name, at: time)
         case .retake:
             guard recorder != nil else {
@@ -172,7 +189,7 @@ public final class RigController: @unchecked Sendable {
             }
         case .status: return .ok(statusLine())
         case .wait: return .failed("`wait` is carried out by the script runner or the shell")
-        case .devices, .run, .last, .help, .quit:
+        case .devices, .run, .last, .help, .keys, .quit:
             return .failed("`\(command.word)` is a shell command")
         }
     }
@@ -216,7 +233,7 @@ public final class RigController: @unchecked Sendable {
         let output = rig.output
         let audio = microphone.map {
             MovieSettings.AudioSettings(sampleRate: $0.sampleRate, channels: $0.channels, bitrate: output.audioBitrate,
-                                        declick: rig.audio.options.declick)
+                                        declick: rig.audio.options.declick, gainDecibels: rig.audio.options.gainDecibels)
         }
         return MovieSettings(width: output.width, height: output.height, rate: output.rate,
                              container: output.container, preset: output.preset, crf: output.crf,
@@ -271,6 +288,8 @@ public final class RigController: @unchecked Sendable {
                       droppedFrames: recorder?.droppedVideoFrames ?? 0, moviePath: recorder?.moviePath,
                       lensesWithCamera: rig.lenses.map(\.name).filter { cameras[$0] != nil }, saving: clips.clipsBeingSaved,
                       audioPeak: microphone == nil ? nil : levels.peak ?? SoundLevel.floor,
+                      countdown: countdown?.secondsLeft,
+                      clippedSamples: recorder?.description.settings.audio == nil ? nil : recorder?.clippedSamples,
                       lensZoom: rig.lenses.first { $0.name == bank.activeLens }?.zoom ?? 1)
     }
 

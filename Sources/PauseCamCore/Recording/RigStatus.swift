@@ -17,6 +17,11 @@ public struct RigStatus: Sendable, Equatable {
     public var saving: [String] = []
     /// The microphone's peak over the last 100 ms in dBFS (`LevelMeter`); `nil` without a microphone.
     public var audioPeak: Double? = nil
+    /// Seconds left of the countdown before a clip, while one runs (the state is still idle).
+    public var countdown: Int? = nil
+    /// Samples of the clip's sound at full scale so far (clipped, by the rig's `gain` or before it); `nil` without
+    /// a clip with sound.
+    public var clippedSamples: Int? = nil
     /// The active lens's own zoom (`zoom:` of its rig entry); the effective zoom is this × `digitalZoom`.
     public var lensZoom: Double = 1
 
@@ -27,6 +32,7 @@ public struct RigStatus: Sendable, Equatable {
     /// One line for `status`: `state recording · scene 2 · time 00:00:12.0 · lens main · … · saving clip.mov…`.
     public var line: String {
         var parts = ["state \(state.rawValue)"]
+        if let countdown { parts.append("recording in \(countdown) s") }
         if state != .idle && state != .finished {
             parts.append("scene \(scene)")
             parts.append("time \(DurationParser.clockString(timer))")
@@ -34,6 +40,7 @@ public struct RigStatus: Sendable, Equatable {
         parts.append("lens \(lens)" + (digitalZoom > 1.0001 ? " " + ZoomFactor.text(digitalZoom) : ""))
         parts.append("lenses with a camera: \(lensesWithCamera.joined(separator: ","))")
         if droppedFrames > 0 { parts.append("dropped \(droppedFrames)") }
+        if let clippedSamples, clippedSamples > 0 { parts.append("clipped \(clippedSamples) samples") }
         if let moviePath { parts.append("file \(moviePath)") }
         for path in saving { parts.append("saving \((path as NSString).lastPathComponent)…") }
         return parts.joined(separator: " · ")

@@ -14,17 +14,25 @@ extension Rig {
         public var driftPPM: Int
         /// `level: G` (virtual microphone only), 0…1: a gain on everything it plays; 0 is a silent input.
         public var level: Double
+        /// `gain: +6dB` (any microphone): a digital gain in dB applied before the meter and the encoder
+        /// (`AudioGain`); samples it pushes past full scale are clipped and counted. 0 leaves the sound untouched.
+        public var gainDecibels: Double
 
-        public init(declick: Bool = true, toneFrequency: Int? = nil, driftPPM: Int = 0, level: Double = 1) {
+        public init(declick: Bool = true, toneFrequency: Int? = nil, driftPPM: Int = 0, level: Double = 1,
+                    gainDecibels: Double = 0) {
             self.declick = declick
             self.toneFrequency = toneFrequency
             self.driftPPM = driftPPM
             self.level = level
+            self.gainDecibels = gainDecibels
         }
 
         /// The range `tone:` may take: audible, and below half the 48 kHz sample rate.
         public static let toneRange = 20...20_000
         /// The range `drift_ppm:` may take: far beyond any real crystal (tens of ppm), short of a wrong rate.
         public static let driftRange = -20_000...20_000
+        /// The range `gain:` may take, in dB: from a hot line input to a quiet lavalier; beyond it the sound is
+        /// either lost in rounding or nothing but clipping.
+        public static let gainRange = -40.0...40.0
     }
 }

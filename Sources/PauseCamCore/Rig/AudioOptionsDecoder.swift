@@ -1,4 +1,4 @@
-/// Decodes the `audio:` section's sound options (`declick`, and the virtual microphone's `tone`, `drift_ppm`,
+/// Decodes the `audio:` section's sound options (`declick`, `gain`, and the virtual microphone's `tone`, `drift_ppm`,
 /// `level`), kept apart from the device keys so each can grow on its own.
 extension RigDecoder {
     /// `match:` (a lens-style rule) or `lens:` (that lens's camera's microphone) instead of `device:`; `nil` when
@@ -60,6 +60,25 @@ extension RigDecoder {
                 report("expected a gain from 0 (silent) to 1, found \"\(t)\"", at: n.mark, path: path.child(AudioKey.level))
             }
         }
+        if let n = f[.gain], let t = text(n, path.child(AudioKey.gain)) {
+            if let v = Self.decibels(t), Rig.AudioOptions.gainRange.contains(v) {
+                options.gainDecibels = v
+            } else {
+                report("expected a gain from -40dB to +40dB such as +6dB, found \"\(t)\"", at: n.mark,
+                       path: path.child(AudioKey.gain))
+            }
+        }
         return options
+    }
+
+    /// `+6dB`, `-3.5 dB`, `6`: a signed number of decibels, the unit optional; `nil` otherwise.
+    static func decibels(_ text: String) -> Double? {
+        var body = Substring(text.trimmingCharacters(in: .whitespaces))
+        if body.lowercased().hasSuffix("db") { body = body.dropLast(2) }
+        body = Substring(body.trimmingCharacters(in: .whitespaces))
+        let negative = body.hasPrefix("-")
+        if body.hasPrefix("+") || negative { body = body.dropFirst() }
+        guard let magnitude = RigValueParser.number(String(body)), magnitude >= 0 else { return nil }
+        return negative ? -magnitude : magnitude
     }
 }

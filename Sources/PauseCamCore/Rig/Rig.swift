@@ -26,6 +26,24 @@ public struct Rig: Sendable, Equatable {
     /// Where the browser monitor listens (`web: {listen: …}`); `nil` for the default, loopback port 8360 or the
     /// next free one.
     public var web: MonitorListenAddress?
+    /// Seconds counted down (shown, and a bell each second) before a clip that a person starts — `record` or
+    /// `toggle` from the shell, a remote, a pedal — so they can take their place (`countdown:`, default 0). A
+    /// script's `record` never waits: its timing is its own. `record --countdown N` overrides it.
+    public var countdown: Int = 0
+    /// The shell's hotkeys set in the rig (`keys:`), in file order: each replaces the default for its key.
+    public var keys: [Hotkey] = []
+
+    /// One key of the shell's hotkey mode and the command line of the shell's grammar it carries out.
+    public struct Hotkey: Sendable, Equatable {
+        /// The key: one character; `space` in the rig file is the space bar.
+        public var key: Character
+        /// The command line, as written (`lens tele`, `mark good take`), already checked by the parser.
+        public var line: String
+        public init(key: Character, line: String) {
+            self.key = key
+            self.line = line
+        }
+    }
 
     public init(name: String, output: OutputSettings = OutputSettings(), audio: AudioInput = AudioInput(),
                 lenses: [Lens], defaultLens: String? = nil, standby: Standby = .hot, onAttach: AttachPolicy = .switch,

@@ -5,7 +5,7 @@ extension RigDecoder {
         case device, required
         case declick, tone
         case driftPPM = "drift_ppm"
-        case level, match, lens
+        case level, match, lens, gain
     }
 
     mutating func audioInput(_ node: YAMLNode, _ path: KeyPath) -> Rig.AudioInput {

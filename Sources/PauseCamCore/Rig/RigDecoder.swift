@@ -40,6 +40,8 @@ public struct RigDecoder {
         case exposurePresets = "exposure_presets"
         case scripts
         case web
+        case countdown
+        case keys
     }
 
     /// The range `max_digital_zoom` may take: below 1 would forbid the whole frame; beyond 10 a centre crop of a
@@ -97,14 +99,22 @@ public struct RigDecoder {
             self.scripts($0, .root.child(TopKey.scripts), parser: parser, lenses: zoomLenses, maxDigitalZoom: zoomLimit)
         } ?? []
         let web = top[.web].flatMap { webListen($0, .root.child(TopKey.web)) }
+        let countdown = top[.countdown].flatMap {
+            integer($0, .root.child(TopKey.countdown), in: Command.countdownRange,
+                    what: "whole seconds from \(Command.countdownRange.lowerBound) to \(Command.countdownRange.upperBound)")
+        }
+        let keys = top[.keys].map { hotkeys($0, .root.child(TopKey.keys), parser: parser) } ?? []
         guard let name else { return nil }
         if let nameNode = top[.name] {
             checkControlSocketPath(rigName: name, at: nameNode.mark)
             checkClipNameLength(output, rigName: name, scripts: scripts.map(\.name), rigNameMark: nameNode.mark)
         }
-        return Rig(name: name, output: output, audio: audio, lenses: lenses, defaultLens: defaultLens,
-                   standby: standby, onAttach: onAttach, zoomPresets: zoomPresets, exposurePresets: exposurePresets,
-                   scripts: scripts, maxDigitalZoom: zoomLimit, hold: hold ?? .seconds(2), web: web)
+        var rig = Rig(name: name, output: output, audio: audio, lenses: lenses, defaultLens: defaultLens,
+                      standby: standby, onAttach: onAttach, zoomPresets: zoomPresets, exposurePresets: exposurePresets,
+                      scripts: scripts, maxDigitalZoom: zoomLimit, hold: hold ?? .seconds(2), web: web)
+        rig.countdown = countdown ?? 0
+        rig.keys = keys
+        return rig
     }
 
     /// The text keys of a mapping of user-chosen names, in order, first occurrence only.

@@ -1,8 +1,10 @@
 /// One command of PauseCam's single grammar: a line typed at the shell, a step of a rig's scene script, or a
 /// remote-control message all become this value, so the three surfaces can never disagree.
 public enum Command: Sendable, Equatable {
-    /// Start a clip; the name, if any, is scene 1's.
-    case record(name: String?)
+    /// Start a clip; the name, if any, is scene 1's. `countdown` is the seconds counted down before the first
+    /// frame (`record --countdown 3`): `nil` takes the rig's `countdown:` for a person's `record` and none for a
+    /// script's, 0 starts at once.
+    case record(name: String?, countdown: Int? = nil)
     case pause
     /// Go on recording; every resume begins a new scene, optionally named.
     case resume(name: String?)
@@ -39,6 +41,8 @@ public enum Command: Sendable, Equatable {
     case last(play: Bool)
     /// Help on all commands or one.
     case help(topic: String?)
+    /// The shell's hotkey mode: single keys act without Enter (`Rig.keys` and the default map), until `q`.
+    case keys
     case quit
 
     public enum LensChoice: Sendable, Equatable {
@@ -85,6 +89,7 @@ public enum Command: Sendable, Equatable {
         case .run: return "run"
         case .last: return "last"
         case .help: return "help"
+        case .keys: return "keys"
         case .quit: return "quit"
         }
     }
@@ -92,15 +97,19 @@ public enum Command: Sendable, Equatable {
     /// True for commands a scene script may contain.
     public var isScriptStep: Bool {
         switch self {
-        case .devices, .run, .last, .help, .quit: return false
+        case .devices, .run, .last, .help, .keys, .quit: return false
         default: return true
         }
     }
 
+    /// The seconds `record --countdown N` and the rig's `countdown:` may count: a minute is more than any
+    /// presenter needs to take their place.
+    public static let countdownRange = 0...60
+
     /// Every command word, in the order `help` lists them.
     public static let words = ["record", "pause", "resume", "stop", "toggle", "chapter", "retake", "lens", "zoom",
                                "exposure", "focus", "mark", "wait", "status", "devices", "run", "last", "help",
-                               "quit"]
+                               "keys", "quit"]
 
     /// Other spellings of a command word and the word they stand for: `exit` and `q` are what people type to leave
     /// any shell, so they quit here too rather than being "unknown commands".

@@ -87,7 +87,7 @@ public struct CommandParser: Sendable {
             return .success(a)
         }
         switch word {
-        case "record": return .success(.record(name: argument))
+        case "record": return record(argument)
         case "pause": return noArgument(.pause)
         case "resume": return .success(.resume(name: argument))
         case "stop": return noArgument(.stop)
@@ -96,6 +96,7 @@ public struct CommandParser: Sendable {
         case "retake": return noArgument(.retake)
         case "status": return noArgument(.status)
         case "devices": return noArgument(.devices)
+        case "keys": return noArgument(.keys)
         case "quit": return noArgument(.quit)  // also `exit` and `q` (Command.aliases)
         case "lens":
             return required("a lens name or \"next\"").flatMap { name in
@@ -170,6 +171,32 @@ public struct CommandParser: Sendable {
         }
     }
 
+    /// `record [--countdown N] [NAME]` (also `--countdown=N`): the option comes first, so a scene name may hold
+    /// any words.
+    private func record(_ argument: String?) -> Result<Command, Failure> {
+        guard let argument, argument.hasPrefix("--countdown") else { return .success(.record(name: argument)) }
+        var rest = Substring(argument.dropFirst("--countdown".count))
+        if rest.hasPrefix("=") { rest = rest.dropFirst() } else {
+            guard rest.first?.isWhitespace ?? true else {
+                return .failure(Failure("\"record\" knows one option, --countdown SECONDS (got \"\(argument)\")",
+                                        part: .argument))
+            }
+        }
+        rest = rest.drop { $0.isWhitespace }
+        let numberEnd = rest.firstIndex(where: \.isWhitespace) ?? rest.endIndex
+        let text = String(rest[..<numberEnd])
+        let range = Command.countdownRange
+        guard let seconds = Int(text.hasSuffix("s") ? String(text.dropLast()) : text), range.contains(seconds) else {
+            return .failure(Failure("--countdown needs whole seconds from \(range.lowerBound) to \(range.upperBound), "
+                                    + "e.g. record --countdown 3 (got \"\(text)\")", part: .argument))
+        }
+        var name = rest[numberEnd...].trimmingCharacters(in: .whitespaces)
+        if name.count >= 2, let first = name.first, first == name.last, first == "\"" || first == "'" {
+            name = String(name.dropFirst().dropLast())
+        }
+        return .success(.record(name: name.isEmpty ? nil : name, countdown: seconds))
+    }
+
     /// `name` when `known` is nil or contains it; otherwise an "unknown KIND" failure with a suggestion.
     private func checked(_ name: String, in known: [String]?, kind: String) -> Result<String, Failure> {
         guard let known, !known.contains(name) else { return .success(name) }
@@ -197,10 +224,12 @@ public struct CommandParser: Sendable {
     /// The line that parses back into `command`: how summaries, help and transcripts print a command.
     public static func line(for command: Command) -> String {
         switch command {
-        case .record(let name): return name.map { "record \($0)" } ?? "record"
+        case .record(let name, let countdown):
+            let option = countdown.map { " --countdown \($0)" } ?? ""
+            return "record" + option + (name.map { " \($0)" } ?? "")
         case .resume(let name): return name.map { "resume \($0)" } ?? "resume"
         case .chapter(let name): return name.map { "chapter \($0)" } ?? "chapter"
-        case .pause, .stop, .toggle, .retake, .status, .devices, .quit: return command.word
+        case .pause, .stop, .toggle, .retake, .status, .devices, .keys, .quit: return command.word
         case .lens(.next): return "lens next"
         case .lens(.named(let n)): return "lens \(n)"
         case .zoom(.preset(let p)): return "zoom \(p)"

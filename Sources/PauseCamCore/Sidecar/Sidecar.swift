@@ -53,6 +53,11 @@ public struct Sidecar: Codable, Sendable, Equatable {
         public var lateSamplesDropped: Int
         /// Stalls filled with silence or cut (absent when none): everything smaller was drift, smoothed.
         public var stalls: AudioStallReport?
+        /// The rig's digital gain in dB (`audio.gain`); absent when none was set.
+        public var gain: Double? = nil
+        /// Samples (every channel) written at 16-bit full scale, i.e. clipped — by the gain or before it. Absent in
+        /// sidecars older than this field.
+        public var clippedSamples: Int? = nil
     }
 
     public struct Scene: Codable, Sendable, Equatable {

@@ -29,6 +29,8 @@ public final class LibEditLineReader: LineReader, @unchecked Sendable {
     private var shownPrompt = ""
     fileprivate var finished = false
     fileprivate var finishedLine: String?
+    /// The terminal's settings while the hotkey mode reads single keys; `nil` outside it.
+    private var keyboardMode: KeyboardMode?
     /// True while `beginLiveStatus`'s thread owns the line; it ends when this turns false.
     private var liveStatusRunning = false
     private let liveStatusEnded = DispatchSemaphore(value: 0)
@@ -137,6 +139,57 @@ public final class LibEditLineReader: LineReader, @unchecked Sendable {
         } else {
             lock.withLock { LineEditorSystemCalls.writeAll(.standardError, Array((text + "\n").utf8)) }
         }
+    }
+
+    // MARK: Single keys
+
+    public func beginKeys() -> Bool {
+        guard keyboardMode == nil else { return true }
+        keyboardMode = KeyboardMode.enter()
+        return keyboardMode != nil
+    }
+
+    /// Like `readLine`, but without libedit: the line is only ever the prompt, so events are printed above it
+    /// by clearing it, and the prompt is redrawn when `prompt()` changes (the live timer).
+    public func readKey(prompt: () -> String) -> KeyRead {
+        lock.withLock { reading = true }
+        defer {
+            write("\r\u{1B}[K")
+            lock.withLock { reading = false }
+            printQueued()
+        }
+        var shown = prompt()
+        write("\r\u{1B}[K" + shown)
+        while true {
+            let messages = lock.withLock { () -> [String] in
+                defer { queued.removeAll() }
+                return queued
+            }
+            if !messages.isEmpty { write("\r\u{1B}[K" + messages.map { $0 + "\n" }.joined() + shown) }
+            if lock.withLock({ () -> Bool in
+                defer { interruptRequested = false }
+                return interruptRequested
+            }) { return .interrupted }
+            let ready = LineEditorSystemCalls.poll([0, wakePipe.readEnd], timeout: Self.refreshMilliseconds)
+            if ready[1] != 0 { wakePipe.drain() }
+            if ready[0] != 0 {
+                let bytes = LineEditorSystemCalls.read(0, upTo: 16)
+                guard let first = bytes.first, first != 4 else { return .endOfInput }  // 4: Ctrl-D
+                if first == 0x1B { continue }  // an escape sequence (arrow keys…): not a hotkey
+                if let key = String(decoding: bytes, as: UTF8.self).first { return .key(key) }
+            } else if ready[1] == 0 {
+                let now = prompt()
+                if now != shown {
+                    shown = now
+                    write("\r\u{1B}[K" + shown)
+                }
+            }
+        }
+    }
+
+    public func endKeys() {
+        keyboardMode?.restore()
+        keyboardMode = nil
     }
 
     // MARK: Live status while busy

@@ -27,6 +27,19 @@ enum LineEditorSystemCalls {
         (try? Poll.wait(fds, timeout: timeout).get()) ?? fds.map { _ in 0 }
     }
 
+    /// Up to `count` bytes that `fd` has ready (one key, or one escape sequence, from a terminal in single-key
+    /// mode); empty at end of input or on an error. The corresponding C function is `read`.
+    static func read(_ fd: Int32, upTo count: Int) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        let result: Result<Int, Errno> = bytes.withUnsafeMutableBytes { buffer in
+            do throws(Errno) {
+                return .success(try FileDescriptor(borrowing: fd).read(into: buffer))
+            } catch { return .failure(error) }
+        }
+        guard case .success(let n) = result, n > 0 else { return [] }
+        return Array(bytes[..<n])
+    }
+
     /// True when `fd` is a terminal. The corresponding C function is `isatty`.
     static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
 
