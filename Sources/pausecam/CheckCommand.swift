@@ -6,8 +6,10 @@ import PauseCamSystem
 /// to standard error as `FILE:LINE:COLUMN: message`; a clean rig gets a summary on standard output, and, when it has
 /// camera lenses, whether each connected camera can deliver the movie's frame rate (`V4L2RateCheck`: formats,
 /// sizes and intervals only, never streaming, never setting a control), or that its camera is not connected.
-/// Returns the exit status: 0 when all rigs are clean, 2 when any has an error (or no rig was named). A camera too
-/// slow for the movie is a warning on standard output, not an error: it does not change the status.
+/// Returns the exit status: 0 when all rigs are clean, 2 when any has an error (or no rig was named). A rig's
+/// warnings (`RigWarning`: a control step on a lens without the control, an output folder that cannot be used)
+/// go to standard error as `FILE:LINE:COLUMN: warning: message` and do not change the status; nor does a camera
+/// too slow for the movie, a warning on standard output.
 ///
 /// With `--measure` (`pausecam check --measure RIG`) each clean rig's canvas size and rate are also measured: x264's
 /// speed per preset on camera-like frames and the preset `auto` chooses, printed and stored in the cache.
@@ -24,6 +26,7 @@ func runCheck(_ paths: [String], measure: Bool = false, describeCameras: () thro
     for path in paths {
         do {
             let rig = try RigLoader.load(path: path, surroundings: .thisMachine())
+            for warning in rig.warnings { writeStandardError(warning.description + "\n") }
             StandardStreamWriter.output.write(RigSummary.text(of: rig, file: path))
             if measure { status = max(status, printMeasurement(of: rig)) }
             if rig.lenses.contains(where: { if case .camera = $0.source { return true } else { return false } }) {

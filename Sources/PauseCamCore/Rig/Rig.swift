@@ -26,6 +26,9 @@ public struct Rig: Sendable, Equatable {
     /// Where the browser monitor listens (`web: {listen: …}`); `nil` for the default, loopback port 8360 or the
     /// next free one.
     public var web: MonitorListenAddress?
+    /// What decoding found that does not stop the rig but will not work as written (`RigWarning`), in file order;
+    /// empty for a rig built in code.
+    public var warnings: [RigWarning] = []
 
     public init(name: String, output: OutputSettings = OutputSettings(), audio: AudioInput = AudioInput(),
                 lenses: [Lens], defaultLens: String? = nil, standby: Standby = .hot, onAttach: AttachPolicy = .switch,
