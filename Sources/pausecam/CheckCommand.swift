@@ -49,6 +49,22 @@ func runCheck(_ paths: [String], measure: Bool = false, describeCameras: () thro
     return status
 }
 
+/// `pausecam check --list-scripts RIG…`: the names of each rig's scripts, one a line and nothing else, for the
+/// shell completions of `--script`. A rig with errors prints them on standard error (exit status 2), like `check`.
+func listScripts(_ paths: [String]) -> Int32 {
+    var status: Int32 = 0
+    for path in paths {
+        do {
+            let rig = try RigLoader.load(path: path)
+            StandardStreamWriter.output.write(rig.scripts.map { $0.name + "\n" }.joined())
+        } catch {
+            writeStandardError(error.description + "\n")
+            status = 2
+        }
+    }
+    return status
+}
+
 /// Measures the encoder for `rig`'s output (always, ignoring the cache, which it refreshes) and prints the result.
 private func printMeasurement(of rig: Rig) -> Int32 {
     let output = rig.output

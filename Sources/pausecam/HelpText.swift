@@ -84,6 +84,7 @@ enum HelpText {
     static let check = """
     pausecam check RIG…
     pausecam check --measure RIG…
+    pausecam check --list-scripts RIG…
 
     Validates rig files without recording or writing anything. Every error of every file is printed as
     FILE:LINE:COLUMN: message, and the exit status is 2 when any file has one. A clean file gets a summary: its
@@ -98,6 +99,9 @@ enum HelpText {
     --measure also times x264 on camera-like frames at the rig's size and rate, per preset, prints each speed and
     the preset `preset: auto` chooses (the slowest that encodes 1.5 times the frame rate), and caches the result
     in $XDG_CACHE_HOME/pausecam/ (default ~/.cache/pausecam/) for the sessions that follow.
+
+    --list-scripts prints only the names of the rig's scripts, one a line (what the shell completions offer
+    after --script).
     """
 
     static let devices = """
