@@ -9,7 +9,7 @@ extension RigController {
     public func finalizeIfStopping() {
         serialContext.assertOnSerialContext()
         guard let recorder, recorder.session.state == .stopping else { return }
-        if !recorder.hasVideo && recorder.failure == nil {
+        if !recorder.hasKeptVideo && recorder.failure == nil {
             self.recorder = nil
             intake.isOpen = false
             recorder.discard()
