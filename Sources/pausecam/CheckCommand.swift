@@ -6,9 +6,11 @@ import PauseCamSystem
 /// to standard error as `FILE:LINE:COLUMN: message`; a clean rig gets a summary on standard output, and, when it has
 /// camera lenses, whether each connected camera can deliver the movie's frame rate (`V4L2RateCheck`: formats,
 /// sizes and intervals only, never streaming, never setting a control), or that its camera is not connected.
-/// Returns the exit status: 0 when all rigs are clean, 2 when any has an error (or no rig was named). A camera too
-/// slow for the movie is a warning on standard output, not an error: it does not change the status. So is the USB
-/// bandwidth plan printed after it (`usbBandwidthPlanText`), whatever its verdict.
+/// Returns the exit status: 0 when all rigs are clean, 2 when any has an error (or no rig was named). A rig's
+/// warnings (`RigWarning`: a control step on a lens without the control, an output folder that cannot be used)
+/// go to standard error as `FILE:LINE:COLUMN: warning: message` and do not change the status; nor does a camera
+/// too slow for the movie, a warning on standard output, nor the USB bandwidth plan printed after it
+/// (`usbBandwidthPlanText`), whatever its verdict.
 ///
 /// With `--measure` (`pausecam check --measure RIG`) each clean rig's canvas size and rate are also measured: x264's
 /// speed per preset on camera-like frames and the preset `auto` chooses, printed and stored in the cache.
@@ -25,6 +27,7 @@ func runCheck(_ paths: [String], measure: Bool = false, describeCameras: () thro
     for path in paths {
         do {
             let rig = try RigLoader.load(path: path, surroundings: .thisMachine())
+            for warning in rig.warnings { writeStandardError(warning.description + "\n") }
             StandardStreamWriter.output.write(RigSummary.text(of: rig, file: path))
             if measure { status = max(status, printMeasurement(of: rig)) }
             if rig.lenses.contains(where: { if case .camera = $0.source { return true } else { return false } }) {
@@ -42,6 +45,22 @@ func runCheck(_ paths: [String], measure: Bool = false, describeCameras: () thro
             writeStandardError(error.description + "\n")
             let count = error.diagnostics.count
             writeStandardError("\(path): \(count) error\(count == 1 ? "" : "s")\n")
+            status = 2
+        }
+    }
+    return status
+}
+
+/// `pausecam check --list-scripts RIG…`: the names of each rig's scripts, one a line and nothing else, for the
+/// shell completions of `--script`. A rig with errors prints them on standard error (exit status 2), like `check`.
+func listScripts(_ paths: [String]) -> Int32 {
+    var status: Int32 = 0
+    for path in paths {
+        do {
+            let rig = try RigLoader.load(path: path)
+            StandardStreamWriter.output.write(rig.scripts.map { $0.name + "\n" }.joined())
+        } catch {
+            writeStandardError(error.description + "\n")
             status = 2
         }
     }

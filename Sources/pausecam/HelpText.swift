@@ -84,17 +84,24 @@ enum HelpText {
     static let check = """
     pausecam check RIG…
     pausecam check --measure RIG…
+    pausecam check --list-scripts RIG…
 
     Validates rig files without recording or writing anything. Every error of every file is printed as
     FILE:LINE:COLUMN: message, and the exit status is 2 when any file has one. A clean file gets a summary: its
     lenses, presets and scripts with their steps and total scripted time. For each camera lens it also asks the
     connected camera (formats, sizes and rates only: it never streams or changes a setting) whether it keeps up
     with the movie's frame rate, with the fix when it does not, or says "not connected: rate not checked". A rate
-    warning does not change the exit status.
+    warning does not change the exit status. Nor do the rig's warnings, printed as FILE:LINE:COLUMN: warning:
+    message: an exposure or focus step on a lens without that control (virtual and movie-file lenses have none),
+    and an output folder that cannot be created or written (run and shell refuse that rig with exit status 2
+    unless --output names another folder). run and shell print the same warnings when they start.
 
     --measure also times x264 on camera-like frames at the rig's size and rate, per preset, prints each speed and
     the preset `preset: auto` chooses (the slowest that encodes 1.5 times the frame rate), and caches the result
     in $XDG_CACHE_HOME/pausecam/ (default ~/.cache/pausecam/) for the sessions that follow.
+
+    --list-scripts prints only the names of the rig's scripts, one a line (what the shell completions offer
+    after --script).
     """
 
     static let devices = """

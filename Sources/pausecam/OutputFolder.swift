@@ -40,6 +40,31 @@ enum OutputFolder {
         }
     }
 
+    /// Why `path` (expanded) cannot take movies now, found without creating anything: it is a file, sits under a
+    /// file, its nearest existing folder cannot be written (so it cannot be created), or it cannot be written;
+    /// `nil` when it is a writable folder or can be made as one. `check` warns with this; `run` and `shell`
+    /// refuse a rig's folder for it before opening any device.
+    static func problem(_ path: String) -> String? {
+        let manager = FileManager.default
+        var isDirectory: ObjCBool = false
+        if manager.fileExists(atPath: path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else { return "the output folder \(path) is a file, not a folder" }
+            return manager.isWritableFile(atPath: path) ? nil
+                : "the output folder \(path) cannot be written (no permission, or a read-only file system)"
+        }
+        var parent = (path as NSString).deletingLastPathComponent
+        while !parent.isEmpty && parent != "/" && !manager.fileExists(atPath: parent) {
+            parent = (parent as NSString).deletingLastPathComponent
+        }
+        if parent.isEmpty { return nil }
+        guard manager.fileExists(atPath: parent, isDirectory: &isDirectory), isDirectory.boolValue else {
+            return "cannot create the output folder \(path): \(parent) is a file, not a folder"
+        }
+        return manager.isWritableFile(atPath: parent) ? nil
+            : "cannot create the output folder \(path): \(parent) cannot be written (no permission, or a read-only "
+              + "file system)"
+    }
+
     /// The operating system's reason (`No such file or directory`), not Foundation's wrapper text.
     private static func reason(_ error: Error) -> String {
         let wrapped = error as NSError

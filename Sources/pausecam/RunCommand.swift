@@ -21,7 +21,9 @@ enum RunCommand {
         }
         let quiet = arguments.flags.contains("quiet")
         let rig = try RigLoader.load(path: rigPath,
-                                     surroundings: .thisMachine(socketOption: arguments.options["socket"]))
+                                     surroundings: .thisMachine(socketOption: arguments.options["socket"],
+                                                                outputOption: arguments.options["output"]))
+        try RigSurroundings.reportBeforeRun(rig)
         guard let firstScript = rig.scripts.first else {
             throw UsageError("\(rigPath) has no scripts; add one under `scripts:` or use `pausecam shell \(rigPath)`")
         }

@@ -22,7 +22,9 @@ enum ShellCommand {
             throw UsageError("--on-error is continue or stop, not \"\(errorText)\"")
         }
         let rig = try RigLoader.load(path: rigPath,
-                                     surroundings: .thisMachine(socketOption: arguments.options["socket"]))
+                                     surroundings: .thisMachine(socketOption: arguments.options["socket"],
+                                                                outputOption: arguments.options["output"]))
+        try RigSurroundings.reportBeforeRun(rig)
         let webChoice = try MonitorEndpoint.choice(arguments, rig: rig)
         let control = try ControlEndpoint.claim(rig: rig, socketOption: arguments.options["socket"])
         let monitor = MonitorEndpoint()

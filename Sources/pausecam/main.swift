@@ -47,8 +47,9 @@ do {
         exit(try RunCommand.run(arguments))
     case "check":
         if wantsHelp { print(HelpText.check); exit(0) }
-        try arguments.allow(options: [], flags: ["measure"])
+        try arguments.allow(options: [], flags: ["measure", "list-scripts"])
         guard !arguments.positional.isEmpty else { throw UsageError("check needs at least one rig file") }
+        if arguments.flags.contains("list-scripts") { exit(listScripts(arguments.positional)) }
         exit(runCheck(arguments.positional, measure: arguments.flags.contains("measure")))
     case "devices":
         if wantsHelp { print(HelpText.devices); exit(0) }

@@ -63,6 +63,73 @@ final class RetakeEndToEndTests: XCTestCase {
         XCTAssertEqual(sidecar.retakes?.first?.discardedDuration ?? -1, 1, accuracy: 1.0 / 30 + 1e-6)
     }
 
+    /// Takes of odd lengths thrown away one after the other: with the audio cut to the exact span, each cut lost or
+    /// kept part of an AAC packet and the movie's sound drifted from its picture; cut at whole packets, chosen for
+    /// the audio removed so far, sound and picture end within one AAC frame (1024 samples) of each other, and
+    /// `samples_written` counts the sound the movie holds, not the sound that was encoded.
+    private let retakes = ["record A", "wait 2s", "chapter B", "wait 1.01s", "retake", "wait 0.77s", "retake",
+                           "wait 1.13s", "retake", "wait 0.51s", "retake", "wait 2.5s", "stop"]
+
+    func testSeveralRetakesOnTheSimulatedClockKeepSoundAndPictureWithinOneAACFrame() throws {
+        try assertSoundFollowsPicture(clock: "simulated")
+    }
+
+    func testSeveralRetakesOnTheRealClockKeepSoundAndPictureWithinOneAACFrame() throws {
+        try assertSoundFollowsPicture(clock: "real")
+    }
+
+    private func assertSoundFollowsPicture(clock: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let directory = try ProcessRunner.temporaryDirectory("retakes-\(clock)")
+        let result = try ProcessRunner.run(BinaryLocator.pausecam.path, [
+            "shell", ProcessRunner.rig("e2e.yaml"), "--clock", clock, "--output", directory.path,
+        ], input: retakes.joined(separator: "\n") + "\n")
+        XCTAssertEqual(result.status, 0, result.stdoutText + result.stderr, file: file, line: line)
+        let probe = MediaProbe(path: directory.appendingPathComponent("e2e-rig.mov").path)
+        let streams = try probe.streams()
+        let video = try XCTUnwrap(Double(streams.first { $0.codecType == "video" }?.duration ?? ""), file: file, line: line)
+        let audio = try XCTUnwrap(Double(streams.first { $0.codecType == "audio" }?.duration ?? ""), file: file, line: line)
+        let aacFrame = 1024.0 / 48_000
+        XCTAssertEqual(audio, video, accuracy: aacFrame, "sound and picture durations", file: file, line: line)
+        if clock == "simulated" { XCTAssertEqual(video, 4.5, accuracy: 1e-6, file: file, line: line) }
+        // The sound is one unbroken run of whole AAC packets: no packet shortened or stretched at a cut, where a
+        // player would play 1024 samples in less or more time and the sound would slide against the picture.
+        let packets = try audioPackets(probe.path)
+        XCTAssertGreaterThan(packets.count, 100, file: file, line: line)
+        for (previous, packet) in zip(packets, packets.dropFirst()) {
+            XCTAssertEqual(packet.pts - previous.pts, 1024, "audio packet at \(previous.pts)", file: file, line: line)
+        }
+        let sidecar = try Sidecar.decode(Data(contentsOf: directory.appendingPathComponent("e2e-rig.json")))
+        XCTAssertEqual(sidecar.retakes?.count, 4, file: file, line: line)
+        let decoded = try probe.audioSamples().count
+        let written = try XCTUnwrap(sidecar.audio?.samplesWritten, file: file, line: line)
+        XCTAssertLessThan(abs(written - decoded), 1024, "samples_written \(written), in the movie \(decoded)",
+                          file: file, line: line)
+    }
+
+    /// The movie's audio packets' presentation times, in the stream's time base (1/48000 here).
+    private func audioPackets(_ path: String) throws -> [(pts: Int, duration: Int)] {
+        let result = try ProcessRunner.run("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "a:0", "-show_entries",
+                                                                "packet=pts,duration", "-of", "csv=p=0", path])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        return result.stdoutText.split(separator: "\n").compactMap { line in
+            let fields = line.split(separator: ",", omittingEmptySubsequences: false).map { Int($0) }
+            guard let pts = fields.first ?? nil else { return nil }
+            return (pts, fields.count > 1 ? fields[1] ?? 0 : 0)
+        }
+    }
+
+    /// A `retake` in the first scene throws away everything recorded: a `stop` right after it leaves what a clip
+    /// with no frame leaves — no movie, no sidecar, and "nothing was recorded" — not a 0 s movie.
+    func testRetakingTheFirstSceneThenStoppingRecordsNothing() throws {
+        let directory = try ProcessRunner.temporaryDirectory("retake-everything")
+        let result = try ProcessRunner.run(BinaryLocator.pausecam.path, [
+            "shell", ProcessRunner.rig("e2e.yaml"), "--clock", "simulated", "--output", directory.path,
+        ], input: "record A\nwait 1s\nretake\nstop\n")
+        XCTAssertTrue((result.stdoutText + result.stderr).contains("nothing was recorded"),
+                      result.stdoutText + result.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), [])
+    }
+
     private func assertRetakenMovie(in directory: URL, tolerance: Double,
                                     file: StaticString = #filePath, line: UInt = #line) throws {
         let probe = MediaProbe(path: directory.appendingPathComponent("e2e-rig.mov").path)

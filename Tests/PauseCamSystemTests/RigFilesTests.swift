@@ -74,8 +74,7 @@ final class RigFilesTests: XCTestCase {
         let interview = try XCTUnwrap(rig.script(named: "interview"))
         XCTAssertEqual(interview.steps, [
             .record(name: "Intro"), .wait(.seconds(5)), .zoom(.preset("2x")), .wait(.milliseconds(2500)), .pause,
-            .wait(.seconds(10)), .resume(name: "Answer"), .lens(.named("tele")), .exposure(.preset("bright")),
-            .mark("good take"), .wait(.seconds(4)), .stop,
+            .wait(.seconds(10)), .resume(name: "Answer"), .lens(.named("tele")), .mark("good take"), .wait(.seconds(4)), .stop,
         ])
 
         let pauses = try XCTUnwrap(rig.script(named: "pauses"))

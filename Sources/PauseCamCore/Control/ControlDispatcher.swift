@@ -36,7 +36,8 @@ public final class ControlDispatcher: Sendable {
         case .success(.statusJSON):
             let controller = self.controller
             let status = serialContext.perform { controller.status }
-            return .reply(ControlReply(ok: true, message: ControlStatusJSON.line(status, rig: rigName, web: webAddress)))
+            return .reply(ControlReply(ok: true, message: ControlStatusJSON.line(status, rig: rigName, web: webAddress,
+                                                                                    lenses: parser.lenses ?? [])))
         case .success(.watch):
             return .watch(ControlReply(ok: true, message: "watching \(rigName): one JSON line per event until you disconnect"))
         case .success(.command(let command)):

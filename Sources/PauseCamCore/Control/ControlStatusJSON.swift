@@ -9,9 +9,11 @@ public enum ControlStatusJSON {
     /// The live state: `state`, `scene`, `timer` (seconds) and `timer_text`, `lens`, `zoom` (the effective zoom:
     /// the lens's zoom × the digital zoom) and `digital_zoom` (the centre crop alone), both to two decimals, `file`
     /// (null while idle) and `dropped_frames`, plus the rig's name and `web`, the browser monitor's address (null
-    /// when it is off; never with its token).
-    public static func line(_ status: RigController.Status, rig: String, web: String? = nil) -> String {
-        let object: [String: Any] = [
+    /// when it is off; never with its token). `lenses`, when given, are the rig's lens names in rig order, so a
+    /// shell's completion of `pausecam ctl lens` offers what the running rig has.
+    public static func line(_ status: RigController.Status, rig: String, web: String? = nil,
+                            lenses: [String]? = nil) -> String {
+        var object: [String: Any] = [
             "rig": rig,
             "state": status.state.rawValue,
             "scene": status.scene,
@@ -24,6 +26,7 @@ public enum ControlStatusJSON {
             "dropped_frames": status.droppedFrames,
             "web": web.map { $0 as Any } ?? NSNull(),
         ]
+        if let lenses { object["lenses"] = lenses }
         return encode(object)
     }
 

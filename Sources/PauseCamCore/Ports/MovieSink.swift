@@ -74,7 +74,7 @@ public struct MovieSummary: Sendable, Equatable {
     public var videoFramesWritten: Int
     /// Pictures dropped because the encoder fell behind (real clock only): their frames repeat the picture before.
     public var videoFramesDropped: Int
-    /// Audio sample frames written.
+    /// Audio sample frames in the movie: those encoded, less the packets of takes `retake` threw away.
     public var audioSamplesWritten: Int
     /// Audio sample frames dropped because the encoder fell behind (real clock only; replaced by silence).
     public var audioSamplesDropped: Int

@@ -9,6 +9,10 @@ public protocol SidecarStore: AnyObject {
     /// Writes `data` to a file that did not exist: `stem + suffix`, else `stem-2 + suffix`… (`AddOnlyName`), and
     /// returns its path. Exports beside a movie go through here, so nothing is ever overwritten.
     func writeNew(_ data: Data, stem: String, suffix: String) throws -> String
+
+    /// Removes the sidecar at `path`, if any: a clip that turned out to keep no frame (its only take thrown away by
+    /// `retake`) leaves nothing on disk, like a clip that never got one.
+    func remove(_ path: String)
 }
 
 extension SidecarStore {
@@ -16,4 +20,7 @@ extension SidecarStore {
     public func writeNew(_ data: Data, stem: String, suffix: String) throws -> String {
         throw ExportError("this sidecar store cannot write new files")
     }
+
+    /// Stores that keep nothing on disk (test fakes) have nothing to remove.
+    public func remove(_ path: String) {}
 }

@@ -120,6 +120,11 @@ public final class Recorder: @unchecked Sendable {
     /// True once a video frame reached the sink. A clip that ends without one is no movie: `discard` it.
     public var hasVideo: Bool { videoFramesAppended > 0 }
 
+    /// True once the movie keeps a video frame: one reached the sink outside every take that `retake` threw away.
+    /// A clip whose only take was thrown away (a `retake` in scene 1, then `stop`) is as empty as one that got no
+    /// frame: `discard` it.
+    public var hasKeptVideo: Bool { videoFramesAppended > discardedVideoFrames }
+
     /// Frames of the `.partial` in discarded takes (`retake`), which the movie leaves out. The spans lie on the
     /// frame grid (a take ends one frame after its last frame; the next begins at the seam).
     private var discardedVideoFrames: Int {
@@ -403,11 +408,13 @@ public final class Recorder: @unchecked Sendable {
                                  ?? (suspensions > 0 ? droppedVideoFrames : 0))
     }
 
-    /// Abandons a clip that got no video frame: the sink removes what it wrote (the `.partial`), and since the
-    /// sidecar is first written with the first frame, nothing of the clip is left on disk.
+    /// Abandons a clip that keeps no video frame: the sink removes what it wrote (the `.partial`), and the sidecar,
+    /// first written with the first frame, is removed when there was one (a take thrown away by `retake`), so
+    /// nothing of the clip is left on disk.
     public func discard() {
         retimer.finish()
         sink.discard()
+        if hasVideo { sidecars.remove(description.sidecarPath) }
     }
 
     /// One chapter per scene of the movie (`MovieScenes`: a scene that got frames, with the empty ones merged into

@@ -10,7 +10,7 @@ extension RigController {
     public func finalizeIfStopping() {
         serialContext.assertOnSerialContext()
         guard let recorder, recorder.session.state == .stopping else { return }
-        if !recorder.hasVideo && recorder.failure == nil {
+        if !recorder.hasKeptVideo && recorder.failure == nil {
             devices.isTakingSamples = false
             clips.discardEmpty()
             return

@@ -55,6 +55,17 @@ public final class SidecarWriter: @unchecked Sendable {
         if let first = earlier.first { throw SidecarWriteFailure(description: first) }
     }
 
+    /// Removes the sidecar at `path` after every write already submitted (on the worker, or now): a write still
+    /// waiting is dropped first, so nothing lands after the removal.
+    public func remove(_ path: String) {
+        guard let worker else {
+            store.remove(path)
+            return
+        }
+        lock.withLock { _ = waiting.removeValue(forKey: path) }
+        worker.submit { [self] in store.remove(path) }
+    }
+
     /// Writes `data` now, on the calling thread (the finishing job, already on the worker).
     public func writeNow(_ data: Data, to path: String) throws {
         try store.write(data, to: path)

@@ -26,6 +26,9 @@ public struct Rig: Sendable, Equatable {
     /// Where the browser monitor listens (`web: {listen: …}`); `nil` for the default, loopback port 8360 or the
     /// next free one.
     public var web: MonitorListenAddress?
+    /// What decoding found that does not stop the rig but will not work as written (`RigWarning`), in file order;
+    /// empty for a rig built in code.
+    public var warnings: [RigWarning] = []
     /// Seconds counted down (shown, and a bell each second) before a clip that a person starts — `record` or
     /// `toggle` from the shell, a remote, a pedal — so they can take their place (`countdown:`, default 0). A
     /// script's `record` never waits: its timing is its own. `record --countdown N` overrides it.

@@ -23,7 +23,10 @@ extension RigDecoder {
     mutating func outputSettings(_ node: YAMLNode, _ path: KeyPath) -> Rig.OutputSettings {
         var settings = Rig.OutputSettings()
         guard let f = fields(node, path, OutputKey.self) else { return settings }
-        if let n = f[.directory], let d = text(n, path.child(OutputKey.directory)) { settings.directory = d }
+        if let n = f[.directory], let d = text(n, path.child(OutputKey.directory)) {
+            settings.directory = d
+            outputDirectoryMark = n.mark
+        }
         if let n = f[.name], let pattern = text(n, path.child(OutputKey.name)) {
             if checkNamePattern(pattern, n, path.child(OutputKey.name)) {
                 settings.namePattern = pattern

@@ -12,9 +12,11 @@ extension RigDecoder {
 
     /// `scripts:`: each script that decodes cleanly, in file order; every problem is reported. A zoom factor a
     /// step asks for is checked against `lenses` and `maxDigitalZoom` as `zoom` will choose (`LensForZoom`), so a
-    /// step beyond the rig fails `check`, not an unattended run half-way.
+    /// step beyond the rig fails `check`, not an unattended run half-way. An `exposure` or `focus` step that will
+    /// meet a lens without that control (`ScriptControlChecker`, starting from `defaultLens`) is a warning.
     mutating func scripts(_ node: YAMLNode, _ path: KeyPath, parser: CommandParser, lenses: [Rig.Lens] = [],
-                          maxDigitalZoom: Double = 4) -> [Rig.Script] {
+                          maxDigitalZoom: Double = 4, defaultLens: String = "",
+                          zoomPresets: [Rig.ZoomPreset] = []) -> [Rig.Script] {
         guard let entries = namedEntries(node, path, what: "script names") else { return [] }
         var scripts: [Rig.Script] = []
         for (name, keyNode, value) in entries {
@@ -23,6 +25,8 @@ extension RigDecoder {
             var steps: [Command] = []
             var marks: [SourceMark] = []
             var checker = ScriptStateChecker()
+            var controls = ScriptControlChecker(lenses: lenses, defaultLens: defaultLens, zoomPresets: zoomPresets,
+                                                maxDigitalZoom: maxDigitalZoom)
             var ok = true
             var total = MediaTime.zero
             for (index, item) in items.enumerated() {
@@ -37,6 +41,9 @@ extension RigDecoder {
                                                                    maxDigitalZoom: maxDigitalZoom) {
                     report(refusal.message, at: item.mark, path: stepPath)
                     ok = false
+                }
+                if let problem = controls.apply(command) {
+                    warn(.controlWithoutCamera, problem, at: item.mark, path: stepPath)
                 }
                 if case .wait(let d) = command {
                     if let sum = try? total.adding(d), sum <= .seconds(7 * 86_400) { total = sum } else {

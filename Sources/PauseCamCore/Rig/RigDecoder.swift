@@ -9,10 +9,14 @@
 /// `$XDG_VIDEOS_DIR`; the composition root expands them). Messages have the form `KEY.PATH: what is wrong`.
 public struct RigDecoder {
     private var diagnostics: [RigDiagnostic] = []
+    /// What will not work as written but does not stop the rig (`RigWarning`).
+    private var warnings: [RigWarning] = []
     /// What the machine the rig will run on says about its movie files and its control socket.
     let surroundings: RigSurroundings
     /// Where `output.name` is written, when it is: a name too long for a file is reported there.
     var outputNameMark: SourceMark?
+    /// Where `output.directory` is written, when it is: an unusable folder is warned about there.
+    var outputDirectoryMark: SourceMark?
 
     private init(surroundings: RigSurroundings) { self.surroundings = surroundings }
 
@@ -20,8 +24,10 @@ public struct RigDecoder {
     /// one, where the control socket goes); the default asks nothing.
     public static func decode(_ root: YAMLNode, surroundings: RigSurroundings = .unasked) throws(RigError) -> Rig {
         var decoder = RigDecoder(surroundings: surroundings)
-        let rig = decoder.rig(root)
-        if let rig, decoder.diagnostics.isEmpty { return rig }
+        if var rig = decoder.rig(root), decoder.diagnostics.isEmpty {
+            rig.warnings = decoder.warnings.sorted { $0.mark < $1.mark }
+            return rig
+        }
         if decoder.diagnostics.isEmpty {
             preconditionFailure("RigDecoder produced no rig and no diagnostic")
         }
@@ -96,8 +102,14 @@ public struct RigDecoder {
         // blamed on the wrong lens.
         let zoomLenses = lenses.count == lensNames.count ? lenses : []
         let scripts = top[.scripts].map {
-            self.scripts($0, .root.child(TopKey.scripts), parser: parser, lenses: zoomLenses, maxDigitalZoom: zoomLimit)
+            self.scripts($0, .root.child(TopKey.scripts), parser: parser, lenses: zoomLenses, maxDigitalZoom: zoomLimit,
+                         defaultLens: defaultLens, zoomPresets: zoomPresets)
         } ?? []
+        if let problem = surroundings.outputFolderProblem(output.directory) {
+            warn(.outputFolder(problem: problem), "\(problem); `run` and `shell` refuse this rig (exit status 2) "
+                 + "unless --output names a folder they can write", at: outputDirectoryMark ?? root.mark,
+                 path: outputDirectoryMark == nil ? .root : .root.child(TopKey.output).child(OutputKey.directory))
+        }
         let web = top[.web].flatMap { webListen($0, .root.child(TopKey.web)) }
         let countdown = top[.countdown].flatMap {
             integer($0, .root.child(TopKey.countdown), in: Command.countdownRange,
@@ -130,6 +142,11 @@ public struct RigDecoder {
     /// Records one problem, prefixed with where in the rig it is (`lenses.wide.zoom: …`).
     mutating func report(_ message: String, at mark: SourceMark, path: KeyPath) {
         diagnostics.append(RigDiagnostic(path.isRoot ? message : "\(path): \(message)", at: mark))
+    }
+
+    /// Records one warning, prefixed like a problem with where in the rig it is.
+    mutating func warn(_ kind: RigWarning.Kind, _ message: String, at mark: SourceMark, path: KeyPath) {
+        warnings.append(RigWarning(kind, path.isRoot ? message : "\(path): \(message)", at: mark))
     }
 
     /// Where in the rig a value sits, printed `lenses.wide.zoom`, `zoom_presets."0.5x".lens`,

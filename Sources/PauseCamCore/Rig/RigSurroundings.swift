@@ -11,10 +11,16 @@ public struct RigSurroundings: Sendable {
     /// The folder the rig's control socket goes in (`ControlSocketLocation.directory`), or `nil` when the socket is
     /// placed elsewhere (`--socket PATH`) and the rig's name does not make its path.
     public var controlSocketDirectory: String?
+    /// Why the output folder as written in the rig (`output.directory`, before `~` expansion) cannot take movies
+    /// on this machine now — it is a file, sits under a file, cannot be created or written — or `nil` when it can
+    /// (or the question does not apply: `--output` replaces it). Answered without creating anything.
+    public var outputFolderProblem: @Sendable (String) -> String?
 
-    public init(movieFileProblem: @escaping @Sendable (String) -> String?, controlSocketDirectory: String?) {
+    public init(movieFileProblem: @escaping @Sendable (String) -> String?, controlSocketDirectory: String?,
+                outputFolderProblem: @escaping @Sendable (String) -> String? = { _ in nil }) {
         self.movieFileProblem = movieFileProblem
         self.controlSocketDirectory = controlSocketDirectory
+        self.outputFolderProblem = outputFolderProblem
     }
 
     /// Asks nothing: every movie path is taken as it is written, and no socket path is checked.

@@ -21,42 +21,46 @@ struct ChapterRemuxer {
     var videoFrameDuration = MediaTime(value: 1, timescale: 30)
     /// Spans of the `.partial`'s file time that `retake` discarded, in order: their packets are left out and every
     /// later packet moves back by their length. A span starts and ends at a scene start, where the recorder forced
-    /// a keyframe (closed GOP: no kept frame refers across it), so the video cut is exact; audio packets are cut
-    /// at the same times, to the packet.
+    /// a keyframe (closed GOP: no kept frame refers across it), so the video cut is exact; audio is cut at whole
+    /// packets (`WholePacketAudioCut`), so it stays unbroken and within half a packet of the video.
     var discardedSpans: [Range<MediaTime>] = []
 
-    /// Copies the streams and adds `chapters`; the final file appears at `outputPath` only when complete.
-    func remux(chapters: [Chapter]) throws {
+    /// Copies the streams and adds `chapters`; the final file appears at `outputPath` only when complete. Returns
+    /// how many audio samples (per channel) the discarded spans left out of the movie.
+    @discardableResult
+    func remux(chapters: [Chapter]) throws -> Int {
         let temporaryPath = outputPath + ClipFileNames.remuxSuffix
         if MovieNameReserver.exists(temporaryPath) {
             throw FFmpegError("remux(\(inputPath)): \(temporaryPath) exists and is not ours to overwrite; move it "
                               + "away and remux the .partial by hand", code: pausecam_averror(EEXIST))
         }
         do {
-            try copy(to: temporaryPath, chapters: chapters)
+            let leftOut = try copy(to: temporaryPath, chapters: chapters)
             if case .failure(let failure) = retryingOnInterrupt({ link(temporaryPath, outputPath) }) {
                 throw FFmpegError("link(\(temporaryPath) → \(outputPath)): the final name is taken "
                                   + "(\(failure.message)); the .partial file is kept",
                                   code: pausecam_averror(failure.rawValue))
             }
             unlink(temporaryPath)
+            return leftOut
         } catch {
             unlink(temporaryPath)
             throw error
         }
     }
 
-    private func copy(to path: String, chapters: [Chapter]) throws {
+    /// Returns the audio samples the discarded spans left out.
+    private func copy(to path: String, chapters: [Chapter]) throws -> Int {
         var input: UnsafeMutablePointer<AVFormatContext>?
         try FFmpegError.check(avformat_open_input(&input, inputPath, nil, nil), "avformat_open_input(\(inputPath))")
         defer { avformat_close_input(&input) }
-        guard let input else { return }
+        guard let input else { return 0 }
         try FFmpegError.check(avformat_find_stream_info(input, nil), "avformat_find_stream_info(\(inputPath))")
 
         var created: UnsafeMutablePointer<AVFormatContext>?
         try FFmpegError.check(avformat_alloc_output_context2(&created, nil, PartialMovieMuxer.formatName(container), path),
                               "avformat_alloc_output_context2(\(path))")
-        guard let output = created else { return }
+        guard let output = created else { return 0 }
         defer {
             if output.pointee.pb != nil { avio_closep(&output.pointee.pb) }
             avformat_free_context(output)
@@ -90,6 +94,19 @@ struct ChapterRemuxer {
         // before the last frame. Each packet without one gets the distance from its stream's previous packet.
         var previousDTS = [Int64?](repeating: nil, count: streamMap.count)
         var videoShift: Int64?
+        // Per audio stream with fixed-size packets: where its packets are cut, and the samples a packet holds.
+        var audioCuts: [Int: (cut: WholePacketAudioCut, samples: Int)] = [:]
+        for index in 0..<Int(input.pointee.nb_streams) where !discardedSpans.isEmpty {
+            let source = input.pointee.streams[index]!
+            let parameters = source.pointee.codecpar.pointee
+            guard parameters.codec_type == AVMEDIA_TYPE_AUDIO, parameters.frame_size > 0, parameters.sample_rate > 0
+            else { continue }
+            let packetTicks = av_rescale_q(Int64(parameters.frame_size), AVRational(num: 1, den: parameters.sample_rate),
+                                           source.pointee.time_base)
+            guard packetTicks > 0 else { continue }
+            let spans = discardedSpans.map { ticks($0.lowerBound, source.pointee.time_base)..<ticks($0.upperBound, source.pointee.time_base) }
+            audioCuts[index] = (WholePacketAudioCut(spans: spans, packetTicks: packetTicks), Int(parameters.frame_size))
+        }
         while true {
             let result = av_read_frame(input, box.packet)
             if result == pausecam_averror_eof() { break }
@@ -127,7 +144,13 @@ struct ChapterRemuxer {
                 if box.packet.pointee.pts != pausecam_av_nopts_value() { box.packet.pointee.pts -= shift }
                 if box.packet.pointee.dts != pausecam_av_nopts_value() { box.packet.pointee.dts -= shift }
             }
-            if !discardedSpans.isEmpty {
+            if var audio = audioCuts[sourceIndex], box.packet.pointee.pts != pausecam_av_nopts_value() {
+                let shift = audio.cut.shift(forPacketAt: box.packet.pointee.pts)
+                audioCuts[sourceIndex] = audio
+                guard let shift else { continue }
+                box.packet.pointee.pts -= shift
+                if box.packet.pointee.dts != pausecam_av_nopts_value() { box.packet.pointee.dts -= shift }
+            } else if !discardedSpans.isEmpty {
                 guard let shift = shiftAfterCuts(pts: box.packet.pointee.pts, timeBase: source.pointee.time_base)
                 else { continue }
                 if box.packet.pointee.pts != pausecam_av_nopts_value() { box.packet.pointee.pts -= shift }
@@ -139,6 +162,7 @@ struct ChapterRemuxer {
             try FFmpegError.check(av_interleaved_write_frame(output, box.packet), "av_interleaved_write_frame(\(path))")
         }
         try FFmpegError.check(av_write_trailer(output), "av_write_trailer(\(path))")
+        return audioCuts.values.reduce(0) { $0 + Int($1.cut.droppedPackets) * $1.samples }
     }
 
     /// How far a packet at `pts` (in `timeBase`, already in file time) moves back: the length of every discarded

@@ -188,7 +188,7 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
             remuxer.audioPrimingSamples = Int64(audio.context.pointee.initial_padding)
             remuxer.audioSampleRate = audio.sampleRate
         }
-        try remuxer.remux(chapters: chapters)
+        let audioLeftOut = try remuxer.remux(chapters: chapters)
         unlink(partialPath)
         lock.lock()
         let frame = thumbnail
@@ -207,7 +207,7 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
         }
         var summary = MovieSummary(path: moviePath, videoFramesWritten: pipeline.video.framesEncoded,
                                    videoFramesDropped: droppedCount,
-                                   audioSamplesWritten: pipeline.audio?.samplesWritten ?? 0,
+                                   audioSamplesWritten: max(0, (pipeline.audio?.samplesWritten ?? 0) - audioLeftOut),
                                    audioSamplesDropped: droppedAudioCount, thumbnailPath: writtenThumbnail)
         if let corrector = pipeline.audio?.corrector {
             summary.audioStalls = AudioStallReport(count: corrector.stalls, silenceSamples: corrector.silenceInserted,

@@ -14,6 +14,11 @@ public final class AtomicSidecarStore: SidecarStore {
 
     public init() {}
 
+    /// Unlinks the sidecar; a missing file is not an error.
+    public func remove(_ path: String) {
+        _ = path.withCString { unlink($0) }
+    }
+
     public func write(_ data: Data, to path: String) throws {
         let temporary = try data.withUnsafeBytes { bytes throws(FileWriteError) -> String in
             for attempt in 1...Self.maximumAttempts {
