@@ -100,9 +100,10 @@ enum HelpText {
     static let devices = """
     pausecam devices [--json] [--rig RIG]
 
-    Lists the video capture devices (like `v4l2-ctl --list-devices`) with their formats and controls. With
-    --rig, says which lens of the rig each camera serves and which lenses have no camera. --json prints the same
-    as JSON.
+    Lists the video capture devices (like `v4l2-ctl --list-devices`) with their formats and controls; each
+    control shows the value the camera holds now, its range and its default: zoom_absolute 250 (100…500,
+    default 100). With --rig, says which lens of the rig each camera serves and which lenses have no camera.
+    --json prints the same as JSON.
     """
 
     static let shell = """
