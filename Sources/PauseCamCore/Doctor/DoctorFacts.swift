@@ -4,7 +4,9 @@
 public struct DoctorFacts: Sendable {
     /// Who runs PauseCam and which groups it has.
     public struct User: Sendable, Equatable {
+        /// The login name (`uid N` when the user database has none).
         public var name: String
+        /// The real user ID: 0 opens every node.
         public var uid: UInt32
         /// The groups this process has now (what opening a node is judged by).
         public var groups: [String]
@@ -72,7 +74,9 @@ public struct DoctorFacts: Sendable {
             /// No camera present matches its rule (the rule in words).
             case noCamera(rule: String)
         }
+        /// The lens's name in the rig.
         public var lens: String
+        /// Where its picture comes from, or what is missing.
         public var outcome: Outcome
 
         public init(lens: String, outcome: Outcome) {
@@ -109,7 +113,9 @@ public struct DoctorFacts: Sendable {
 
     /// The output folder and the free space where it is (or would be).
     public struct OutputFolder: Sendable, Equatable {
+        /// The folder, `~` and variables expanded.
         public var path: String
+        /// Whether a session can write there.
         public var state: OutputFolderState
         /// Free bytes for this user on the folder's file system (or its nearest existing parent's); `nil` unknown.
         public var availableBytes: Int64?
@@ -144,6 +150,7 @@ public struct DoctorFacts: Sendable {
         case notReadable(String)
     }
 
+    /// Who runs PauseCam.
     public var user: User
     /// `/dev/video*`, by path.
     public var videoNodes: [DeviceNode]

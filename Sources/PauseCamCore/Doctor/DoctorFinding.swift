@@ -15,6 +15,7 @@ public struct DoctorFinding: Sendable, Equatable {
         public static func < (a: Severity, b: Severity) -> Bool { a.rawValue < b.rawValue }
     }
 
+    /// How much it matters; a `blocker` makes doctor exit 1.
     public var severity: Severity
     /// What was found, in one line ("lens tele: no camera matches serial \"B2\"").
     public var what: String

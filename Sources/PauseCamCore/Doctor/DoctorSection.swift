@@ -1,7 +1,9 @@
 /// One part of `pausecam doctor`'s answer (permissions, cameras, the USB plan…): a title and its findings, in the
 /// order they are printed.
 public struct DoctorSection: Sendable, Equatable {
+    /// The heading printed above the findings ("Permissions", "USB bandwidth").
     public var title: String
+    /// What was found, in print order.
     public var findings: [DoctorFinding]
 
     public init(_ title: String, _ findings: [DoctorFinding]) {

@@ -13,6 +13,7 @@
 public enum USBFormatAutoChoice {
     /// One camera lens to decide for.
     public struct Candidate: Sendable, Equatable {
+        /// The lens's name in the rig.
         public var lens: String
         /// Where its camera sits; `nil` when it is not on USB.
         public var placement: USBPlacement?
@@ -31,9 +32,11 @@ public enum USBFormatAutoChoice {
 
     /// The encoding chosen for one lens, and why in words (for the session's log and the sidecar).
     public struct Choice: Sendable, Equatable {
+        /// The lens's name in the rig.
         public var lens: String
         /// `nil` when the camera offers neither (the session's format error says so).
         public var encoding: USBStreamMode.Encoding?
+        /// What decided it ("shares controller 0000:00:14.0 with lens tele").
         public var reason: String
     }
 
