@@ -98,8 +98,8 @@ struct DevicesReport {
             }
             if !camera.controls.isEmpty {
                 out += "\tcontrols:\n"
-                for (controlID, info) in camera.controls {
-                    out += "\t  \(controlID) \(info.minimum)…\(info.maximum) (default \(info.defaultValue))\n"
+                for control in camera.controls {
+                    out += "\t  " + Self.controlLine(control.id, control.info, current: control.current) + "\n"
                 }
             }
             if let rig, let match {
@@ -127,8 +127,9 @@ struct DevicesReport {
     /// The same facts as JSON, for scripts.
     func json() -> String {
         struct Mode: Encodable { var format: String; var width: Int; var height: Int; var fps: [Double] }
-        struct Control: Encodable { var name: String; var id: UInt32; var minimum: Int32; var maximum: Int32
-            var `default`: Int32 }
+        /// `current` is absent when the camera would not say.
+        struct Control: Encodable { var name: String; var id: UInt32; var current: Int32?; var minimum: Int32
+            var maximum: Int32; var step: Int32; var `default`: Int32 }
         struct Camera: Encodable {
             var device: String; var name: String; var driver: String?; var bus: String?; var serial: String?
             var path: String?; var usb: String?; var lens: String?; var problem: String?; var rateWarning: String?
@@ -154,8 +155,9 @@ struct DevicesReport {
                                        fps: $0.rates.map(\.framesPerSecond))
                               },
                               controls: camera.controls.map {
-                                  Control(name: "\($0.id)", id: $0.info.id, minimum: $0.info.minimum,
-                                          maximum: $0.info.maximum, default: $0.info.defaultValue)
+                                  Control(name: "\($0.id)", id: $0.info.id, current: $0.current,
+                                          minimum: $0.info.minimum, maximum: $0.info.maximum, step: $0.info.step,
+                                          default: $0.info.defaultValue)
                               })
             },
             microphones: microphones.map {
@@ -167,6 +169,15 @@ struct DevicesReport {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let data = (try? encoder.encode(report)) ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self)
+    }
+
+    /// One control as the listing shows it: the value the camera holds now, then its range (with the step when it
+    /// is not 1) and its power-on default — `zoom_absolute 250 (100…500, default 100)`. A camera that will not
+    /// say its value gets `?`, so the line still shows the range a rig's `controls:` may use.
+    static func controlLine(_ id: V4L2ControlID, _ info: V4L2ControlInfo, current: Int32?) -> String {
+        let step = info.step > 1 ? " step \(info.step)" : ""
+        return "\(id) \(current.map(String.init) ?? "?") (\(info.minimum)…\(info.maximum)\(step), "
+            + "default \(info.defaultValue))"
     }
 
     /// The warning a session would give at its start when the mode chosen for `lens` on `camera` is slower than the

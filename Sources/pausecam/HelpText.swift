@@ -1,7 +1,7 @@
 /// The `--help` texts: they teach, with examples, rather than only list.
 enum HelpText {
     /// The commands `pausecam help COMMAND` has a page for.
-    static let topics = ["run", "check", "devices", "shell", "ctl", "export"]
+    static let topics = ["run", "check", "devices", "doctor", "shell", "ctl", "export"]
 
     static let main = """
     pausecam — record one continuous movie from a rig of USB cameras ("lenses") and a microphone, with pause and
@@ -14,6 +14,9 @@ enum HelpText {
       pausecam check RIG…           validate rig files; errors as FILE:LINE:COLUMN: message (exit 2)
       pausecam devices [--json] [--rig RIG]
                                     list cameras, their formats and controls, and which lens each serves
+      pausecam doctor [RIG] [--output DIR] [--measure]
+                                    why won't my rig work: permissions, cameras, USB plan, sound, disk… (exit 1
+                                    with the blockers)
       pausecam ctl [--rig RIG | --socket PATH] [--timeout SECONDS] COMMAND…
                                     control a running shell or run from another process (toggle, chapter, mark…)
       pausecam export CLIP.json --format FORMAT [--output FILE] [--start-timecode HH:MM:SS:FF]
@@ -107,9 +110,44 @@ enum HelpText {
     static let devices = """
     pausecam devices [--json] [--rig RIG]
 
-    Lists the video capture devices (like `v4l2-ctl --list-devices`) with their formats and controls. With
-    --rig, says which lens of the rig each camera serves and which lenses have no camera. --json prints the same
-    as JSON.
+    Lists the video capture devices (like `v4l2-ctl --list-devices`) with their formats and controls; each
+    control shows the value the camera holds now, its range and its default: zoom_absolute 250 (100…500,
+    default 100). With --rig, says which lens of the rig each camera serves and which lenses have no camera.
+    --json prints the same as JSON.
+    """
+
+    static let doctor = """
+    pausecam doctor [RIG] [--output DIR] [--measure]
+
+    Answers "why won't my rig work" in one report, section by section, each finding marked ok, note, warning or
+    BLOCKER, with why it matters and the fix:
+
+      Permissions     your groups (video, audio) and whether each /dev/video* and /dev/snd/* node opens
+      Cameras         every camera udev lists, with its USB bus, port, speed and controller, and its lens
+      Rig lenses      which camera each of the rig's lenses gets (a camera lens with none is a blocker)
+      USB bandwidth   the rig's plan per bus, as `pausecam check` prints it (a bus that cannot carry its cameras
+                      is a blocker)
+      Microphones     the sound cards, and whether the rig's microphone opens (a blocker with required: true)
+      Disk            whether the output folder can be written (or created) and the free space there
+      Encoder         x264's measured speed at the rig's size and rate against what it needs
+      Clock           the kernel's clock source (tsc is best)
+      Kernel log      USB resets, bandwidth refusals and enumeration errors from dmesg, or "not readable"
+
+    It reads and opens devices but never streams, records, creates or changes anything. Without RIG it examines
+    this machine alone (permissions, cameras, microphones, clock, kernel log).
+
+      --output DIR   examine DIR as the output folder instead of the rig's output.directory
+      --measure      measure the encoder now (a few seconds) instead of using the cached measurement; the
+                     cache is refreshed, as with `pausecam check --measure`
+
+    EXIT STATUS
+      0    the rig can record (warnings may remain)
+      1    something blocks it: the list of blockers ends the report
+      2    usage or rig-file error
+
+    EXAMPLES
+      pausecam doctor rigs/studio.yaml
+      pausecam doctor                        # this machine, no rig
     """
 
     static let shell = """

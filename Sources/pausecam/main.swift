@@ -33,6 +33,7 @@ do {
         case "shell": print(HelpText.shell)
         case "ctl": print(HelpText.ctl)
         case "export": print(HelpText.export)
+        case "doctor": print(HelpText.doctor)
         case nil: print(HelpText.main)
         case let topic?:
             throw UsageError("no command \"\(topic)\"\(SpellingSuggestion.clause(for: topic, in: HelpText.topics)); "
@@ -57,6 +58,9 @@ do {
         guard arguments.positional.isEmpty else { throw UsageError("devices takes no words, only --json and --rig RIG") }
         let rig = try arguments.options["rig"].map { try RigLoader.load(path: $0) }
         exit(runDevices(json: arguments.flags.contains("json"), rig: rig))
+    case "doctor":
+        if wantsHelp { print(HelpText.doctor); exit(0) }
+        exit(try DoctorCommand.run(arguments))
     case "shell":
         if wantsHelp { print(HelpText.shell); exit(0) }
         exit(try ShellCommand.run(arguments))
@@ -68,7 +72,7 @@ do {
             if wantsHelp { print(HelpText.shell); exit(0) }
             exit(try ShellCommand.run(try Arguments(words)))
         }
-        throw UsageError("unknown command \"\(command)\"\(SpellingSuggestion.clause(for: command, in: ["run", "check", "devices", "shell", "export", "ctl", "help", "--help", "--version"]))")
+        throw UsageError("unknown command \"\(command)\"\(SpellingSuggestion.clause(for: command, in: ["run", "check", "devices", "doctor", "shell", "export", "ctl", "help", "--help", "--version"]))")
     }
 } catch let error as UsageError {
     fail("\(error)\nTry `pausecam --help`.", status: 2)

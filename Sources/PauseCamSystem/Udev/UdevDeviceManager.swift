@@ -26,8 +26,8 @@ public final class UdevDeviceManager: @unchecked Sendable {
                 let device = try V4L2DeviceNode(path: identity.devicePath, access: .kernel)
                 defer { device.close() }
                 let modes = (try? V4L2FormatCatalog.modes(of: device)) ?? []
-                let controls = V4L2Controls(device: device, cameraName: identity.devicePath) { _ in }
-                    .available().map { (id: $0.0, info: $0.1) }
+                let reader = V4L2Controls(device: device, cameraName: identity.devicePath) { _ in }
+                let controls = reader.available().map { (id: $0.0, info: $0.1, current: reader.current($0.0)) }
                 return CameraDescription(identity: identity, modes: modes, controls: controls,
                                          usbPlacement: placement)
             } catch {

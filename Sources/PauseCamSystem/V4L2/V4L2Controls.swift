@@ -35,6 +35,14 @@ public final class V4L2Controls {
         V4L2ControlID.allCases.compactMap { id in info(id).map { (id, $0) } }
     }
 
+    /// The value the camera holds for `control` now (`VIDIOC_G_CTRL`), or `nil` when it lacks the control or will
+    /// not say (write-only controls, a driver that fails the call): what `pausecam devices` shows beside the
+    /// range and default, so a user sees what a previous program or session left set.
+    public func current(_ control: V4L2ControlID) -> Int32? {
+        guard info(control) != nil else { return nil }
+        return try? device.getControl(id: control.id)
+    }
+
     /// Applies a lens's `controls:`. Exposure `manual(n)` is in 100 µs units, like `exposure_time_absolute`.
     public func apply(_ controls: Rig.Controls) {
         switch controls.exposure {

@@ -5,7 +5,7 @@ Usage (always under umockdev-wrapper, with Debian's /usr/bin/python3, which has 
     umockdev-wrapper /usr/bin/python3 testbed.py SCENARIO XCTEST_BINARY TEST_FILTER
 
 SCENARIO is "ioctl" (one camera and its metadata node as real pseudo-terminal nodes whose V4L2 ioctls are answered
-by `V4L2Answers` below: QUERYCAP, G_FMT, ENUM_FMT, ENUM_FRAMESIZES, ENUM_FRAMEINTERVALS, QUERYCTRL), "enumerate" (three webcams with serials plus a UVC metadata node exist before the test starts) or
+by `V4L2Answers` below: QUERYCAP, G_FMT, ENUM_FMT, ENUM_FRAMESIZES, ENUM_FRAMEINTERVALS, QUERYCTRL, G_CTRL), "enumerate" (three webcams with serials plus a UVC metadata node exist before the test starts) or
 "soundplug" (two cards plugged in while a real-clock `pausecam run` waits for its microphone),
 "soundhotplug" (sound cards plugged, unplugged and re-plugged while the test's sound watcher runs), or
 "usbplan" (a recorded desktop topology: two controllers, three root hubs, a USB 2.0 hub and four webcams with
@@ -77,6 +77,7 @@ def ioc(direction, number, size):
 VIDIOC_QUERYCAP = ioc(2, 0, 104)
 VIDIOC_ENUM_FMT = ioc(3, 2, 64)
 VIDIOC_G_FMT = ioc(3, 4, 208)
+VIDIOC_G_CTRL = ioc(3, 27, 8)
 VIDIOC_QUERYCTRL = ioc(3, 36, 68)
 VIDIOC_ENUM_FRAMESIZES = ioc(3, 74, 44)
 VIDIOC_ENUM_FRAMEINTERVALS = ioc(3, 75, 52)
@@ -87,6 +88,8 @@ YUYV = struct.unpack('<I', b'YUYV')[0]
 # format → [(width, height, [(interval numerator, denominator)])]
 MODES = {MJPG: [(1280, 720, [(1, 30), (1, 15)])], YUYV: [(640, 480, [(1, 30)])]}
 ZOOM_ABSOLUTE = 0x009a090d
+# What VIDIOC_G_CTRL reports: a value that is neither the minimum nor the default, as if a session had zoomed.
+CURRENT_ZOOM = 250
 
 
 class V4L2Answers(UMockdev.IoctlBase):
@@ -99,7 +102,7 @@ class V4L2Answers(UMockdev.IoctlBase):
     def do_handle_ioctl(self, client):
         request = client.get_request()
         sizes = {VIDIOC_QUERYCAP: 104, VIDIOC_ENUM_FMT: 64, VIDIOC_G_FMT: 208, VIDIOC_QUERYCTRL: 68,
-                 VIDIOC_ENUM_FRAMESIZES: 44, VIDIOC_ENUM_FRAMEINTERVALS: 52}
+                 VIDIOC_ENUM_FRAMESIZES: 44, VIDIOC_ENUM_FRAMEINTERVALS: 52, VIDIOC_G_CTRL: 8}
         if request not in sizes:
             client.complete(-1, ENOTTY)
             return True
@@ -149,6 +152,11 @@ class V4L2Answers(UMockdev.IoctlBase):
             if control != ZOOM_ABSOLUTE:
                 return None
             return struct.pack('<II32siiiiI', control, 1, b'Zoom, Absolute', 100, 500, 1, 100, 0)
+        if request == VIDIOC_G_CTRL:
+            control = struct.unpack_from('<I', current)[0]
+            if control != ZOOM_ABSOLUTE:
+                return None
+            return struct.pack('<Ii', control, CURRENT_ZOOM)
         return None
 
 
