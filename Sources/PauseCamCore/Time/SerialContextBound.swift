@@ -3,7 +3,7 @@
 /// of the value checks `serialContext.isOnSerialContext` first (through `assertOnSerialContext`, which traps in the
 /// program and records in a test context). The engine's state machines are synchronous structs and classes driven
 /// from C threads through `schedule` and `perform`; this box is how such state crosses a `@Sendable` boundary without
-/// each holder declaring itself `@unchecked Sendable` (swift-nio's `NIOLoopBoundBox`).
+/// each holder declaring an unchecked conformance of its own (swift-nio's `NIOLoopBoundBox`).
 ///
 /// A reference type, so every closure that captures the box sees the same value. Making one needs no context: the
 /// value is `sending`, so nothing outside the box can still reach it.
