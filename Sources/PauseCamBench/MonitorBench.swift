@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import PauseCamCore
 import PauseCamSystem
 import PauseCamVirtual
@@ -57,13 +58,12 @@ enum MonitorBench {
     }
 
     /// A viewer on its own thread: every new program picture, and each lens's tile three times a second.
-    private final class Viewer: @unchecked Sendable {
-        // Unchecked Sendable: `count` and `running` are under `lock`; the thread only reads the Sendable feed.
+    private final class Viewer: Sendable {
         private let feed: MonitorFeed
         private let lenses: [String]
-        private let lock = NSLock()
-        private var running = true
-        private var count = 0
+        private let running = Atomic(true)
+        /// Program pictures taken.
+        private let count = Atomic(0)
         private let done = DispatchSemaphore(value: 0)
 
         init(feed: MonitorFeed, lenses: [String]) {
@@ -76,10 +76,10 @@ enum MonitorBench {
             Thread.detachNewThread { [self] in
                 var last: UInt64 = 0
                 var tiles = Date()
-                while lock.withLock({ running }) {
+                while running.load(ordering: .relaxed) {
                     if let picture = feed.programPicture(after: last, timeoutSeconds: 0.2) {
                         last = picture.sequence
-                        lock.withLock { count += 1 }
+                        count.add(1, ordering: .relaxed)
                     }
                     if Date().timeIntervalSince(tiles) > 1.0 / 3 {
                         tiles = Date()
@@ -92,10 +92,10 @@ enum MonitorBench {
 
         /// Stops the viewer and says how many program pictures it took.
         func stop() -> Int {
-            lock.withLock { running = false }
+            running.store(false, ordering: .relaxed)
             done.wait()
             feed.stopWatching()
-            return lock.withLock { count }
+            return count.load(ordering: .relaxed)
         }
     }
 

@@ -9,7 +9,8 @@ import PauseCamSystem
 /// The four "mmap" buffers are allocated and written once (resident, like a driver's); `bufferBytes` copies out
 /// of them the way `V4L2DeviceNode.bufferBytes` does. Used by one camera's capture thread; the counters are read
 /// after it stopped.
-/// Unchecked Sendable: used by one camera's capture thread; its counters are read after that thread stopped.
+/// Unchecked Sendable: raw buffers and counters used by one camera's capture thread and read after it stopped; no
+/// lock, so the bench times the camera's own work and not this stand-in's.
 final class PacedYUYVDevice: V4L2Device, @unchecked Sendable {
     let path = "/dev/bench-yuyv"
     let width: Int

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import PauseCamCore
 import PauseCamSystem
 
@@ -61,12 +62,12 @@ enum YUYVStandbyBench {
     }
 
     /// Keeps the newest frame on a serial queue, dropping the one before (freed there, as in the controller).
-    /// Unchecked Sendable: the frame is kept and replaced on one serial queue.
-    final class NewestFrame: @unchecked Sendable {
+    final class NewestFrame: Sendable {
         private let queue = DispatchQueue(label: "pausecam.bench.newest")
-        private var frame: VideoFrame?
+        /// Replaced on `queue` only (the lock is never contended), so the frame before is freed there.
+        private let frame = Mutex<VideoFrame?>(nil)
 
-        func keep(_ next: VideoFrame) { queue.async { self.frame = next } }
-        func drain() { queue.sync { frame = nil } }
+        func keep(_ next: VideoFrame) { queue.async { self.frame.withLock { $0 = next } } }
+        func drain() { queue.sync { frame.withLock { $0 = nil } } }
     }
 }

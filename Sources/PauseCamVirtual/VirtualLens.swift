@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import PauseCamCore
 
 /// A camera that draws PauseCam's documented test pattern, so the whole pipeline runs without hardware.
@@ -15,8 +16,7 @@ import PauseCamCore
 /// Frames are captured on the clock's frame grid (PTS = k × frame duration) and delivered through the serial context
 /// `deliveryLatency` after their PTS, on the serial context. The static parts are drawn once; each frame copies them and draws only the bar
 /// and the flash.
-/// Unchecked Sendable: its running state is under `lock`; it ticks on the serial context.
-public final class VirtualLens: Camera, @unchecked Sendable {
+public final class VirtualLens: Camera, Sendable {
     public let displayName: String
     public let format: CameraFormat
     /// The rig role this lens serves; stamped on every frame.
@@ -24,13 +24,19 @@ public final class VirtualLens: Camera, @unchecked Sendable {
     public let color: RGBColor
 
     private let serialContext: any SerialContext
-    private let lock = NSLock()
-    private var running = false
-    private var generation = 0
-    private var previousPTS: MediaTime?
-    private var onEnd: (@Sendable (String) -> Void)?
+    /// Started and stopped from the device worker, read by the ticks on the serial context.
+    private struct State {
+        var running = false
+        /// Bumped by every start and stop, so the ticks of an earlier run end.
+        var generation = 0
+        var previousPTS: MediaTime?
+        var onEnd: (@Sendable (String) -> Void)?
+        var startCount = 0
+    }
+
+    private let state = Mutex(State())
     /// How many times `start` was called (tests of cold standby count camera openings).
-    public private(set) var startCount = 0
+    public var startCount: Int { state.withLock { $0.startCount } }
     private let base: [Plane]
     /// How long after `start` the first frame is captured: a real camera takes a few hundred milliseconds to
     /// stream after it is opened, which is what cold standby and plug-to-switch must bridge. Zero by default.
@@ -52,13 +58,13 @@ public final class VirtualLens: Camera, @unchecked Sendable {
 
     public func start(deliver: @escaping @Sendable (VideoFrame) -> Void,
                       onEnd: @escaping @Sendable (String) -> Void) throws {
-        let myGeneration: Int = lock.withLock {
-            running = true
-            generation += 1
-            previousPTS = nil
-            self.onEnd = onEnd
-            startCount += 1
-            return generation
+        let myGeneration: Int = state.withLock { state in
+            state.running = true
+            state.generation += 1
+            state.previousPTS = nil
+            state.onEnd = onEnd
+            state.startCount += 1
+            return state.generation
         }
         let now = serialContext.clock.now() + startupDelay
         let duration = format.rate.frameDuration
@@ -73,10 +79,10 @@ public final class VirtualLens: Camera, @unchecked Sendable {
         let pts = MediaTime(value: frameIndex * duration.value, timescale: duration.timescale)
         serialContext.schedule(at: pts + VirtualLens.deliveryLatency) { [weak self] in
             guard let self else { return }
-            let previous: MediaTime?? = self.lock.withLock {
-                guard self.running, self.generation == myGeneration else { return .none }
-                let previous = self.previousPTS
-                self.previousPTS = pts
+            let previous: MediaTime?? = self.state.withLock { state in
+                guard state.running, state.generation == myGeneration else { return .none }
+                let previous = state.previousPTS
+                state.previousPTS = pts
                 return .some(previous)
             }
             guard case .some(let previousPTS) = previous else { return }
@@ -100,24 +106,24 @@ public final class VirtualLens: Camera, @unchecked Sendable {
     }
 
     public func stop() {
-        lock.withLock {
-            running = false
-            generation += 1
-            onEnd = nil
+        state.withLock { state in
+            state.running = false
+            state.generation += 1
+            state.onEnd = nil
         }
     }
 
     /// True while frames are being delivered.
-    public var isRunning: Bool { lock.withLock { running } }
+    public var isRunning: Bool { state.withLock { $0.running } }
 
     /// Behaves like a camera pulled out mid-stream: frames stop and `onEnd` is called once with `reason`. For
     /// fault tests and demos of the unplug fallback.
     public func unplug(reason: String = "unplugged") {
-        let end: (@Sendable (String) -> Void)? = lock.withLock {
-            let end = running ? onEnd : nil
-            running = false
-            generation += 1
-            onEnd = nil
+        let end: (@Sendable (String) -> Void)? = state.withLock { state in
+            let end = state.running ? state.onEnd : nil
+            state.running = false
+            state.generation += 1
+            state.onEnd = nil
             return end
         }
         end?(reason)

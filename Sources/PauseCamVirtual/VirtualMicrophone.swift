@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import PauseCamCore
 
 /// A microphone that produces PauseCam's documented test sound: 48 kHz mono silence, except the sync beep — a
@@ -10,8 +11,7 @@ import PauseCamCore
 /// Sample k is captured at `VirtualSoundClock.time(ofSample: k)` (k / 48000 s without drift); chunks of 480
 /// samples are delivered through the serial context when their last sample has been captured, as a real capture device
 /// would. `unplug()` and `plugBack()` behave like a USB microphone pulled out and put back mid-clip.
-/// Unchecked Sendable: its running state and delivery closures are under `lock`; it ticks on the serial context.
-public final class VirtualMicrophone: Microphone, @unchecked Sendable {
+public final class VirtualMicrophone: Microphone, Sendable {
     public let displayName: String
     public let sampleRate: Int32 = 48_000
     public let channels = 1
@@ -21,11 +21,16 @@ public final class VirtualMicrophone: Microphone, @unchecked Sendable {
     public static let toneAmplitude = 8_231.0
 
     private let serialContext: any SerialContext
-    private let lock = NSLock()
-    private var running = false
-    private var generation = 0
-    private var deliver: (@Sendable (AudioChunk) -> Void)?
-    private var onEnd: (@Sendable (String) -> Void)?
+    /// Started, stopped, unplugged and plugged back from any thread, read by the ticks on the serial context.
+    private struct State {
+        var running = false
+        /// Bumped by every start, stop and unplug, so the ticks of an earlier run end.
+        var generation = 0
+        var deliver: (@Sendable (AudioChunk) -> Void)?
+        var onEnd: (@Sendable (String) -> Void)?
+    }
+
+    private let state = Mutex(State())
     /// One second of samples, beep included: without drift or tone every second sounds the same, so it is computed
     /// once.
     private let second: [Int16]
@@ -56,12 +61,12 @@ public final class VirtualMicrophone: Microphone, @unchecked Sendable {
 
     public func start(deliver: @escaping @Sendable (AudioChunk) -> Void,
                       onEnd: @escaping @Sendable (String) -> Void) throws {
-        let myGeneration: Int = lock.withLock {
-            running = true
-            generation += 1
-            self.deliver = deliver
-            self.onEnd = onEnd
-            return generation
+        let myGeneration: Int = state.withLock { state in
+            state.running = true
+            state.generation += 1
+            state.deliver = deliver
+            state.onEnd = onEnd
+            return state.generation
         }
         startTicking(generation: myGeneration, deliver: deliver)
     }
@@ -76,7 +81,7 @@ public final class VirtualMicrophone: Microphone, @unchecked Sendable {
         let deliveryTime = clock.time(ofSample: firstSample + chunkFrames)
         serialContext.schedule(at: deliveryTime) { [weak self] in
             guard let self else { return }
-            let live = self.lock.withLock { self.running && self.generation == myGeneration }
+            let live = self.state.withLock { $0.running && $0.generation == myGeneration }
             guard live else { return }
             deliver(self.chunk(startingAt: firstSample))
             self.tick(firstSample: firstSample + self.chunkFrames, generation: myGeneration, deliver: deliver)
@@ -115,22 +120,22 @@ public final class VirtualMicrophone: Microphone, @unchecked Sendable {
     }
 
     public func stop() {
-        lock.withLock {
-            running = false
-            generation += 1
-            deliver = nil
-            onEnd = nil
+        state.withLock { state in
+            state.running = false
+            state.generation += 1
+            state.deliver = nil
+            state.onEnd = nil
         }
     }
 
     /// Behaves like a USB microphone put back after `unplug()`: chunks come again, from the current time, to the
     /// same receiver. Does nothing unless unplugged.
     public func plugBack() {
-        let resumed: (Int, @Sendable (AudioChunk) -> Void)? = lock.withLock {
-            guard !running, let deliver else { return nil }
-            running = true
-            generation += 1
-            return (generation, deliver)
+        let resumed: (Int, @Sendable (AudioChunk) -> Void)? = state.withLock { state in
+            guard !state.running, let deliver = state.deliver else { return nil }
+            state.running = true
+            state.generation += 1
+            return (state.generation, deliver)
         }
         if let (generation, deliver) = resumed { startTicking(generation: generation, deliver: deliver) }
     }
@@ -138,10 +143,10 @@ public final class VirtualMicrophone: Microphone, @unchecked Sendable {
     /// Behaves like a USB microphone pulled out mid-clip: chunks stop and `onEnd` is called once with `reason`.
     /// For fault tests of the recorder's silence-and-go-on.
     public func unplug(reason: String = "unplugged") {
-        let end: (@Sendable (String) -> Void)? = lock.withLock {
-            let end = running ? onEnd : nil
-            running = false
-            generation += 1
+        let end: (@Sendable (String) -> Void)? = state.withLock { state in
+            let end = state.running ? state.onEnd : nil
+            state.running = false
+            state.generation += 1
             return end
         }
         end?(reason)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import PauseCamCore
 import PauseCamSystem
 
@@ -9,12 +10,15 @@ import PauseCamSystem
 /// the rig's lock first thing, and `start` serves once the controller exists. Engine events reach `watch` clients
 /// through `publish`, which the composition root calls from its events closure; a command from a remote or a
 /// pedal comes back through the same closure as an `EngineEvent.command`, to be printed where the user looks.
-/// Unchecked Sendable: the server and signals are under `mutex`.
-final class ControlEndpoint: @unchecked Sendable {
+final class ControlEndpoint: Sendable {
     private let lock: ControlSocketLock
-    private let mutex = NSLock()
-    private var server: ControlServer?
-    private var signals: PedalSignals?
+    /// What `start` made, for `publish` (any thread) and `stop`.
+    private struct Running {
+        var server: ControlServer?
+        var signals: PedalSignals?
+    }
+
+    private let running = Mutex(Running())
 
     private init(lock: ControlSocketLock) { self.lock = lock }
 
@@ -35,25 +39,25 @@ final class ControlEndpoint: @unchecked Sendable {
         let dispatcher = ControlDispatcher(controller: controller, serialContext: serialContext, parser: CommandParser(rig: rig),
                                            rigName: rig.name, webAddress: webAddress)
         let server = try ControlServer.start(lock: lock) { dispatcher.answer($0) }
-        let signals = PedalSignals { signal in
-            _ = dispatcher.answer(signal == .toggle ? "toggle" : "mark \(signal.name)", from: .signal(name: signal.name))
-        }
-        mutex.withLock {
-            self.server = server
-            self.signals = signals
+        // The signal sources are made inside the lock: they are not `Sendable`, and so never leave it.
+        running.withLock { running in
+            running.server = server
+            running.signals = PedalSignals { signal in
+                _ = dispatcher.answer(signal == .toggle ? "toggle" : "mark \(signal.name)", from: .signal(name: signal.name))
+            }
         }
     }
 
     /// An engine event for `watch` clients, as one JSON line; dropped while no server runs.
     func publish(_ event: EngineEvent) {
-        mutex.withLock { server }?.publish(ControlStatusJSON.event(event))
+        running.withLock { $0.server }?.publish(ControlStatusJSON.event(event))
     }
 
     /// Stops serving and removes the socket; idempotent.
     func stop() {
-        let server: ControlServer? = mutex.withLock {
-            defer { self.server = nil; self.signals = nil }
-            return self.server
+        let server: ControlServer? = running.withLock { running in
+            defer { running = Running() }
+            return running.server
         }
         server?.stop()
         lock.release()

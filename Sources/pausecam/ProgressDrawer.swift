@@ -5,11 +5,14 @@ import PauseCamSystem
 
 /// Draws `ScriptRunner`'s progress as one line on standard error, rewritten in place (`\r`) and erased when the
 /// wait ends — only on a terminal. Other messages call `clear()` first, so they never land inside the line.
-/// Unchecked Sendable: the line and its shown state are under `lock`.
-final class ProgressDrawer: @unchecked Sendable {
-    private let lock = NSLock()
-    private var line = ProgressLine(realClock: MonotonicClock())
-    private var shown = false
+final class ProgressDrawer: Sendable {
+    /// The line and whether it is on the screen; held while it is drawn, so two draws never interleave.
+    private struct Drawn {
+        var line = ProgressLine(realClock: MonotonicClock())
+        var shown = false
+    }
+
+    private let drawn = Mutex(Drawn())
     /// `pausecam run` measures speed over the whole script; the shell, per `wait` (it idles between them).
     private let measuresPerWait: Bool
 
@@ -34,25 +37,25 @@ final class ProgressDrawer: @unchecked Sendable {
 
     /// Redraws the line for `progress`; `nil` (the wait ended) erases it.
     func update(_ progress: WaitProgress?) {
-        lock.withLock {
+        drawn.withLock { drawn in
             guard let progress else {
-                eraseLocked()
-                if measuresPerWait { line.reset() }
+                Self.erase(&drawn)
+                if measuresPerWait { drawn.line.reset() }
                 return
             }
-            guard let text = line.text(for: progress) else { return }
+            guard let text = drawn.line.text(for: progress) else { return }
             StandardStreamWriter.error.write("\r" + text + "\u{1B}[K")
-            shown = true
+            drawn.shown = true
         }
     }
 
     /// Erases the line, if shown, before another message is printed; the next update draws it again.
     func clear() {
-        lock.withLock { eraseLocked() }
+        drawn.withLock { Self.erase(&$0) }
     }
 
-    private func eraseLocked() {
-        if shown { StandardStreamWriter.error.write("\r\u{1B}[K") }
-        shown = false
+    private static func erase(_ drawn: inout Drawn) {
+        if drawn.shown { StandardStreamWriter.error.write("\r\u{1B}[K") }
+        drawn.shown = false
     }
 }

@@ -35,7 +35,7 @@ enum ShellCommand {
 
         let editor = interactive ? LibEditLineReader(historyPath: LibEditLineReader.defaultHistoryPath(environment: environment)) : nil
         let plain = interactive ? nil : PlainLineReader()
-        let reader: any LineReader = editor ?? plain!
+        let reader: any LineReader & Sendable = editor ?? plain!
         let printer = EventPrinter(reader: reader)
         let progressSlot = ProgressDrawer.Slot()
         let wiring = try RigWiring(rig: rig, clock: clock, output: arguments.options["output"],

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import PauseCamCore
 import PauseCamShell
 import PauseCamSystem
@@ -6,37 +7,45 @@ import PauseCamSystem
 /// Keeps an interactive shell's terminal title on the recording's state (`TerminalTitle`) while it records or is
 /// paused, checked four times a second on its own queue; `stop()` sets the title back to empty once a tally was
 /// shown. Only made for a terminal: a piped shell's output is a transcript.
-/// Unchecked Sendable: `shown` is touched only on `queue`.
-final class TerminalTally: @unchecked Sendable {
+final class TerminalTally: Sendable {
     private let queue = DispatchQueue(label: "pausecam.terminal-tally")
-    private let timer: DispatchSourceTimer
+    /// Cancelled by `stop()` from the shell's thread. Dispatch sources are thread-safe, but not declared `Sendable`.
+    private let timer: Mutex<DispatchSourceTimer>
     private let status: @Sendable () -> (Session.State, MediaTime)
-    private var shown: String?
+    /// The title shown; used on `queue` (the lock is never contended).
+    private let shown = Mutex<String?>(nil)
 
     /// Starts watching `status` (the session's state and timer, read on the caller's serial context).
     init(status: @escaping @Sendable () -> (Session.State, MediaTime)) {
         self.status = status
-        timer = DispatchSource.makeTimerSource(queue: queue)
-        timer.schedule(deadline: .now(), repeating: .milliseconds(250))
-        timer.setEventHandler { [weak self] in self?.refresh() }
-        timer.resume()
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        self.timer = Mutex(timer)
+        self.timer.withLock { timer in
+            timer.schedule(deadline: .now(), repeating: .milliseconds(250))
+            timer.setEventHandler { [weak self] in self?.refresh() }
+            timer.resume()
+        }
     }
 
     private func refresh() {
         let (state, clock) = status()
         let title = TerminalTitle.text(state: state, timer: clock)
-        guard title != shown else { return }
-        // Back to idle: the title is emptied, as at exit.
-        StandardStreamWriter.output.write(TerminalTitle.sequence(title ?? ""))
-        shown = title
+        shown.withLock { shown in
+            guard title != shown else { return }
+            // Back to idle: the title is emptied, as at exit.
+            StandardStreamWriter.output.write(TerminalTitle.sequence(title ?? ""))
+            shown = title
+        }
     }
 
     /// Stops watching and empties the title if a tally was shown.
     func stop() {
-        timer.cancel()
+        timer.withLock { $0.cancel() }
         queue.sync {
-            if shown != nil { StandardStreamWriter.output.write(TerminalTitle.sequence("")) }
-            shown = nil
+            shown.withLock { shown in
+                if shown != nil { StandardStreamWriter.output.write(TerminalTitle.sequence("")) }
+                shown = nil
+            }
         }
     }
 }

@@ -5,16 +5,15 @@ import XCTest
 
 /// The udev monitor's own set-up, on the host's real netlink socket (no umockdev needed).
 final class UdevMonitorTests: XCTestCase {
-    func makeContext() throws -> UdevContext {
+    static func makeContext() throws -> UdevContext {
         do { return try UdevContext() } catch { throw XCTSkip("libudev cannot start here: \(error)") }
     }
 
     /// A monitor whose `udev_monitor_enable_receiving` fails must throw and release the monitor exactly once: it
     /// used to unref it in `init` and again in `deinit` (a use after free that ASan reports, and that can crash).
     func testAMonitorThatCannotEnableReceivingThrowsAndIsReleasedOnce() throws {
-        let context = try makeContext()
         for _ in 0..<3 {
-            XCTAssertThrowsError(try UdevMonitor(context: context, subsystem: "video4linux",
+            XCTAssertThrowsError(try UdevMonitor(context: Self.makeContext(), subsystem: "video4linux",
                                                  enableReceiving: { _ in -EPERM })) { error in
                 XCTAssertEqual(error as? UdevError, UdevError(call: "udev_monitor_enable_receiving", code: EPERM))
             }
@@ -25,7 +24,7 @@ final class UdevMonitorTests: XCTestCase {
     /// reports twice what was set): root may force any size, others are capped at net.core.rmem_max. Far above a
     /// fresh uevent socket's, so a burst of events does not overflow it.
     func testTheMonitorsReceiveBufferIsAsLargeAsTheKernelAllows() throws {
-        let context = try makeContext()
+        let context = try Self.makeContext()
         let monitor: UdevMonitor
         do {
             monitor = try UdevMonitor(context: context, subsystem: "video4linux")

@@ -27,7 +27,8 @@ public final class SimulatedClock: Clock {
 /// while they run, so work that arrives from other threads (the control socket, pedal signals) during a long
 /// `advance` waits for the event in progress, runs alone, and lets the loop go on. `advance` takes the context per
 /// event, never for its whole span, so a `wait 10m` on the simulated clock still answers `status` at once.
-/// Unchecked Sendable: the heap is under `lock`; events and `perform` run only while holding the context's ticket.
+/// Unchecked Sendable: a ticket lock built on `NSCondition` (a `Mutex` cannot wait): `owner`, `depth` and the
+/// tickets are touched only while `context` is locked, the heap only under `lock`.
 public final class SimulatedSerialContext: SerialContext, @unchecked Sendable {
     private struct Event {
         let time: MediaTime

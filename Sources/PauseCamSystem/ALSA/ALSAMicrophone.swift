@@ -1,5 +1,6 @@
 import CALSA
 import Foundation
+import Synchronization
 import PauseCamCore
 
 /// An ALSA capture PCM as PauseCam's `Microphone`: S16_LE at 48 kHz or the device's nearest rate (a 44.1 kHz USB
@@ -11,8 +12,7 @@ import PauseCamCore
 /// are recovered with `snd_pcm_recover`; the samples lost leave a gap in the capture times (`ALSACaptureTimeline`),
 /// which the encoder's one drift correction smooths or, past 200 ms, fills with silence. A PCM that disappears (`-ENODEV`) or cannot recover is closed (so an
 /// unplugged card is released) and ends the microphone, calling `onEnd` once.
-/// Unchecked Sendable: counters and `gone` under `lock`; the PCM is driven by the capture thread only.
-public final class ALSAMicrophone: Microphone, @unchecked Sendable {
+public final class ALSAMicrophone: Microphone, Sendable {
     public let displayName: String
     public let sampleRate: Int32
     public let channels: Int
@@ -21,11 +21,16 @@ public final class ALSAMicrophone: Microphone, @unchecked Sendable {
     public static let preferredRate: Int32 = 48_000
 
     private let pcm: ALSACaptureDevice
-    private let lock = NSLock()
     private let capture = CaptureThread()
-    private var counters = Statistics()
-    /// The PCM ended by itself (unplugged) and was closed; the microphone cannot start again.
-    private var gone: String?
+    /// What the capture thread shares with the callers of `start` and `statistics`. Held across a start (so two
+    /// starts cannot both prepare the PCM) and across the close of a PCM that ended.
+    private struct State {
+        var counters = Statistics()
+        /// The PCM ended by itself (unplugged) and was closed; the microphone cannot start again.
+        var gone: String?
+    }
+
+    private let state = Mutex(State())
 
     /// Counters kept while capturing, for the status line and the sidecar.
     public struct Statistics: Sendable, Equatable {
@@ -65,20 +70,21 @@ public final class ALSAMicrophone: Microphone, @unchecked Sendable {
 
     /// Counters so far (thread-safe).
     public var statistics: Statistics {
-        lock.lock(); defer { lock.unlock() }
-        return counters
+        state.withLock { $0.counters }
     }
 
     public func start(deliver: @escaping @Sendable (AudioChunk) -> Void,
                       onEnd: @escaping @Sendable (String) -> Void) throws {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !capture.isRunning else { return }
-        if let gone { throw ALSAError(pcm: pcm.name, call: "start (the microphone ended: \(gone))", code: -ENODEV) }
-        try pcm.prepare()
-        try pcm.start()
-        capture.start(name: "pausecam.alsa \(pcm.name)") { [self] in
-            captureLoop(deliver: deliver, onEnd: onEnd)
+        try state.withLock { state in
+            guard !capture.isRunning else { return }
+            if let gone = state.gone {
+                throw ALSAError(pcm: pcm.name, call: "start (the microphone ended: \(gone))", code: -ENODEV)
+            }
+            try pcm.prepare()
+            try pcm.start()
+            capture.start(name: "pausecam.alsa \(pcm.name)") { [self] in
+                captureLoop(deliver: deliver, onEnd: onEnd)
+            }
         }
     }
 
@@ -101,7 +107,7 @@ public final class ALSAMicrophone: Microphone, @unchecked Sendable {
             }
             if count == -EAGAIN { continue }
             if count == -EPIPE || count == -ESTRPIPE {
-                lock.lock(); counters.overruns += 1; lock.unlock()
+                state.withLock { $0.counters.overruns += 1 }
                 do {
                     try pcm.recover(from: count)
                 } catch {
@@ -120,10 +126,11 @@ public final class ALSAMicrophone: Microphone, @unchecked Sendable {
             let measured = firstSampleTime(framesRead: read)
             let chunk = AudioChunk(pts: timeline.place(measured: measured, frames: read), sampleRate: sampleRate,
                                    channels: channels, samples: Array(samples[0..<(read * channels)]))
-            lock.lock()
-            counters.reorderedReads = timeline.reorderedReads
-            counters.chunks += 1
-            lock.unlock()
+            let reorderedReads = timeline.reorderedReads
+            state.withLock { state in
+                state.counters.reorderedReads = reorderedReads
+                state.counters.chunks += 1
+            }
             deliver(chunk)
         }
         pcm.drop()
@@ -133,10 +140,11 @@ public final class ALSAMicrophone: Microphone, @unchecked Sendable {
         if endReason != nil || unplugged {
             // Close before telling anyone: an unplugged card is only released once every handle on it is closed,
             // and whoever hears `onEnd` may want the re-plugged microphone at once.
-            lock.lock()
-            pcm.close()
-            gone = endReason ?? "microphone \"\(pcm.name)\" was unplugged"
-            lock.unlock()
+            let reason = endReason ?? "microphone \"\(pcm.name)\" was unplugged"
+            state.withLock { state in
+                pcm.close()
+                state.gone = reason
+            }
         }
         let endedByItself = capture.end() && endReason != nil
         if endedByItself, let endReason { onEnd(endReason) }

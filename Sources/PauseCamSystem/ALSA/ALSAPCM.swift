@@ -6,7 +6,8 @@ import PauseCamCore
 /// device really runs at), non-blocking, with timestamps on `CLOCK_MONOTONIC` (the clock V4L2 stamps frames with).
 /// One wrapper per ALSA call; every failure is an `ALSAError` naming the PCM, and every call after `close()` fails
 /// (`-EBADFD`) instead of reaching a freed handle. Owned by one `ALSAMicrophone`, used from one thread at a time.
-/// Unchecked Sendable: owns an ALSA handle used from one thread at a time (the capture thread, or the opener before it).
+/// Unchecked Sendable: an ALSA PCM handle (C, not thread-safe) driven by one thread at a time — configured by the
+/// opener, then read by the microphone's capture thread; `close` after that thread ended or under the microphone's lock.
 final class ALSAPCM: ALSACaptureDevice, @unchecked Sendable {
     let name: String
     private var handle: OpaquePointer?

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -12,14 +13,13 @@ import Glibc
 /// The calls are the few PauseCam makes (read, write, fsync, poll), one wrapper each, EINTR retried by
 /// `retryingOnInterrupt`. Using a descriptor after `close()` fails with `EBADF` instead of reaching a number the
 /// process may have reused.
-/// Unchecked Sendable: the open/closed state is under `lock`; the descriptor number itself is immutable.
-final class FileDescriptor: @unchecked Sendable {
+final class FileDescriptor: Sendable {
     /// The descriptor's number, for a C call this type does not wrap (ioctl, mmap) made while the caller holds it.
     let rawValue: Int32
     /// The C call that releases it: `close`, or a library's own (`v4l2_close`) for descriptors it opened.
     private let release: @Sendable (Int32) -> Int32
-    private let lock = NSLock()
-    private var isOpen = true
+    /// Whether `close()` is still to come; the one mutable state, so the object is shared between threads as is.
+    private let isOpen = Mutex(true)
 
     /// Takes over `rawValue`, which the caller has just opened and will not close itself. `release` is the C call
     /// that closes it (`close` unless a library opened it).
@@ -70,13 +70,13 @@ final class FileDescriptor: @unchecked Sendable {
     }
 
     /// True once `close()` was called (by this object; a borrowed descriptor stays open for its owner).
-    var isClosed: Bool { lock.withLock { !isOpen } }
+    var isClosed: Bool { isOpen.withLock { !$0 } }
 
     /// Marks the descriptor closed; true for the one caller that must release it.
     private func takeOpen() -> Bool {
-        lock.withLock {
-            defer { isOpen = false }
-            return isOpen
+        isOpen.withLock { open in
+            defer { open = false }
+            return open
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -14,8 +15,7 @@ import Glibc
 ///
 /// Thread-safe: each `write` is whole (its bytes are not interleaved with another thread's `write` to the same
 /// writer), so lines from the engine's threads stay lines.
-/// Unchecked Sendable: writes and the `gone` state are serialised by `lock`.
-public final class StandardStreamWriter: @unchecked Sendable {
+public final class StandardStreamWriter: Sendable {
     /// Standard output (descriptor 1): results, and a piped shell's transcript.
     public static let output = StandardStreamWriter(descriptor: 1)
     /// Standard error (descriptor 2): events, warnings, fatal errors.
@@ -25,8 +25,8 @@ public final class StandardStreamWriter: @unchecked Sendable {
     public let descriptor: Int32
     /// The same descriptor, borrowed, for the one `write` wrapper.
     private let stream: FileDescriptor
-    private let lock = NSLock()
-    private var gone: Errno?
+    /// The errno that ended the stream; held for the whole of each `write`, which is what keeps writes whole.
+    private let gone = Mutex<Errno?>(nil)
 
     /// A writer for `descriptor`; use `output` and `error` for the standard streams, so that every writer of a
     /// stream shares one lock and one "gone" state.
@@ -36,7 +36,7 @@ public final class StandardStreamWriter: @unchecked Sendable {
     }
 
     /// The errno that ended this stream (EPIPE, EBADF), or nil while it is still written to.
-    public var goneReason: Errno? { lock.withLock { gone } }
+    public var goneReason: Errno? { gone.withLock { $0 } }
 
     /// Writes the UTF-8 bytes of `text`; never throws, never raises a signal, never traps.
     public func write(_ text: String) {
@@ -46,7 +46,7 @@ public final class StandardStreamWriter: @unchecked Sendable {
 
     /// Writes `bytes` in full (or until the stream is found gone). The corresponding C function is `write`.
     public func write(_ bytes: UnsafeBufferPointer<UInt8>) {
-        lock.withLock {
+        gone.withLock { gone in
             guard gone == nil, let base = bytes.baseAddress else { return }
             var offset = 0
             while offset < bytes.count {

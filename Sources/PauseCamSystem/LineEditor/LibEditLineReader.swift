@@ -12,7 +12,8 @@ nonisolated(unsafe) private var activeReader: LibEditLineReader?
 /// Threading: `readLine` runs on one thread (the shell's); only it calls libedit. `printAbove` and
 /// `interruptRead` may be called from any thread: while a line is being read they queue their work and wake the
 /// reading thread through a pipe; otherwise `printAbove` writes at once.
-/// Unchecked Sendable: libedit is called from the reading thread only; what other threads queue is under `lock`.
+/// Unchecked Sendable: libedit keeps global C state (the line, the prompt, the history) that only the reading thread
+/// touches; what other threads queue and the flags they set are under `lock`.
 public final class LibEditLineReader: LineReader, @unchecked Sendable {
     public var completer: (@Sendable (String) -> [String])?
     /// Called on the reading thread a few times a second; when its text differs from the prompt shown, the prompt

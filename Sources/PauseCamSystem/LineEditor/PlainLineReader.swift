@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import PauseCamCore
 
 /// Reads commands from standard input when it is not a terminal (a pipe, a file): line by line, no editing, no
@@ -7,16 +8,27 @@ import PauseCamCore
 ///
 /// The read waits in `poll` on standard input and a wake-up pipe, so a signal can cut it short
 /// (`interruptRead()`) without closing the input.
-/// Unchecked Sendable: the buffer is read by the reading thread only; the interrupt flag is under `lock`.
-public final class PlainLineReader: LineReader, @unchecked Sendable {
-    public var completer: (@Sendable (String) -> [String])?
+public final class PlainLineReader: LineReader, Sendable {
+    /// Kept for the `LineReader` contract; a reader without a terminal completes nothing.
+    public var completer: (@Sendable (String) -> [String])? {
+        get { completion.withLock { $0 } }
+        set { completion.withLock { $0 = newValue } }
+    }
+    private let completion = Mutex<(@Sendable (String) -> [String])?>(nil)
     private let input: FileDescriptor
     private let output: StandardStreamWriter
     private let wakePipe = WakePipe()
-    private let lock = NSLock()
-    private var interruptRequested = false
-    private var buffer: [UInt8] = []
-    private var atEnd = false
+    private let interruptRequested = Atomic(false)
+    /// Serialises `printError`'s lines on standard error.
+    private let errorLines = Mutex(())
+
+    /// What was read and not yet returned as a line; used by the reading thread (the lock is never contended).
+    private struct Pending {
+        var buffer: [UInt8] = []
+        var atEnd = false
+    }
+
+    private let pending = Mutex(Pending())
 
     /// A reader of `input` (standard input by default) printing to `output` (standard output).
     public init(input: Int32 = 0, output: Int32 = 1) {
@@ -26,37 +38,35 @@ public final class PlainLineReader: LineReader, @unchecked Sendable {
 
     /// The next line; `""` when `interruptRead()` cut the wait short; `nil` at end of input.
     public func readLine(prompt: String) -> String? {
-        while true {
-            if lock.withLock({ () -> Bool in
-                let requested = interruptRequested
-                interruptRequested = false
-                return requested
-            }) { return "" }
-            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = String(decoding: buffer[..<newline], as: UTF8.self)
-                buffer.removeSubrange(...newline)
-                return line.hasSuffix("\r") ? String(line.dropLast()) : line
+        pending.withLock { pending in
+            while true {
+                if interruptRequested.exchange(false, ordering: .relaxed) { return "" }
+                if let newline = pending.buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                    let line = String(decoding: pending.buffer[..<newline], as: UTF8.self)
+                    pending.buffer.removeSubrange(...newline)
+                    return line.hasSuffix("\r") ? String(line.dropLast()) : line
+                }
+                if pending.atEnd {
+                    guard !pending.buffer.isEmpty else { return nil }
+                    defer { pending.buffer.removeAll() }
+                    return String(decoding: pending.buffer, as: UTF8.self)
+                }
+                let ready = LineEditorSystemCalls.poll([input.rawValue, wakePipe.readEnd], timeout: -1)
+                if ready[1] != 0 { wakePipe.drain() }
+                if ready[0] != 0 { fill(&pending) }
             }
-            if atEnd {
-                guard !buffer.isEmpty else { return nil }
-                defer { buffer.removeAll() }
-                return String(decoding: buffer, as: UTF8.self)
-            }
-            let ready = LineEditorSystemCalls.poll([input.rawValue, wakePipe.readEnd], timeout: -1)
-            if ready[1] != 0 { wakePipe.drain() }
-            if ready[0] != 0 { fill() }
         }
     }
 
-    private func fill() {
+    private func fill(_ pending: inout Pending) {
         var chunk = [UInt8](repeating: 0, count: 4096)
         let result: Result<Int, Errno> = chunk.withUnsafeMutableBytes { bytes in
             do throws(Errno) { return .success(try input.read(into: bytes)) } catch { return .failure(error) }
         }
         switch result {
-        case .success(let n) where n > 0: buffer += chunk[..<n]
+        case .success(let n) where n > 0: pending.buffer += chunk[..<n]
         case .failure(.wouldBlock): break
-        case .success, .failure: atEnd = true
+        case .success, .failure: pending.atEnd = true
         }
     }
 
@@ -72,12 +82,12 @@ public final class PlainLineReader: LineReader, @unchecked Sendable {
     /// Prints `text` as one or more lines on standard error (a piped session's failures, apart from its
     /// transcript); callable from any thread.
     public func printError(_ text: String) {
-        lock.withLock { LineEditorSystemCalls.writeAll(.standardError, Array((text + "\n").utf8)) }
+        errorLines.withLock { _ in LineEditorSystemCalls.writeAll(.standardError, Array((text + "\n").utf8)) }
     }
 
     /// Makes a waiting (or the next) `readLine` return `""` at once; callable from any thread (signal handlers).
     public func interruptRead() {
-        lock.withLock { interruptRequested = true }
+        interruptRequested.store(true, ordering: .relaxed)
         wakePipe.wake()
     }
 }

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import Synchronization
 import PauseCamCore
 
 /// The control socket of a running PauseCam: one thread with one `poll` loop serves every client, each with its
@@ -19,8 +20,9 @@ import PauseCamCore
 /// serial context like a script step does); its replies come back to the poll loop, which therefore never waits
 /// for the recorder and goes on timing out, refusing and serving everyone else meanwhile. Events reach `watch`
 /// clients through `publish`, callable from any thread without waiting.
-/// Unchecked Sendable: connections belong to the server thread; what others touch (pending events, stopping) is under `mutex`.
-public final class ControlServer: @unchecked Sendable {
+/// Connections belong to the server's thread (locals of its loop); what other threads touch (pending events and
+/// answers, stopping) is under `shared`.
+public final class ControlServer: Sendable {
     /// The limits on one client.
     public struct Limits: Sendable {
         /// How long a client may take to send a complete request line.
@@ -60,15 +62,16 @@ public final class ControlServer: @unchecked Sendable {
     private let limits: Limits
     private let answer: @Sendable (String) -> ControlDispatcher.Answer
     private let wake = WakePipe()
-    private let mutex = NSLock()
-    private var pendingEvents: [String] = []
-    /// Answers from the worker, for the poll loop to queue to their client (if it is still connected).
-    private var pendingAnswers: [(client: Int, answer: ControlDispatcher.Answer)] = []
-    /// The id of the next client accepted (used on the server's thread only).
-    private var nextClientID = 0
+    /// What other threads hand to the poll loop.
+    private struct Shared {
+        var pendingEvents: [String] = []
+        /// Answers from the worker, for the poll loop to queue to their client (if it is still connected).
+        var pendingAnswers: [(client: Int, answer: ControlDispatcher.Answer)] = []
+        var stopping = false
+    }
+
+    private let shared = Mutex(Shared())
     private let worker = DispatchQueue(label: "pausecam.control.requests")
-    private var stopping = false
-    private var thread: Thread?
     private let finished = DispatchSemaphore(value: 0)
 
     /// Binds the socket claimed by `lock` (mode 0600), replacing a stale one, and starts serving on a new thread.
@@ -90,7 +93,6 @@ public final class ControlServer: @unchecked Sendable {
         let server = ControlServer(path: path, lock: lock, listener: listener, limits: limits, answer: answer)
         let thread = Thread { [server] in server.serve() }
         thread.name = "pausecam.control"
-        server.thread = thread
         thread.start()
         return server
     }
@@ -119,15 +121,15 @@ public final class ControlServer: @unchecked Sendable {
 
     /// Sends `jsonLine` to every `watch` client. Never waits: the line is queued for the server's thread.
     public func publish(_ jsonLine: String) {
-        mutex.withLock { pendingEvents.append(jsonLine) }
+        shared.withLock { $0.pendingEvents.append(jsonLine) }
         wake.wake()
     }
 
     /// Stops serving, closes every connection and removes the socket; returns when the thread has ended.
     public func stop() {
-        let wasRunning: Bool = mutex.withLock {
-            defer { stopping = true }
-            return !stopping
+        let wasRunning: Bool = shared.withLock { shared in
+            defer { shared.stopping = true }
+            return !shared.stopping
         }
         guard wasRunning else { return }
         wake.wake()
@@ -145,7 +147,9 @@ public final class ControlServer: @unchecked Sendable {
 
     private func serve() {
         var clients: [Client] = []
-        while !mutex.withLock({ stopping }) {
+        /// Unique for the server's life (a descriptor number is reused once closed).
+        var nextClientID = 0
+        while !shared.withLock({ $0.stopping }) {
             var requests = [(descriptor: wake.readEnd, events: Int16(POLLIN)),
                             (descriptor: listener.rawValue, events: Int16(POLLIN))]
             for client in clients {
@@ -164,9 +168,9 @@ public final class ControlServer: @unchecked Sendable {
 
             if revents[0] != 0 {
                 wake.drain()
-                let (events, answers) = mutex.withLock {
-                    defer { pendingEvents = []; pendingAnswers = [] }
-                    return (pendingEvents, pendingAnswers)
+                let (events, answers) = shared.withLock { shared in
+                    defer { shared.pendingEvents = []; shared.pendingAnswers = [] }
+                    return (shared.pendingEvents, shared.pendingAnswers)
                 }
                 for (id, answer) in answers {
                     guard let client = clients.first(where: { $0.id == id }) else { continue }
@@ -188,7 +192,7 @@ public final class ControlServer: @unchecked Sendable {
                 if revents[index + 2] & Int16(POLLIN | POLLHUP | POLLERR) != 0 { receive(client) }
                 flush(client)
             }
-            if revents[1] != 0 { acceptClients(into: &clients) }
+            if revents[1] != 0 { acceptClients(into: &clients, nextID: &nextClientID) }
             let later = Self.now()
             for client in clients where !client.watching && !client.closing && client.unanswered == 0
                 && later >= client.deadline {
@@ -210,7 +214,7 @@ public final class ControlServer: @unchecked Sendable {
         finished.signal()
     }
 
-    private func acceptClients(into clients: inout [Client]) {
+    private func acceptClients(into clients: inout [Client], nextID nextClientID: inout Int) {
         while let descriptor = try? SocketCalls.accept(listener, path: path) {
             let client = Client(descriptor: descriptor, id: nextClientID, deadline: Self.now() + idleNanoseconds)
             nextClientID += 1
@@ -266,7 +270,7 @@ public final class ControlServer: @unchecked Sendable {
             let id = client.id
             worker.async { [self] in
                 let answer = self.answer(line)
-                mutex.withLock { pendingAnswers.append((id, answer)) }
+                shared.withLock { $0.pendingAnswers.append((id, answer)) }
                 wake.wake()
             }
         case .junk(let reason):

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import Synchronization
 import PauseCamCore
 
 /// The claim of one rig's control socket: an exclusive `flock` on `SOCKET.lock`, which holds the owner's pid.
@@ -10,19 +11,19 @@ import PauseCamCore
 /// socket file left by a killed process is recognised as stale (lock free, connection refused) and replaced, while
 /// a second PauseCam on the same rig is refused with the holder's pid. The lock file itself is left in place when
 /// the holder stops (removing a file others may be locking would let two processes hold "the" lock).
-/// Unchecked Sendable: claimed and released from the composition root's thread only; the descriptor closes itself safely.
-public final class ControlSocketLock: @unchecked Sendable {
+public final class ControlSocketLock: Sendable {
     /// The socket path this lock guards.
     public let socketPath: String
     /// The lock file beside it.
     public let lockPath: String
     /// The lock file, owned while the claim holds; nil once released (closing it is what drops the lock).
-    private var descriptor: FileDescriptor?
+    /// Under a mutex: the server's stop and the composition root may both release it.
+    private let descriptor: Mutex<FileDescriptor?>
 
     private init(socketPath: String, lockPath: String, descriptor: FileDescriptor) {
         self.socketPath = socketPath
         self.lockPath = lockPath
-        self.descriptor = descriptor
+        self.descriptor = Mutex(descriptor)
     }
 
     /// Claims `socketPath`. With `privateDirectory`, its folder is first created with mode 0700, or checked to be
@@ -69,8 +70,7 @@ public final class ControlSocketLock: @unchecked Sendable {
 
     /// Gives up the claim: the pid is cleared and the lock released (the kernel would do the same at exit).
     public func release() {
-        guard let descriptor else { return }
-        self.descriptor = nil
+        guard let descriptor = descriptor.withLock({ $0.take() }) else { return }
         try? SocketCalls.replaceContents(descriptor, with: "", path: lockPath)
         try? descriptor.close()
     }

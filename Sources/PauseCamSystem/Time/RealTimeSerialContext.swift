@@ -1,17 +1,18 @@
 import Dispatch
 import Foundation
+import Synchronization
 import PauseCamCore
 
 /// The real-time `SerialContext`: one serial dispatch queue is the engine's context; timers are set on
 /// `CLOCK_MONOTONIC`; `advance(until:)` sleeps the calling thread (the shell's or the script runner's) while
 /// devices and timers go on.
-/// Unchecked Sendable: work runs on its serial queue; the `interrupted` flag is under `condition`.
-public final class RealTimeSerialContext: SerialContext, @unchecked Sendable {
+public final class RealTimeSerialContext: SerialContext {
     public let clock: any Clock
     private let queue = DispatchQueue(label: "pausecam.engine")
     private let key = DispatchSpecificKey<Bool>()
+    /// Wakes a sleeping `advance`; `interrupted` is set and cleared while it is locked, so no wake-up is lost.
     private let condition = NSCondition()
-    private var interrupted = false
+    private let interrupted = Atomic(false)
 
     public init(clock: any Clock = MonotonicClock()) {
         self.clock = clock
@@ -39,7 +40,7 @@ public final class RealTimeSerialContext: SerialContext, @unchecked Sendable {
     public func advance(until time: MediaTime) -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        while !interrupted {
+        while !interrupted.load(ordering: .relaxed) {
             let remaining = (try? time.subtracting(clock.now()).rescaled(to: 1_000_000_000, rounding: .up).value) ?? 0
             if remaining <= 0 { return true }
             // NSCondition waits on the wall clock; short slices keep a clock step from stretching the wait,
@@ -47,13 +48,13 @@ public final class RealTimeSerialContext: SerialContext, @unchecked Sendable {
             let slice = Swift.min(Double(remaining) / 1e9, 0.1)
             _ = condition.wait(until: Date(timeIntervalSinceNow: slice))
         }
-        interrupted = false
+        interrupted.store(false, ordering: .relaxed)
         return false
     }
 
     public func interrupt() {
         condition.lock()
-        interrupted = true
+        interrupted.store(true, ordering: .relaxed)
         condition.broadcast()
         condition.unlock()
     }

@@ -1,37 +1,42 @@
 import Foundation
+import Synchronization
 import PauseCamCore
 
 /// Finds the cameras present now: enumerates `video4linux` with libudev, keeps capture nodes only (a UVC camera's
 /// metadata node is never offered as a lens), and reads each camera's identity and, where the node opens, its
-/// modes and controls. Each manager owns its own udev context; use it from one thread at a time.
-/// Unchecked Sendable: owns a udev context used from one thread at a time.
-public final class UdevDeviceManager: @unchecked Sendable {
-    private let context: UdevContext
+/// modes and controls. Each manager owns its own udev context, used by one thread at a time.
+public final class UdevDeviceManager: Sendable {
+    /// libudev's objects are not thread-safe: every enumeration holds this lock.
+    private let context: Mutex<UdevContext>
 
     public init() throws {
-        context = try UdevContext()
+        context = Mutex(try UdevContext())
     }
 
     /// The capture cameras, in node order.
     public func cameras() throws -> [CameraIdentity] {
-        try context.devices(subsystem: "video4linux").compactMap { identity(of: $0, openNode: true) }
+        try context.withLock { context in
+            try context.devices(subsystem: "video4linux").compactMap { identity(of: $0, openNode: true) }
+        }
     }
 
     /// The capture cameras with their modes and controls, for `pausecam devices`.
     public func describeCameras() throws -> [CameraDescription] {
-        try context.devices(subsystem: "video4linux").compactMap { udevDevice in
-            guard let identity = identity(of: udevDevice, openNode: true) else { return nil }
-            let placement = UdevUSBTopology.placement(of: udevDevice)
-            do {
-                let device = try V4L2DeviceNode(path: identity.devicePath, access: .kernel)
-                defer { device.close() }
-                let modes = (try? V4L2FormatCatalog.modes(of: device)) ?? []
-                let reader = V4L2Controls(device: device, cameraName: identity.devicePath) { _ in }
-                let controls = reader.available().map { (id: $0.0, info: $0.1, current: reader.current($0.0)) }
-                return CameraDescription(identity: identity, modes: modes, controls: controls,
-                                         usbPlacement: placement)
-            } catch {
-                return CameraDescription(identity: identity, problem: "\(error)", usbPlacement: placement)
+        try context.withLock { context in
+            try context.devices(subsystem: "video4linux").compactMap { udevDevice in
+                guard let identity = identity(of: udevDevice, openNode: true) else { return nil }
+                let placement = UdevUSBTopology.placement(of: udevDevice)
+                do {
+                    let device = try V4L2DeviceNode(path: identity.devicePath, access: .kernel)
+                    defer { device.close() }
+                    let modes = (try? V4L2FormatCatalog.modes(of: device)) ?? []
+                    let reader = V4L2Controls(device: device, cameraName: identity.devicePath) { _ in }
+                    let controls = reader.available().map { (id: $0.0, info: $0.1, current: reader.current($0.0)) }
+                    return CameraDescription(identity: identity, modes: modes, controls: controls,
+                                             usbPlacement: placement)
+                } catch {
+                    return CameraDescription(identity: identity, problem: "\(error)", usbPlacement: placement)
+                }
             }
         }
     }

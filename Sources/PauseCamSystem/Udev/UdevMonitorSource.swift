@@ -3,9 +3,8 @@ import PauseCamCore
 
 /// The real `UdevEventSource`: a udev monitor on `video4linux`, each event's device read into an identity by a
 /// `UdevDeviceManager` (which opens the node for `VIDIOC_QUERYCAP`), and the manager's enumeration for recovery
-/// after lost events. Handed to the watcher's thread at start and used there only.
-/// Unchecked Sendable: handed to the watcher's thread at start and used there only.
-final class UdevMonitorSource: UdevEventSource, @unchecked Sendable {
+/// after lost events. Handed to the watcher's thread at start and used there.
+final class UdevMonitorSource: UdevEventSource {
     private let monitor: UdevMonitor
     private let manager: UdevDeviceManager
 
@@ -15,6 +14,7 @@ final class UdevMonitorSource: UdevEventSource, @unchecked Sendable {
         monitor = try UdevMonitor(context: UdevContext(), subsystem: "video4linux")
     }
 
+    /// The monitor's socket, for the watcher's poll.
     var fileDescriptor: Int32 { monitor.fileDescriptor }
 
     func next() -> UdevSourceEvent {

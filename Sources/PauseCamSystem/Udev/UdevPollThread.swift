@@ -1,18 +1,23 @@
 import CUdev
 import Foundation
+import Synchronization
 
 /// The thread behind a udev watcher: it polls one monitor's netlink socket together with a wake-up pipe, so
 /// `stop()` returns promptly, and calls `readable` whenever the socket has events or an error (an overflow, the
 /// socket's pending `ENOBUFS`, shows as `POLLERR` with or without `POLLIN`). The camera and the sound-card watchers
 /// share it; what they read and how they interpret it stays theirs.
-/// Unchecked Sendable: the thread, wake pipe and semaphore are under `lock`.
-final class UdevPollThread: @unchecked Sendable {
+final class UdevPollThread: Sendable {
+    /// One run of the thread: who it is (to tell a stop from a handler), how to wake it and how to wait for it.
+    private struct Run {
+        let thread: ObjectIdentifier
+        /// The write end of the wake-up pipe; the thread owns the read end.
+        let wakeWrite: FileDescriptor
+        let finished: DispatchSemaphore
+    }
+
     private let name: String
-    private let lock = NSLock()
-    private var thread: Thread?
-    /// The write end of the wake-up pipe while the thread runs; the thread owns the read end.
-    private var wakeWrite: FileDescriptor?
-    private var finished: DispatchSemaphore?
+    /// The run in progress, `nil` before `start` and after `stop`.
+    private let run = Mutex<Run?>(nil)
 
     /// A thread named `name` (seen in debuggers and `top -H`), not started.
     init(name: String) { self.name = name }
@@ -20,46 +25,39 @@ final class UdevPollThread: @unchecked Sendable {
     deinit { stop() }
 
     /// Whether the thread runs.
-    var isRunning: Bool { lock.withLock { thread != nil } }
+    var isRunning: Bool { run.withLock { $0 != nil } }
 
     /// Starts polling `descriptor` on the thread, calling `readable` there; does nothing while it already runs.
     /// The thread ends at `stop()`, or when the descriptor is closed under it (`POLLNVAL`). The corresponding C
     /// function for the wake-up pipe is `pipe`.
     func start(polling descriptor: Int32, readable: @escaping @Sendable () -> Void) throws {
-        lock.lock()
-        defer { lock.unlock() }
-        guard thread == nil else { return }
-        let pipe: (read: FileDescriptor, write: FileDescriptor)
-        do { pipe = try FileDescriptor.pipe(nonBlocking: false) } catch {
-            throw UdevError(call: "pipe", code: error.rawValue)
+        try run.withLock { (run: inout Run?) throws(UdevError) in
+            guard run == nil else { return }
+            let pipe: (read: FileDescriptor, write: FileDescriptor)
+            do throws(Errno) { pipe = try FileDescriptor.pipe(nonBlocking: false) } catch {
+                throw UdevError(call: "pipe", code: error.rawValue)
+            }
+            let wakeRead = pipe.read
+            let done = DispatchSemaphore(value: 0)
+            let thread = Thread {
+                Self.poll(descriptor, wakeRead: wakeRead, readable: readable)
+                try? wakeRead.close()
+                done.signal()
+            }
+            thread.name = name
+            // Foundation keeps a running thread's object alive, so its identity is unique while the run lasts.
+            run = Run(thread: ObjectIdentifier(thread), wakeWrite: pipe.write, finished: done)
+            thread.start()
         }
-        wakeWrite = pipe.write
-        let wakeRead = pipe.read
-        let done = DispatchSemaphore(value: 0)
-        finished = done
-        let thread = Thread {
-            Self.poll(descriptor, wakeRead: wakeRead, readable: readable)
-            try? wakeRead.close()
-            done.signal()
-        }
-        thread.name = name
-        self.thread = thread
-        thread.start()
     }
 
     /// Wakes the thread through the pipe and waits for it to end (not when called from the thread itself, from a
     /// handler). Idempotent.
     func stop() {
-        lock.lock()
-        guard thread != nil else { lock.unlock(); return }
-        let onPollThread = Thread.current === thread
-        _ = withUnsafeBytes(of: UInt8(1)) { try? wakeWrite?.write($0) }
-        try? wakeWrite?.close()
-        wakeWrite = nil
-        thread = nil
-        let done = finished
-        lock.unlock()
-        if !onPollThread { done?.wait() }
+        guard let ended = run.withLock({ $0.take() }) else { return }
+        _ = withUnsafeBytes(of: UInt8(1)) { try? ended.wakeWrite.write($0) }
+        try? ended.wakeWrite.close()
+        if ObjectIdentifier(Thread.current) != ended.thread { ended.finished.wait() }
     }
 
     private static func poll(_ descriptor: Int32, wakeRead: FileDescriptor, readable: () -> Void) {

@@ -1,21 +1,22 @@
 import Foundation
+import Synchronization
 import PauseCamCore
 
 /// Finds microphones through libudev's `sound` subsystem: every `cardN` with its identity (model, serial, ID_PATH,
 /// USB ids and the USB device it hangs off), so a rig names a microphone by what it is — or by the camera it is
 /// built into — rather than by a card number that changes with the order cards are plugged in. Owns its udev
-/// context; use it from one thread at a time.
-/// Unchecked Sendable: owns a udev context used from one thread at a time.
-public final class UdevSoundCards: @unchecked Sendable {
-    private let context: UdevContext
+/// context, used by one thread at a time.
+public final class UdevSoundCards: Sendable {
+    /// libudev's objects are not thread-safe: every enumeration holds this lock.
+    private let context: Mutex<UdevContext>
 
     public init() throws {
-        context = try UdevContext()
+        context = Mutex(try UdevContext())
     }
 
     /// The sound cards present now, by card number.
     public func microphones() throws -> [MicrophoneIdentity] {
-        try context.devices(subsystem: "sound").compactMap(identity(of:)).sorted { $0.card < $1.card }
+        try context.withLock { try $0.devices(subsystem: "sound").compactMap(identity(of:)) }.sorted { $0.card < $1.card }
     }
 
     /// The card whose identity `rule` picks; throws when none or several do (several: name a serial or path).
@@ -34,10 +35,13 @@ public final class UdevSoundCards: @unchecked Sendable {
     /// The microphone built into the camera whose node is `cameraNode` (`/dev/video2`): the card on the same USB
     /// device. Throws when the camera is not a USB device or has no sound card.
     public func microphone(ofCameraNode cameraNode: String) throws -> MicrophoneIdentity {
-        let camera = try context.devices(subsystem: "video4linux").first {
-            ($0.deviceNode ?? $0.property("DEVNAME")) == cameraNode
+        let usbDevicePath = try context.withLock { context in
+            let camera = try context.devices(subsystem: "video4linux").first {
+                ($0.deviceNode ?? $0.property("DEVNAME")) == cameraNode
+            }
+            return camera?.parent(subsystem: "usb", type: "usb_device")?.systemPath
         }
-        guard let usb = camera?.parent(subsystem: "usb", type: "usb_device")?.systemPath else {
+        guard let usb = usbDevicePath else {
             throw DeviceLookupError("the camera \(cameraNode) is not a USB device, so it has no microphone of its own")
         }
         guard let card = try microphones().first(where: { $0.usbDevicePath == usb }) else {

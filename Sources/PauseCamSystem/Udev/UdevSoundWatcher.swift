@@ -1,5 +1,6 @@
 import CUdev
 import Foundation
+import Synchronization
 import PauseCamCore
 
 /// Hot-plug of sound cards through udev: a monitor on the `sound` subsystem, polled on its own thread together with
@@ -9,10 +10,11 @@ import PauseCamCore
 ///
 /// After lost events (`ENOBUFS`) the cards are enumerated again and the difference reported, as the camera
 /// watcher does.
-/// Unchecked Sendable: the interpreter is under `lock`; the udev objects live on the poll thread.
-public final class UdevSoundWatcher: @unchecked Sendable {
-    private let lock = NSLock()
-    private var interpreter = SoundCardEventInterpreter()
+public final class UdevSoundWatcher: Sendable {
+    /// Seeded by `enumerate` on the caller's thread, then fed by the poll thread.
+    private let interpreter = Mutex(SoundCardEventInterpreter())
+    /// Makes `start` one step: a second caller waits and then finds the thread running.
+    private let starting = Mutex(())
     private let pollThread = UdevPollThread(name: "pausecam.udev-sound")
     private let cards: UdevSoundCards
 
@@ -27,20 +29,18 @@ public final class UdevSoundWatcher: @unchecked Sendable {
     /// of one of them is not taken for a new card.
     public func enumerate() throws -> [MicrophoneIdentity] {
         let present = try cards.microphones()
-        lock.lock()
-        interpreter.seed(present)
-        lock.unlock()
+        interpreter.withLock { $0.seed(present) }
         return present
     }
 
     /// Opens the monitor and starts the watcher thread; idempotent. Throws `UdevError` when the netlink socket
     /// cannot be opened.
     public func start(_ handler: @escaping @Sendable (SoundCardEvent) -> Void) throws {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !pollThread.isRunning else { return }
-        let monitor = try UdevMonitor(context: UdevContext(), subsystem: "sound")
-        try pollThread.start(polling: monitor.fileDescriptor) { [self] in read(monitor, handler: handler) }
+        try starting.withLock { _ in
+            guard !pollThread.isRunning else { return }
+            let monitor = try UdevMonitor(context: UdevContext(), subsystem: "sound")
+            try pollThread.start(polling: monitor.fileDescriptor) { [self] in read(monitor, handler: handler) }
+        }
     }
 
     /// Stops the watcher thread and waits for it to end. Idempotent.
@@ -54,19 +54,17 @@ public final class UdevSoundWatcher: @unchecked Sendable {
             switch monitor.receive() {
             case .device(let device):
                 let identity = cards.identity(of: device)
-                lock.lock()
-                events = interpreter.handle(action: device.action ?? "change", systemName: device.systemName,
-                                            identity: identity)
-                lock.unlock()
+                let action = device.action ?? "change", systemName = device.systemName
+                events = interpreter.withLock {
+                    $0.handle(action: action, systemName: systemName, identity: identity)
+                }
             case .overflow: lostEvents = true
             case .drained, .failed: break reading
             }
             events.forEach(handler)
         }
         if lostEvents, let present = try? cards.microphones() {
-            lock.lock()
-            let events = interpreter.resynchronize(with: present)
-            lock.unlock()
+            let events = interpreter.withLock { $0.resynchronize(with: present) }
             events.forEach(handler)
         }
     }

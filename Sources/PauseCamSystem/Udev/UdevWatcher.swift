@@ -1,5 +1,6 @@
 import CUdev
 import Foundation
+import Synchronization
 import PauseCamCore
 
 /// Hot-plug of cameras through udev: a monitor on the netlink socket filtered to `video4linux`, polled on the
@@ -9,13 +10,14 @@ import PauseCamCore
 ///
 /// When the kernel drops events because the monitor's buffer overflowed (`ENOBUFS`), the watcher drains what is
 /// still queued, enumerates the cameras again and reports the difference, so no plug or unplug is lost.
-/// Unchecked Sendable: the interpreter is under `lock`; the udev objects live on the poll thread.
-public final class UdevWatcher: DeviceWatcher, @unchecked Sendable {
-    private let lock = NSLock()
-    private var interpreter = UdevEventInterpreter()
+public final class UdevWatcher: DeviceWatcher, Sendable {
+    /// Seeded by `enumerate` on the caller's thread, then fed by the poll thread.
+    private let interpreter = Mutex(UdevEventInterpreter())
+    /// Makes `start` one step: a second caller waits and then finds the thread running.
+    private let starting = Mutex(())
     private let pollThread = UdevPollThread(name: "pausecam.udev")
-    private let makeSource: () throws -> UdevEventSource
-    private let enumerateCameras: () throws -> [CameraIdentity]
+    private let makeSource: @Sendable () throws -> UdevEventSource
+    private let enumerateCameras: @Sendable () throws -> [CameraIdentity]
 
     /// A watcher on the system's udev.
     public convenience init() {
@@ -23,7 +25,8 @@ public final class UdevWatcher: DeviceWatcher, @unchecked Sendable {
     }
 
     /// A watcher on any event source: tests script one to inject lost events.
-    init(makeSource: @escaping () throws -> UdevEventSource, enumerate: @escaping () throws -> [CameraIdentity]) {
+    init(makeSource: @escaping @Sendable () throws -> UdevEventSource,
+         enumerate: @escaping @Sendable () throws -> [CameraIdentity]) {
         self.makeSource = makeSource
         enumerateCameras = enumerate
     }
@@ -33,20 +36,18 @@ public final class UdevWatcher: DeviceWatcher, @unchecked Sendable {
     /// The capture cameras present now; also remembered, so their later removal reports the same identity.
     public func enumerate() throws -> [CameraIdentity] {
         let cameras = try enumerateCameras()
-        lock.lock()
-        interpreter.seed(cameras)
-        lock.unlock()
+        interpreter.withLock { $0.seed(cameras) }
         return cameras
     }
 
     /// Opens the monitor and starts the watcher thread; idempotent. Throws `UdevError` when the netlink socket
     /// cannot be opened (no udev in a container, say).
     public func start(_ handler: @escaping @Sendable (DeviceEvent) -> Void) throws {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !pollThread.isRunning else { return }
-        let source = try makeSource()
-        try pollThread.start(polling: source.fileDescriptor) { [self] in read(source, handler: handler) }
+        try starting.withLock { _ in
+            guard !pollThread.isRunning else { return }
+            let source = try makeSource()
+            try pollThread.start(polling: source.fileDescriptor) { [self] in read(source, handler: handler) }
+        }
     }
 
     /// Stops the watcher thread and waits for it to end. Idempotent.
@@ -59,9 +60,7 @@ public final class UdevWatcher: DeviceWatcher, @unchecked Sendable {
             var events: [DeviceEvent] = []
             switch source.next() {
             case .action(let action, let node, let identity):
-                lock.lock()
-                events = interpreter.handle(action: action, devicePath: node, identity: identity)
-                lock.unlock()
+                events = interpreter.withLock { $0.handle(action: action, devicePath: node, identity: identity) }
             case .ignored: break
             case .overflow: lostEvents = true
             case .drained, .failed: break reading
@@ -71,9 +70,7 @@ public final class UdevWatcher: DeviceWatcher, @unchecked Sendable {
         // Re-enumerate only once the queue is drained: events still queued behind the overflow are older
         // than the enumeration, and applying them after it would undo what it found.
         if lostEvents, let cameras = try? source.cameras() {
-            lock.lock()
-            let events = interpreter.resynchronize(with: cameras)
-            lock.unlock()
+            let events = interpreter.withLock { $0.resynchronize(with: cameras) }
             events.forEach(handler)
         }
     }

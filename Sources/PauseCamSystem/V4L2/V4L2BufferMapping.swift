@@ -2,7 +2,7 @@ import CV4L2
 import Foundation
 
 /// One capture buffer of a V4L2 node mapped into memory: whoever holds the object holds the mapping, and it is
-/// unmapped exactly once, when the last reference goes (`V4L2DeviceNode` drops its references under its lock, so a
+/// unmapped exactly once, when the last reference goes (`V4L2DeviceNode` keeps them inside its mutex, so a
 /// copy out of the buffer never races the unmap). Mapping the same index again replaces, and so unmaps, the old one.
 final class V4L2BufferMapping {
     let address: UnsafeMutableRawPointer

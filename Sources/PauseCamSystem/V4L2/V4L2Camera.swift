@@ -10,7 +10,8 @@ import PauseCamCore
 /// `yuyv422`. When the device vanishes mid-stream (`ENODEV`), the capture thread releases everything and calls `onEnd` once; the session decides what follows.
 ///
 /// The camera owns its `V4L2Device` and closes it when the device is gone or the camera is released.
-/// Unchecked Sendable: counters and `gone` under `lock`; the device is driven by the capture thread, controls under the node's lock.
+/// Unchecked Sendable: `controls` caches what the camera lists without a lock and is used from the serial context
+/// only; counters and `gone` are under `lock`; the device is Sendable (its node serialises every call).
 public final class V4L2Camera: Camera, @unchecked Sendable {
     public let displayName: String
     public let format: CameraFormat

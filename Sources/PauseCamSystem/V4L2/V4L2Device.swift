@@ -3,7 +3,7 @@ import PauseCamCore
 /// The seam between PauseCam's camera logic and the kernel: one method per V4L2 ioctl (or syscall), so format
 /// choice, control mapping and the ENOSPC/ENODEV paths can be tested with a fake device. `V4L2DeviceNode` is the
 /// real one. Errors thrown are `V4L2Error`s naming the device node.
-public protocol V4L2Device: AnyObject {
+public protocol V4L2Device: AnyObject, Sendable {
     /// The device node, e.g. `/dev/video0`.
     var path: String { get }
     /// `VIDIOC_QUERYCAP`.

@@ -1,13 +1,13 @@
 import CV4L2
 import Foundation
+import Synchronization
 import PauseCamCore
 
 /// A real V4L2 device node. Owns the file descriptor (a `FileDescriptor` closed with `v4l2_close` or `close`) and
 /// the mmap buffers (`V4L2BufferMapping`s); `close()` (or deinit) releases both.
 /// One `V4L2Camera` drives it; its capture thread and the serial context (control changes) may call it at once,
-/// so every use of the descriptor goes through `descriptorLock` (see `borrowDescriptor`).
-/// Unchecked Sendable: every use of the descriptor goes through `descriptorLock`.
-public final class V4L2DeviceNode: V4L2Device, @unchecked Sendable {
+/// so every use of the descriptor goes through the `node` mutex (see `borrowDescriptor`).
+public final class V4L2DeviceNode: V4L2Device {
     /// Which C calls reach the node.
     public enum Access: Sendable {
         /// libv4l2 (`v4l2_open`, `v4l2_ioctl`, `v4l2_mmap`…): for cameras, whose quirks libv4l2 knows.
@@ -19,19 +19,21 @@ public final class V4L2DeviceNode: V4L2Device, @unchecked Sendable {
 
     public let path: String
     public let access: Access
-    /// The open descriptor, or nil once `close()` was asked for.
-    private var descriptor: FileDescriptor?
-    /// Guards `descriptor`, `pollers` and `closeDeferred` between the capture thread (which closes the node when
-    /// the camera is unplugged) and control changes from the serial context: no call may reach a descriptor number
-    /// already closed and reused elsewhere.
-    private let descriptorLock = NSLock()
-    /// Threads inside `poll` on `descriptor` right now; while any is, `close()` leaves the real close to the last.
-    private var pollers = 0
-    /// The descriptor `close()` could not close yet because a `poll` was using it.
-    private var closeDeferred: FileDescriptor?
-    /// The mmap buffers by index; guarded by `descriptorLock` too, so a `close()` never unmaps a buffer while
-    /// `bufferBytes` copies it.
-    private var mappings: [UInt32: V4L2BufferMapping] = [:]
+    /// What the capture thread (which closes the node when the camera is unplugged) and control changes from the
+    /// serial context share: no call may reach a descriptor number already closed and reused elsewhere.
+    private struct NodeState {
+        /// The open descriptor, or nil once `close()` was asked for.
+        var descriptor: FileDescriptor?
+        /// Threads inside `poll` on `descriptor` right now; while any is, `close()` leaves the real close to the last.
+        var pollers = 0
+        /// The descriptor `close()` could not close yet because a `poll` was using it.
+        var closeDeferred: FileDescriptor?
+        /// The mmap buffers by index, under the same lock, so a `close()` never unmaps a buffer while
+        /// `bufferBytes` copies it.
+        var mappings: [UInt32: V4L2BufferMapping] = [:]
+    }
+
+    private let node: Mutex<NodeState>
 
     /// Opens `path` read-write and non-blocking (DQBUF then returns EAGAIN instead of stalling a stop), and
     /// close-on-exec. The corresponding C function is `v4l2_open` (or `open`).
@@ -44,8 +46,8 @@ public final class V4L2DeviceNode: V4L2Device, @unchecked Sendable {
         }
         switch opened {
         case .success(let fd):
-            descriptor = access == .libv4l2 ? FileDescriptor(owning: fd, release: { v4l2_close($0) })
-                                            : FileDescriptor(owning: fd)
+            node = Mutex(NodeState(descriptor: access == .libv4l2 ? FileDescriptor(owning: fd, release: { v4l2_close($0) })
+                                                                  : FileDescriptor(owning: fd)))
         case .failure(let error):
             throw V4L2Error.from(error, device: path, call: "open")
         }
@@ -60,40 +62,40 @@ public final class V4L2DeviceNode: V4L2Device, @unchecked Sendable {
     /// The descriptor for a call that may block (`poll`), counted so that `close()` meanwhile does not free the
     /// number for reuse; `nil` once closed. Give it back with `returnDescriptor()`.
     private func borrowDescriptor() -> FileDescriptor? {
-        descriptorLock.withLock {
-            guard let descriptor else { return nil }
-            pollers += 1
+        node.withLock { node in
+            guard let descriptor = node.descriptor else { return nil }
+            node.pollers += 1
             return descriptor
         }
     }
 
     /// Ends a `borrowDescriptor()`; the last borrower performs a close that was asked for meanwhile.
     private func returnDescriptor() {
-        let deferred: FileDescriptor? = descriptorLock.withLock {
-            pollers -= 1
-            guard pollers == 0 else { return nil }
-            defer { closeDeferred = nil }
-            return closeDeferred
+        let deferred: FileDescriptor? = node.withLock { node in
+            node.pollers -= 1
+            guard node.pollers == 0 else { return nil }
+            defer { node.closeDeferred = nil }
+            return node.closeDeferred
         }
         // Nothing to report to: the camera is being released.
         try? deferred?.close()
     }
 
     /// Threads in `poll` now (for tests of a close during a wait).
-    var pollsInProgress: Int { descriptorLock.withLock { pollers } }
+    var pollsInProgress: Int { node.withLock { $0.pollers } }
     /// The open descriptor, -1 once closed (for tests).
-    var openDescriptor: Int32 { descriptorLock.withLock { descriptor?.rawValue ?? -1 } }
+    var openDescriptor: Int32 { node.withLock { $0.descriptor?.rawValue ?? -1 } }
 
     /// The one ioctl wrapper: EINTR retried, nil on success or the errno.
     private func control(_ request: UInt, _ argument: UnsafeMutableRawPointer) -> Errno? {
-        descriptorLock.lock()
-        defer { descriptorLock.unlock() }
-        guard let fd = descriptor?.rawValue else { return .badFileDescriptor }
-        let result = retryingOnInterrupt {
-            access == .libv4l2 ? pausecam_v4l2_ioctl(fd, request, argument) : pausecam_ioctl(fd, request, argument)
+        node.withLock { node -> Errno? in
+            guard let fd = node.descriptor?.rawValue else { return .badFileDescriptor }
+            let result = retryingOnInterrupt {
+                access == .libv4l2 ? pausecam_v4l2_ioctl(fd, request, argument) : pausecam_ioctl(fd, request, argument)
+            }
+            if case .failure(let error) = result { return error }
+            return nil
         }
-        if case .failure(let error) = result { return error }
-        return nil
     }
 
     /// Runs one ioctl on a value of type `T`, throwing a `V4L2Error` named after the call.
@@ -238,11 +240,12 @@ public final class V4L2DeviceNode: V4L2Device, @unchecked Sendable {
         try perform(pausecam_vidioc_querybuf(), "VIDIOC_QUERYBUF", &buffer)
         let length = Int(buffer.length)
         // Under the lock: the descriptor must not be closed (and its number reused) between reading it and mmap.
-        let failure: Errno? = descriptorLock.withLock {
-            guard let fd = descriptor?.rawValue else { return .badFileDescriptor }
-            switch V4L2BufferMapping.map(descriptor: fd, offset: buffer.m.offset, length: length, access: access) {
+        let offset = buffer.m.offset
+        let failure: Errno? = node.withLock { node in
+            guard let fd = node.descriptor?.rawValue else { return .badFileDescriptor }
+            switch V4L2BufferMapping.map(descriptor: fd, offset: offset, length: length, access: access) {
             case .success(let mapping):
-                mappings[index] = mapping
+                node.mappings[index] = mapping
                 return nil
             case .failure(let error):
                 return error
@@ -252,12 +255,8 @@ public final class V4L2DeviceNode: V4L2Device, @unchecked Sendable {
     }
 
     public func unmapBuffers() {
-        descriptorLock.withLock { unmapBuffersLocked() }
-    }
-
-    /// Drops every mapping (each unmaps itself); called with `descriptorLock` held.
-    private func unmapBuffersLocked() {
-        mappings.removeAll()
+        // Each mapping unmaps itself when dropped.
+        node.withLock { $0.mappings.removeAll() }
     }
 
     public func queueBuffer(index: UInt32) throws {
@@ -282,9 +281,7 @@ public final class V4L2DeviceNode: V4L2Device, @unchecked Sendable {
     }
 
     public func bufferBytes(index: UInt32, count: Int) -> [UInt8] {
-        descriptorLock.lock()
-        defer { descriptorLock.unlock() }
-        return mappings[index]?.bytes(count: count) ?? []
+        node.withLock { $0.mappings[index]?.bytes(count: count) ?? [] }
     }
 
     public func streamOn() throws {
@@ -297,7 +294,7 @@ public final class V4L2DeviceNode: V4L2Device, @unchecked Sendable {
         try perform(pausecam_vidioc_streamoff(), "VIDIOC_STREAMOFF", &type)
     }
 
-    /// Polls without holding `descriptorLock` (a wait must not hold up control changes) but with the descriptor
+    /// Polls without holding the `node` lock (a wait must not hold up control changes) but with the descriptor
     /// borrowed, so a `close()` meanwhile cannot free its number for reuse.
     public func waitForFrame(timeoutMilliseconds: Int32) throws -> Bool {
         guard let fd = borrowDescriptor() else {
@@ -315,16 +312,16 @@ public final class V4L2DeviceNode: V4L2Device, @unchecked Sendable {
     /// Unmaps the buffers and closes the descriptor — at once, or, while a `poll` uses it, when that poll
     /// returns. Every call after it fails with `EBADF`. Idempotent.
     public func close() {
-        descriptorLock.lock()
-        defer { descriptorLock.unlock() }
-        guard let open = descriptor else { return }
-        unmapBuffersLocked()
-        if pollers > 0 {
-            closeDeferred = open
-        } else {
-            try? open.close()
+        node.withLock { node in
+            guard let open = node.descriptor else { return }
+            node.mappings.removeAll()
+            if node.pollers > 0 {
+                node.closeDeferred = open
+            } else {
+                try? open.close()
+            }
+            node.descriptor = nil
         }
-        descriptor = nil
     }
 
     /// A NUL-terminated fixed-size C char array (imported as a tuple) as a String.
