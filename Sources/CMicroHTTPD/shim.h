@@ -9,14 +9,15 @@
 #include <microhttpd.h>
 
 /// `MHD_start_daemon` with the options PauseCam sets: the listen address (`address`, IPv4 or IPv6 by its family),
-/// the completed-request notifier, a connection limit, an idle timeout in seconds and the memory one connection
-/// may use for its request line, headers and read buffer (a request that does not fit gets 414 or 431 and the
-/// connection is closed). NULL when it cannot listen.
+/// the completed-request notifier, a connection limit, a limit per client address (`MHD_OPTION_PER_IP_CONNECTION_LIMIT`:
+/// one client's connections beyond it are closed at once, so one host cannot take every place), an idle timeout in
+/// seconds and the memory one connection may use for its request line, headers and read buffer (a request that does
+/// not fit gets 414 or 431 and the connection is closed). NULL when it cannot listen.
 static inline struct MHD_Daemon *pausecam_mhd_start(unsigned int flags, const struct sockaddr *address,
                                                     MHD_AccessHandlerCallback handler, void *handlerContext,
                                                     MHD_RequestCompletedCallback completed, void *completedContext,
-                                                    unsigned int connectionLimit, unsigned int timeoutSeconds,
-                                                    size_t connectionMemoryLimit) {
+                                                    unsigned int connectionLimit, unsigned int perAddressLimit,
+                                                    unsigned int timeoutSeconds, size_t connectionMemoryLimit) {
     uint16_t port = 0;
     if (address->sa_family == AF_INET) {
         port = ntohs(((const struct sockaddr_in *)address)->sin_port);
@@ -28,9 +29,17 @@ static inline struct MHD_Daemon *pausecam_mhd_start(unsigned int flags, const st
                             MHD_OPTION_SOCK_ADDR, address,
                             MHD_OPTION_NOTIFY_COMPLETED, completed, completedContext,
                             MHD_OPTION_CONNECTION_LIMIT, connectionLimit,
+                            MHD_OPTION_PER_IP_CONNECTION_LIMIT, perAddressLimit,
                             MHD_OPTION_CONNECTION_TIMEOUT, timeoutSeconds,
                             MHD_OPTION_CONNECTION_MEMORY_LIMIT, connectionMemoryLimit,
                             MHD_OPTION_END);
+}
+
+/// Gives one connection its own idle timeout in seconds (0: none), replacing the daemon's, and restarts its timer.
+/// The corresponding C function is `MHD_set_connection_option` with `MHD_CONNECTION_OPTION_TIMEOUT`.
+static inline enum MHD_Result pausecam_mhd_set_connection_timeout(struct MHD_Connection *connection,
+                                                                  unsigned int timeoutSeconds) {
+    return MHD_set_connection_option(connection, MHD_CONNECTION_OPTION_TIMEOUT, timeoutSeconds);
 }
 
 /// The port the daemon listens on (the kernel's choice when it was started on port 0); 0 when unknown.

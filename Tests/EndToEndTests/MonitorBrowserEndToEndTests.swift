@@ -3,7 +3,8 @@ import XCTest
 
 /// The monitor page in headless Chromium through Selenium (`Browser/monitor_page.py`) against a real-clock shell:
 /// the program picture in the active lens's colour (idle, after a tile tap while recording, after one while
-/// paused), record, the timer advancing, pause freezing it, stop naming the saved clip, its thumbnail
+/// paused), a pinch zooming within the digital zoom limit, record, the timer advancing, pause freezing it, the
+/// Retake button sending it back, stop naming the saved clip, its thumbnail
 /// loading and a tap on it playing the movie in a `<video>`, portrait and landscape layouts with
 /// screenshots (their folder is printed). Skipped, with the reason, where Chromium or Selenium is missing.
 final class MonitorBrowserEndToEndTests: XCTestCase {
@@ -34,6 +35,12 @@ final class MonitorBrowserEndToEndTests: XCTestCase {
         XCTAssertTrue((report["tap_note"] as? String)?.contains("no focus control") ?? false, "\(report)")
         XCTAssertTrue((report["ev_note"] as? String)?.contains("no exposure control") ?? false, "\(report)")
         XCTAssertEqual(report["resumed_scene"] as? String, "scene 2")
+        let pinched = try XCTUnwrap(report["pinch_zoom"] as? Double, "\(report)")
+        let limit = try XCTUnwrap(report["max_digital_zoom"] as? Double, "\(report)")
+        XCTAssertTrue(pinched > 1 && pinched <= limit, "pinch zoomed to \(pinched), limit \(limit)")
+        let retake = try XCTUnwrap(report["retake"] as? [String: Any], "\(report)")
+        XCTAssertEqual(retake["scene"] as? String, "scene 2", "a retake records the same scene again")
+        XCTAssertTrue((retake["log"] as? String)?.contains("again from") ?? false, "\(retake)")
         for name in ["portrait", "landscape"] {
             let png = try Data(contentsOf: screenshots.appendingPathComponent("\(name).png"))
             XCTAssertEqual(Array(png.prefix(4)), [0x89, 0x50, 0x4e, 0x47], "\(name).png is a PNG")

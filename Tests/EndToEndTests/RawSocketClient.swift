@@ -26,10 +26,20 @@ final class RawSocketClient: @unchecked Sendable {  // one thread sends while an
         self.descriptor = descriptor
     }
 
-    /// A TCP client of `127.0.0.1:port` (the browser monitor).
-    init?(loopbackPort port: Int) {
+    /// A TCP client of `127.0.0.1:port` (the browser monitor), from the loopback address `source` (any of
+    /// 127.0.0.0/8: to the server a different client host).
+    init?(loopbackPort port: Int, from source: String = "127.0.0.1") {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { return nil }
+        var local = sockaddr_in()
+        local.sin_family = sa_family_t(AF_INET)
+        guard inet_pton(AF_INET, source, &local.sin_addr) == 1 else { close(descriptor); return nil }
+        let bound = withUnsafePointer(to: &local) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard bound == 0 else { close(descriptor); return nil }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)

@@ -101,6 +101,34 @@ final class MonitorFeedTests: XCTestCase {
         feed.close()
     }
 
+    /// While someone watches, an MJPEG frame that makes a program picture is decoded once for the monitor and the
+    /// movie together: the movie's scaler takes the monitor's decoded picture. Unwatched, the scaler decodes.
+    func testTheMovieTakesTheProgramPicturesDecodeInsteadOfDecodingTheFrameAgain() throws {
+        let jpeg = try MovieWriterFixture.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "color=c=0x20c040:s=640x360",
+                                                         "-frames:v", "1", "-f", "mjpeg", "-"]).out
+        func frame(_ seconds: Int64) -> VideoFrame {
+            VideoFrame(pts: .seconds(seconds), width: 640, height: 360, format: .jpeg,
+                       planes: [Plane(bytes: [UInt8](jpeg), stride: 0)], lens: "main", range: .full)
+        }
+        let feed = MonitorFeed(programLens: "main")
+        feed.startWatching()
+        let watched = frame(1)
+        feed.offer(watched)
+        feed.waitForWorker()
+        XCTAssertNotNil(feed.programPicture(after: 0, timeoutSeconds: 0), "the program picture was made")
+        let movie = CanvasScaler(width: 640, height: 360)
+        let canvas = try movie.scale(watched)
+        movie.recycle(canvas)
+        XCTAssertEqual(movie.decodedJPEGCount, 0, "the movie decoded a frame the monitor had decoded")
+        feed.stopWatching()
+        feed.close()
+
+        let unwatched = frame(2)
+        let alone = CanvasScaler(width: 640, height: 360)
+        alone.recycle(try alone.scale(unwatched))
+        XCTAssertEqual(alone.decodedJPEGCount, 1, "with nobody watching the movie decodes its own frames")
+    }
+
     func testWaitingForAProgramPictureEndsWithNilAfterItsTimeoutAndAtClose() throws {
         let feed = MonitorFeed(programLens: "main")
         feed.startWatching()

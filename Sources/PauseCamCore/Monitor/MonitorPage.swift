@@ -66,6 +66,7 @@ public enum MonitorPage {
           <button id="stop" type="button">■ Stop</button>
           <button id="chapter" type="button">Chapter</button>
           <button id="mark" type="button">Mark</button>
+          <button id="retake" type="button" title="throw the scene being recorded away and record it again">Retake</button>
         </div>
         <div id="lastclip"></div>
         <div id="lastmedia">
@@ -376,6 +377,7 @@ public enum MonitorPage {
         $("stop").addEventListener("click", () => command("stop"));
         $("chapter").addEventListener("click", () => command("chapter"));
         $("mark").addEventListener("click", () => command("mark"));
+        $("retake").addEventListener("click", () => command("retake"));
         $("lastthumb").addEventListener("click", playLastClip);
         const response = await fetch("/rig.json", { cache: "no-store" });
         rig = await response.json();

@@ -38,7 +38,8 @@ final class CanvasScaler {
     private var jpegDecoder: MJPEGDecoder?
     /// The last JPEG decoded (its lens, capture time and size in bytes) and its picture.
     private var lastDecoded: (lens: String, pts: MediaTime, byteCount: Int, picture: DecodedPicture)?
-    /// How many JPEGs were decoded (for tests: a repeated frame is decoded once).
+    /// How many JPEGs this scaler decoded (for tests: a repeated frame is decoded once, and a frame the monitor
+    /// decoded for its program picture is not decoded again).
     private(set) var decodedJPEGCount = 0
     /// Whether a full-range planar picture (a decoded JPEG) of the canvas's size is drawn by
     /// `FullRangePictureConverter`'s one pass instead of libswscale and the matrix pass: in optimized builds (see
@@ -159,19 +160,25 @@ final class CanvasScaler {
     }
 
     /// The decoded picture of a compressed `frame`, left in libavcodec's buffers (the last one is kept, so a
-    /// repeated frame is decoded once). Throws `FFmpegError` for a JPEG that does not decode (a torn USB transfer):
-    /// the caller decides whether to repeat the previous picture.
+    /// repeated frame is decoded once; while the monitor is watched, `DecodedPictureShare` lets the monitor's
+    /// program picture and the movie decode it once between them). Throws `FFmpegError` for a JPEG that does not
+    /// decode (a torn USB transfer): the caller decides whether to repeat the previous picture.
     func decompressed(_ frame: VideoFrame) throws -> DecodedPicture {
         let byteCount = frame.planes.first?.bytes.count ?? 0
         if let last = lastDecoded, last.lens == frame.lens, last.pts == frame.pts, last.byteCount == byteCount {
             return last.picture
         }
         if jpegDecoder == nil { jpegDecoder = try MJPEGDecoder() }
-        guard let bytes = frame.planes.first?.bytes, let picture = try jpegDecoder!.decodePicture(bytes) else {
+        guard let bytes = frame.planes.first?.bytes,
+              let picture = try DecodedPictureShare.shared.picture(DecodedPictureShare.Key(lens: frame.lens, bytes: bytes),
+                                                                   publish: false, decode: {
+                                                                       decodedJPEGCount += 1
+                                                                       return try jpegDecoder!.decodePicture(bytes)
+                                                                   })
+        else {
             throw FFmpegError("mjpeg decoder: no picture in \(frame.lens)'s \(byteCount)-byte JPEG",
                               code: pausecam_averror(EINVAL))
         }
-        decodedJPEGCount += 1
         lastDecoded = (frame.lens, frame.pts, byteCount, picture)
         return picture
     }

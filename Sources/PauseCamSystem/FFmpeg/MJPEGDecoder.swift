@@ -14,9 +14,11 @@ public final class MJPEGDecoder: @unchecked Sendable {
     private var packet: UnsafeMutablePointer<AVPacket>?
     private var frame: UnsafeMutablePointer<AVFrame>?
 
-    /// Opens the decoder. The corresponding C functions are `avcodec_find_decoder`, `avcodec_alloc_context3`,
-    /// `avcodec_open2`.
-    public init() throws {
+    /// Opens the decoder; `reduction` 1 to 3 decodes every picture at a half, a quarter or an eighth of its size
+    /// (libavcodec's `lowres`: the reduction happens in the inverse DCT, so a small picture costs less than a full
+    /// decode and a scale; what the monitor's pictures use). The corresponding C functions are
+    /// `avcodec_find_decoder`, `avcodec_alloc_context3`, `avcodec_open2`.
+    public init(reduction: Int = 0) throws {
         guard let codec = avcodec_find_decoder(AV_CODEC_ID_MJPEG) else {
             throw FFmpegError("avcodec_find_decoder(mjpeg)", code: pausecam_averror(ENOSYS))
         }
@@ -26,6 +28,7 @@ public final class MJPEGDecoder: @unchecked Sendable {
         guard context != nil, packet != nil, frame != nil else {
             throw FFmpegError("avcodec_alloc_context3(mjpeg)", code: pausecam_averror(ENOMEM))
         }
+        context!.pointee.lowres = Int32(min(max(0, reduction), Int(codec.pointee.max_lowres)))
         try FFmpegError.check(avcodec_open2(context, codec, nil), "avcodec_open2(mjpeg)")
     }
 
@@ -113,6 +116,10 @@ final class DecodedPicture: @unchecked Sendable {
     deinit {
         av_frame_free(&frame)
     }
+
+    /// The decoded frame itself, still this picture's (for an encoder that takes it as it is); `yuvj420p` or
+    /// `yuvj422p` for a webcam's JPEG.
+    var ffmpegFrame: UnsafeMutablePointer<AVFrame> { frame! }
 
     /// Rows in plane `index`.
     func rows(ofPlane index: Int) -> Int { index == 0 || format == .yuv422p ? height : (height + 1) / 2 }

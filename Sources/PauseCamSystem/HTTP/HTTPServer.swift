@@ -14,17 +14,29 @@ import Foundation
 /// response's free callback).
 ///
 /// Limits: a body over `limits.maximumBodyBytes` gets 413 without reaching the handler; at most
-/// `limits.maximumConnections` connections are served at once (libmicrohttpd refuses more); a connection silent for
-/// `limits.idleTimeoutSeconds` is closed; a request line or headers over `limits.connectionMemoryBytes` are
-/// refused. A client that trickles its request (a byte a second) holds only its own connection and thread: the
-/// others are served meanwhile.
+/// `limits.maximumConnections` connections are served at once, and at most `limits.maximumConnectionsPerAddress` from
+/// one client address (libmicrohttpd closes more at once), so a host that opens connections and trickles their
+/// headers (slowloris) uses up its own places, never everyone's; a connection silent for `limits.idleTimeoutSeconds`
+/// is closed, except a streaming or file body, which gets `limits.responseIdleTimeoutSeconds` (a watched stream
+/// sends something every few seconds and is never cut; a viewer that takes nothing for that long is); a request line
+/// or headers over `limits.connectionMemoryBytes` are refused. A client that trickles its request (a byte a second)
+/// holds only its own connection and thread: the others are served meanwhile.
 /// Unchecked Sendable: the daemon pointer is under `lock`; libmicrohttpd serialises its own callbacks per connection.
 public final class HTTPServer: @unchecked Sendable {
     /// The limits on what one client may take.
     public struct Limits: Sendable {
         public var maximumBodyBytes = 64 * 1024
         public var maximumConnections = 64
-        public var idleTimeoutSeconds = 30
+        /// Connections from one client address (`MHD_OPTION_PER_IP_CONNECTION_LIMIT`): room for every viewer's stream
+        /// (the monitor allows 16) plus a page's other requests, and well under `maximumConnections`, so others
+        /// still get in while one host holds all of its own.
+        public var maximumConnectionsPerAddress = 24
+        /// How long a connection may stay silent while its request comes in or while it idles between requests
+        /// (`MHD_OPTION_CONNECTION_TIMEOUT`): short, since a place held by a silent client is a place nobody gets.
+        public var idleTimeoutSeconds = 10
+        /// The same for a connection sending a streaming or file body: a stream sends something every few seconds
+        /// while watched, and a player that has buffered enough of a movie stops reading for a while.
+        public var responseIdleTimeoutSeconds = 60
         /// Memory for one connection's request line, headers and buffers (libmicrohttpd's
         /// `MHD_OPTION_CONNECTION_MEMORY_LIMIT`, set explicitly to its documented 32 KiB default): a longer request
         /// line gets 414 and longer headers 431, and the connection is closed.
@@ -61,8 +73,8 @@ public final class HTTPServer: @unchecked Sendable {
             withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                     pausecam_mhd_start(flags, $0, accessHandler, contextPointer, requestCompleted, contextPointer,
-                                       UInt32(limits.maximumConnections), UInt32(limits.idleTimeoutSeconds),
-                                       limits.connectionMemoryBytes)
+                                       UInt32(limits.maximumConnections), UInt32(limits.maximumConnectionsPerAddress),
+                                       UInt32(limits.idleTimeoutSeconds), limits.connectionMemoryBytes)
                 }
             }
         }
@@ -129,7 +141,7 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
            length > server.limits.maximumBodyBytes {
             request.tooLarge = true
             return queue(.text(413, "the request body is over \(server.limits.maximumBodyBytes) bytes\n"),
-                         on: connection)
+                         on: connection, limits: server.limits)
         }
         return .YES
     }
@@ -149,7 +161,8 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
         return .YES
     }
     if request.tooLarge {
-        return queue(.text(413, "the request body is over \(server.limits.maximumBodyBytes) bytes\n"), on: connection)
+        return queue(.text(413, "the request body is over \(server.limits.maximumBodyBytes) bytes\n"), on: connection,
+                     limits: server.limits)
     }
     let fullURL = url.map { String(cString: $0) } ?? "/"
     let path = String(fullURL.prefix { $0 != "?" })
@@ -157,7 +170,7 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
                                headers: values(connection, .HEADER_KIND, lowercased: true),
                                query: values(connection, .GET_ARGUMENT_KIND, lowercased: false),
                                body: request.body)
-    return queue(server.handler(incoming), on: connection)
+    return queue(server.handler(incoming), on: connection, limits: server.limits)
 }
 
 /// Releases the request's context.
@@ -189,8 +202,9 @@ private func values(_ connection: OpaquePointer, _ kind: MHD_ValueKind, lowercas
 }
 
 /// Builds libmicrohttpd's response for `response` and queues it; the response object is released at once (the
-/// connection keeps its own reference).
-private func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
+/// connection keeps its own reference). A streaming or file body gives its connection the longer
+/// `limits.responseIdleTimeoutSeconds`.
+private func queue(_ response: HTTPResponse, on connection: OpaquePointer, limits: HTTPServer.Limits) -> MHD_Result {
     let made: OpaquePointer?
     switch response.body {
     case .bytes(let bytes):
@@ -209,6 +223,11 @@ private func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MH
         if made == nil { close(descriptor) }
     }
     guard let made else { return .NO }
+    switch response.body {
+    case .bytes: break
+    case .stream, .file:
+        _ = pausecam_mhd_set_connection_timeout(connection, UInt32(limits.responseIdleTimeoutSeconds))
+    }
     for header in response.headers { _ = MHD_add_response_header(made, header.name, header.value) }
     let result = MHD_queue_response(connection, UInt32(response.status), made)
     MHD_destroy_response(made)

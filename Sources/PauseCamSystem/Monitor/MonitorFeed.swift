@@ -36,6 +36,8 @@ public final class MonitorFeed: MonitorTap, MonitorPictures {
         var nextTicket: UInt64 = 0
         /// Set by `close()`: nothing more is kept or made, and nobody waits.
         var closed = false
+        /// Viewers counted in `DecodedPictureShare` (all of them until `close()` gives them back).
+        var sharing = 0
     }
 
     private let shared = Mutex(Shared())
@@ -84,22 +86,28 @@ public final class MonitorFeed: MonitorTap, MonitorPictures {
     // MARK: MonitorPictures
 
     public func startWatching() {
-        shared.withLock { state in
+        let shares = shared.withLock { state in
             state.watchers += 1
             watcherCount.store(state.watchers, ordering: .relaxed)
+            if !state.closed { state.sharing += 1 }
+            return !state.closed
         }
+        if shares { DecodedPictureShare.shared.startSharing() }
     }
 
     /// That viewer left; when the last one leaves, the frames kept are let go (their cameras' buffers with them)
     /// and the worker's scalers and encoders are freed on its next round. An unmatched call changes nothing.
     public func stopWatching() {
-        let nobody = shared.withLock { state in
-            guard state.watchers > 0 else { return false }
+        let (nobody, shares) = shared.withLock { state -> (Bool, Bool) in
+            guard state.watchers > 0 else { return (false, false) }
             state.watchers -= 1
             watcherCount.store(state.watchers, ordering: .relaxed)
             if state.watchers == 0 { state.newest = [:] }
-            return state.watchers == 0
+            let shares = state.sharing > 0
+            if shares { state.sharing -= 1 }
+            return (state.watchers == 0, shares)
         }
+        if shares { DecodedPictureShare.shared.stopSharing() }
         if nobody { worker.async { [self] in maker.withLock { $0.reset() } } }
     }
 
@@ -137,14 +145,16 @@ public final class MonitorFeed: MonitorTap, MonitorPictures {
     /// this returns. Pictures already made stay readable. Call it after the engine's devices have stopped (or at
     /// least after the web server stops asking); idempotent.
     public func close() {
-        let waiting = shared.withLock { state in
+        let (waiting, sharing) = shared.withLock { state in
             state.closed = true
             state.newest = [:]
             let waiting = Array(state.waiters.values)
             state.waiters = [:]
-            return waiting
+            defer { state.sharing = 0 }
+            return (waiting, state.sharing)
         }
         waiting.forEach { $0.signal() }
+        for _ in 0..<sharing { DecodedPictureShare.shared.stopSharing() }
         worker.sync { maker.withLock { $0.reset() } }
     }
 

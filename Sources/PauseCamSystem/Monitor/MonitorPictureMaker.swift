@@ -9,9 +9,10 @@ import PauseCamCore
 /// on the simulated clock it keeps the monitor as deterministic as the frames. A change of the program (another
 /// lens, another digital zoom) makes the next program picture due at once.
 ///
-/// Each stream (the program, each lens's tile) has its own `CanvasScaler` (which decodes an MJPEG camera's frames
-/// and crops for digital zoom as the movie's canvas does) and its own `JPEGEncoder`, so a stream's sizes never
-/// rebuild another's contexts.
+/// Each stream (the program, each lens's tile) has its own `CanvasScaler` (for uncompressed and turned frames: it
+/// crops for digital zoom as the movie's canvas does), its own MJPEG decoder and its own `JPEGEncoder`, so a
+/// stream's sizes never rebuild another's contexts. An upright MJPEG frame goes from its decoded picture straight
+/// to the encoder, and the program's decodes are shared with the movie's (`DecodedPictureShare`).
 final class MonitorPictureMaker {
     /// The shortest capture time between two program pictures: 15 pictures a second at most.
     static let programInterval = MediaTime(value: 1, timescale: 15)
@@ -32,10 +33,12 @@ final class MonitorPictureMaker {
         var captureTime: MediaTime
     }
 
-    /// One stream's scaler (fixed to its size) and encoder.
+    /// One stream's scaler (fixed to its size) and encoder, and for an MJPEG lens its own decoder at the
+    /// reduction it was opened with.
     private struct Stream {
         var scaler: CanvasScaler
         var encoder: JPEGEncoder
+        var decoder: (reduction: Int, decoder: MJPEGDecoder)?
     }
 
     /// The program generation and capture time of the last program picture made.
@@ -79,7 +82,7 @@ final class MonitorPictureMaker {
             cropped.crop = ZoomPlan.centreCrop(width: frame.orientedWidth, height: frame.orientedHeight,
                                                factor: digitalZoom)
         }
-        return make(cropped, maximumWidth: Self.programWidth, stream: &program)
+        return make(cropped, maximumWidth: Self.programWidth, sharesDecode: true, stream: &program)
     }
 
     /// The tile of `frame` (its whole picture), at most `tileWidth` wide; `nil` when it could not be made.
@@ -87,7 +90,7 @@ final class MonitorPictureMaker {
         lastTile[frame.lens] = frame.pts
         var uncropped = frame
         uncropped.crop = nil
-        return make(uncropped, maximumWidth: Self.tileWidth, stream: &tiles[frame.lens])
+        return make(uncropped, maximumWidth: Self.tileWidth, sharesDecode: false, stream: &tiles[frame.lens])
     }
 
     /// Forgets every stream's scaler and encoder and the pacing (nobody watches: their memory goes).
@@ -98,8 +101,14 @@ final class MonitorPictureMaker {
         tiles = [:]
     }
 
-    /// Draws `frame` (its crop) on a canvas of at most `maximumWidth` with the frame's aspect and encodes it.
-    private func make(_ frame: VideoFrame, maximumWidth: Int, stream: inout Stream?) -> Made? {
+    /// Draws `frame` (its crop) on a canvas of at most `maximumWidth` with the frame's aspect and encodes it. An
+    /// upright MJPEG frame skips the canvas: its decoded picture goes to the JPEG encoder, which scales the crop
+    /// straight to the picture's size, with no limited-range canvas between two full-range JPEGs
+    /// (`JPEGEncoder.encode(decoded:…)`). The program picture's decode is shared with the movie's
+    /// (`DecodedPictureShare`: while recording, the program lens's frames are decoded once for both); a tile uses
+    /// that shared picture when it is there, and otherwise decodes at the smallest reduction that still covers
+    /// its size (a 1920-wide camera at a quarter for a 320-wide tile).
+    private func make(_ frame: VideoFrame, maximumWidth: Int, sharesDecode: Bool, stream: inout Stream?) -> Made? {
         let (width, height) = Self.size(of: frame, maximumWidth: maximumWidth)
         if stream == nil || stream!.scaler.width != width || stream!.scaler.height != height {
             stream = Stream(scaler: CanvasScaler(width: width, height: height),
@@ -107,6 +116,33 @@ final class MonitorPictureMaker {
         }
         let scaler = stream!.scaler, encoder = stream!.encoder
         do {
+            if frame.format == .jpeg, frame.orientation.isUpright, let bytes = frame.planes.first?.bytes {
+                let key = DecodedPictureShare.Key(lens: frame.lens, bytes: bytes)
+                var reduction = 0
+                let picture: DecodedPicture?
+                if let ready = DecodedPictureShare.shared.ready(key) {
+                    picture = ready
+                } else if sharesDecode {
+                    picture = try DecodedPictureShare.shared.picture(key, publish: true) {
+                        try decoder(reduction: 0, in: &stream!).decodePicture(bytes)
+                    }
+                } else {
+                    let crop = frame.crop ?? PixelRect(x: 0, y: 0, width: frame.width, height: frame.height)
+                    reduction = Self.reduction(cropWidth: crop.width, cropHeight: crop.height, width: width,
+                                               height: height)
+                    picture = try decoder(reduction: reduction, in: &stream!).decodePicture(bytes)
+                }
+                guard let picture else {
+                    throw FFmpegError("mjpeg decoder: no picture in \(frame.lens)'s \(bytes.count)-byte JPEG",
+                                      code: pausecam_averror(EINVAL))
+                }
+                let crop = frame.crop.map {
+                    PixelRect(x: $0.x >> reduction, y: $0.y >> reduction, width: $0.width >> reduction,
+                              height: $0.height >> reduction)
+                }
+                let jpeg = try encoder.encode(decoded: picture, crop: crop, width: width, height: height)
+                return Made(jpeg: jpeg, width: width, height: height, captureTime: frame.pts)
+            }
             let canvas = try scaler.scale(frame)
             defer { scaler.recycle(canvas) }
             let jpeg = try encoder.encode(canvas, colorimetry: scaler.colorimetry, width: width, height: height)
@@ -116,6 +152,24 @@ final class MonitorPictureMaker {
             lastFailure = "lens \(frame.lens): \(error)"
             return nil
         }
+    }
+
+    /// The stream's decoder at `reduction`, opened anew when it was at another.
+    private func decoder(reduction: Int, in stream: inout Stream) throws -> MJPEGDecoder {
+        if let current = stream.decoder, current.reduction == reduction { return current.decoder }
+        let made = try MJPEGDecoder(reduction: reduction)
+        stream.decoder = (reduction, made)
+        return made
+    }
+
+    /// The largest JPEG decoding reduction (0: full size, 1: half, 2: a quarter, 3: an eighth) at which a crop of
+    /// `cropWidth`×`cropHeight` still has at least `width`×`height` pixels, so the picture is never scaled up.
+    static func reduction(cropWidth: Int, cropHeight: Int, width: Int, height: Int) -> Int {
+        var reduction = 0
+        while reduction < 3, cropWidth >> (reduction + 1) >= width, cropHeight >> (reduction + 1) >= height {
+            reduction += 1
+        }
+        return reduction
     }
 
     /// The picture size for `frame` as oriented: its width up to `maximumWidth`, the height in the frame's aspect,

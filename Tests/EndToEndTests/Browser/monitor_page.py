@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """Drives PauseCam's browser monitor in headless Chromium (Selenium): the program picture's centre in the active
-lens's colour, record, the timer advancing, a lens tile switching the picture, pause freezing the timer, stop naming
+lens's colour, the wheel and a two-finger pinch zooming within the digital zoom limit, record, the timer advancing, a
+lens tile switching the picture, pause freezing the timer, retake sending the timer back, stop naming
 the saved clip, its thumbnail, a tap on it playing the movie in the page, and the layout in portrait (768x1024) and landscape (1024x768) with screenshots.
 
 Usage: /usr/bin/python3 monitor_page.py URL OUTDIR   (exit status 0 when every check passed; the reason otherwise)
@@ -31,6 +32,23 @@ const g = c.getContext('2d');
 g.drawImage(img, 0, 0);
 const d = g.getImageData(Math.floor(c.width / 2), Math.floor(c.height / 2), 1, 1).data;
 return [d[0], d[1], d[2]];
+"""
+
+# A two-finger pinch on the picture: touchstart with two touches `start` px apart around the centre, touchmove to
+# `end` px apart, touchend; the page's own touch handlers do the rest.
+PINCH_JS = """
+const [start, end] = arguments;
+const target = document.getElementById('picture');
+const box = target.getBoundingClientRect();
+const cx = box.left + box.width / 2, cy = box.top + box.height / 2;
+const touches = (gap) => [0, 1].map((i) => new Touch({identifier: i, target: target,
+    clientX: cx + (i ? gap : -gap) / 2, clientY: cy}));
+const send = (type, list) => target.dispatchEvent(new TouchEvent(type, {touches: list, targetTouches: list,
+    changedTouches: list, bubbles: true, cancelable: true}));
+send('touchstart', touches(start));
+send('touchmove', touches((start + end) / 2));
+send('touchmove', touches(end));
+send('touchend', []);
 """
 
 
@@ -120,6 +138,15 @@ def main(url, outdir):
         report["wheel_zoom"] = status(url)["zoom"]
         driver.find_element(By.CSS_SELECTOR, '.pill').click()  # "1x"
         wait.until(lambda d: status(url)["zoom"] == 1)
+        # Pinch: two touches on the picture moving apart zoom in, never past the rig's digital zoom limit.
+        limit = driver.execute_script("return fetch('/rig.json').then((r) => r.json()).then((r) => r.max_digital_zoom)")
+        driver.execute_script(PINCH_JS, 100, 400)
+        wait.until(lambda d: status(url)["zoom"] > 1.05)
+        report["pinch_zoom"] = status(url)["zoom"]
+        assert report["pinch_zoom"] <= limit + 1e-9, (report["pinch_zoom"], limit)
+        report["max_digital_zoom"] = limit
+        driver.find_element(By.CSS_SELECTOR, '.pill').click()  # back to "1x"
+        wait.until(lambda d: status(url)["zoom"] == 1)
         pills = driver.find_elements(By.CSS_SELECTOR, '.pill')
         pills[1].click()  # "2x": main with 2x digital zoom
         wait.until(lambda d: status(url)["zoom"] == 2 and "active" in pills[1].get_attribute("class"))
@@ -169,6 +196,16 @@ def main(url, outdir):
         resumed = seconds()
         wait.until(lambda d: seconds() >= resumed + 0.5)
         report["resumed_scene"] = text("scene")
+        # Retake: the scene being recorded is thrown away and begins again, so the timer goes back.
+        before = status(url)["timer"]
+        driver.find_element(By.ID, "retake").click()
+        wait.until(lambda d: status(url)["timer"] < before)
+        wait.until(lambda d: any("retake" in li.text for li in d.find_elements(By.CSS_SELECTOR, "#log li")))
+        report["retake"] = {"before": before, "after": status(url)["timer"], "scene": text("scene"),
+                            "log": next(li.text for li in driver.find_elements(By.CSS_SELECTOR, "#log li")
+                                        if "retake" in li.text)}
+        again = seconds()
+        wait.until(lambda d: seconds() >= again + 0.5)
         driver.find_element(By.ID, "stop").click()
         wait.until(lambda d: text("state") == "IDLE")
         wait.until(lambda d: text("lastclip").endswith(".mov"))
