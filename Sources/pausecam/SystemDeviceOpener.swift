@@ -21,6 +21,14 @@ struct SystemDeviceOpener: DeviceOpening {
         return try RigWiring.openCamera(path: identity.devicePath, lens: lens, rig: rig, warn: warn)
     }
 
+    /// Closes the frozen camera's node before opening it again: a fresh open is what resets the driver's state
+    /// for the stream (the old descriptor would otherwise stay open until the camera is released).
+    func reopenCamera(_ camera: any Camera, node: String, for lens: Rig.Lens) throws -> any Camera {
+        (camera as? V4L2Camera)?.close()
+        let warn: @Sendable (String) -> Void = { [notify] in notify("warning: \($0)") }
+        return try RigWiring.openCamera(path: node, lens: lens, rig: rig, warn: warn)
+    }
+
     func openMicrophone(on card: MicrophoneIdentity, lensNode: String?,
                         opened: @escaping @Sendable (any Microphone) -> Void) {
         microphoneOpening.async { [self] in

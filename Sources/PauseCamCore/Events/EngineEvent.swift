@@ -64,6 +64,17 @@ public enum EngineEvent: Sendable, Equatable {
     /// A line from setting the rig up (measuring the encoder, a device watch that could not start): words only,
     /// `isWarning` when the user should act on it.
     case notice(text: String, isWarning: Bool)
+    /// `lens`'s camera streams but has sent no frame for `silence`: the freeze watchdog restarts it, attempt
+    /// `attempt` of `of` — its stream stopped and started, or with `reopen` its device closed and opened again.
+    case cameraRestarting(lens: String, attempt: Int, of: Int, reopen: Bool, silence: MediaTime)
+    /// A watchdog restart of `lens`'s camera failed (the device would not stream or open); the next attempt
+    /// follows after its wait.
+    case cameraRestartFailed(lens: String, attempt: Int, of: Int, reason: String)
+    /// `lens`'s camera sends frames again after `restarts` watchdog restarts.
+    case cameraRecovered(lens: String, restarts: Int)
+    /// `lens`'s camera has sent nothing for `silence` despite `restarts` restarts: the watchdog stops trying (a
+    /// frame later still counts as recovered).
+    case cameraGaveUp(lens: String, restarts: Int, silence: MediaTime)
 }
 
 /// A command carried out (or refused) on the serial context, with the state it left.
@@ -155,6 +166,8 @@ public enum EngineWarning: Sendable, Equatable {
     case silentMicrophone(seconds: Int, floorDBFS: Double)
     /// A plugged-in microphone was not taken.
     case microphoneRefused(RigController.MicrophoneRefusal)
+    /// After `lens`'s camera (`camera`) started, it reported another value than PauseCam set.
+    case settingNotHeld(lens: String, camera: String, mismatch: LensCameraSettings.Mismatch)
 }
 
 /// Where a warning was written down besides being told.

@@ -34,6 +34,10 @@ extension EngineEvent {
         case .movieFileDeleted: return "movie_file_deleted"
         case .warning: return "warning"
         case .notice(_, let isWarning): return isWarning ? "warning" : "notice"
+        case .cameraRestarting: return "camera_restarting"
+        case .cameraRestartFailed: return "camera_restart_failed"
+        case .cameraRecovered: return "camera_recovered"
+        case .cameraGaveUp: return "camera_gave_up"
         }
     }
 
@@ -107,12 +111,36 @@ extension EngineEvent {
             switch warning {
             case .silentMicrophone: fields["reason"] = "silent_microphone"
             case .microphoneRefused: fields["reason"] = "microphone_refused"
+            case .settingNotHeld(let lens, _, let mismatch):
+                fields["reason"] = "setting_not_held"
+                fields["lens"] = lens
+                fields["control"] = mismatch.control.rawValue
+                fields["asked"] = mismatch.asked
+                fields["reported"] = mismatch.reported
             }
             switch noted {
             case .clip: fields["noted"] = "clip"
             case .nextClip: fields["noted"] = "next_clip"
             case .nowhere: fields["noted"] = "nowhere"
             }
+        case .cameraRestarting(let lens, let attempt, let of, let reopen, let silence):
+            fields["lens"] = lens
+            fields["attempt"] = attempt
+            fields["attempts"] = of
+            fields["step"] = reopen ? "reopen" : "stream"
+            fields["silence"] = silence.seconds
+        case .cameraRestartFailed(let lens, let attempt, let of, let reason):
+            fields["lens"] = lens
+            fields["attempt"] = attempt
+            fields["attempts"] = of
+            fields["reason"] = reason
+        case .cameraRecovered(let lens, let restarts):
+            fields["lens"] = lens
+            fields["restarts"] = restarts
+        case .cameraGaveUp(let lens, let restarts, let silence):
+            fields["lens"] = lens
+            fields["restarts"] = restarts
+            fields["silence"] = silence.seconds
         }
         return fields
     }

@@ -81,7 +81,25 @@ extension EngineEvent {
             return "warning: " + warning.text + note
         case .notice(let text, _):
             return text
+        case .cameraRestarting(let lens, let attempt, let of, let reopen, let silence):
+            return "lens \(lens) has sent no frame for \(Self.tenths(silence)) s: "
+                + (reopen ? "closing and reopening its camera" : "restarting its camera's stream")
+                + " (attempt \(attempt) of \(of))"
+        case .cameraRestartFailed(let lens, let attempt, let of, let reason):
+            return "lens \(lens): restart \(attempt) of \(of) failed: \(reason)"
+        case .cameraRecovered(let lens, let restarts):
+            return "lens \(lens) sends frames again after \(restarts) restart\(restarts == 1 ? "" : "s")"
+        case .cameraGaveUp(let lens, let restarts, let silence):
+            return "lens \(lens) has sent no frame for \(Self.tenths(silence)) s, even after \(restarts) restarts: "
+                + "PauseCam stops trying (the movie holds its last picture, then the slate); unplug and replug its "
+                + "camera, or try another USB port"
         }
+    }
+
+    /// A duration in seconds with one decimal ("2.0"), as the events print it.
+    static func tenths(_ duration: MediaTime) -> String {
+        let tenths = (try? duration.rescaled(to: 10, rounding: .nearest).value) ?? 0
+        return "\(tenths / 10).\(tenths % 10)"
     }
 }
 
@@ -94,6 +112,9 @@ extension EngineWarning {
                 + "\(seconds) s: is it muted or turned down?"
         case .microphoneRefused(let refusal):
             return "\(refusal)"
+        case .settingNotHeld(let lens, let camera, let mismatch):
+            return "lens \(lens) (\(camera)): \(mismatch) after it started; the picture may not be as set "
+                + "(`pausecam devices` lists the camera's values)"
         }
     }
 }

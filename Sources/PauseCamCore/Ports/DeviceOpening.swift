@@ -11,4 +11,16 @@ public protocol DeviceOpening: Sendable {
     /// itself). May retry while the card's PCM appears.
     func openMicrophone(on card: MicrophoneIdentity, lensNode: String?,
                         opened: @escaping @Sendable (any Microphone) -> Void)
+
+    /// Closes `camera` (already stopped) and opens the device at `node` again for `lens`: the freeze watchdog's
+    /// last resort for a camera that streams but sends nothing. Called on the device worker.
+    func reopenCamera(_ camera: any Camera, node: String, for lens: Rig.Lens) throws -> any Camera
+}
+
+extension DeviceOpening {
+    /// Opens the node again as if it had been plugged in; an opener whose cameras hold a device open closes it
+    /// first (the program's does).
+    public func reopenCamera(_ camera: any Camera, node: String, for lens: Rig.Lens) throws -> any Camera {
+        try openCamera(CameraIdentity(devicePath: node, name: camera.displayName), for: lens)
+    }
 }

@@ -36,6 +36,8 @@ public final class DeviceHub: @unchecked Sendable {
         case microphoneEnded(reason: String)
         /// A device's note for the sidecar of the clip recording now (dropped when none is).
         case clipWarning(String)
+        /// After `lens`'s camera started, it does not hold a setting PauseCam applied (read back at once).
+        case settingNotHeld(lens: String, camera: String, mismatch: LensCameraSettings.Mismatch)
     }
 
     /// What the clip recording now needs of a microphone plugged in mid-clip.
@@ -77,7 +79,7 @@ public final class DeviceHub: @unchecked Sendable {
     public let rig: Rig
     let serialContext: any SerialContext
     /// The camera serving each lens role now; a role without one has no camera (unplugged, or never found).
-    public private(set) var cameras: [String: any Camera]
+    public internal(set) var cameras: [String: any Camera]
     /// The microphone serving the rig now; replaced when a re-plugged one is attached (`attachMicrophone`).
     public private(set) var microphone: (any Microphone)?
     /// The microphone ended by itself (unplugged); its next chunk means it is back.
@@ -103,6 +105,13 @@ public final class DeviceHub: @unchecked Sendable {
     public private(set) var devicesStopped = false
     /// Engine events the hub tells itself (a microphone attached or refused, a plugged device that cannot open).
     let notify: (EngineEvent) -> Void
+    /// The settings each lens's camera gets back after every start (the rig's `controls:`, the session's exposure
+    /// and focus).
+    public internal(set) var lensSettings: [String: LensCameraSettings]
+    /// Frames delivered per lens, counted on the capture threads: what the freeze watchdog looks at.
+    var frameCounters: [String: FrameCounter] = [:]
+    /// The freeze watchdog of each lens whose camera was started, with the generation its checks belong to.
+    var watchdogs: [String: WatchedStream] = [:]
     /// Where reports go; the owner sets it once, before the devices start.
     public var report: (Report) -> Void = { _ in }
     /// The clip's needs of a microphone plugged in now; the owner sets it (no clip, by default).
@@ -125,6 +134,7 @@ public final class DeviceHub: @unchecked Sendable {
         self.lensNodes = lensNodes
         self.microphoneCard = microphoneCard
         self.notify = notify
+        lensSettings = Dictionary(uniqueKeysWithValues: rig.lenses.map { ($0.name, LensCameraSettings(controls: $0.controls)) })
     }
 
     /// The frames `lens`'s mailbox holds: as many as fit in `videoMailboxBytes`, at least `videoMailboxCapacity`,
@@ -154,11 +164,36 @@ public final class DeviceHub: @unchecked Sendable {
     /// entry points (which check it), never on its own.
     public func startCamera(lens name: String) -> Bool {
         guard let camera = cameras[name] else { return false }
+        let deliver = delivery(lens: name), onEnd = ending(lens: name, camera: camera)
+        deviceWorker.submit { [weak self, serialContext] in
+            do {
+                try camera.start(deliver: deliver, onEnd: onEnd)
+                serialContext.schedule(at: .zero) { [weak self] in self?.cameraStarted(camera, lens: name) }
+            } catch {
+                let reason = "\(error)"
+                serialContext.schedule(at: .zero) { [weak self] in
+                    guard let self else { return }
+                    // A camera that did not start is not watched: the bank decides what the lens does now.
+                    if let current = self.cameras[name], current === camera { self.unwatchStream(lens: name) }
+                    self.report(.cameraFailedToStart(lens: name, camera: camera.displayName, reason: reason))
+                }
+            }
+        }
+        watchStream(lens: name)
+        return true
+    }
+
+    /// Where the cameras of `lens` deliver: the frame counter (the watchdog's evidence), the monitor, and the
+    /// lens's mailbox while the intake is open. The same for every camera the lens gets (restarts, re-plugs).
+    func delivery(lens name: String) -> @Sendable (VideoFrame) -> Void {
         let mailbox = videoMailboxes[name] ?? Mailbox<VideoFrame>(
             capacity: Self.videoMailboxCapacity(for: rig.lens(named: name), output: rig.output))
         videoMailboxes[name] = mailbox
+        let counter = frameCounters[name] ?? FrameCounter()
+        frameCounters[name] = counter
         let orientation = rig.lens(named: name)?.orientation ?? .upright
-        let deliver: @Sendable (VideoFrame) -> Void = { [weak self, serialContext, intake, monitor] delivered in
+        return { [weak self, serialContext, intake, monitor] delivered in
+            counter.add()
             // The lens's orientation travels with each frame; whoever draws it (movie, thumbnail, monitor) turns it.
             var frame = delivered
             frame.orientation = orientation
@@ -167,24 +202,18 @@ public final class DeviceHub: @unchecked Sendable {
             guard intake.isOpen, mailbox.post(frame) else { return }
             serialContext.schedule(at: .zero) { [weak self] in self?.drainVideo(mailbox, lens: name) }
         }
-        let onEnd: @Sendable (String) -> Void = { [weak self, serialContext] reason in
+    }
+
+    /// What `camera` calls when it ends by itself while serving `lens`.
+    func ending(lens name: String, camera: any Camera) -> @Sendable (String) -> Void {
+        { [weak self, serialContext] reason in
             serialContext.schedule(at: .zero) { [weak self] in self?.cameraEnded(lens: name, camera: camera, reason: reason) }
         }
-        deviceWorker.submit { [weak self, serialContext] in
-            do {
-                try camera.start(deliver: deliver, onEnd: onEnd)
-            } catch {
-                let reason = "\(error)"
-                serialContext.schedule(at: .zero) { [weak self] in
-                    self?.report(.cameraFailedToStart(lens: name, camera: camera.displayName, reason: reason))
-                }
-            }
-        }
-        return true
     }
 
     /// Stops the camera of `lens`, if it has one, on the device worker (after any start queued before it).
     public func stopCamera(lens name: String) {
+        unwatchStream(lens: name)
         stop(cameras[name])
     }
 
@@ -198,7 +227,10 @@ public final class DeviceHub: @unchecked Sendable {
     public func attach(_ camera: any Camera, lens name: String) {
         serialContext.assertOnSerialContext()
         guard rig.lens(named: name) != nil else { return }
-        if let old = cameras[name], old !== camera { stop(old) }
+        if let old = cameras[name], old !== camera {
+            unwatchStream(lens: name)
+            stop(old)
+        }
         cameras[name] = camera
         report(.cameraAttached(lens: name, camera: camera.displayName))
     }
@@ -216,6 +248,7 @@ public final class DeviceHub: @unchecked Sendable {
     public func cameraEnded(lens: String, camera: any Camera, reason: String) {
         serialContext.assertOnSerialContext()
         guard let current = cameras[lens], current === camera else { return }
+        unwatchStream(lens: lens)
         cameras[lens] = nil
         report(.cameraLost(lens: lens, reason: reason))
     }
@@ -234,6 +267,7 @@ public final class DeviceHub: @unchecked Sendable {
     public func stopDevices() {
         serialContext.assertOnSerialContext()
         devicesStopped = true
+        for lens in cameras.keys { unwatchStream(lens: lens) }
         for camera in cameras.values { stop(camera) }
         microphone?.stop()
     }

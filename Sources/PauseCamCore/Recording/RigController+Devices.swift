@@ -79,6 +79,9 @@ extension RigController {
             notify(.microphoneFailedToStart(microphone: microphone, reason: reason))
         case .microphoneEnded(let reason): microphoneEnded(reason: reason)
         case .clipWarning(let warning): clips.warnClip(warning)
+        case .settingNotHeld(let lens, let camera, let mismatch):
+            let warning = EngineWarning.settingNotHeld(lens: lens, camera: camera, mismatch: mismatch)
+            notify(.warning(warning, noted: clips.note(warning.text)))
         }
     }
 

@@ -103,6 +103,8 @@ extension RigController {
         }
         do {
             let warnings = try apply(camera)
+            // Kept for the lens: its camera gets it back whenever it opens again (re-plug, cold switch, watchdog).
+            devices.remember(command, lens: lens)
             let noted = warnings.map { clipWarning("\(asked): \($0)") }.last ?? ""
             return .ok((["\(what) set on lens \(lens)"] + warnings).joined(separator: "\n") + noted)
         } catch {

@@ -35,6 +35,17 @@ public struct Rig: Sendable, Equatable {
     public var countdown: Int = 0
     /// The shell's hotkeys set in the rig (`keys:`), in file order: each replaces the default for its key.
     public var keys: [Hotkey] = []
+    /// How long a streaming camera may go without a frame before PauseCam restarts its stream (`watchdog:`,
+    /// default 2 s); a lens's own `watchdog:` overrides it. See `FreezeWatchdog`.
+    public var watchdog: MediaTime = Rig.defaultWatchdog
+    /// The `watchdog:` of a rig that names none: long enough for a camera at its slowest (a few frames per second
+    /// in the dark), short enough that a frozen camera is back within seconds.
+    public static let defaultWatchdog = MediaTime.seconds(2)
+
+    /// The freeze watchdog's limit for `lens`: its own `watchdog:`, else the rig's.
+    public func watchdog(forLens lens: String) -> MediaTime {
+        self.lens(named: lens)?.watchdog ?? watchdog
+    }
 
     /// One key of the shell's hotkey mode and the command line of the shell's grammar it carries out.
     public struct Hotkey: Sendable, Equatable {
@@ -172,6 +183,9 @@ public struct Rig: Sendable, Equatable {
         /// Where the lens's camera sits on USB (`usb_port: {port: 1-1.2, speed: 480}`), for the bandwidth plan of a
         /// rig whose camera is not plugged in when it is checked; a connected camera's own place wins.
         public var usbPort: USBPlacement?
+        /// This lens's `watchdog:` (how long its camera may send nothing before its stream is restarted); `nil`
+        /// takes the rig's.
+        public var watchdog: MediaTime?
 
         public init(name: String, zoom: Double = 1, source: Source, format: CaptureFormat = .any, width: Int? = nil,
                     height: Int? = nil, rate: FrameRate? = nil, controls: Controls = Controls(),

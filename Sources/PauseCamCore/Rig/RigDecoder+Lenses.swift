@@ -4,6 +4,7 @@ extension RigDecoder {
     enum LensKey: String, RigKey {
         case zoom, match, virtual, file, loop, format, size, fps, latency, controls, rotate, mirror
         case usbPort = "usb_port"
+        case watchdog
     }
 
     /// The keys of a lens's `match:` (exactly one is given).
@@ -79,6 +80,7 @@ extension RigDecoder {
         if let n = f[.rotate], let r = rotation(n, path.child(LensKey.rotate)) { lens.orientation.rotation = r }
         if let n = f[.mirror], let m = bool(n, path.child(LensKey.mirror)) { lens.orientation.mirrored = m }
         if let n = f[.usbPort] { lens.usbPort = usbPort(n, path.child(LensKey.usbPort)) }
+        if let n = f[.watchdog] { lens.watchdog = watchdog(n, path.child(LensKey.watchdog)) }
         if case .file = source { reportCameraOnlyKeys(f, path) }
         guard zoom != nil, source != nil else { return nil }
         return lens

@@ -48,6 +48,7 @@ public struct RigDecoder {
         case web
         case countdown
         case keys
+        case watchdog
     }
 
     /// The range `max_digital_zoom` may take: below 1 would forbid the whole frame; beyond 10 a centre crop of a
@@ -126,6 +127,7 @@ public struct RigDecoder {
                       scripts: scripts, maxDigitalZoom: zoomLimit, hold: hold ?? .seconds(2), web: web)
         rig.countdown = countdown ?? 0
         rig.keys = keys
+        if let node = top[.watchdog], let limit = watchdog(node, .root.child(TopKey.watchdog)) { rig.watchdog = limit }
         return rig
     }
 

@@ -123,6 +123,13 @@ public final class V4L2Camera: Camera, @unchecked Sendable {
         capture.stop()
     }
 
+    /// Stops streaming and closes the device node now rather than when the camera is released, so the node can be
+    /// opened afresh (the freeze watchdog's reopen). The camera cannot start again afterwards.
+    public func close() {
+        capture.stop()
+        device.close()
+    }
+
     private func captureLoop(deliver: @Sendable (VideoFrame) -> Void,
                              onEnd: @Sendable (String) -> Void) {
         var lastSequence: UInt32?
