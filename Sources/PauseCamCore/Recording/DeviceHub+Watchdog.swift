@@ -31,15 +31,20 @@ extension DeviceHub {
     }
 
     private func scheduleWatchdogCheck(lens name: String, generation: Int, interval: MediaTime) {
-        serialContext.schedule(at: serialContext.clock.now() + interval) { [weak self] in
-            self?.checkWatchdog(lens: name, generation: generation)
+        let due = serialContext.clock.now() + interval
+        serialContext.schedule(at: due) { [weak self] in
+            self?.checkWatchdog(lens: name, generation: generation, due: due)
         }
     }
 
-    private func checkWatchdog(lens name: String, generation: Int) {
+    /// One check, due at `due`: one that comes more than the limit late means the process stood still, and the
+    /// camera is given the whole limit again rather than restarted for a silence that was not its own.
+    private func checkWatchdog(lens name: String, generation: Int, due: MediaTime) {
         guard !devicesStopped, var watched = watchdogs[name], watched.generation == generation else { return }
-        let actions = watched.watchdog.handle(.check(now: serialContext.clock.now(),
-                                                     frames: frameCounters[name]?.frames ?? 0))
+        let now = serialContext.clock.now(), frames = frameCounters[name]?.frames ?? 0
+        let late = (try? now.subtracting(due)) ?? .zero
+        let actions = watched.watchdog.handle(late > watched.watchdog.limit ? .resumed(at: now, frames: frames)
+                                                                            : .check(now: now, frames: frames))
         watchdogs[name] = watched
         for action in actions { perform(action, lens: name, generation: generation) }
         scheduleWatchdogCheck(lens: name, generation: generation, interval: watched.watchdog.checkInterval)

@@ -36,6 +36,9 @@ public struct FreezeWatchdog: Sendable, Equatable {
         case stopped
         /// A regular check: the time and the frames counted so far.
         case check(now: MediaTime, frames: Int)
+        /// A check that came more than `limit` late: the process itself stood still (stopped with Ctrl-Z or
+        /// SIGSTOP, the machine asleep) and the camera's silence is not its own. The wait starts over from now.
+        case resumed(at: MediaTime, frames: Int)
     }
 
     /// What the owner does.
@@ -78,6 +81,16 @@ public struct FreezeWatchdog: Sendable, Equatable {
             return []
         case .check(let now, let frames):
             return check(now: now, frames: frames)
+        case .resumed(let now, let frames):
+            switch state {
+            case .watching:
+                state = .watching(since: now, frames: frames)
+            case .restarting(let attempt, _, _, let silentSince):
+                state = .restarting(attempt: attempt, at: now, frames: frames, silentSince: silentSince)
+            case .idle, .gaveUp:
+                break
+            }
+            return []
         }
     }
 

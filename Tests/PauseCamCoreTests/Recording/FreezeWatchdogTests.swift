@@ -51,4 +51,15 @@ final class FreezeWatchdogTests: XCTestCase {
         XCTAssertEqual(watchdog.handle(.check(now: ms(11999), frames: 0)), [])
         XCTAssertEqual(watchdog.handle(.check(now: .seconds(12), frames: 0)).count, 1)
     }
+
+    func testACheckAfterTheProcessStoodStillStartsTheWaitOver() {
+        var watchdog = FreezeWatchdog(limit: .seconds(2))
+        _ = watchdog.handle(.started(at: .zero, frames: 0))
+        XCTAssertEqual(watchdog.handle(.check(now: ms(500), frames: 15)), [])
+        // Stopped with Ctrl-Z for 10 s: the camera's frames of that time were never taken.
+        XCTAssertEqual(watchdog.handle(.resumed(at: ms(10500), frames: 15)), [])
+        XCTAssertEqual(watchdog.handle(.check(now: ms(12499), frames: 15)), [])
+        XCTAssertEqual(watchdog.handle(.check(now: ms(12500), frames: 15)),
+                       [.restart(attempt: 1, reopen: false, silence: ms(2000))])
+    }
 }
