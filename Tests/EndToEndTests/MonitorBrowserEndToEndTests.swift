@@ -33,6 +33,11 @@ final class MonitorBrowserEndToEndTests: XCTestCase {
         XCTAssertNotNil(report["tele_seconds"] as? Double, "\(report)")
         // A virtual lens has no focus or exposure control: the page shows the camera's answer, not silence.
         XCTAssertTrue((report["tap_note"] as? String)?.contains("no focus control") ?? false, "\(report)")
+        // The tap is the point of the picture (`focus at`), and the reply says what the lens lacks for it.
+        XCTAssertTrue((report["tap_note"] as? String)?.hasPrefix(
+            "lens main has no focus control (no region of interest, no autofocus); nothing changed") ?? false,
+                      "\(report)")
+        XCTAssertTrue((report["tap_log"] as? String)?.hasPrefix("focus at 0.5 0.5 (web): ") ?? false, "\(report)")
         XCTAssertTrue((report["ev_note"] as? String)?.contains("no exposure control") ?? false, "\(report)")
         XCTAssertEqual(report["resumed_scene"] as? String, "scene 2")
         let pinched = try XCTUnwrap(report["pinch_zoom"] as? Double, "\(report)")
