@@ -36,6 +36,8 @@ static inline unsigned long pausecam_vidioc_queryctrl(void) { return VIDIOC_QUER
 static inline unsigned long pausecam_vidioc_querymenu(void) { return VIDIOC_QUERYMENU; }
 static inline unsigned long pausecam_vidioc_g_ctrl(void) { return VIDIOC_G_CTRL; }
 static inline unsigned long pausecam_vidioc_s_ctrl(void) { return VIDIOC_S_CTRL; }
+static inline unsigned long pausecam_vidioc_query_ext_ctrl(void) { return VIDIOC_QUERY_EXT_CTRL; }
+static inline unsigned long pausecam_vidioc_s_ext_ctrls(void) { return VIDIOC_S_EXT_CTRLS; }
 static inline unsigned long pausecam_vidioc_reqbufs(void) { return VIDIOC_REQBUFS; }
 static inline unsigned long pausecam_vidioc_querybuf(void) { return VIDIOC_QUERYBUF; }
 static inline unsigned long pausecam_vidioc_qbuf(void) { return VIDIOC_QBUF; }
@@ -58,4 +60,16 @@ static inline uint32_t pausecam_v4l2_cid_focus_auto(void) { return V4L2_CID_FOCU
 static inline uint32_t pausecam_v4l2_cid_focus_absolute(void) { return V4L2_CID_FOCUS_ABSOLUTE; }
 static inline uint32_t pausecam_v4l2_cid_power_line_frequency(void) { return V4L2_CID_POWER_LINE_FREQUENCY; }
 static inline uint32_t pausecam_v4l2_cid_exposure_auto_priority(void) { return V4L2_CID_EXPOSURE_AUTO_PRIORITY; }
+static inline uint32_t pausecam_v4l2_cid_auto_focus_start(void) { return V4L2_CID_AUTO_FOCUS_START; }
+
+// UVC 1.5's region of interest (the "Digital Region of Interest" camera control), newer than Debian 12's kernel
+// headers, so defined here with upstream Linux's values: V4L2_CID_USER_UVC_BASE is V4L2_CID_USER_BASE + 0x11e0 in
+// include/uapi/linux/v4l2-controls.h; V4L2_CID_UVC_REGION_OF_INTEREST_RECT (+1), _AUTO (+2) and the
+// V4L2_UVC_REGION_OF_INTEREST_AUTO_* bits are in include/uapi/linux/uvcvideo.h; V4L2_CTRL_TYPE_RECT (0x0107, a
+// compound control holding one struct v4l2_rect) is in include/uapi/linux/videodev2.h.
+static inline uint32_t pausecam_v4l2_cid_uvc_region_of_interest_rect(void) { return V4L2_CID_USER_BASE + 0x11e0 + 1; }
+static inline uint32_t pausecam_v4l2_cid_uvc_region_of_interest_auto(void) { return V4L2_CID_USER_BASE + 0x11e0 + 2; }
+static inline uint32_t pausecam_v4l2_uvc_region_of_interest_auto_exposure(void) { return 1u << 0; }
+static inline uint32_t pausecam_v4l2_uvc_region_of_interest_auto_focus(void) { return 1u << 3; }
+static inline uint32_t pausecam_v4l2_ctrl_type_rect(void) { return 0x0107; }
 #endif

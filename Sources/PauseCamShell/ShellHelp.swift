@@ -13,7 +13,7 @@ public enum ShellHelp {
         ("lens ROLE|next", "switch to a lens of the rig"),
         ("zoom PRESET|FACTOR", "a zoom preset (zoom 2x) or a factor (zoom 1.5)"),
         ("exposure PRESET|auto|±EV", "exposure preset, automatic, or a bias such as +0.7"),
-        ("focus auto|N", "automatic focus or a fixed position"),
+        ("focus auto|N|at X Y", "automatic focus, a fixed position, or a point of the picture"),
         ("mark TEXT", "a marker at the current time of the clip"),
         ("wait DURATION", "let time pass (5s, 2.5s, 400ms, 1m30s); Ctrl-C ends it"),
         ("status", "state, scene, time, lens and file"),
@@ -125,9 +125,12 @@ public enum ShellHelp {
             """
         case "focus":
             return """
-            focus auto|N
+            focus auto|N|at X Y
               Automatic focus, or a fixed focus position in the camera's own units, on the active lens.
-              Example: focus 40
+              `at X Y` focuses and exposes for a point of the program picture (X, Y from 0 to 1 from its left and
+              top; a tap on the monitor sends it): the camera's region of interest where it has one, else one-shot
+              autofocus.
+              Examples: focus 40    focus at 0.5 0.5
             """
         case "mark":
             return """

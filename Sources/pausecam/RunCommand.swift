@@ -141,6 +141,7 @@ enum RunCommand {
     static func isShown(_ event: EngineEvent, quiet: Bool) -> Bool {
         if case .command(let command) = event, !command.source.isFromOutside { return false }
         if case .lensLive = event { return false }
+        if case .focusAtPoint = event { return false }  // the command's reply (or event) already says it
         return !quiet || !isInformational(event)
     }
 

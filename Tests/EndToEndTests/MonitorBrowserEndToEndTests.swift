@@ -33,6 +33,17 @@ final class MonitorBrowserEndToEndTests: XCTestCase {
         XCTAssertNotNil(report["tele_seconds"] as? Double, "\(report)")
         // A virtual lens has no focus or exposure control: the page shows the camera's answer, not silence.
         XCTAssertTrue((report["tap_note"] as? String)?.contains("no focus control") ?? false, "\(report)")
+        // The tap is the point of the picture (`focus at`), and the reply says what the lens lacks for it.
+        XCTAssertTrue((report["tap_note"] as? String)?.hasPrefix(
+            "lens main has no focus control (no region of interest, no autofocus); nothing changed") ?? false,
+                      "\(report)")
+        // Selenium clicks the picture's middle: the point sent is its centre, to within a pixel.
+        let tapLog = try XCTUnwrap(report["tap_log"] as? String, "\(report)")
+        let sent = tapLog.components(separatedBy: " (web): ").first?.split(separator: " ") ?? []
+        XCTAssertEqual(sent.prefix(2), ["focus", "at"], tapLog)
+        let point = sent.dropFirst(2).compactMap { Double($0) }
+        XCTAssertEqual(point.count, 2, tapLog)
+        for value in point { XCTAssertEqual(value, 0.5, accuracy: 0.005, tapLog) }
         XCTAssertTrue((report["ev_note"] as? String)?.contains("no exposure control") ?? false, "\(report)")
         XCTAssertEqual(report["resumed_scene"] as? String, "scene 2")
         let pinched = try XCTUnwrap(report["pinch_zoom"] as? Double, "\(report)")

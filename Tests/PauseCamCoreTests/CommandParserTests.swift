@@ -23,6 +23,8 @@ final class CommandParserTests: XCTestCase {
             ("exposure bright", .exposure(.preset("bright"))), ("exposure auto", .exposure(.auto)),
             ("exposure +0.7", .exposure(.bias(0.7))), ("exposure -1", .exposure(.bias(-1))),
             ("focus auto", .focus(.auto)), ("focus 40", .focus(.manual(40))),
+            ("focus at 0.5 0.5", .focus(.point(x: 0.5, y: 0.5))), ("focus AT 0 1", .focus(.point(x: 0, y: 1))),
+            ("focus at  0.125   0.75 ", .focus(.point(x: 0.125, y: 0.75))),
             ("mark good take", .mark("good take")), ("wait 5s", .wait(.seconds(5))),
             ("wait 400ms", .wait(.milliseconds(400))), ("status", .status), ("devices", .devices),
             ("run demo", .run(script: "demo")), ("last", .last(play: false)), ("last play", .last(play: true)),
@@ -46,6 +48,17 @@ final class CommandParserTests: XCTestCase {
             ("exposure brite", "unknown exposure preset \"brite\" (known: bright, night)"),
             ("exposure +11", "exposure bias +11 EV is out of range (-10 to +10)"),
             ("focus near", "focus \"near\" is neither \"auto\" nor a position (0 or more)"),
+            ("focus", "\"focus\" needs \"auto\", a focus position such as 40, or \"at X Y\""),
+            ("focus at 0.5", "focus at X Y takes two numbers from 0 to 1 (the point of the picture, from its left "
+                + "and top), e.g. focus at 0.5 0.5 (got \"at 0.5\")"),
+            ("focus at left top", "focus at X Y takes two numbers from 0 to 1 (the point of the picture, from its "
+                + "left and top), e.g. focus at 0.5 0.5 (got \"at left top\")"),
+            ("focus at 0.5 0.5 0.5", "focus at X Y takes two numbers from 0 to 1 (the point of the picture, from "
+                + "its left and top), e.g. focus at 0.5 0.5 (got \"at 0.5 0.5 0.5\")"),
+            ("focus at 1.5 0.5", "focus at 1.5 0.5 is outside the picture: focus at X Y takes two numbers from 0 "
+                + "to 1 (the point of the picture, from its left and top), e.g. focus at 0.5 0.5"),
+            ("focus at 0.5 -0.1", "focus at 0.5 -0.1 is outside the picture: focus at X Y takes two numbers from 0 "
+                + "to 1 (the point of the picture, from its left and top), e.g. focus at 0.5 0.5"),
             ("wait 5x", "\"5x\" is not a duration (try 5s, 2.5s, 400ms, 1m30s)"),
             ("wait", "\"wait\" needs a duration such as 5s, 2.5s or 400ms"),
             ("mark", "\"mark\" needs a text, e.g. mark good take"),
@@ -104,7 +117,8 @@ final class CommandParserTests: XCTestCase {
             .record(name: nil), .record(name: "Intro"), .pause, .resume(name: "B"), .stop, .lens(.next),
             .lens(.named("wide")), .zoom(.preset("2x")), .zoom(.factor(1.5)), .exposure(.auto),
             .exposure(.bias(0.7)), .exposure(.bias(-1)), .exposure(.preset("night")), .focus(.auto),
-            .focus(.manual(7)), .mark("good take"), .wait(.seconds(5)), .wait(.milliseconds(370)),
+            .focus(.manual(7)), .focus(.point(x: 0.5, y: 0.5)), .focus(.point(x: 0, y: 1)),
+            .focus(.point(x: 0.333, y: 0.0625)), .mark("good take"), .wait(.seconds(5)), .wait(.milliseconds(370)),
             .wait(.milliseconds(2500)), .wait(MediaTime(value: 1, timescale: 3)), .status, .devices,
             .run(script: "demo"), .last(play: true), .help(topic: "zoom"), .quit,
         ]

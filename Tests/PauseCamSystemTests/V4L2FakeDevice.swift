@@ -108,6 +108,19 @@ final class V4L2FakeDevice: V4L2Device, @unchecked Sendable {
         lock.lock(); setControls.append((id, value)); lock.unlock()
     }
 
+    /// Compound controls the fake has (`VIDIOC_QUERY_EXT_CTRL`), and the rectangles set on them, in order.
+    var extendedControls: [UInt32: V4L2ExtendedControlInfo] = [:]
+    private(set) var rectangleWrites: [(UInt32, PixelRect)] = []
+
+    func queryExtendedControl(id: UInt32) throws -> V4L2ExtendedControlInfo? { extendedControls[id] }
+
+    func setRectangleControl(id: UInt32, to rectangle: PixelRect) throws {
+        guard extendedControls[id] != nil else {
+            throw V4L2Error.from(errno: EINVAL, device: path, call: "VIDIOC_S_EXT_CTRLS")
+        }
+        lock.lock(); rectangleWrites.append((id, rectangle)); lock.unlock()
+    }
+
     func requestBuffers(count: UInt32) throws -> UInt32 { count }
     func mapBuffer(index: UInt32) throws { lock.lock(); mapped += 1; lock.unlock() }
     func unmapBuffers() { lock.lock(); mapped = 0; lock.unlock() }

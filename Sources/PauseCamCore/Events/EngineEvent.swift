@@ -12,6 +12,10 @@ public enum EngineEvent: Sendable, Equatable {
     /// every switch, commanded or not, at the moment it takes effect. Not printed by the shell (the reply or a
     /// `lensSwitched` line says it in words); for programs that follow the program's lens.
     case lensLive(lens: String, requested: MediaTime, effective: MediaTime)
+    /// A point of the program picture was asked for focus and exposure (`focus at X Y`, a tap on the monitor): what
+    /// the camera of the lens shown did. Not printed by the shell (the command's reply says it in words); for
+    /// programs that follow the camera's settings.
+    case focusAtPoint(FocusAtPointEvent)
     /// A switch was abandoned: `lens` lost its camera before delivering a frame; the movie stays on `stayingOn`.
     case lensLostBeforeFirstFrame(lens: String, stayingOn: String)
     /// The active lens stopped delivering: the movie holds its last picture.

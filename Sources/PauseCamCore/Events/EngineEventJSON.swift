@@ -10,6 +10,7 @@ extension EngineEvent {
         case .command: return "command"
         case .lensSwitched: return "lens_switched"
         case .lensLive: return "lens_live"
+        case .focusAtPoint: return "focus_at_point"
         case .lensLostBeforeFirstFrame: return "lens_lost_before_first_frame"
         case .lensHolding: return "lens_holding"
         case .noCameraLeft: return "no_camera_left"
@@ -59,6 +60,21 @@ extension EngineEvent {
         case .lensLive(let lens, let requested, let effective):
             fields["lens"] = lens
             fields["delay"] = ((try? effective.subtracting(requested)) ?? .zero).seconds
+        case .focusAtPoint(let focus):
+            fields["lens"] = focus.lens
+            fields["x"] = focus.x
+            fields["y"] = focus.y
+            fields["result"] = focus.result.name
+            switch focus.result {
+            case .regionOfInterest(let region, let width, let height):
+                fields["region"] = ["x": region.x, "y": region.y, "width": region.width, "height": region.height]
+                fields["camera_width"] = width
+                fields["camera_height"] = height
+            case .failed(let reason):
+                fields["reason"] = reason
+            case .oneShotAutofocus, .noFocusControl:
+                break
+            }
         case .lensLostBeforeFirstFrame(let lens, let stayingOn):
             fields["lens"] = lens
             fields["staying_on"] = stayingOn

@@ -12,6 +12,8 @@ extension EngineEvent {
             return "switched to lens \(lens)"
         case .lensLive(let lens, _, _):
             return "lens \(lens) is live"
+        case .focusAtPoint(let focus):
+            return focus.text
         case .lensLostBeforeFirstFrame(let lens, let stayingOn):
             return "lens \(lens) went away before its first frame; recording stays on \(stayingOn)"
         case .lensHolding(let lens):

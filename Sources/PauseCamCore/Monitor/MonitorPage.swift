@@ -216,7 +216,7 @@ public enum MonitorPage {
         events.onmessage = (message) => {
           let event;
           try { event = JSON.parse(message.data); } catch (error) { return; }
-          if (event.type === "lens_live") return;
+          if (event.type === "lens_live" || event.type === "focus_at_point") return;  // the command's line says it
           if (event.type === "clip_saved") {
             $("lastclip").textContent = "saved " + baseName(event.file);
             $("lastclip").dataset.file = event.file;
@@ -339,8 +339,9 @@ public enum MonitorPage {
         picture.addEventListener("touchend", () => { startDistance = 0; });
       }
 
-      // A tap on the picture: one-shot focus for the active lens, and an EV slider beside the tap point whose
-      // value becomes `exposure ±EV`. The camera's answer is shown on the picture, so a lens without those
+      // A tap on the picture: `focus at X Y` for that point of the program picture (the camera's region of
+      // interest, or one-shot autofocus), and an EV slider beside the tap point whose value becomes
+      // `exposure ±EV`. The reply (which of those happened) is shown on the picture, so a lens without those
       // controls says so instead of staying silent.
       function wireTapToExpose() {
         const picture = $("picture"), ev = $("ev"), slider = $("evslider"), note = $("focusnote");
@@ -354,9 +355,21 @@ public enum MonitorPage {
           ev.classList.remove("hidden");
           slider.value = "0";
           $("evvalue").textContent = "0.0 EV";
-          const reply = await command("focus auto");
+          const point = tapPoint(event.clientX, event.clientY);
+          const reply = await command("focus at " + point.x.toFixed(3) + " " + point.y.toFixed(3));
           if (reply) note.textContent = reply.message;
         });
+        // The tap as a fraction (0…1) of the program picture itself: the image is letterboxed inside the box
+        // (object-fit: contain), so the bars are taken off before dividing.
+        const tapPoint = (clientX, clientY) => {
+          const image = $("program"), box = image.getBoundingClientRect();
+          const natural = { width: image.naturalWidth || box.width, height: image.naturalHeight || box.height };
+          const scale = Math.min(box.width / natural.width, box.height / natural.height) || 1;
+          const shown = { width: natural.width * scale, height: natural.height * scale };
+          const left = box.left + (box.width - shown.width) / 2, top = box.top + (box.height - shown.height) / 2;
+          const clamp = (value) => Math.max(0, Math.min(1, value));
+          return { x: clamp((clientX - left) / shown.width), y: clamp((clientY - top) / shown.height) };
+        };
         const sendBias = async () => {
           timer = null;
           lastSent = Date.now();

@@ -12,6 +12,16 @@ public protocol Camera: AnyObject, Sendable {
     func start(deliver: @escaping @Sendable (VideoFrame) -> Void, onEnd: @escaping @Sendable (String) -> Void) throws
     /// Stops delivering; idempotent.
     func stop()
+    /// Tells the camera to focus and expose for `region`, in the pixels of the picture it delivers (`format`), as
+    /// UVC 1.5's region of interest does; the caller has already mapped the user's tap to it (`TapRegion`). A
+    /// camera without a region of interest returns `.unsupported` and changes nothing: that is the default, so
+    /// virtual and movie-file lenses say so. Throws when the camera has the control but refuses the value.
+    func setRegionOfInterest(_ region: PixelRect) throws -> RegionOfInterestOutcome
+}
+
+extension Camera {
+    /// No region of interest: virtual lenses, movie files and cameras without the control.
+    public func setRegionOfInterest(_ region: PixelRect) throws -> RegionOfInterestOutcome { .unsupported }
 }
 
 /// The size, rate and pixel format a camera delivers.

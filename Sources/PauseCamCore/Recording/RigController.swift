@@ -180,6 +180,7 @@ public final class RigController: @unchecked Sendable {
         case .lens(let choice): return lens(choice, at: time)
         case .zoom(let choice): return zoom(choice, at: time)
         case .exposure(let choice): return exposure(choice)
+        case .focus(.point(let x, let y)): return focus(atX: x, y: y, at: time)
         case .focus(let choice): return focus(choice)
         case .mark(let text):
             guard let recorder else { return .failed("not recording; markers belong to a clip (`record` first)") }

@@ -24,7 +24,8 @@ public enum Command: Sendable, Equatable {
     case zoom(ZoomChoice)
     /// Apply an exposure preset, automatic exposure, or an exposure bias in EV.
     case exposure(ExposureChoice)
-    /// Automatic focus, or a fixed focus position (the camera's own units).
+    /// Automatic focus, a fixed focus position (the camera's own units), or focus and exposure for a point of the
+    /// program picture (a tap on the monitor).
     case focus(FocusChoice)
     /// A marker at the current file time, in the current scene.
     case mark(String)
@@ -66,6 +67,10 @@ public enum Command: Sendable, Equatable {
     public enum FocusChoice: Sendable, Equatable {
         case auto
         case manual(Int)
+        /// Focus and expose for the point (`x`, `y`) of the program picture, each from 0 (left, top) to 1 (right,
+        /// bottom), as the monitor shows it: typed `focus at 0.5 0.5`. The engine maps it back to the camera's
+        /// picture (`TapRegion`) and uses the camera's region of interest, or one-shot autofocus without one.
+        case point(x: Double, y: Double)
     }
 
     /// The command word, as typed.

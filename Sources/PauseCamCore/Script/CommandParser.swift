@@ -129,8 +129,9 @@ public struct CommandParser: Sendable {
                 return checked(text, in: exposurePresets, kind: "exposure preset").map { .exposure(.preset($0)) }
             }
         case "focus":
-            return required("\"auto\" or a focus position such as 40").flatMap { text in
+            return required("\"auto\", a focus position such as 40, or \"at X Y\"").flatMap { text in
                 if text.lowercased() == "auto" { return .success(.focus(.auto)) }
+                if let point = focusPoint(text) { return point.map { .focus($0) } }
                 guard let n = Int(text), n >= 0 else {
                     return .failure(Failure("focus \"\(text)\" is neither \"auto\" nor a position (0 or more)",
                                             part: .argument))
@@ -197,6 +198,29 @@ public struct CommandParser: Sendable {
         return .success(.record(name: name.isEmpty ? nil : name, countdown: seconds))
     }
 
+    /// `at X Y` (X and Y from 0 to 1 of the program picture) as a focus point; `nil` when `text` does not begin
+    /// with the word `at`, so other focus arguments are judged as before.
+    private func focusPoint(_ text: String) -> Result<Command.FocusChoice, Failure>? {
+        let words = text.split(whereSeparator: \.isWhitespace).map(String.init)
+        guard words.first?.lowercased() == "at" else { return nil }
+        let usage = "focus at X Y takes two numbers from 0 to 1 (the point of the picture, from its left and top), "
+            + "e.g. focus at 0.5 0.5"
+        guard words.count == 3 else {
+            return .failure(Failure(usage + " (got \"\(text)\")", part: .argument))
+        }
+        let numbers = words.dropFirst().map { word -> Double? in
+            guard let value = CommandParser.signedNumber(word), value.isFinite else { return nil }
+            return value
+        }
+        guard let x = numbers[0], let y = numbers[1] else {
+            return .failure(Failure(usage + " (got \"\(text)\")", part: .argument))
+        }
+        guard (0...1).contains(x), (0...1).contains(y) else {
+            return .failure(Failure("focus at \(words[1]) \(words[2]) is outside the picture: " + usage, part: .argument))
+        }
+        return .success(.point(x: x, y: y))
+    }
+
     /// `name` when `known` is nil or contains it; otherwise an "unknown KIND" failure with a suggestion.
     private func checked(_ name: String, in known: [String]?, kind: String) -> Result<String, Failure> {
         guard let known, !known.contains(name) else { return .success(name) }
@@ -239,6 +263,7 @@ public struct CommandParser: Sendable {
         case .exposure(.bias(let b)): return "exposure \(b >= 0 ? "+" : "-")\(formatNumber(abs(b)))"
         case .focus(.auto): return "focus auto"
         case .focus(.manual(let n)): return "focus \(n)"
+        case .focus(.point(let x, let y)): return "focus at \(formatNumber(x)) \(formatNumber(y))"
         case .mark(let text): return "mark \(text)"
         case .wait(let d): return "wait \(formatDuration(d))"
         case .run(let s): return "run \(s)"

@@ -12,7 +12,14 @@ extension V4L2Camera: CameraControlling {
         switch setting {
         case .auto: controls.setFocus(.auto)
         case .manual(let position): controls.setFocus(.manual(position))
+        case .point: controls.startOneShotAutofocus()
         }
         return []
+    }
+
+    /// UVC 1.5's region of interest where the camera (and the kernel) has it; `.unsupported` otherwise, so the
+    /// engine falls back to one-shot autofocus.
+    public func setRegionOfInterest(_ region: PixelRect) throws -> RegionOfInterestOutcome {
+        try controls.setRegionOfInterest(region) ? .set : .unsupported
     }
 }

@@ -21,6 +21,12 @@ public enum V4L2ControlID: CaseIterable, Sendable, Hashable, CustomStringConvert
     case powerLineFrequency
     /// `V4L2_CID_EXPOSURE_AUTO_PRIORITY`: a boolean; on, auto exposure may lower the frame rate in low light.
     case exposureAutoPriority
+    /// `V4L2_CID_AUTO_FOCUS_START`: a button that focuses once (one-shot autofocus).
+    case autoFocusStart
+    /// `V4L2_CID_UVC_REGION_OF_INTEREST_AUTO`: a bitmask of what the camera drives from its region of interest
+    /// (`V4L2_UVC_REGION_OF_INTEREST_AUTO_EXPOSURE`, `_FOCUS`, …); the rectangle itself is a compound control
+    /// (`V4L2Controls.setRegionOfInterest`).
+    case regionOfInterestAuto
 
     /// The kernel's control ID.
     public var id: UInt32 {
@@ -34,6 +40,8 @@ public enum V4L2ControlID: CaseIterable, Sendable, Hashable, CustomStringConvert
         case .focusAbsolute: return pausecam_v4l2_cid_focus_absolute()
         case .powerLineFrequency: return pausecam_v4l2_cid_power_line_frequency()
         case .exposureAutoPriority: return pausecam_v4l2_cid_exposure_auto_priority()
+        case .autoFocusStart: return pausecam_v4l2_cid_auto_focus_start()
+        case .regionOfInterestAuto: return pausecam_v4l2_cid_uvc_region_of_interest_auto()
         }
     }
 
@@ -49,6 +57,8 @@ public enum V4L2ControlID: CaseIterable, Sendable, Hashable, CustomStringConvert
         case .focusAbsolute: return "focus_absolute"
         case .powerLineFrequency: return "power_line_frequency"
         case .exposureAutoPriority: return "exposure_dynamic_framerate"
+        case .autoFocusStart: return "auto_focus_start"
+        case .regionOfInterestAuto: return "region_of_interest_auto_control"
         }
     }
 

@@ -96,6 +96,34 @@ public final class V4L2Controls {
         }
     }
 
+    /// One-shot autofocus: `auto_focus_start` where the camera has it; otherwise continuous autofocus
+    /// (`focus_automatic_continuous` on), the nearest a camera without the button offers.
+    public func startOneShotAutofocus() {
+        if info(.autoFocusStart) != nil { return set(.autoFocusStart, 1) }
+        set(.focusAuto, 1)
+    }
+
+    /// Points the camera's region of interest (UVC 1.5) at `region`, in the pixels of the picture it delivers, and
+    /// lets its automatic exposure and focus follow it (`region_of_interest_auto_control`, where the camera has
+    /// that bitmask), then focuses once where it has `auto_focus_start`. Returns false, having changed nothing,
+    /// when the camera has no region of interest (most cameras, and every kernel before the control existed);
+    /// throws when it has one but refuses the rectangle.
+    public func setRegionOfInterest(_ region: PixelRect) throws -> Bool {
+        let rectangle = pausecam_v4l2_cid_uvc_region_of_interest_rect()
+        guard let found = try? device.queryExtendedControl(id: rectangle), !found.disabled, found.isRectangle else {
+            return false
+        }
+        try device.setRectangleControl(id: rectangle, to: region)
+        if let automatic = info(.regionOfInterestAuto) {
+            let wanted = Int32(bitPattern: pausecam_v4l2_uvc_region_of_interest_auto_exposure()
+                                           | pausecam_v4l2_uvc_region_of_interest_auto_focus())
+            // Only the bits the camera offers (its maximum is the mask of those it supports).
+            set(.regionOfInterestAuto, wanted & automatic.maximum)
+        }
+        if info(.autoFocusStart) != nil { set(.autoFocusStart, 1) }
+        return true
+    }
+
     /// The anti-flicker setting.
     public func setPowerLine(_ setting: Rig.Controls.PowerLine) {
         let value: v4l2_power_line_frequency

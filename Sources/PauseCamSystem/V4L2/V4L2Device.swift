@@ -1,3 +1,4 @@
+import Glibc
 import PauseCamCore
 
 /// The seam between PauseCam's camera logic and the kernel: one method per V4L2 ioctl (or syscall), so format
@@ -27,6 +28,11 @@ public protocol V4L2Device: AnyObject, Sendable {
     func getControl(id: UInt32) throws -> Int32
     /// `VIDIOC_S_CTRL`.
     func setControl(id: UInt32, value: Int32) throws
+    /// `VIDIOC_QUERY_EXT_CTRL` for one control ID, for compound controls `VIDIOC_QUERYCTRL` cannot describe; `nil`
+    /// when the camera does not have it.
+    func queryExtendedControl(id: UInt32) throws -> V4L2ExtendedControlInfo?
+    /// `VIDIOC_S_EXT_CTRLS` setting one rectangle control (`V4L2_CTRL_TYPE_RECT`) to `rectangle`.
+    func setRectangleControl(id: UInt32, to rectangle: PixelRect) throws
     /// `VIDIOC_REQBUFS` with mmap memory; returns how many buffers the driver granted (0 frees them).
     func requestBuffers(count: UInt32) throws -> UInt32
     /// `VIDIOC_QUERYBUF` then `mmap` of that buffer; the device holds the mapping until `unmapBuffers`.
@@ -47,4 +53,14 @@ public protocol V4L2Device: AnyObject, Sendable {
     func waitForFrame(timeoutMilliseconds: Int32) throws -> Bool
     /// `v4l2_close`; idempotent.
     func close()
+}
+
+extension V4L2Device {
+    /// No compound controls: the answer of a device (a stand-in for benchmarks or tests) that does not model them.
+    public func queryExtendedControl(id: UInt32) throws -> V4L2ExtendedControlInfo? { nil }
+
+    /// Refused as an unknown control (`EINVAL`), as a device without compound controls answers.
+    public func setRectangleControl(id: UInt32, to rectangle: PixelRect) throws {
+        throw V4L2Error.from(errno: EINVAL, device: path, call: "VIDIOC_S_EXT_CTRLS")
+    }
 }

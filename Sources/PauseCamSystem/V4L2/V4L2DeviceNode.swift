@@ -223,6 +223,23 @@ public final class V4L2DeviceNode: V4L2Device {
         try perform(pausecam_vidioc_s_ctrl(), "VIDIOC_S_CTRL", &control)
     }
 
+    public func queryExtendedControl(id: UInt32) throws -> V4L2ExtendedControlInfo? {
+        var query = v4l2_query_ext_ctrl()
+        query.id = id
+        guard try performEnumerating(pausecam_vidioc_query_ext_ctrl(), "VIDIOC_QUERY_EXT_CTRL", &query) else {
+            return nil
+        }
+        return V4L2ExtendedControlInfo(id: query.id, type: query.type, elementSize: query.elem_size,
+                                       disabled: query.flags & UInt32(V4L2_CTRL_FLAG_DISABLED) != 0)
+    }
+
+    public func setRectangleControl(id: UInt32, to rectangle: PixelRect) throws {
+        let failure = V4L2RectangleControl.withExtendedControls(id: id, rectangle: rectangle) {
+            control(pausecam_vidioc_s_ext_ctrls(), UnsafeMutableRawPointer($0))
+        }
+        if let failure { throw V4L2Error.from(failure, device: path, call: "VIDIOC_S_EXT_CTRLS") }
+    }
+
     public func requestBuffers(count: UInt32) throws -> UInt32 {
         var request = v4l2_requestbuffers()
         request.count = count

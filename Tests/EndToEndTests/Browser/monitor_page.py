@@ -153,11 +153,15 @@ def main(url, outdir):
         pills[0].click()
         wait.until(lambda d: status(url)["zoom"] == 1 and "active" in pills[0].get_attribute("class"))
 
-        # Tap to focus and expose: the EV slider appears beside the tap, and a lens without the controls says so.
+        # Tap to focus and expose: the tap point goes out as `focus at X Y` (the centre of the picture here), the
+        # EV slider appears beside the tap, and a lens without the controls says which of them it lacks.
         driver.find_element(By.ID, "program").click()
         wait.until(lambda d: d.find_element(By.ID, "ev").is_displayed())
         wait.until(lambda d: "focus" in text("focusnote"))
         report["tap_note"] = text("focusnote")
+        wait.until(lambda d: any("focus" in li.text for li in d.find_elements(By.CSS_SELECTOR, "#log li")))
+        report["tap_log"] = next(li.text for li in driver.find_elements(By.CSS_SELECTOR, "#log li")
+                                 if "focus" in li.text)
         driver.execute_script("const s = document.getElementById('evslider'); s.value = '1'; "
                               "s.dispatchEvent(new Event('input'))")
         wait.until(lambda d: "exposure" in text("focusnote"))
