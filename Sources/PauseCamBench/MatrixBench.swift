@@ -1,6 +1,6 @@
 import Foundation
 import PauseCamCore
-import PauseCamSystem
+@_spi(Bench) import PauseCamSystem
 
 /// `PauseCamBench matrix`: the BT.601 → BT.709 conversion of an HD canvas, per frame at 1280x720 and 1920x1080 —
 /// the kernel alone (one thread and rows split over two), next to the whole `CanvasScaler.scale` that includes it

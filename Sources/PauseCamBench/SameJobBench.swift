@@ -1,6 +1,6 @@
 import Foundation
 import PauseCamCore
-import PauseCamSystem
+@_spi(Bench) import PauseCamSystem
 
 /// PauseCam's movie writer against the ffmpeg command line on the same job, and against libx264 alone (the floor).
 ///

@@ -3,10 +3,11 @@ import Glibc
 import PauseCamCore
 
 /// For `PauseCamBench matrix`: what fitting one frame onto an HD canvas costs, split into its parts, on this
-/// machine. The canvas scaler is internal to this module, so the bench asks here rather than building its own.
-/// Figures are the calling thread's CPU time (`CLOCK_THREAD_CPUTIME_ID`), so other work on the machine does not
-/// count: the bench machine is shared.
-public enum CanvasScalerTiming {
+/// machine. The canvas scaler is internal to this module and the timing calls libswscale, so the bench asks here
+/// rather than building its own; the `Bench` SPI keeps it out of the program's view (only a module that imports
+/// `@_spi(Bench) PauseCamSystem` sees it). Figures are the calling thread's CPU time (`CLOCK_THREAD_CPUTIME_ID`), so
+/// other work on the machine does not count: the bench machine is shared.
+@_spi(Bench) public enum CanvasScalerTiming {
     /// Milliseconds per frame, each averaged over the same number of frames.
     public struct Figures: Sendable {
         /// `CanvasScaler.scale` as the encoder thread runs it: canvas allocation, libswscale keeping BT.601, and

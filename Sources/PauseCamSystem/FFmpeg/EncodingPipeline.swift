@@ -18,9 +18,9 @@ import PauseCamCore
 /// encoded (one in x264's hands, the rest waiting), so memory stays bounded and the caller waits when x264 is behind
 /// (as it did when it called x264 itself). Audio chunks reach the audio thread through a channel of their own,
 /// which `MovieWriter` may hand in (so chunks wait there while the pipeline opens). The muxer stage, shared by both
-/// encoder threads, serializes itself, and its interleaver puts the two streams in order. `finish`, `abandon` and
-/// `waitForWorkers` first wait for both threads to be idle, so after them the encoders are the caller's again. A
-/// thread's error is kept and thrown by the next call.
+/// encoder threads, serializes itself, and its interleaver puts the two streams in order. `finish` and `abandon`
+/// first wait for both threads to end, so after them the encoders are the caller's again. A thread's error is kept
+/// and thrown by the next call.
 /// Unchecked Sendable: the FFmpeg objects are each used by one thread at a time (the muxer inside its stage's lock);
 /// the failures under `failureLock`.
 final class EncodingPipeline: @unchecked Sendable {
@@ -29,28 +29,6 @@ final class EncodingPipeline: @unchecked Sendable {
         case picture(CanvasHandOff, MediaTime, keyframe: Bool)
         /// The last picture again at this file time.
         case repeatLast(MediaTime, keyframe: Bool)
-        /// Signalled once everything before it is encoded and muxed.
-        case barrier(DispatchSemaphore)
-        /// Tests: the thread takes the next work, then waits for this before encoding it.
-        case hold(DispatchSemaphore)
-
-        /// Pictures and repeats take room; markers never wait.
-        var weight: Int {
-            switch self {
-            case .picture, .repeatLast: return 1
-            case .barrier, .hold: return 0
-            }
-        }
-    }
-
-    /// Work for the audio thread, in order.
-    enum AudioWork: Sendable {
-        case chunk(AudioChunk)
-        /// Signalled once every chunk before it is encoded and muxed.
-        case barrier(DispatchSemaphore)
-
-        /// Chunks take room; a barrier never waits.
-        var weight: Int { if case .chunk = self { return 1 } else { return 0 } }
     }
 
     /// Where the encoders' packets go: the `.partial`'s muxer.
@@ -65,15 +43,16 @@ final class EncodingPipeline: @unchecked Sendable {
     /// the last, few enough that a picture waits at most two frames (and 6 MB at 1080p) for x264.
     static let picturesInFlight = 2
     /// The canvases on their way to the x264 thread: `picturesInFlight` less the one x264 works on.
-    private let pictures = BoundedChannel<VideoWork>(capacity: EncodingPipeline.picturesInFlight - 1,
-                                                     policy: .block, weight: \.weight)
+    private let pictures = BoundedChannel<VideoWork>(capacity: EncodingPipeline.picturesInFlight - 1, policy: .block)
     /// The chunks on their way to the audio thread.
-    let audioChunks: BoundedChannel<AudioWork>
+    let audioChunks: BoundedChannel<AudioChunk>
     /// Chunks that may wait for the audio thread when the pipeline makes its own channel (AAC is far faster than
     /// real time; `MovieWriter` hands in a channel sized and answered by its own rules).
     static let audioChunksInFlight = 512
     private let videoThreadEnded = DispatchGroup()
     private let audioThreadEnded = DispatchGroup()
+    /// Sees the x264 and audio threads' work; `nil` in the program.
+    private let observer: (any EncodingStageObserver)?
     /// Guards the threads' failures.
     private let failureLock = NSLock()
     private var audioFailure: Error?
@@ -87,7 +66,9 @@ final class EncodingPipeline: @unchecked Sendable {
 
     /// Opens the encoders, writes the `.partial` header and starts the x264 and audio threads. Audio is taken from
     /// `audioChunks` when given (its owner closes it when no more comes), else from a channel of the pipeline's own.
-    init(partialPath: String, settings: MovieSettings, audioChunks: BoundedChannel<AudioWork>? = nil) throws {
+    /// `observer` is a test's view into the two threads; the program passes none.
+    init(partialPath: String, settings: MovieSettings, audioChunks: BoundedChannel<AudioChunk>? = nil,
+         observer: (any EncodingStageObserver)? = nil) throws {
         let muxer = try PartialMovieMuxer(path: partialPath, container: settings.container)
         let globalHeader = muxer.wantsGlobalHeader
         let video = try VideoEncoder(settings: settings, globalHeader: globalHeader)
@@ -98,8 +79,8 @@ final class EncodingPipeline: @unchecked Sendable {
         packets = PartialMuxerStage(muxer: muxer, videoStream: videoStream, audioStream: audioStream)
         self.video = video
         self.audio = audio
-        self.audioChunks = audioChunks ?? BoundedChannel(capacity: Self.audioChunksInFlight, policy: .block,
-                                                         weight: \.weight)
+        self.audioChunks = audioChunks ?? BoundedChannel(capacity: Self.audioChunksInFlight, policy: .block)
+        self.observer = observer
         scaler = CanvasScaler(width: settings.width, height: settings.height)
         startThread("PauseCam x264", ended: videoThreadEnded) { [self] in runVideoThread() }
         startThread("PauseCam audio encoder", ended: audioThreadEnded) { [self] in runAudioThread() }
@@ -151,36 +132,20 @@ final class EncodingPipeline: @unchecked Sendable {
         pictures.send(.repeatLast(fileTime, keyframe: keyframe))
     }
 
-    /// Tests: the x264 thread takes the next picture, then waits until the returned semaphore is signalled before
-    /// encoding it (pictures then pile up in flight at a known point).
-    func holdVideoWorker() -> DispatchSemaphore {
-        let release = DispatchSemaphore(value: 0)
-        pictures.send(.hold(release))
-        return release
-    }
-
     /// The x264 thread: encodes every picture and repeat in order until the channel closes; after an error it only
     /// drains, so the caller never waits forever.
     private func runVideoThread() {
-        var hold: DispatchSemaphore?
         while let work = pictures.receive() {
+            observer?.willHandle(.x264)
             switch work {
             case let .picture(handOff, fileTime, keyframe):
-                hold?.wait()
-                hold = nil
                 if let previous = lastPicture { scaler.recycle(previous) }
                 lastPicture = handOff.picture
                 encodeOnWorker(handOff.picture, at: fileTime, keyframe: keyframe)
             case let .repeatLast(fileTime, keyframe):
-                hold?.wait()
-                hold = nil
-                guard let lastPicture else { continue }
-                encodeOnWorker(lastPicture, at: fileTime, keyframe: keyframe)
-            case .barrier(let done):
-                done.signal()
-            case .hold(let release):
-                hold = release
+                if let lastPicture { encodeOnWorker(lastPicture, at: fileTime, keyframe: keyframe) }
             }
+            observer?.didHandle(.x264)
         }
     }
 
@@ -199,33 +164,22 @@ final class EncodingPipeline: @unchecked Sendable {
     func encodeAudio(_ chunk: AudioChunk) throws {
         guard audio != nil else { return }
         try throwWorkerFailure()
-        audioChunks.send(.chunk(chunk))
+        audioChunks.send(chunk)
     }
 
     /// The audio thread: encodes every chunk in order until the channel closes; after an error it only drains.
     private func runAudioThread() {
-        while let work = audioChunks.receive() {
-            switch work {
-            case .chunk(let chunk):
-                guard let audio, failureLock.withLock({ audioFailure == nil }) else { continue }
+        while let chunk = audioChunks.receive() {
+            observer?.willHandle(.audio)
+            if let audio, failureLock.withLock({ audioFailure == nil }) {
                 do {
                     try audio.append(chunk, emit: packets.write)
                 } catch {
                     failureLock.withLock { audioFailure = error }
                 }
-            case .barrier(let done):
-                done.signal()
             }
+            observer?.didHandle(.audio)
         }
-    }
-
-    /// Waits until every picture and audio chunk handed over has been encoded and muxed: a barrier through each
-    /// channel, or, once a channel is closed, the end of its thread.
-    func waitForWorkers() {
-        let videoDone = DispatchSemaphore(value: 0)
-        if pictures.send(.barrier(videoDone)).isAccepted { videoDone.wait() } else { videoThreadEnded.wait() }
-        let audioDone = DispatchSemaphore(value: 0)
-        if audioChunks.send(.barrier(audioDone)).isAccepted { audioDone.wait() } else { audioThreadEnded.wait() }
     }
 
     /// Ends both threads once they have done everything handed over (the calling thread's, before it flushes).

@@ -28,12 +28,8 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
         case video(VideoFrame, MediaTime, keyframe: Bool)
         /// The picture before, again, at this file time: a frame whose picture was dropped.
         case repeatVideo(MediaTime)
-        /// Signalled once every job before it is encoded and muxed.
-        case barrier(DispatchSemaphore)
-        /// Tests: the encoder thread takes the next job, then waits for this before handling it.
-        case hold(DispatchSemaphore)
 
-        /// Only pictures take room: a repeat must never be refused, and markers never wait.
+        /// Only pictures take room: a repeat must never be refused.
         var weight: Int { if case .video = self { return 1 } else { return 0 } }
     }
 
@@ -51,7 +47,7 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
     /// The video jobs for the encoder thread: `openingQueueLimit` pictures while it opens, `videoQueueLimit` after.
     private let videoJobs: BoundedChannel<Job>
     /// The audio chunks for the pipeline's audio thread, so the ~1.5 chunks per frame do not eat the video slack.
-    private let audioJobs: BoundedChannel<EncodingPipeline.AudioWork>
+    private let audioJobs: BoundedChannel<AudioChunk>
     private let threadEnded = DispatchSemaphore(value: 0)
     private let lock = NSLock()
     private var failure: Error?
@@ -76,13 +72,17 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
     /// Fault injection: the remux waits until this file exists (see `MovieWriterFactory`), at most `remuxGateLimit`.
     private let remuxGate: String?
     private static let remuxGateLimit = Duration.seconds(120)
+    /// Sees every stage's work (the encoder thread's here, the pipeline's threads there); `nil` in the program.
+    private let observer: (any EncodingStageObserver)?
 
     /// Starts the encoder thread, which opens the encoders on the reserved `.partial` before it takes any job.
     /// `openingQueueLimit` (default: a second of frames, at least `videoQueueLimit`) is the video room while it opens.
+    /// `observer` is a test's view into the encoding threads; the program passes none.
     init(paths: MovieNameReserver.Reservation, settings: MovieSettings, videoQueueLimit: Int = 8,
          openingQueueLimit: Int? = nil, audioQueueLimit: Int = 1000, warn: @escaping (String) -> Void = { _ in }, extraEncodeTime: MediaTime = .zero,
-         extraOpenTime: MediaTime = .zero, remuxGate: String? = nil) {
+         extraOpenTime: MediaTime = .zero, remuxGate: String? = nil, observer: (any EncodingStageObserver)? = nil) {
         self.audioQueueLimit = max(1, audioQueueLimit)
+        self.observer = observer
         self.remuxGate = remuxGate
         self.warn = warn
         extraEncodeMicroseconds = UInt32(clamping: (try? extraEncodeTime.rescaled(to: 1_000_000, rounding: .up).value) ?? 0)
@@ -97,7 +97,7 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
         partialWatch = try? FileDescriptor.open(paths.partialPath, O_RDONLY | O_CLOEXEC)
         let policy: BoundedChannelPolicy = settings.blockWhenBehind ? .block : .refuse
         videoJobs = BoundedChannel(capacity: self.openingQueueLimit, policy: policy, weight: \.weight)
-        audioJobs = BoundedChannel(capacity: self.audioQueueLimit, policy: policy, weight: \.weight)
+        audioJobs = BoundedChannel(capacity: self.audioQueueLimit, policy: policy)
         let thread = Thread { [self] in runEncoder(open()) }
         thread.name = "PauseCam encoder"
         thread.start()
@@ -140,15 +140,9 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
 
     public func appendAudio(_ chunk: AudioChunk) throws {
         try throwIfFailed()
-        if audioJobs.send(.chunk(chunk)) == .refused {
+        if audioJobs.send(chunk) == .refused {
             lock.withLock { droppedAudio += chunk.frameCount }
         }
-    }
-
-    /// Waits until every job handed over so far has been encoded and muxed (tests read the `.partial` then).
-    func waitUntilEncoded() {
-        let done = DispatchSemaphore(value: 0)
-        if videoJobs.send(.barrier(done)).isAccepted { done.wait() }
     }
 
     public func finish(chapters: [Chapter]) throws -> MovieSummary {
@@ -254,19 +248,13 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
         if ended { throw MovieWriterError(description: "the movie \(moviePath) was already finished or aborted") }
     }
 
-    /// Tests: the encoder thread takes the next job, then waits until the returned semaphore is signalled before
-    /// handling it, so the jobs after it pile up in the channel at a known point.
-    func holdEncoderThread() -> DispatchSemaphore {
-        let release = DispatchSemaphore(value: 0)
-        videoJobs.send(.hold(release))
-        return release
-    }
-
     /// The encoder thread's first step: opens the encoders and the `.partial`'s muxer. A failure is kept, and is
     /// the next append's (or `finish`'s) error.
     private func open() -> EncodingPipeline? {
         if extraOpenMicroseconds > 0 { usleep(extraOpenMicroseconds) }
-        let result = Result { try EncodingPipeline(partialPath: partialPath, settings: settings, audioChunks: audioJobs) }
+        let result = Result {
+            try EncodingPipeline(partialPath: partialPath, settings: settings, audioChunks: audioJobs, observer: observer)
+        }
         lock.withLock {
             switch result {
             case .success(let made): pipeline = made
@@ -282,34 +270,22 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
     /// The encoder thread's body: encode until the video channel closes; after an error (or without a pipeline),
     /// only drain (so producers never wait forever) and remember the error for the caller.
     private func runEncoder(_ pipeline: EncodingPipeline?) {
-        var hold: DispatchSemaphore?
         while let job = videoJobs.receive() {
-            switch job {
-            case .hold(let release):
-                hold = release
-                continue
-            case .barrier(let done):
-                pipeline?.waitForWorkers()
-                done.signal()
-                continue
-            case .video, .repeatVideo:
-                hold?.wait()
-                hold = nil
-            }
-            guard lock.withLock({ failure == nil }), let pipeline else { continue }
-            do {
-                switch job {
-                case let .video(frame, time, keyframe):
-                    if extraEncodeMicroseconds > 0 { usleep(extraEncodeMicroseconds) }
-                    try pipeline.encodeVideo(frame, at: time, keyframe: keyframe)
-                case let .repeatVideo(time):
-                    try pipeline.repeatVideo(at: time)
-                case .barrier, .hold:
-                    break
+            observer?.willHandle(.drawing)
+            if lock.withLock({ failure == nil }), let pipeline {
+                do {
+                    switch job {
+                    case let .video(frame, time, keyframe):
+                        if extraEncodeMicroseconds > 0 { usleep(extraEncodeMicroseconds) }
+                        try pipeline.encodeVideo(frame, at: time, keyframe: keyframe)
+                    case let .repeatVideo(time):
+                        try pipeline.repeatVideo(at: time)
+                    }
+                } catch {
+                    lock.withLock { failure = error }
                 }
-            } catch {
-                lock.withLock { failure = error }
             }
+            observer?.didHandle(.drawing)
         }
         threadEnded.signal()
     }

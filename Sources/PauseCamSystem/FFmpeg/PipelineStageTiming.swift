@@ -4,9 +4,10 @@ import PauseCamCore
 /// For `make bench`: what the encoding pipeline's own stages besides x264 cost when each runs alone on this machine
 /// — drawing a picture onto the canvas (copy, scaling, the BT.709 matrix) and encoding AAC — so the same-job figure
 /// can be set against the whole job's floor (x264 alone plus these), not only x264's. The stages are internal to
-/// this module, so the bench asks here. Figures are the calling thread's CPU time (`CLOCK_THREAD_CPUTIME_ID`): the
-/// bench machine is shared, and a stage alone runs on one thread.
-public enum PipelineStageTiming {
+/// this module and call C, so the bench asks here; the `Bench` SPI keeps it out of the program's view (only a
+/// module that imports `@_spi(Bench) PauseCamSystem` sees it). Figures are the calling thread's CPU time
+/// (`CLOCK_THREAD_CPUTIME_ID`): the bench machine is shared, and a stage alone runs on one thread.
+@_spi(Bench) public enum PipelineStageTiming {
     /// Whether a movie `height` lines high holds BT.709 values, so drawing changes the sources' BT.601 matrix
     /// (`VideoColorimetry`'s rule): a same job elsewhere must convert too.
     public static func convertsToBT709(height: Int) -> Bool { VideoColorimetry(height: height) == .bt709 }

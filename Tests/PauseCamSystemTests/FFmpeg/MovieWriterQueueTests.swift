@@ -45,9 +45,10 @@ final class MovieWriterQueueTests: XCTestCase {
         let paths = try MovieNameReserver(directory: directory, baseName: "full-audio",
                                           fileExtension: settings.container.rawValue).reserve()
         // One frame of room while the encoders open too, so the queue is full whether or not they have opened yet.
+        let stages = EncodingStageProbe()
+        stages.hold(.drawing)
         let writer = MovieWriter(paths: paths, settings: settings, videoQueueLimit: 1, openingQueueLimit: 1,
-                                 audioQueueLimit: 4)
-        let release = writer.holdEncoderThread()
+                                 audioQueueLimit: 4, observer: stages)
         let frames = 30
         try writer.appendVideo(MovieWriterFixture.movingFrame(width: 320, height: 180, index: 0), at: .zero,
                                keyframe: true)
@@ -57,7 +58,7 @@ final class MovieWriterQueueTests: XCTestCase {
             try writer.appendVideo(MovieWriterFixture.movingFrame(width: 320, height: 180, index: index),
                                    at: MediaTime(value: Int64(index), timescale: 30), keyframe: false)
         }
-        release.signal()
+        stages.release(.drawing)
         let summary = try writer.finish(chapters: [])
         XCTAssertGreaterThanOrEqual(summary.videoFramesDropped, frames - 2, "the pictures behind a one-frame queue")
         XCTAssertEqual(summary.videoFramesWritten, frames, "every frame keeps its place")

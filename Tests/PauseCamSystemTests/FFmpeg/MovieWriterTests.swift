@@ -48,13 +48,14 @@ enum MovieWriterFixture {
     /// An encoding pipeline (ultrafast, CRF 30, blocking when behind) writing `NAME.partial` in a scratch folder,
     /// handed to `body` with the partial's path; the folder is removed afterwards.
     static func withPipeline(_ name: String, width: Int, height: Int, audio: MovieSettings.AudioSettings? = nil,
+                             observer: (any EncodingStageObserver)? = nil,
                              _ body: (EncodingPipeline, String) throws -> Void) throws {
         let folder = try directory(name)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let settings = MovieSettings(width: width, height: height, rate: FrameRate(30), container: .mov,
                                      preset: "ultrafast", crf: 30, audio: audio, blockWhenBehind: true)
         let partial = folder + "/\(name).partial"
-        try body(try EncodingPipeline(partialPath: partial, settings: settings), partial)
+        try body(try EncodingPipeline(partialPath: partial, settings: settings, observer: observer), partial)
     }
 
     /// Small, fast settings.
@@ -233,14 +234,18 @@ final class MovieWriterTests: XCTestCase {
         // A GOP longer than the recording: fragments must still be cut every second.
         settings.keyframeInterval = .seconds(10)
         settings.preset = "veryfast"
-        let sink = try MovieWriterFactory().makeSink(directory: directory, baseName: "crash", settings: settings)
-        let writer = try XCTUnwrap(sink as? MovieWriter)
+        let paths = try MovieNameReserver(directory: directory, baseName: "crash",
+                                          fileExtension: settings.container.rawValue).reserve()
+        let stages = EncodingStageProbe()
+        let sink = MovieWriter(paths: paths, settings: settings, observer: stages)
         for index in 0..<120 {
             try sink.appendVideo(MovieWriterFixture.movingFrame(width: 320, height: 180, index: index),
                                  at: MediaTime(value: Int64(index), timescale: 30), keyframe: index == 0)
             try sink.appendAudio(MovieWriterFixture.audioChunk(index: index))
         }
-        writer.waitUntilEncoded()
+        // Every picture and chunk handed over is encoded and muxed (the writer blocks rather than drops here).
+        XCTAssertTrue(stages.waitUntil(.x264, handled: 120), "x264 took every picture")
+        XCTAssertTrue(stages.waitUntil(.audio, handled: 120), "the audio thread took every chunk")
         // The file as a SIGKILL would leave it: copy it before anything else is written.
         let copy = directory + "/copy.mov"
         try FileManager.default.copyItem(atPath: sink.partialPath, toPath: copy)

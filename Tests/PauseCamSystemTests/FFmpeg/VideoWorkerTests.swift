@@ -7,8 +7,9 @@ import XCTest
 /// picture overlaps x264 taking the last), at most `picturesInFlight` at a time, in order, and nothing is lost.
 final class VideoWorkerTests: XCTestCase {
     func testDrawingRunsAheadOfX264ByABoundedNumberOfPictures() throws {
-        try MovieWriterFixture.withPipeline("video", width: 64, height: 48) { pipeline, partial in
-            let release = pipeline.holdVideoWorker()
+        let stages = EncodingStageProbe()
+        stages.hold(.x264)
+        try MovieWriterFixture.withPipeline("video", width: 64, height: 48, observer: stages) { pipeline, partial in
             @Sendable func frame(_ index: Int) -> VideoFrame { MovieWriterFixture.movingFrame(width: 64, height: 48, index: index) }
             let inFlight = EncodingPipeline.picturesInFlight
             for index in 0..<inFlight {
@@ -24,7 +25,7 @@ final class VideoWorkerTests: XCTestCase {
             }
             caller.start()
             XCTAssertEqual(returned.wait(timeout: .now() + 0.3), .timedOut, "a third picture waits for room")
-            release.signal()
+            stages.release(.x264)
             XCTAssertEqual(returned.wait(timeout: .now() + 10), .success, "room came when x264 took a picture")
             try pipeline.repeatVideo(at: MediaTime(value: Int64(inFlight + 1), timescale: 30))
             try pipeline.finish()
