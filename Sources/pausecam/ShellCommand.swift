@@ -82,8 +82,9 @@ enum ShellCommand {
             StandardStreamWriter.error.write(banner + "\n")
         }
         // The window title is a tally while recording or paused, on a terminal only.
+        let engine = SerialContextBound.confining(controller, to: serialContext)
         let tally = interactive ? TerminalTally(status: {
-            let status = serialContext.perform { controller.status }
+            let status = serialContext.perform { engine.value.status }
             return (status.state, status.timer)
         }) : nil
         let status = shell.run()
