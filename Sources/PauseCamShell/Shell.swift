@@ -9,12 +9,12 @@ import PauseCamCore
 /// failed — a clip with nothing recorded, one PauseCam had to stop, one that could not be finished included.
 /// `--on-error stop` ends the session at the first failure. Lines starting with `#` are comments.
 ///
-/// Threading: `run()` and everything it calls happen on one thread (the main thread); the engine's events may come
-/// from any thread and go straight to `LineReader.printAbove`. Signals arrive through `receive(_:)` from any thread:
-/// they are queued, the read or the running `wait` is cut short, and the main thread acts on them, so the recording
-/// is only ever stopped from one place.
-/// Unchecked Sendable: the main thread runs it; signals and other threads only queue under its lock.
-public final class Shell: @unchecked Sendable {
+/// Threading: `run()` and everything it calls happen on one thread (the main thread), so the shell is not
+/// `Sendable`; the engine's events may come from any thread and go straight to `LineReader.printAbove`. Signals
+/// arrive from any thread through `signals` (`ShellSignalInbox`): they are queued, the read or the running `wait`
+/// is cut short, and the main thread acts on them, so the recording is only ever stopped from one place. The live
+/// status line, redrawn on another thread, reads the engine through a `SerialContextBound`.
+public final class Shell {
     /// What the shell needs from its surroundings that only the composition root can provide.
     public struct Surroundings {
         /// The text of `devices`.
@@ -33,6 +33,8 @@ public final class Shell: @unchecked Sendable {
     }
 
     private let controller: RigController
+    /// The controller for work on other threads (the live status line), boxed for the serial context.
+    private let engine: SerialContextBound<RigController>
     private let runner: ScriptRunner
     private let serialContext: any SerialContext
     private let reader: any LineReader
@@ -54,9 +56,8 @@ public final class Shell: @unchecked Sendable {
     /// `--keys`: the session begins in the hotkey mode.
     private let startInKeys: Bool
 
-    private let lock = NSLock()
-    private var pendingSignals: [(ExitGuard.Signal, busy: Bool)] = []
-    private var busy = false
+    /// Where signals from other threads wait for the main thread.
+    public let signals: ShellSignalInbox
     private var exitGuard: ExitGuard
 
     /// The number of the input line being carried out (comments and blank lines count, as in a script).
@@ -80,6 +81,8 @@ public final class Shell: @unchecked Sendable {
         self.startInKeys = startInKeys
         hotkeys = HotkeyMap(rig: controller.rig)
         self.controller = controller
+        engine = SerialContextBound.confining(controller, to: serialContext)
+        signals = ShellSignalInbox(serialContext: serialContext, interruptRead: surroundings.interruptRead)
         self.runner = runner
         self.serialContext = serialContext
         self.reader = reader
@@ -123,7 +126,7 @@ public final class Shell: @unchecked Sendable {
             if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
             if !interactive && !quiet { say(prompt + trimmed) }
             reader.addHistory(trimmed)
-            lock.withLock { _ = exitGuard.handle(.commandTyped) }
+            _ = exitGuard.handle(.commandTyped)
             currentCommand = trimmed
             commandFailed = false
             let quits = perform(trimmed)
@@ -137,21 +140,21 @@ public final class Shell: @unchecked Sendable {
         }
     }
 
-    /// A signal, from any thread: queued for the main thread, which is woken from its read or its `wait`. (A busy
-    /// main thread looks at the queue as soon as its command returns: cutting the next read short as well would
-    /// only print an empty prompt.)
+    /// A signal, on the shell's own thread (a reader's end of input in a test): queued like one from another
+    /// thread, which goes through `signals`.
     public func receive(_ signal: ExitGuard.Signal) {
-        let wasBusy = lock.withLock { () -> Bool in
-            pendingSignals.append((signal, busy: busy))
-            return busy
-        }
-        if wasBusy { serialContext.interrupt() } else { surroundings.interruptRead() }
+        signals.receive(signal)
     }
 
     /// The prompt for the live state: `● REC scene 3 00:01:23.4 main 2x > `.
     public func prompt() -> String {
-        let controller = self.controller
-        let status = serialContext.perform { controller.status }
+        Self.prompt(engine: engine, formatter: formatter, interactive: interactive)
+    }
+
+    /// The prompt made from `engine`'s status on its serial context; callable from any thread.
+    private static func prompt(engine: SerialContextBound<RigController>, formatter: PromptFormatter,
+                               interactive: Bool) -> String {
+        let status = engine.serialContext.perform { engine.value.status }
         return formatter.prompt(state: status.state, scene: status.scene, timer: status.timer, lens: status.lens,
                                 // The meter is for a person at a terminal; a piped transcript stays a record of commands.
                                 digitalZoom: status.digitalZoom, level: interactive ? status.audioPeak : nil,
@@ -222,7 +225,7 @@ public final class Shell: @unchecked Sendable {
                     say("key \(HotkeyMap.name(of: key)) does nothing here (q leaves the keys mode)")
                     continue
                 }
-                lock.withLock { _ = exitGuard.handle(.commandTyped) }
+                _ = exitGuard.handle(.commandTyped)
                 currentCommand = line
                 commandFailed = false
                 say("[\(HotkeyMap.name(of: key))] \(line)")
@@ -260,8 +263,8 @@ public final class Shell: @unchecked Sendable {
     }
 
     private func whileBusy<T>(_ work: () -> T) -> T {
-        lock.withLock { busy = true }
-        defer { lock.withLock { busy = false } }
+        signals.setBusy(true)
+        defer { signals.setBusy(false) }
         return work()
     }
 
@@ -270,15 +273,16 @@ public final class Shell: @unchecked Sendable {
         guard liveStatusWhileWaiting else { return work() }
         let clock = serialContext.clock
         let start = clock.now()
-        reader.beginLiveStatus { [weak self] in
-            guard let self else { return "" }
-            return self.formatter.waiting(prompt: self.prompt(), elapsed: clock.now() - start, total: duration)
+        let engine = self.engine, formatter = self.formatter, interactive = self.interactive
+        reader.beginLiveStatus {
+            formatter.waiting(prompt: Self.prompt(engine: engine, formatter: formatter, interactive: interactive),
+                              elapsed: clock.now() - start, total: duration)
         }
         defer { reader.endLiveStatus() }
         return work()
     }
 
-    private var signalsPending: Bool { lock.withLock { !pendingSignals.isEmpty } }
+    private var signalsPending: Bool { signals.hasPending }
 
     private var state: Session.State {
         let controller = self.controller
@@ -402,15 +406,14 @@ public final class Shell: @unchecked Sendable {
     private func endSession(before message: String) -> Int32 {
         stopAndSave(before: message)
         noticeEngineFailures()
-        if let signal = lock.withLock({ pendingSignals.first?.0 }) { return signal.exitStatus }
+        if let signal = signals.oldest { return signal.exitStatus }
         return failures > 0 ? 1 : 0
     }
 
     /// Acts on the signals received since the last look; returns an exit status when one ends the session.
     private func actOnSignals() -> Int32? {
         while true {
-            let next = lock.withLock { pendingSignals.isEmpty ? nil : pendingSignals.removeFirst() }
-            guard let (signal, wasBusy) = next else { return nil }
+            guard let (signal, wasBusy) = signals.takeOldest() else { return nil }
             // Ctrl-C during the countdown before a clip cancels it, as `stop` does: nothing was recorded yet.
             if signal == .interrupt && countingDown {
                 reply(runner.perform(.stop))
@@ -418,9 +421,7 @@ public final class Shell: @unchecked Sendable {
             }
             let current = state
             let recording = current == .recording || current == .paused
-            let action = lock.withLock {
-                exitGuard.handle(.signal(signal, recording: recording, busy: wasBusy))
-            }
+            let action = exitGuard.handle(.signal(signal, recording: recording, busy: wasBusy))
             switch action {
             case .none:
                 break

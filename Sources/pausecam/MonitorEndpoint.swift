@@ -49,12 +49,13 @@ final class MonitorEndpoint: @unchecked Sendable {
     /// Starts serving `rig`; throws when an address given by the user cannot be listened on.
     func start(_ choice: Choice, rig: Rig, controller: RigController, serialContext: any SerialContext,
                pictures: (any MonitorPictures)?) throws {
+        let engine = SerialContextBound.confining(controller, to: serialContext)
         let connection = MonitorWebServer.Rig(rig: rig, status: { [weak self] in
             self?.answer("status --json").message ?? "{}"
         }, command: { [weak self] line in
             self?.answer(line) ?? ControlReply.error("the monitor is stopping")
         }, pictures: pictures, lastClip: {
-            serialContext.perform { controller.lastClip }.map {
+            serialContext.perform { engine.value.lastClip }.map {
                 MonitorWebServer.LastClip(moviePath: $0.moviePath, thumbnailPath: $0.thumbnailPath)
             }
         })

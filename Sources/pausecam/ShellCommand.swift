@@ -63,11 +63,12 @@ enum ShellCommand {
                           startInKeys: arguments.flags.contains("keys"), surroundings: surroundings)
         editor?.livePrompt = { shell.prompt() }
         progressSlot.drawer = liveStatus ? nil : ProgressDrawer.install(on: wiring.runner, quiet: quiet, measuresPerWait: true)
+        let inbox = shell.signals
         let signals = SignalWatcher { signal in
             switch signal {
-            case .interrupt: shell.receive(.interrupt)
-            case .terminate: shell.receive(.terminate)
-            case .hangUp: shell.receive(.hangUp)
+            case .interrupt: inbox.receive(.interrupt)
+            case .terminate: inbox.receive(.terminate)
+            case .hangUp: inbox.receive(.hangUp)
             }
         }
         try monitor.start(webChoice, rig: rig, controller: controller, serialContext: serialContext, pictures: wiring.monitor)
@@ -82,8 +83,9 @@ enum ShellCommand {
             StandardStreamWriter.error.write(banner + "\n")
         }
         // The window title is a tally while recording or paused, on a terminal only.
+        let engine = SerialContextBound.confining(controller, to: serialContext)
         let tally = interactive ? TerminalTally(status: {
-            let status = serialContext.perform { controller.status }
+            let status = serialContext.perform { engine.value.status }
             return (status.state, status.timer)
         }) : nil
         let status = shell.run()

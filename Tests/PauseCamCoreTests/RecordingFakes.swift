@@ -2,7 +2,8 @@ import Foundation
 @testable import PauseCamCore
 
 /// A sink that keeps what it is given, for checking the engine without FFmpeg.
-final class RecordingSink: MovieSink {
+/// Unchecked Sendable: a fake driven by one thread at a time (the test's, or the worker it hands the clip to).
+final class RecordingSink: MovieSink, @unchecked Sendable {
     let moviePath: String
     var partialPath: String { moviePath + ".partial" }
     var video: [(lens: String, time: MediaTime, keyframe: Bool, crop: PixelRect?)] = []
@@ -46,7 +47,8 @@ final class RecordingSinkFactory: MovieSinkFactory {
     }
 }
 
-final class MemorySidecarStore: SidecarStore {
+/// Unchecked Sendable: a fake driven by one thread at a time (the test's, or the worker it hands the clip to).
+final class MemorySidecarStore: SidecarStore, @unchecked Sendable {
     var files: [String: Data] = [:]
     var writes = 0
     func write(_ data: Data, to path: String) throws {

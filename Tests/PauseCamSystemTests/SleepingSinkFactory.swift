@@ -5,7 +5,8 @@ import PauseCamCore
 /// really busy, unlike a slow encoder that works on its own thread.
 final class SleepingSinkFactory: MovieSinkFactory {
     /// A sink that only counts, after sleeping on each video frame.
-    final class SleepingSink: MovieSink {
+    /// Unchecked Sendable: a fake driven by one thread at a time (the test's, or the worker it hands the clip to).
+    final class SleepingSink: MovieSink, @unchecked Sendable {
         let moviePath: String
         var partialPath: String { moviePath + ".partial" }
         let delay: TimeInterval

@@ -3,7 +3,7 @@
 /// queued, then `controller.execute(command, at: time)` runs on the serial context.
 ///
 /// Safe to call from any thread (the server's, a signal queue's): the only engine access is through
-/// `serialContext.perform`. The controller tells every command it carries out to its listeners as an
+/// `serialContext.perform`, and the controller is held in a `SerialContextBound`. The controller tells every command it carries out to its listeners as an
 /// `EngineEvent.command` naming this source, so `watch` clients and the shell see what a pedal or a remote did.
 public final class ControlDispatcher: Sendable {
     /// What the server does with a request: reply, or reply and then stream events to this client.
@@ -12,16 +12,17 @@ public final class ControlDispatcher: Sendable {
         case watch(ControlReply)
     }
 
-    private let controller: RigController
+    private let controller: SerialContextBound<RigController>
     private let serialContext: any SerialContext
     private let parser: CommandParser
     private let rigName: String
     private let webAddress: String?
 
-    /// `webAddress` is the browser monitor's address for the status (nil when it is off).
+    /// `webAddress` is the browser monitor's address for the status (nil when it is off). Call it off the serial
+    /// context: the controller is boxed there.
     public init(controller: RigController, serialContext: any SerialContext, parser: CommandParser, rigName: String,
                 webAddress: String? = nil) {
-        self.controller = controller
+        self.controller = SerialContextBound.confining(controller, to: serialContext)
         self.serialContext = serialContext
         self.parser = parser
         self.rigName = rigName
@@ -35,7 +36,7 @@ public final class ControlDispatcher: Sendable {
             return .reply(.error(failure.message))
         case .success(.statusJSON):
             let controller = self.controller
-            let status = serialContext.perform { controller.status }
+            let status = serialContext.perform { controller.value.status }
             return .reply(ControlReply(ok: true, message: ControlStatusJSON.line(status, rig: rigName, web: webAddress,
                                                                                     lenses: parser.lenses ?? [])))
         case .success(.watch):
@@ -48,6 +49,6 @@ public final class ControlDispatcher: Sendable {
     private func perform(_ command: Command, from source: CommandSource) -> RigController.Reply {
         let controller = self.controller
         let time = serialContext.clock.now()
-        return serialContext.perform { controller.execute(command, at: time, from: source) }
+        return serialContext.perform { controller.value.execute(command, at: time, from: source) }
     }
 }

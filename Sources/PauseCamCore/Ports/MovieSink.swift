@@ -1,8 +1,10 @@
 /// Where retimed samples go: the movie writer (FFmpeg, in PauseCamSystem) or a recording fake in tests.
 ///
-/// All calls come from the serial context, in file-time order per track. A sink may encode on its own thread; it
-/// owns the samples it is handed.
-public protocol MovieSink: AnyObject {
+/// All calls come from the serial context, in file-time order per track, until the clip stops; then the sink is
+/// handed, inside a `ClipFinishJob`, to the finisher's worker, which finishes or aborts it. Hence `Sendable`: one
+/// thread uses it at a time, but not always the same one. A sink may encode on its own thread; it owns the samples
+/// it is handed.
+public protocol MovieSink: AnyObject, Sendable {
     /// Where the finished movie will be (`NAME.mov`); reserved when the sink was made, so no other clip takes it.
     var moviePath: String { get }
     /// Where the movie is written while recording (`NAME.mov.partial`, a fragmented file that survives a crash).

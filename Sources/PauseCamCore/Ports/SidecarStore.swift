@@ -2,7 +2,10 @@ import Foundation
 
 /// Where sidecars are written. The real one (PauseCamSystem) writes a temporary file and renames it over the old
 /// sidecar, so a crash leaves either the previous or the new version, never a torn one.
-public protocol SidecarStore: AnyObject {
+///
+/// `Sendable`: one store serves every clip, written on the finisher's worker (scene-boundary sidecars, final
+/// sidecars, exports) and, where there is no worker, on the caller's thread.
+public protocol SidecarStore: AnyObject, Sendable {
     /// Replaces the file at `path` with `data`, atomically.
     func write(_ data: Data, to path: String) throws
 

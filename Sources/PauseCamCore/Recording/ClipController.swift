@@ -5,10 +5,10 @@ import Foundation
 /// context and finished by the `ClipFinisher` on a worker, whose outcome comes back as `ClipOutcome`.
 ///
 /// It knows nothing of devices or lenses: `RigController` tells it which devices a clip has and when a stopped
-/// clip may end. Used only on the serial context, except `clipsBeingSaved` and `waitForSavedClips()`.
-/// Unchecked Sendable: confined to the serial context (asserted at every entry point); the finisher it holds is
-/// thread-safe.
-public final class ClipController: @unchecked Sendable {
+/// clip may end. Used only on the serial context, except `clipsBeingSaved` and `waitForSavedClips()` (which go
+/// through the finisher, `Sendable`, and `SerialContext.perform`). Not `Sendable`: the work it hands to the worker
+/// and the context holds it through a `WeakSerialContextBound`.
+public final class ClipController {
     public let rig: Rig
     private let sinkFactory: any MovieSinkFactory
     private let store: any SidecarStore
@@ -132,16 +132,17 @@ public final class ClipController: @unchecked Sendable {
         guard let recorder else { return }
         self.recorder = nil
         let job = recorder.prepareFinish(stoppedAt: Self.iso8601(wallClock()))
+        let controller = WeakSerialContextBound(self, serialContext: serialContext)
         switch savedEvents {
         case .whenFinished:
-            finisher.start(job) { [weak self, serialContext] in
-                serialContext.schedule(at: .zero) { [weak self] in self?.collectFinishedClips() }
+            finisher.start(job) {
+                controller.serialContext.schedule(at: .zero) { controller.object?.collectFinishedClips() }
             }
         case .after(let delay):
             let path = job.moviePath
             finisher.start(job)
-            serialContext.schedule(at: serialContext.clock.now() + delay) { [weak self] in
-                guard let self else { return }
+            serialContext.schedule(at: serialContext.clock.now() + delay) {
+                guard let self = controller.object else { return }
                 self.finisher.waitUntilDone(path)
                 self.collectFinishedClips(only: path)
             }

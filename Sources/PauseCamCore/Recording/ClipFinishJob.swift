@@ -4,11 +4,10 @@ import Foundation
 /// worker: drain the encoder, remux the `.partial` with the chapters, write the thumbnail and the final sidecar.
 ///
 /// It owns the sink from the hand-over on (nothing on the serial context touches it again), and carries the
-/// sidecars already made from the recorder's state, so running it needs nothing of the engine. `@unchecked
-/// Sendable` for that reason: the sink and the sidecar store are used by one thread at a time, first the context's, then the
-/// worker's.
-/// Unchecked Sendable: the sink and store inside are used by one thread at a time: the context's, then the worker's.
-public struct ClipFinishJob: @unchecked Sendable {
+/// sidecars already made from the recorder's state, so running it needs nothing of the engine: everything in it is
+/// `Sendable` (the sink and the sidecar writer are used by one thread at a time, first the context's, then the
+/// worker's).
+public struct ClipFinishJob: Sendable {
     let sink: any MovieSink
     let sidecars: SidecarWriter
     /// One per scene that got frames.

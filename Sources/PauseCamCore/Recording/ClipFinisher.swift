@@ -1,13 +1,14 @@
 import Foundation
+import Synchronization
 
 /// Finishes stopped clips on a `BackgroundWorker`, so the serial context is free the moment a clip is handed over:
 /// the next `record` starts at once while the previous movie is still being remuxed.
 ///
 /// Shared between the serial context (which hands clips over and collects what was finished), the worker (which
 /// runs them) and the threads that must wait for every clip before the process ends (the shell's quit, the end of
-/// `pausecam run`, a stop signal): its condition lock is the only shared state.
-/// Unchecked Sendable: pending clips and outcomes are under `condition`; the worker is itself Sendable.
-public final class ClipFinisher: @unchecked Sendable {
+/// `pausecam run`, a stop signal): its mutex is the only shared state. A waiting thread parks on a semaphore
+/// registered under the mutex and signalled after every outcome, so no wake-up is lost.
+public final class ClipFinisher: Sendable {
     /// How a handed-over clip ended.
     public enum Outcome: Sendable {
         /// The movie, thumbnail and final sidecar are written; `timer` is the clip's duration.
@@ -30,11 +31,17 @@ public final class ClipFinisher: @unchecked Sendable {
     /// Runs the jobs; recorders also write their scene-boundary sidecars here, so each clip's final sidecar comes
     /// after them.
     let worker: any BackgroundWorker
-    private let condition = NSCondition()
-    /// The movies handed over and not yet collected, in the order they were handed over.
-    private var pending: [String] = []
-    /// Outcomes of the pending movies that are done.
-    private var outcomes: [String: Outcome] = [:]
+    private let state = Mutex(State())
+
+    /// The clips between hand-over and collection, and the threads waiting for them.
+    private struct State {
+        /// The movies handed over and not yet collected, in the order they were handed over.
+        var pending: [String] = []
+        /// Outcomes of the pending movies that are done.
+        var outcomes: [String: Outcome] = [:]
+        /// Threads waiting for an outcome, woken (and dropped) at each one.
+        var parked: [DispatchSemaphore] = []
+    }
 
     /// A finisher running its jobs on `worker`.
     public init(worker: any BackgroundWorker) { self.worker = worker }
@@ -43,29 +50,31 @@ public final class ClipFinisher: @unchecked Sendable {
     public func start(_ job: ClipFinishJob, finished: @escaping @Sendable () -> Void = {}) {
         let path = job.moviePath
         let handOver = HandOver(job)
-        condition.withLock { pending.append(path) }
+        state.withLock { $0.pending.append(path) }
         worker.submit { [self] in
             // The job, and the sink it owns, are released before the outcome is published: a caller waiting for every
             // finish may end the process right after, and the encoder's threads are joined as the sink goes.
             let outcome = handOver.run()
-            condition.withLock {
-                outcomes[path] = outcome
-                condition.broadcast()
+            let parked = state.withLock { state -> [DispatchSemaphore] in
+                state.outcomes[path] = outcome
+                defer { state.parked = [] }
+                return state.parked
             }
+            for thread in parked { thread.signal() }
             finished()
         }
     }
 
     /// Holds a job until the worker takes it, so the worker's closure does not keep the job (and its sink) alive.
-    /// Unchecked Sendable: made on the serial context and run once, by the worker, which alone touches it after.
-    private final class HandOver: @unchecked Sendable {
-        private var job: ClipFinishJob?
-        init(_ job: ClipFinishJob) { self.job = job }
+    private final class HandOver: Sendable {
+        private let job: Mutex<ClipFinishJob?>
+        init(_ job: ClipFinishJob) { self.job = Mutex(job) }
 
         /// Runs the job once and lets it go.
         func run() -> Outcome {
-            guard let job else { preconditionFailure("a clip's finishing job ran twice") }
-            self.job = nil
+            guard let job = self.job.withLock({ $0.take() }) else {
+                preconditionFailure("a clip's finishing job ran twice")
+            }
             do {
                 return .saved(try job.run(), timer: job.timer)
             } catch {
@@ -77,18 +86,19 @@ public final class ClipFinisher: @unchecked Sendable {
 
     /// The movies handed over whose outcome was not collected yet (their final paths), oldest first: what status
     /// shows as "saving". Callable from any thread.
-    public var saving: [String] { condition.withLock { pending } }
+    public var saving: [String] { state.withLock { $0.pending } }
 
     /// Takes the outcomes that are done, oldest first, stopping at the first one still running (so events keep the
     /// order of the stops); with `only`, just that movie's, if it is done.
     public func collect(only path: String? = nil) -> [Outcome] {
-        condition.withLock {
+        state.withLock { state in
             var taken: [Outcome] = []
-            while let next = pending.first(where: { path == nil || $0 == path }), let outcome = outcomes[next] {
-                if path == nil && next != pending.first { break }
+            while let next = state.pending.first(where: { path == nil || $0 == path }),
+                  let outcome = state.outcomes[next] {
+                if path == nil && next != state.pending.first { break }
                 taken.append(outcome)
-                outcomes[next] = nil
-                pending.removeAll { $0 == next }
+                state.outcomes[next] = nil
+                state.pending.removeAll { $0 == next }
                 if path != nil { break }
             }
             return taken
@@ -97,16 +107,24 @@ public final class ClipFinisher: @unchecked Sendable {
 
     /// Blocks until the movie at `path` is done (or was collected).
     public func waitUntilDone(_ path: String) {
-        condition.lock()
-        while pending.contains(path) && outcomes[path] == nil { condition.wait() }
-        condition.unlock()
+        park { $0.pending.contains(path) && $0.outcomes[path] == nil }
     }
 
     /// Blocks the calling thread until every movie handed over is done. Never call it on the serial context with
     /// `.whenFinished` pending collections in mind: it waits for the worker only, not for the collection.
     public func waitUntilIdle() {
-        condition.lock()
-        while pending.contains(where: { outcomes[$0] == nil }) { condition.wait() }
-        condition.unlock()
+        park { state in state.pending.contains { state.outcomes[$0] == nil } }
+    }
+
+    /// Blocks the calling thread while `stillWaiting` holds, parking it until the next outcome each time.
+    private func park(while stillWaiting: (State) -> Bool) {
+        while let parking = state.withLock({ state -> DispatchSemaphore? in
+            guard stillWaiting(state) else { return nil }
+            let parking = DispatchSemaphore(value: 0)
+            state.parked.append(parking)
+            return parking
+        }) {
+            parking.wait()
+        }
     }
 }

@@ -6,9 +6,9 @@ import Foundation
 /// Used only on the serial context (the `SerialContext`'s), so it needs no locks: the session decides, the output clock
 /// puts the active lens's frames on the movie's own frame grid, the retimer places the grid's slots and the audio,
 /// and this class performs what they return — appending to the sink, writing the sidecar at every scene boundary,
-/// and finishing the movie with one chapter per scene.
-/// Unchecked Sendable: confined to the serial context (every entry point asserts it); its sink and store are handed to the finisher once.
-public final class Recorder: @unchecked Sendable {
+/// and finishing the movie with one chapter per scene. Not `Sendable`: the timers that watch a clip hold its
+/// recorder through a `WeakSerialContextBound`, and the slow end of the clip goes to a worker as a `ClipFinishJob`.
+public final class Recorder {
     /// Facts about the clip that do not change while it records.
     public struct Description: Sendable {
         public var rigName: String

@@ -50,8 +50,9 @@ extension RigController {
     }
 
     private func scheduleCountdownTick(at time: MediaTime, generation: Int) {
-        serialContext.schedule(at: time) { [weak self] in
-            guard let self, var pending = self.countdown, pending.generation == generation else { return }
+        let controller = WeakSerialContextBound(self, serialContext: serialContext)
+        serialContext.schedule(at: time) {
+            guard let self = controller.object, var pending = self.countdown, pending.generation == generation else { return }
             pending.secondsLeft -= 1
             guard pending.secondsLeft > 0 else {
                 self.countdown = nil

@@ -100,7 +100,10 @@ extension RigController {
                 switcher.switchLens(to: lens, at: effective)
                 // Told once the command (if any) has also set the new lens's zoom, so the monitor never shows the
                 // new lens at the old lens's crop.
-                if monitor != nil { serialContext.schedule(at: .zero) { [weak self] in self?.followProgramOnMonitor() } }
+                if monitor != nil {
+                    let controller = WeakSerialContextBound(self, serialContext: serialContext)
+                    serialContext.schedule(at: .zero) { controller.object?.followProgramOnMonitor() }
+                }
                 recorder?.noteSwitch(to: lens, requested: requested)
                 notify(.lensLive(lens: lens, requested: requested, effective: effective))
             case .hold(let lens, let since): recorder?.noteSignalLost(lens: lens, since: since)

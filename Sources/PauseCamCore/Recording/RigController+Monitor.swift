@@ -36,8 +36,9 @@ extension RigController {
     }
 
     private func scheduleMonitorZoomTick() {
-        serialContext.schedule(at: serialContext.clock.now() + Self.monitorZoomInterval) { [weak self] in
-            guard let self else { return }
+        let controller = WeakSerialContextBound(self, serialContext: serialContext)
+        serialContext.schedule(at: serialContext.clock.now() + Self.monitorZoomInterval) {
+            guard let self = controller.object else { return }
             self.tellMonitorTheProgram()
             guard self.isZoomRamping else {
                 self.monitorFollowsZoomRamp = false

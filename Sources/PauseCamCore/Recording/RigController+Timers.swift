@@ -5,8 +5,10 @@ import Foundation
 extension RigController {
     /// Every `storagePolicy.interval` while `recorder` records: one round of `HealthCheck`, performed.
     func scheduleHealthCheck(for recorder: Recorder, _ check: HealthCheck) {
-        serialContext.schedule(at: serialContext.clock.now() + clips.storagePolicy.interval) { [weak self, weak recorder] in
-            guard let self, let recorder, recorder === self.recorder,
+        let controller = WeakSerialContextBound(self, serialContext: serialContext)
+        let clip = WeakSerialContextBound(recorder, serialContext: serialContext)
+        serialContext.schedule(at: serialContext.clock.now() + clips.storagePolicy.interval) {
+            guard let self = controller.object, let recorder = clip.object, recorder === self.recorder,
                   recorder.session.state == .recording || recorder.session.state == .paused else { return }
             var check = check
             let free = self.clips.storage?.availableBytes(at: self.clips.outputDirectory)
@@ -38,8 +40,10 @@ extension RigController {
     /// A tick that comes far later than due means the process stood still (`SuspensionDetector`): the user and
     /// the clip are told, before the held picture fills the gap.
     func scheduleVideoHold(for recorder: Recorder, _ detector: SuspensionDetector = SuspensionDetector()) {
-        serialContext.schedule(at: serialContext.clock.now() + Self.holdInterval) { [weak self, weak recorder] in
-            guard let self, let recorder, recorder === self.recorder,
+        let controller = WeakSerialContextBound(self, serialContext: serialContext)
+        let clip = WeakSerialContextBound(recorder, serialContext: serialContext)
+        serialContext.schedule(at: serialContext.clock.now() + Self.holdInterval) {
+            guard let self = controller.object, let recorder = clip.object, recorder === self.recorder,
                   recorder.session.state == .recording || recorder.session.state == .paused else { return }
             let now = self.serialContext.clock.now()
             var detector = detector

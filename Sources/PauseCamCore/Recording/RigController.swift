@@ -9,8 +9,11 @@ import Foundation
 /// and device news (`RigController+Devices`), and a stopped clip is finished by the clip controller's worker,
 /// which posts a "saved" event back (`RigController+Finishing`). Lens commands are in `RigController+Lenses`, the
 /// periodic checks in `HealthCheck`, the status text in `RigStatus`.
-/// Unchecked Sendable: confined to the serial context: every entry point asserts `serialContext.assertOnSerialContext()`.
-public final class RigController: @unchecked Sendable {
+///
+/// Not `Sendable`: other threads reach it only through `SerialContext.perform`, and the work it schedules on the
+/// context holds it through a `WeakSerialContextBound`, so a timer neither keeps it alive nor touches it off the
+/// context.
+public final class RigController {
     /// The answer to a command: a line for the user, and whether it was accepted.
     public struct Reply: Sendable, Equatable {
         public var ok: Bool
@@ -258,8 +261,12 @@ public final class RigController: @unchecked Sendable {
             }
             for case .finalize(let stopTime) in actions {
                 // Only this clip's timer may finish it: a new clip started meanwhile has its own.
-                serialContext.schedule(at: stopTime + Self.stopGrace) { [weak self, weak recorder] in
-                    guard let self, let recorder, recorder === self.recorder else { return }
+                let controller = WeakSerialContextBound(self, serialContext: serialContext)
+                let clip = WeakSerialContextBound(recorder, serialContext: serialContext)
+                serialContext.schedule(at: stopTime + Self.stopGrace) {
+                    guard let self = controller.object, let recorder = clip.object, recorder === self.recorder else {
+                        return
+                    }
                     self.finalizeIfStopping()
                 }
             }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Writes one clip's sidecar at every scene boundary without making the serial context wait for the disk: the JSON
 /// is encoded on the context (it describes the recorder's state at that moment), and the atomic write with its fsync
@@ -10,17 +11,21 @@ import Foundation
 /// pedal toggles) cost one write, not one each.
 ///
 /// A write that fails on the worker cannot throw to the recorder any more: it is remembered here and reported by the
-/// next write and by the final sidecar's warnings. The lock guards that memory and the waiting writes; the store is
-/// used by one thread at a time (the worker's, or the caller's when there is no worker).
-/// Unchecked Sendable: its remembered warnings and waiting writes are under `lock`; the store is used by one thread at a time.
-public final class SidecarWriter: @unchecked Sendable {
+/// next write and by the final sidecar's warnings. The mutex guards that memory and the waiting writes; the store
+/// is used by one thread at a time (the worker's, or the caller's when there is no worker).
+public final class SidecarWriter: Sendable {
     private let store: any SidecarStore
     private let worker: (any BackgroundWorker)?
-    private let lock = NSLock()
-    private var failures: [String] = []
-    /// The newest data waiting for the worker, by path; a path is here while a write of it is submitted and not
-    /// yet started.
-    private var waiting: [String: Data] = [:]
+    private let state = Mutex(State())
+
+    /// What the serial context and the worker share.
+    private struct State {
+        /// Background write failures not yet reported.
+        var failures: [String] = []
+        /// The newest data waiting for the worker, by path; a path is here while a write of it is submitted and not
+        /// yet started.
+        var waiting: [String: Data] = [:]
+    }
 
     /// A writer to `store`, on `worker` when given.
     public init(store: any SidecarStore, worker: (any BackgroundWorker)?) {
@@ -30,25 +35,22 @@ public final class SidecarWriter: @unchecked Sendable {
 
     /// Writes `data` to `path`: later on the worker, or now. Throws the failure of an earlier background write, once.
     public func write(_ data: Data, to path: String) throws {
-        let earlier = lock.withLock { () -> [String] in
-            defer { failures = [] }
-            return failures
-        }
+        let earlier = takeFailures()
         guard let worker else {
             try store.write(data, to: path)
             return
         }
-        let submitted = lock.withLock { () -> Bool in
-            defer { waiting[path] = data }
-            return waiting[path] != nil
+        let submitted = state.withLock { state -> Bool in
+            defer { state.waiting[path] = data }
+            return state.waiting[path] != nil
         }
         if !submitted {
             worker.submit { [self] in
-                guard let newest = lock.withLock({ waiting.removeValue(forKey: path) }) else { return }
+                guard let newest = state.withLock({ $0.waiting.removeValue(forKey: path) }) else { return }
                 do {
                     try store.write(newest, to: path)
                 } catch {
-                    lock.withLock { failures.append("\(error)") }
+                    state.withLock { $0.failures.append("\(error)") }
                 }
             }
         }
@@ -62,7 +64,7 @@ public final class SidecarWriter: @unchecked Sendable {
             store.remove(path)
             return
         }
-        lock.withLock { _ = waiting.removeValue(forKey: path) }
+        state.withLock { _ = $0.waiting.removeValue(forKey: path) }
         worker.submit { [self] in store.remove(path) }
     }
 
@@ -79,9 +81,9 @@ public final class SidecarWriter: @unchecked Sendable {
 
     /// Background write failures not yet reported, taken.
     public func takeFailures() -> [String] {
-        lock.withLock {
-            defer { failures = [] }
-            return failures
+        state.withLock { state in
+            defer { state.failures = [] }
+            return state.failures
         }
     }
 }

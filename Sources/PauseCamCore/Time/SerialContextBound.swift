@@ -21,6 +21,23 @@ public final class SerialContextBound<Value>: @unchecked Sendable {
         storage = value
     }
 
+    /// Boxes `value`, which already belongs to `serialContext`: other state of the context still reaches it (an
+    /// engine object that other work items refer to), so it cannot be handed over with `sending`. On the serial
+    /// context everything the context owns is confined to it, so the box may be made there, and only there
+    /// (checked like every access; swift-nio's `NIOLoopBound.init(_:eventLoop:)`).
+    public init(confined value: Value, serialContext: any SerialContext, _ function: StaticString = #function,
+                file: StaticString = #fileID, line: UInt = #line) {
+        serialContext.assertOnSerialContext(function, file: file, line: line)
+        self.serialContext = serialContext
+        storage = value
+    }
+
+    /// Boxes `value` on `serialContext`, hopping onto it through `perform`: for an engine object that a thread off
+    /// the context shares with it (the composition root's controller) and hands to a `@Sendable` closure.
+    public static func confining(_ value: Value, to serialContext: any SerialContext) -> SerialContextBound<Value> {
+        serialContext.perform { SerialContextBound(confined: value, serialContext: serialContext) }
+    }
+
     /// The value; reading or changing it off the serial context is reported by `serialContext` (a trap in the
     /// program).
     public var value: Value {
@@ -40,4 +57,30 @@ public final class SerialContextBound<Value>: @unchecked Sendable {
         serialContext.assertOnSerialContext(function, file: file, line: line)
         return try body(&storage)
     }
+}
+
+/// A weak reference to an object of the serial context, for work that hops through the context and must not keep
+/// the object alive (a clip's timer that may outlive the clip): `object` is `nil` once the object is gone. Made and
+/// read on the serial context only, like any `SerialContextBound`; the reference itself may cross threads.
+public struct WeakSerialContextBound<Object: AnyObject>: Sendable {
+    /// Holds the weak reference, inside the box.
+    private final class Reference {
+        weak var object: Object?
+        init(_ object: Object) { self.object = object }
+    }
+
+    private let box: SerialContextBound<Reference>
+
+    /// A weak reference to `object`, which belongs to `serialContext`; call it on the serial context.
+    public init(_ object: Object, serialContext: any SerialContext, _ function: StaticString = #function,
+                file: StaticString = #fileID, line: UInt = #line) {
+        box = SerialContextBound(confined: Reference(object), serialContext: serialContext, function, file: file,
+                                 line: line)
+    }
+
+    /// The object, or `nil` once it is gone; reading it off the serial context is reported (a trap in the program).
+    public var object: Object? { box.value.object }
+
+    /// The context the object belongs to.
+    public var serialContext: any SerialContext { box.serialContext }
 }

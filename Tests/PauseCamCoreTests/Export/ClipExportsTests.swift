@@ -5,7 +5,8 @@ import PauseCamVirtual
 /// `output.exports` in the rig: decoded, and written beside the movie after every clip through the store.
 final class ClipExportsTests: XCTestCase {
     /// A store that keeps sidecars and new files in memory, applying the add-only naming.
-    final class NewFileMemoryStore: SidecarStore {
+    /// Unchecked Sendable: a fake driven by one thread at a time (the test's, or the worker it hands the clip to).
+    final class NewFileMemoryStore: SidecarStore, @unchecked Sendable {
         var files: [String: Data] = [:]
         var newFiles: [String] = []
         func write(_ data: Data, to path: String) throws { files[path] = data }

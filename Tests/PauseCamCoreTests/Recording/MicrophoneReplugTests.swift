@@ -49,9 +49,9 @@ final class MicrophoneReplugTests: XCTestCase {
         let second = VirtualMicrophone(serialContext: serialContext, tone: 440)
         let fixture = EngineFixture.makeFixture(rig: EngineFixture.makeRig(), serialContext: serialContext, microphone: first)
         let start = serialContext.clock.now()
-        let attached = Outcome(), controller = fixture.controller
+        let attached = Outcome(), controller = SerialContextBound.confining(fixture.controller, to: serialContext)
         serialContext.schedule(at: start + .milliseconds(1500)) { first.unplug(reason: "USB device gone") }
-        serialContext.schedule(at: start + .milliseconds(3200)) { attached.result = controller.attachMicrophone(second) }
+        serialContext.schedule(at: start + .milliseconds(3200)) { attached.result = controller.value.attachMicrophone(second) }
         for step: Command in [.record(name: "Take"), .wait(.seconds(5)), .stop] {
             XCTAssertTrue(fixture.runner.perform(step).ok)
         }
@@ -79,9 +79,9 @@ final class MicrophoneReplugTests: XCTestCase {
         let first = VirtualMicrophone(serialContext: serialContext, tone: 440)
         let second = VirtualMicrophone(serialContext: serialContext, tone: 440)
         let fixture = EngineFixture.makeFixture(rig: EngineFixture.makeRig(), serialContext: serialContext, microphone: first)
-        let start = serialContext.clock.now(), controller = fixture.controller
+        let start = serialContext.clock.now(), controller = SerialContextBound.confining(fixture.controller, to: serialContext)
         serialContext.schedule(at: start + .milliseconds(1507)) { first.unplug(reason: "USB device gone") }
-        serialContext.schedule(at: start + .milliseconds(3213)) { _ = controller.attachMicrophone(second) }
+        serialContext.schedule(at: start + .milliseconds(3213)) { _ = controller.value.attachMicrophone(second) }
         for step: Command in [.record(name: "Take"), .wait(.seconds(5)), .stop] {
             XCTAssertTrue(fixture.runner.perform(step).ok)
         }
@@ -102,14 +102,14 @@ final class MicrophoneReplugTests: XCTestCase {
         let first = EndableMicrophone()
         let second = VirtualMicrophone(serialContext: serialContext, tone: 440)
         let fixture = EngineFixture.makeFixture(rig: EngineFixture.makeRig(), serialContext: serialContext, microphone: first)
-        let controller = fixture.controller
+        let controller = SerialContextBound.confining(fixture.controller, to: serialContext)
         let start = serialContext.clock.now()
-        serialContext.schedule(at: start + .milliseconds(1000)) { controller.detachMicrophone(reason: "card 1 was unplugged") }
+        serialContext.schedule(at: start + .milliseconds(1000)) { controller.value.detachMicrophone(reason: "card 1 was unplugged") }
         serialContext.schedule(at: start + .milliseconds(1100)) { first.onEnd?("snd_pcm_readi: No such device") }
-        serialContext.schedule(at: start + .milliseconds(2000)) { _ = controller.attachMicrophone(second) }
+        serialContext.schedule(at: start + .milliseconds(2000)) { _ = controller.value.attachMicrophone(second) }
         serialContext.schedule(at: start + .milliseconds(3000)) { first.onEnd?("snd_pcm_readi: No such device") }
         let goneAfterLateEnd = Flag()
-        serialContext.schedule(at: start + .milliseconds(3400)) { goneAfterLateEnd.value = controller.microphoneGone }
+        serialContext.schedule(at: start + .milliseconds(3400)) { goneAfterLateEnd.value = controller.value.microphoneGone }
         // The new one ends too; the old one's end after that is still not the new one's.
         serialContext.schedule(at: start + .milliseconds(3500)) { second.unplug(reason: "USB device gone") }
         serialContext.schedule(at: start + .milliseconds(3600)) { first.onEnd?("snd_pcm_readi: No such device") }
@@ -121,7 +121,7 @@ final class MicrophoneReplugTests: XCTestCase {
                        ["microphone stopped: card 1 was unplugged; the clip goes on with silence",
                         "microphone stopped: USB device gone; the clip goes on with silence"])
         XCTAssertFalse(goneAfterLateEnd.value, "the new microphone still recorded after the old one's late end")
-        XCTAssertTrue(controller.microphone === second)
+        XCTAssertTrue(fixture.controller.microphone === second)
     }
 
     /// A rig that started without its microphone (not plugged in) records video only; the microphone plugged in
@@ -130,8 +130,8 @@ final class MicrophoneReplugTests: XCTestCase {
         let serialContext = SimulatedSerialContext()
         let late = VirtualMicrophone(serialContext: serialContext, tone: 440)
         let fixture = EngineFixture.makeFixture(rig: EngineFixture.makeRig(), serialContext: serialContext, withoutMicrophone: true)
-        let start = serialContext.clock.now(), controller = fixture.controller
-        serialContext.schedule(at: start + .milliseconds(1000)) { _ = controller.attachMicrophone(late) }
+        let start = serialContext.clock.now(), controller = SerialContextBound.confining(fixture.controller, to: serialContext)
+        serialContext.schedule(at: start + .milliseconds(1000)) { _ = controller.value.attachMicrophone(late) }
         for step: Command in [.record(name: "Silent"), .wait(.seconds(2)), .stop] {
             XCTAssertTrue(fixture.runner.perform(step).ok)
         }
@@ -153,9 +153,9 @@ final class MicrophoneReplugTests: XCTestCase {
         let other = SilentMicrophone(sampleRate: 44_100, channels: 2)
         let fixture = EngineFixture.makeFixture(rig: EngineFixture.makeRig(), serialContext: serialContext, microphone: first)
         let start = serialContext.clock.now()
-        let attached = Outcome(), controller = fixture.controller
+        let attached = Outcome(), controller = SerialContextBound.confining(fixture.controller, to: serialContext)
         serialContext.schedule(at: start + .milliseconds(1500)) { first.unplug(reason: "USB device gone") }
-        serialContext.schedule(at: start + .milliseconds(3200)) { attached.result = controller.attachMicrophone(other) }
+        serialContext.schedule(at: start + .milliseconds(3200)) { attached.result = controller.value.attachMicrophone(other) }
         for step: Command in [.record(name: "Take"), .wait(.seconds(5)), .stop] {
             XCTAssertTrue(fixture.runner.perform(step).ok)
         }
@@ -179,13 +179,13 @@ final class MicrophoneReplugTests: XCTestCase {
         let second = VirtualMicrophone(serialContext: serialContext, tone: 440)
         let fixture = EngineFixture.makeFixture(rig: EngineFixture.makeRig(), serialContext: serialContext, microphone: first)
         let start = serialContext.clock.now()
-        let whileRunning = Outcome(), controller = fixture.controller
-        serialContext.schedule(at: start + .milliseconds(1000)) { whileRunning.result = controller.attachMicrophone(second) }
+        let whileRunning = Outcome(), controller = SerialContextBound.confining(fixture.controller, to: serialContext)
+        serialContext.schedule(at: start + .milliseconds(1000)) { whileRunning.result = controller.value.attachMicrophone(second) }
         serialContext.schedule(at: start + .milliseconds(1500)) {
-            controller.detachMicrophone(reason: "card 1 was unplugged")
-            controller.detachMicrophone(reason: "card 1 was unplugged")
+            controller.value.detachMicrophone(reason: "card 1 was unplugged")
+            controller.value.detachMicrophone(reason: "card 1 was unplugged")
         }
-        serialContext.schedule(at: start + .milliseconds(3200)) { _ = controller.attachMicrophone(second) }
+        serialContext.schedule(at: start + .milliseconds(3200)) { _ = controller.value.attachMicrophone(second) }
         for step: Command in [.record(name: "Take"), .wait(.seconds(5)), .stop] {
             XCTAssertTrue(fixture.runner.perform(step).ok)
         }

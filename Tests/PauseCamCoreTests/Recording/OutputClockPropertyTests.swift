@@ -14,7 +14,8 @@ final class OutputClockPropertyTests: XCTestCase {
 
     /// A sink that keeps each frame's slot time, file time, keyframe flag, lens and picture (a frame number
     /// written into its luma plane), and the audio.
-    private final class GridSink: MovieSink {
+    /// Unchecked Sendable: a fake driven by one thread at a time (the test's, or the worker it hands the clip to).
+    private final class GridSink: MovieSink, @unchecked Sendable {
         struct Appended { var slot: MediaTime; var fileTime: MediaTime; var keyframe: Bool; var lens: String; var id: UInt32 }
         var video: [Appended] = []
         var audio: [AudioChunk] = []

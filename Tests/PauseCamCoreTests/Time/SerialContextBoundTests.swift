@@ -49,6 +49,49 @@ final class SerialContextBoundTests: XCTestCase {
                                                   "testReadsAndWritesOffTheContextAreReported()"])
     }
 
+    func testAValueOfTheContextIsBoxedOnTheContextOnly() {
+        let serialContext = SerialContextTests.StrictSerialContext()
+        let tally = Tally()
+        let boxed = serialContext.perform { SerialContextBound(confined: tally, serialContext: serialContext) }
+        serialContext.schedule(at: serialContext.clock.now()) { boxed.value.items.append("on the context") }
+        _ = serialContext.advance(until: serialContext.clock.now() + .seconds(1))
+        XCTAssertEqual(serialContext.perform { tally.items }, ["on the context"], "the box holds the same object")
+        let hopped = SerialContextBound.confining(tally, to: serialContext)
+        XCTAssertTrue(serialContext.perform { hopped.value === tally }, "boxed on the context, through perform")
+        XCTAssertEqual(serialContext.violations, [])
+        _ = SerialContextBound(confined: Tally(), serialContext: serialContext)
+        XCTAssertEqual(serialContext.violations, ["testAValueOfTheContextIsBoxedOnTheContextOnly()"])
+    }
+
+    func testAWeakReferenceSeesTheObjectUntilItIsGone() {
+        let serialContext = SerialContextTests.StrictSerialContext()
+        var tally: Tally? = Tally()
+        let reference = serialContext.perform { WeakSerialContextBound(tally!, serialContext: serialContext) }
+        let start = serialContext.clock.now()
+        let seen = SerialContextBound([Bool](), serialContext: serialContext)
+        serialContext.schedule(at: start + .milliseconds(10)) {
+            reference.object?.items.append("alive")
+            seen.value.append(reference.object != nil)
+        }
+        serialContext.schedule(at: start + .milliseconds(20)) { seen.value.append(reference.object != nil) }
+        _ = serialContext.advance(until: start + .milliseconds(15))
+        XCTAssertEqual(serialContext.perform { tally?.items }, ["alive"])
+        serialContext.perform { tally = nil }
+        _ = serialContext.advance(until: start + .seconds(1))
+        XCTAssertEqual(serialContext.perform { seen.value }, [true, false], "the reference kept nothing alive")
+        XCTAssertEqual(serialContext.violations, [])
+    }
+
+    func testAWeakReferenceMadeOrReadOffTheContextIsReported() {
+        let serialContext = SerialContextTests.StrictSerialContext()
+        let tally = Tally()
+        let reference = WeakSerialContextBound(tally, serialContext: serialContext)
+        _ = reference.object
+        XCTAssertEqual(serialContext.violations, ["testAWeakReferenceMadeOrReadOffTheContextIsReported()",
+                                                  "SerialContextBound.value"])
+        withExtendedLifetime(tally) {}
+    }
+
     /// The simulated context, whose serial context is the thread holding it, with a check that records instead of
     /// trapping.
     private final class RecordingSerialContext: SerialContext {
