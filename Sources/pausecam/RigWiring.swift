@@ -195,16 +195,33 @@ final class RigWiring: @unchecked Sendable {
 
     /// Opens the camera at `path` for `lens`, asking for the movie's frame rate when the lens names none, and warns
     /// when the camera cannot deliver that rate in the mode it got (the output clock will repeat its frames).
+    /// A `format: auto` lens is opened in the format the USB plan of the cameras present now gives it
+    /// (`USBFormatAutoResolution`), decided afresh at each open so a camera plugged in or moved counts.
     static func openCamera(path: String, lens: Rig.Lens, rig: Rig,
                            warn: @escaping @Sendable (String) -> Void) throws -> V4L2Camera {
         var wanted = lens
         if wanted.rate == nil { wanted.rate = rig.output.rate }
-        let camera = try V4L2Camera.open(path: path, lens: wanted, warn: warn)
+        var formatChoice: String?
+        if lens.format == .auto, let choice = autoFormatChoice(for: lens, rig: rig), let encoding = choice.encoding {
+            wanted.format = encoding == .mjpeg ? .mjpeg : .yuyv
+            formatChoice = "\(encoding.rawValue): \(choice.reason)"
+        }
+        let camera = try V4L2Camera.open(path: path, lens: wanted, formatChoice: formatChoice, warn: warn)
         if let advice = CameraRateAdvice.warning(lens: lens.name, camera: camera.displayName, delivered: camera.format,
                                                  output: rig.output.rate, format: lens.format, asked: lens.rate) {
             warn(advice)
         }
         return camera
+    }
+
+    /// What `format: auto` gives `lens` among the cameras udev lists now on the USB buses sysfs shows; `nil`
+    /// when the cameras cannot be listed (the lens then acts as `format: any`).
+    static func autoFormatChoice(for lens: Rig.Lens, rig: Rig) -> USBFormatAutoChoice.Choice? {
+        guard let cameras = try? UdevDeviceManager().describeCameras() else { return nil }
+        let match = try? CameraMatcher.match(cameras.map(\.identity), to: rig.lenses)
+        let choices = USBFormatAutoResolution.choices(rig: rig, cameras: cameras, match: match,
+                                                      buses: (try? UdevUSBTopology.buses()) ?? [])
+        return choices.first { $0.lens == lens.name }
     }
 
     /// Clips are finished on a thread of their own on either clock. On the real clock "saved" is told the moment the

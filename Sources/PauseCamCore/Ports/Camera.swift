@@ -17,9 +17,15 @@ public protocol Camera: AnyObject, Sendable {
     /// camera without a region of interest returns `.unsupported` and changes nothing: that is the default, so
     /// virtual and movie-file lenses say so. Throws when the camera has the control but refuses the value.
     func setRegionOfInterest(_ region: PixelRect) throws -> RegionOfInterestOutcome
+    /// For a lens with `format: auto`, the encoding the camera was opened in and why ("MJPEG: shares controller
+    /// 0000:00:14.0 with lens tele"), for the sidecar's device list; `nil` (the default) for any other lens.
+    var formatChoice: String? { get }
 }
 
 extension Camera {
+    /// No `format: auto` choice: virtual lenses, movie files and cameras opened in the format the lens names.
+    public var formatChoice: String? { nil }
+
     /// No region of interest: virtual lenses, movie files and cameras without the control.
     public func setRegionOfInterest(_ region: PixelRect) throws -> RegionOfInterestOutcome { .unsupported }
 }

@@ -212,7 +212,8 @@ public final class RigController {
         var sidecarDevices = rig.lenses.compactMap { lens in
             cameras[lens.name].map {
                 Sidecar.Device(role: lens.name, name: $0.displayName,
-                               latency: lens.latency == .zero ? nil : lens.latency.seconds)
+                               latency: lens.latency == .zero ? nil : lens.latency.seconds,
+                               formatChoice: $0.formatChoice)
             }
         }
         if let microphone, settings.audio != nil {

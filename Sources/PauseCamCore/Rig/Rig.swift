@@ -216,7 +216,11 @@ public struct Rig: Sendable, Equatable {
             case file(path: String, loop: Bool)
         }
 
-        public enum CaptureFormat: String, Sendable, Equatable, CaseIterable { case mjpeg, yuyv, any }
+        /// The pixel format a camera lens asks for (`format:`). `any` takes MJPEG when the camera offers it, else
+        /// YUYV. `auto` decides per camera from the USB plan (`USBFormatAutoChoice`): MJPEG for cameras sharing a
+        /// host controller, YUYV for a camera alone on one when its YUYV stream fits; where nothing says where
+        /// the camera sits, `auto` acts as `any`.
+        public enum CaptureFormat: String, Sendable, Equatable, CaseIterable { case mjpeg, yuyv, any, auto }
     }
 
     /// How a rig finds its camera: exactly one property compared.

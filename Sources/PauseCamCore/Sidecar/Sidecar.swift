@@ -129,12 +129,17 @@ public struct Sidecar: Codable, Sendable, Equatable {
         /// mailbox was full because the engine was busy): frames for a lens, sample frames for the microphone. The
         /// oldest waiting ones go first, so the movie stays current. Absent in sidecars older than this field.
         public var dropped: Int?
+        /// For a lens with `format: auto`, the encoding its camera streamed in and why ("MJPEG: shares controller
+        /// 0000:00:14.0 with lens tele"); absent for any other device.
+        public var formatChoice: String?
 
-        public init(role: String, name: String, latency: Double? = nil, dropped: Int? = nil) {
+        public init(role: String, name: String, latency: Double? = nil, dropped: Int? = nil,
+                    formatChoice: String? = nil) {
             self.role = role
             self.name = name
             self.latency = latency
             self.dropped = dropped
+            self.formatChoice = formatChoice
         }
     }
 

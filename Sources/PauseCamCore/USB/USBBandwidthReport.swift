@@ -17,8 +17,10 @@ public enum USBBandwidthReport {
     }
 
     /// The report, indented by two spaces under a heading; empty when there is nothing to plan or to say.
-    public static func text(of plan: USBBandwidthPlan, unplanned: [Unplanned], standby: Rig.Standby) -> String {
-        guard !plan.buses.isEmpty || !unplanned.isEmpty else { return "" }
+    /// `formatChoices` are the `format: auto` lenses' encodings (already planned in them), each printed with why.
+    public static func text(of plan: USBBandwidthPlan, unplanned: [Unplanned], standby: Rig.Standby,
+                            formatChoices: [USBFormatAutoChoice.Choice] = []) -> String {
+        guard !plan.buses.isEmpty || !unplanned.isEmpty || !formatChoices.isEmpty else { return "" }
         let megabits = USBBandwidthPlanner.megabits
         var out = "  USB bandwidth (periodic budget per bus; "
             + (standby == .cold ? "standby cold: the active lens and, during a switch, the next one stream"
@@ -56,6 +58,9 @@ public enum USBBandwidthReport {
             }
             for fix in bus.fixes { out += "      fix: \(fix)\n" }
             for note in bus.notes { out += "      note: \(note)\n" }
+        }
+        for choice in formatChoices {
+            out += "    \(choice.lens): format auto: " + (choice.encoding?.rawValue ?? "no choice") + " (\(choice.reason))\n"
         }
         for lens in unplanned { out += "    \(lens.lens): not planned: \(lens.reason)\n" }
         return out

@@ -62,7 +62,8 @@ public enum DoctorFactGatherer {
                 }
             }
             if let cameraLenses, !cameraLenses.isEmpty {
-                let (loads, unplanned) = USBBandwidthCheck.loads(rig: rig, cameras: described, match: match)
+                let (loads, unplanned) = USBBandwidthCheck.loads(rig: rig, cameras: described, match: match,
+                                                                 buses: buses)
                 facts.usbPlan = USBBandwidthPlanner.plan(loads, buses: buses, standby: rig.standby)
                 facts.unplannedLenses = unplanned
             }

@@ -6,8 +6,12 @@ import PauseCamCore
 /// `USBBandwidthPlanner` against every bus present. Nothing streams: the plan is made from what the cameras list.
 public enum USBBandwidthCheck {
     /// The planner's inputs: the camera lenses with a known place and mode, and those left out with the reason.
-    public static func loads(rig: Rig, cameras: [CameraDescription], match: CameraMatcher.Result?)
+    /// `format: auto` lenses are planned in the format `USBFormatAutoResolution` chooses on `buses`.
+    public static func loads(rig: Rig, cameras: [CameraDescription], match: CameraMatcher.Result?,
+                             buses: [USBBus] = [])
         -> (loads: [USBCameraLoad], unplanned: [USBBandwidthReport.Unplanned]) {
+        let rig = USBFormatAutoResolution.resolve(rig, with: USBFormatAutoResolution.choices(
+            rig: rig, cameras: cameras, match: match, buses: buses))
         var loads: [USBCameraLoad] = []
         var unplanned: [USBBandwidthReport.Unplanned] = []
         for lens in rig.lenses {
@@ -48,8 +52,8 @@ public enum USBBandwidthCheck {
         return (loads, unplanned)
     }
 
-    /// The mode a lens asks for when no camera says what it offers: its `format:` (`any` counts as MJPEG, which a
-    /// session prefers), its `size:` or else the movie's, its `fps:` or else the movie's.
+    /// The mode a lens asks for when no camera says what it offers: its `format:` (`any` and an unresolved `auto`
+    /// count as MJPEG, which a session prefers), its `size:` or else the movie's, its `fps:` or else the movie's.
     static func declaredMode(_ lens: Rig.Lens, _ rig: Rig) -> USBStreamMode {
         USBStreamMode(encoding: lens.format == .yuyv ? .yuyv : .mjpeg, width: lens.width ?? rig.output.width,
                       height: lens.height ?? rig.output.height, rate: lens.rate ?? rig.output.rate)
@@ -63,8 +67,9 @@ public enum USBBandwidthCheck {
         }
         let described = cameras ?? []
         let match = try? CameraMatcher.match(described.map(\.identity), to: rig.lenses)
-        let (loads, unplanned) = self.loads(rig: rig, cameras: described, match: match)
+        let (loads, unplanned) = self.loads(rig: rig, cameras: described, match: match, buses: buses)
         let plan = USBBandwidthPlanner.plan(loads, buses: buses, standby: rig.standby)
-        return USBBandwidthReport.text(of: plan, unplanned: unplanned, standby: rig.standby)
+        let choices = USBFormatAutoResolution.choices(rig: rig, cameras: described, match: match, buses: buses)
+        return USBBandwidthReport.text(of: plan, unplanned: unplanned, standby: rig.standby, formatChoices: choices)
     }
 }

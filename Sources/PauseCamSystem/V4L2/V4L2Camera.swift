@@ -14,6 +14,8 @@ import PauseCamCore
 /// only; counters and `gone` are under `lock`; the device is Sendable (its node serialises every call).
 public final class V4L2Camera: Camera, @unchecked Sendable {
     public let displayName: String
+    /// Why the camera streams in its encoding when the lens has `format: auto`; `nil` otherwise.
+    public let formatChoice: String?
     public let format: CameraFormat
     /// The camera's controls (zoom, exposure, focus, power line), for presets applied while recording.
     public let controls: V4L2Controls
@@ -35,16 +37,20 @@ public final class V4L2Camera: Camera, @unchecked Sendable {
     private var counters = V4L2CaptureStatistics()
     private var gone = false
 
-    /// Opens the node at `path` through libv4l2 and prepares it for `lens`.
-    public static func open(path: String, lens: Rig.Lens, warn: @escaping @Sendable (String) -> Void) throws -> V4L2Camera {
-        try V4L2Camera(device: V4L2DeviceNode(path: path), lens: lens, warn: warn)
+    /// Opens the node at `path` through libv4l2 and prepares it for `lens`. `formatChoice` says why the lens's
+    /// `format:` is what it is when `format: auto` chose it (`USBFormatAutoResolution`), for the sidecar.
+    public static func open(path: String, lens: Rig.Lens, formatChoice: String? = nil,
+                            warn: @escaping @Sendable (String) -> Void) throws -> V4L2Camera {
+        try V4L2Camera(device: V4L2DeviceNode(path: path), lens: lens, formatChoice: formatChoice, warn: warn)
     }
 
     /// Prepares `device` for `lens`: checks it captures video, chooses and sets a mode (`V4L2FormatChooser`), sets
     /// the frame rate and applies the lens's `controls:`. Warnings (a missing control, a rate the driver changed)
     /// go to `warn`.
-    public init(device: V4L2Device, lens: Rig.Lens, warn: @escaping @Sendable (String) -> Void) throws {
+    public init(device: V4L2Device, lens: Rig.Lens, formatChoice: String? = nil,
+                warn: @escaping @Sendable (String) -> Void) throws {
         self.device = device
+        self.formatChoice = formatChoice
         self.lensName = lens.name
         self.latency = lens.latency
         self.warn = warn

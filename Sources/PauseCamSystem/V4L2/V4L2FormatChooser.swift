@@ -3,7 +3,8 @@ import PauseCamCore
 /// Chooses a camera mode for a rig lens, a pure function of what the lens asks and what the camera offers.
 ///
 /// - Pixel format: `mjpeg` → MJPEG (or JPEG); `yuyv` → YUYV; `any` → MJPEG when offered (several cameras fit on
-///   one USB bus only compressed), else YUYV. Formats libv4l2 emulates are used only when nothing native fits.
+///   one USB bus only compressed), else YUYV. `auto` is resolved before (`USBFormatAutoResolution`); one left
+///   unresolved (nothing says where the camera sits) acts as `any`. Formats libv4l2 emulates are used only when nothing native fits.
 /// - Size: the requested size if offered, else the largest not larger than it, else the smallest larger one;
 ///   without a request, the largest.
 /// - Rate: the requested rate if offered at that size, else the fastest not faster than it, else the slowest;
@@ -19,7 +20,7 @@ public enum V4L2FormatChooser {
         switch wanted {
         case .mjpeg: preference = [[.mjpeg, .jpeg]]
         case .yuyv: preference = [[.yuyv]]
-        case .any: preference = [[.mjpeg, .jpeg], [.yuyv]]
+        case .any, .auto: preference = [[.mjpeg, .jpeg], [.yuyv]]
         }
         var candidates: [V4L2Mode] = []
         for emulated in [false, true] where candidates.isEmpty {
