@@ -38,7 +38,13 @@ final class RigWiring: @unchecked Sendable {
             let warning = "warning: "
             events(.notice(text: text, isWarning: text.hasPrefix(warning)))
         }
-        let rig = EncoderPresetSetup.resolve(rig, simulated: clock == .simulated, notify: notify)
+        var rig = EncoderPresetSetup.resolve(rig, simulated: clock == .simulated, notify: notify)
+        if rig.standby == .auto {
+            let choices = USBBandwidthCheck.autoStandby(rig: rig, cameras: (try? UdevDeviceManager().describeCameras()) ?? [],
+                                                        buses: (try? UdevUSBTopology.buses()) ?? [])
+            rig.autoColdLenses = Set(choices.filter { $0.standby == .cold }.map(\.lens))
+            for choice in choices { notify("lens \(choice.lens): standby auto: \(choice.standby.rawValue) (\(choice.reason))") }
+        }
         self.rig = rig
         self.notify = notify
         let serialContext: any SerialContext

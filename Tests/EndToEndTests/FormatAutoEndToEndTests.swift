@@ -8,6 +8,11 @@ final class FormatAutoEndToEndTests: XCTestCase {
         try UmockdevScenario.run("usbplan",
                                  test: "EndToEndTests.FormatAutoInsideTestbedTests/testCheckPlansTheAutoFormats")
     }
+
+    func testCheckKeepsHotTheLensesOnABusWithRoomAndColdTheOthers() throws {
+        try UmockdevScenario.run("usbplan",
+                                 test: "EndToEndTests.FormatAutoInsideTestbedTests/testCheckPlansTheAutoStandby")
+    }
 }
 
 /// Runs inside the umockdev "usbplan" testbed (bus 1: two C920s at 1-1.1 and 1-1.2 and a BRIO at 1-4, all at 480
@@ -54,5 +59,39 @@ final class FormatAutoInsideTestbedTests: XCTestCase {
             XCTAssertTrue(text.contains(reasons), text)
             XCTAssertFalse(text.contains("does not fit"), text)
         }
+    }
+
+    func testCheckPlansTheAutoStandby() throws {
+        guard ProcessInfo.processInfo.environment["PAUSECAM_UMOCKDEV_SCENARIO"] == "usbplan" else {
+            throw XCTSkip("runs inside the umockdev testbed (FormatAutoEndToEndTests starts it)")
+        }
+        let folder = try ProcessRunner.temporaryDirectory("standby-auto")
+        let path = folder.appendingPathComponent("desk.yaml").path
+        try """
+        name: Desk
+        output: {size: 1280x720, fps: 30}
+        audio: {device: none}
+        standby: auto
+        lenses:
+          wide: {zoom: 1, match: {serial: "AAAA1111"}, format: yuyv, size: 640x480}
+          tele: {zoom: 2, match: {serial: "BBBB2222"}, format: yuyv, size: 640x480}
+          main: {zoom: 1.5, match: {serial: "CCCC3333"}, format: yuyv, size: 640x480}
+          side: {zoom: 3, match: {serial: "DDDD4444"}, format: yuyv, size: 640x480}
+        """.write(toFile: path, atomically: true, encoding: .utf8)
+        let result = try ProcessRunner.run(BinaryLocator.pausecam.path, ["check", path])
+        let text = result.stdoutText
+        XCTAssertEqual(result.status, 0, text + result.stderr)
+        XCTAssertTrue(text.contains("  USB bandwidth (periodic budget per bus; standby auto: hot on a bus with room for "
+                                    + "all its lenses, cold on the others):\n"), text)
+        // Bus 1 cannot carry its three YUYV lenses at once, so it is planned cold (two stream during a switch).
+        XCTAssertTrue(text.contains("      total 294.9 Mbit/s (77 %): fits\n"), text)
+        XCTAssertFalse(text.contains("does not fit"), text)
+        XCTAssertTrue(text.contains("""
+                wide: standby auto: cold (bus 1 cannot carry all 3 camera lenses streaming at once (442.4 Mbit/s at most of 384.0 Mbit/s))
+                tele: standby auto: cold (bus 1 cannot carry all 3 camera lenses streaming at once (442.4 Mbit/s at most of 384.0 Mbit/s))
+                main: standby auto: cold (bus 1 cannot carry all 3 camera lenses streaming at once (442.4 Mbit/s at most of 384.0 Mbit/s))
+                side: standby auto: hot (bus 3 carries its camera lens streaming at once (147.5 Mbit/s at most of 384.0 Mbit/s))
+
+            """), text)
     }
 }

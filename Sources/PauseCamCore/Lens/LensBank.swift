@@ -84,6 +84,8 @@ public struct LensBank: Sendable, Equatable {
     /// The rig's lenses in file order, with their zoom (the fallback picks the nearest).
     private let lenses: [Lens]
     private let standby: Rig.Standby
+    /// With `standby: auto`, the lenses that stay cold (`Rig.autoColdLenses`).
+    private let autoColdLenses: Set<String>
     private let onAttach: Rig.AttachPolicy
     private let hold: MediaTime
 
@@ -94,6 +96,7 @@ public struct LensBank: Sendable, Equatable {
         self.withCamera = withCamera
         lenses = rig.lenses.map { Lens(name: $0.name, zoom: $0.zoom) }
         standby = rig.standby
+        autoColdLenses = rig.autoColdLenses
         onAttach = rig.onAttach
         hold = rig.hold
     }
@@ -117,7 +120,7 @@ public struct LensBank: Sendable, Equatable {
     public mutating func handle(_ event: Event) -> [Action] {
         switch event {
         case .startDevices:
-            return lenses.map(\.name).filter { standby == .hot || $0 == activeLens }.flatMap { start($0) }
+            return lenses.map(\.name).filter { isHot($0) || $0 == activeLens }.flatMap { start($0) }
         case .select(let lens, let time, let recording):
             return select(lens, at: time, recording: recording)
         case .frame(let lens, let pts):
@@ -219,7 +222,7 @@ public struct LensBank: Sendable, Equatable {
         running.remove(lens)
         delivering.remove(lens)
         let becomesActive = onAttach == .switch || lens == activeLens
-        guard standby == .hot || becomesActive else { return [] }
+        guard isHot(lens) || becomesActive else { return [] }
         var actions = start(lens)
         guard running.contains(lens) else { return actions }
         if onAttach == .switch && lens != activeLens {
@@ -344,10 +347,20 @@ public struct LensBank: Sendable, Equatable {
         return [.startCamera(lens)]
     }
 
-    /// With `standby: cold`, closes every running camera but `keep`.
+    /// Whether `lens`'s camera streams all the time: every lens with `standby: hot`, none with `cold`, those not in
+    /// `autoColdLenses` with `auto`.
+    private func isHot(_ lens: String) -> Bool {
+        switch standby {
+        case .hot: return true
+        case .cold: return false
+        case .auto: return !autoColdLenses.contains(lens)
+        }
+    }
+
+    /// Closes every running cold camera (`standby: cold`, or a cold lens with `auto`) but `keep`.
     private mutating func stopColdCameras(keeping keep: Set<String>) -> [Action] {
-        guard standby == .cold else { return [] }
-        let stopping = lenses.map(\.name).filter { running.contains($0) && !keep.contains($0) }
+        guard standby != .hot else { return [] }
+        let stopping = lenses.map(\.name).filter { running.contains($0) && !keep.contains($0) && !isHot($0) }
         for lens in stopping {
             running.remove(lens)
             delivering.remove(lens)

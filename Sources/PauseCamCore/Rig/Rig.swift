@@ -10,6 +10,9 @@ public struct Rig: Sendable, Equatable {
     /// The lens active when the rig starts (`default_lens`, else the first).
     public var defaultLens: String
     public var standby: Standby
+    /// With `standby: auto`, the lenses that stay cold; every other lens is hot. Empty until the composition root
+    /// has planned the rig on this machine, so an undecided `auto` acts as `hot`.
+    public var autoColdLenses: Set<String> = []
     public var onAttach: AttachPolicy
     /// Zoom presets in file order.
     public var zoomPresets: [ZoomPreset]
@@ -289,6 +292,9 @@ public struct Rig: Sendable, Equatable {
         case hot
         /// A lens's camera opens when it becomes active.
         case cold
+        /// Hot for the lenses whose USB bus carries every camera lens on it at once, cold for the others
+        /// (`USBStandbyAutoChoice`); the composition root decides on this machine and fills `autoColdLenses`.
+        case auto
     }
 
     public enum AttachPolicy: String, Sendable, Equatable, CaseIterable {

@@ -19,12 +19,17 @@ public enum USBBandwidthReport {
     /// The report, indented by two spaces under a heading; empty when there is nothing to plan or to say.
     /// `formatChoices` are the `format: auto` lenses' encodings (already planned in them), each printed with why.
     public static func text(of plan: USBBandwidthPlan, unplanned: [Unplanned], standby: Rig.Standby,
-                            formatChoices: [USBFormatAutoChoice.Choice] = []) -> String {
+                            formatChoices: [USBFormatAutoChoice.Choice] = [],
+                            standbyChoices: [USBStandbyAutoChoice.Choice] = []) -> String {
         guard !plan.buses.isEmpty || !unplanned.isEmpty || !formatChoices.isEmpty else { return "" }
         let megabits = USBBandwidthPlanner.megabits
-        var out = "  USB bandwidth (periodic budget per bus; "
-            + (standby == .cold ? "standby cold: the active lens and, during a switch, the next one stream"
-                                : "standby hot: every lens streams at once") + "):\n"
+        let heading: String
+        switch standby {
+        case .hot: heading = "standby hot: every lens streams at once"
+        case .cold: heading = "standby cold: the active lens and, during a switch, the next one stream"
+        case .auto: heading = "standby auto: hot on a bus with room for all its lenses, cold on the others"
+        }
+        var out = "  USB bandwidth (periodic budget per bus; \(heading)):\n"
         for bus in plan.buses {
             let budget = bus.budget
             func percent(_ bits: Int64) -> String {
@@ -61,6 +66,9 @@ public enum USBBandwidthReport {
         }
         for choice in formatChoices {
             out += "    \(choice.lens): format auto: " + (choice.encoding?.rawValue ?? "no choice") + " (\(choice.reason))\n"
+        }
+        for choice in standbyChoices {
+            out += "    \(choice.lens): standby auto: \(choice.standby.rawValue) (\(choice.reason))\n"
         }
         for lens in unplanned { out += "    \(lens.lens): not planned: \(lens.reason)\n" }
         return out

@@ -68,8 +68,36 @@ public enum USBBandwidthCheck {
         let described = cameras ?? []
         let match = try? CameraMatcher.match(described.map(\.identity), to: rig.lenses)
         let (loads, unplanned) = self.loads(rig: rig, cameras: described, match: match, buses: buses)
-        let plan = USBBandwidthPlanner.plan(loads, buses: buses, standby: rig.standby)
+        let (plan, standbyChoices) = self.plan(loads, buses: buses, standby: rig.standby)
         let choices = USBFormatAutoResolution.choices(rig: rig, cameras: described, match: match, buses: buses)
-        return USBBandwidthReport.text(of: plan, unplanned: unplanned, standby: rig.standby, formatChoices: choices)
+        return USBBandwidthReport.text(of: plan, unplanned: unplanned, standby: rig.standby, formatChoices: choices,
+                                       standbyChoices: standbyChoices)
+    }
+
+    /// The plan under the rig's standby. With `standby: auto` each bus is planned hot when it carries all its
+    /// camera lenses at once and cold otherwise, as `USBStandbyAutoChoice` decides, and the choices are returned.
+    public static func plan(_ loads: [USBCameraLoad], buses: [USBBus], standby: Rig.Standby)
+        -> (plan: USBBandwidthPlan, standbyChoices: [USBStandbyAutoChoice.Choice]) {
+        guard standby == .auto else { return (USBBandwidthPlanner.plan(loads, buses: buses, standby: standby), []) }
+        let hot = USBBandwidthPlanner.plan(loads, buses: buses, standby: .hot)
+        let choices = USBStandbyAutoChoice.choose(hotPlan: hot)
+        let cold = Set(choices.filter { $0.standby == .cold }.map(\.lens))
+        let coldPlan = USBBandwidthPlanner.plan(loads, buses: buses, standby: .cold)
+        var merged = hot
+        merged.buses = hot.buses.map { bus in
+            guard bus.shares.contains(where: { cold.contains($0.load.lens) }) else { return bus }
+            return coldPlan.buses.first { $0.bus.number == bus.bus.number } ?? bus
+        }
+        return (merged, choices)
+    }
+
+    /// With `standby: auto`, the camera lenses that stay cold on this machine (for `Rig.autoColdLenses`), with
+    /// every choice for the session's log; empty choices for any other standby.
+    public static func autoStandby(rig: Rig, cameras: [CameraDescription], buses: [USBBus])
+        -> [USBStandbyAutoChoice.Choice] {
+        guard rig.standby == .auto else { return [] }
+        let match = try? CameraMatcher.match(cameras.map(\.identity), to: rig.lenses)
+        return plan(loads(rig: rig, cameras: cameras, match: match, buses: buses).loads, buses: buses,
+                    standby: .auto).standbyChoices
     }
 }

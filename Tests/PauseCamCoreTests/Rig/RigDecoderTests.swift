@@ -100,7 +100,7 @@ final class RigDecoderTests: XCTestCase {
             "t.yaml:1:6: name: expected a value, found nothing",
             "t.yaml:4:11: lenses.main.zoom: expected a zoom factor more than 0 and at most 100, found \"x\"",
             "t.yaml:5:18: lenses.main.match.usb: \"zz\" is not a USB id; write VENDOR:PRODUCT in hex, such as \"046d:085b\"",
-            "t.yaml:6:10: standby: \"warm\" is not one of hot, cold",
+            "t.yaml:6:10: standby: \"warm\" is not one of hot, cold, auto",
             "t.yaml:9:7: scripts.s step 1: stop before record",
             "t.yaml:10:1: unknown key \"zoom_preset\"; did you mean \"zoom_presets\"?",
         ])
