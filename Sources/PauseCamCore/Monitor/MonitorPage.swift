@@ -143,7 +143,7 @@ public enum MonitorPage {
       const $ = (id) => document.getElementById(id);
       let rig = null;
       let status = null;
-      let lastZoomSent = 0;
+      let lastZoomSent = 0, pendingZoom = null, pendingZoomTimer = 0;
 
       function log(text, kind) {
         const item = document.createElement("li");
@@ -307,11 +307,24 @@ public enum MonitorPage {
         const zooms = rig.lenses.map((l) => l.zoom);
         const lowest = Math.min(...zooms);
         const highest = Math.max(...zooms) * rig.max_digital_zoom;
-        const clamped = Math.min(highest, Math.max(lowest, factor));
-        const now = Date.now();
-        if (now - lastZoomSent < 150) return;
-        lastZoomSent = now;
-        command("zoom " + clamped.toFixed(2));
+        pendingZoom = Math.min(highest, Math.max(lowest, factor));
+        // At most one zoom command per 150 ms, and the gesture's last factor is always sent (after the wait):
+        // a fast pinch or wheel flick ends where the fingers ended, not at the value that happened to get through.
+        const wait = lastZoomSent + 150 - Date.now();
+        if (wait > 0) {
+          if (!pendingZoomTimer) pendingZoomTimer = setTimeout(sendPendingZoom, wait);
+          return;
+        }
+        sendPendingZoom();
+      }
+
+      function sendPendingZoom() {
+        pendingZoomTimer = 0;
+        if (pendingZoom === null) return;
+        lastZoomSent = Date.now();
+        const factor = pendingZoom;
+        pendingZoom = null;
+        command("zoom " + factor.toFixed(2));
       }
 
       function currentFactor() {
