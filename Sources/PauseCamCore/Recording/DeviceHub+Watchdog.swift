@@ -90,18 +90,8 @@ extension DeviceHub {
     /// Starts `camera` for `lens` on the device worker after a watchdog step; its settings are restored when it
     /// runs, a failure is told (the watchdog's next step comes after its backoff).
     private func start(_ camera: any Camera, lens name: String, attempt: Int, stoppingFirst: Bool) {
-        let deliver = delivery(lens: name), onEnd = ending(lens: name, camera: camera)
-        deviceWorker.submit { [weak self, serialContext] in
-            if stoppingFirst { camera.stop() }
-            do {
-                try camera.start(deliver: deliver, onEnd: onEnd)
-                serialContext.schedule(at: .zero) { [weak self] in self?.cameraStarted(camera, lens: name) }
-            } catch {
-                let reason = "\(error)"
-                serialContext.schedule(at: .zero) { [weak self] in
-                    self?.restartFailed(lens: name, attempt: attempt, reason: reason)
-                }
-            }
+        startOnDeviceWorker(camera, lens: name, stoppingFirst: stoppingFirst) { hub, reason in
+            hub.restartFailed(lens: name, attempt: attempt, reason: reason)
         }
     }
 

@@ -164,23 +164,33 @@ public final class DeviceHub: @unchecked Sendable {
     /// entry points (which check it), never on its own.
     public func startCamera(lens name: String) -> Bool {
         guard let camera = cameras[name] else { return false }
+        startOnDeviceWorker(camera, lens: name) { hub, reason in
+            // A camera that did not start is not watched: the bank decides what the lens does now.
+            if let current = hub.cameras[name], current === camera { hub.unwatchStream(lens: name) }
+            hub.report(.cameraFailedToStart(lens: name, camera: camera.displayName, reason: reason))
+        }
+        watchStream(lens: name)
+        return true
+    }
+
+    /// Starts `camera` for `lens` on the device worker (stopping it first when `stoppingFirst`); back on the
+    /// serial context, a start goes to `cameraStarted` (settings restored) and a failure to `failed` with the
+    /// error's text. The one way a camera is started, by the lens policy and by the watchdog alike.
+    func startOnDeviceWorker(_ camera: any Camera, lens name: String, stoppingFirst: Bool = false,
+                             failed: @escaping @Sendable (DeviceHub, String) -> Void) {
         let deliver = delivery(lens: name), onEnd = ending(lens: name, camera: camera)
         deviceWorker.submit { [weak self, serialContext] in
+            if stoppingFirst { camera.stop() }
             do {
                 try camera.start(deliver: deliver, onEnd: onEnd)
                 serialContext.schedule(at: .zero) { [weak self] in self?.cameraStarted(camera, lens: name) }
             } catch {
                 let reason = "\(error)"
                 serialContext.schedule(at: .zero) { [weak self] in
-                    guard let self else { return }
-                    // A camera that did not start is not watched: the bank decides what the lens does now.
-                    if let current = self.cameras[name], current === camera { self.unwatchStream(lens: name) }
-                    self.report(.cameraFailedToStart(lens: name, camera: camera.displayName, reason: reason))
+                    if let self { failed(self, reason) }
                 }
             }
         }
-        watchStream(lens: name)
-        return true
     }
 
     /// Where the cameras of `lens` deliver: the frame counter (the watchdog's evidence), the monitor, and the
