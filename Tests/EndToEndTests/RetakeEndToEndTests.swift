@@ -90,6 +90,7 @@ final class RetakeEndToEndTests: XCTestCase {
         let audio = try XCTUnwrap(Double(streams.first { $0.codecType == "audio" }?.duration ?? ""), file: file, line: line)
         let aacFrame = 1024.0 / 48_000
         XCTAssertEqual(audio, video, accuracy: aacFrame, "sound and picture durations", file: file, line: line)
+        XCTAssertLessThanOrEqual(audio, video + 0.001, "the sound ends with the picture", file: file, line: line)
         if clock == "simulated" { XCTAssertEqual(video, 4.5, accuracy: 1e-6, file: file, line: line) }
         // The sound is one unbroken run of whole AAC packets: no packet shortened or stretched at a cut, where a
         // player would play 1024 samples in less or more time and the sound would slide against the picture.
@@ -104,6 +105,26 @@ final class RetakeEndToEndTests: XCTestCase {
         let written = try XCTUnwrap(sidecar.audio?.samplesWritten, file: file, line: line)
         XCTAssertLessThan(abs(written - decoded), 1024, "samples_written \(written), in the movie \(decoded)",
                           file: file, line: line)
+    }
+
+    /// The last AAC packet is padded to 1024 samples; the movie plays only what the picture covers, so the sound
+    /// never outlasts it (2.01 s of recording: 61 frames, 2.0333 s; whole packets would end at 2.048 s).
+    func testTheSoundEndsWithThePictureWithAndWithoutARetake() throws {
+        for (name, lines) in [("plain", ["record A", "wait 2.01s", "stop"]),
+                              ("retaken", ["record A", "wait 1s", "chapter B", "wait 0.5s", "retake", "wait 1.01s",
+                                           "stop"])] {
+            let directory = try ProcessRunner.temporaryDirectory("sound-end-\(name)")
+            let result = try ProcessRunner.run(BinaryLocator.pausecam.path, [
+                "shell", ProcessRunner.rig("e2e.yaml"), "--clock", "simulated", "--output", directory.path,
+            ], input: lines.joined(separator: "\n") + "\n")
+            XCTAssertEqual(result.status, 0, result.stdoutText + result.stderr)
+            let streams = try MediaProbe(path: directory.appendingPathComponent("e2e-rig.mov").path).streams()
+            let video = try XCTUnwrap(Double(streams.first { $0.codecType == "video" }?.duration ?? ""))
+            let audio = try XCTUnwrap(Double(streams.first { $0.codecType == "audio" }?.duration ?? ""))
+            XCTAssertEqual(video, 61.0 / 30, accuracy: 1e-6, name)
+            XCTAssertLessThanOrEqual(audio, video + 0.001, "\(name): the sound ends with the picture")
+            XCTAssertGreaterThan(audio, video - 1024.0 / 48_000, "\(name): and not a packet before it")
+        }
     }
 
     /// The movie's audio packets' presentation times, in the stream's time base (1/48000 here).

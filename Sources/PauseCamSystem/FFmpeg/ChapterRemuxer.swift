@@ -96,6 +96,9 @@ struct ChapterRemuxer {
         var videoShift: Int64?
         // Per audio stream with fixed-size packets: where its packets are cut, and the samples a packet holds.
         var audioCuts: [Int: (cut: WholePacketAudioCut, samples: Int)] = [:]
+        // Per audio stream, the packet not written yet (see below); and where the picture ends, in seconds.
+        var heldAudio: [Int: FFmpegPacketBox] = [:]
+        var videoEnd: Double?
         for index in 0..<Int(input.pointee.nb_streams) where !discardedSpans.isEmpty {
             let source = input.pointee.streams[index]!
             let parameters = source.pointee.codecpar.pointee
@@ -159,7 +162,34 @@ struct ChapterRemuxer {
             av_packet_rescale_ts(box.packet, source.pointee.time_base, target.pointee.time_base)
             box.packet.pointee.stream_index = streamMap[sourceIndex]
             box.packet.pointee.pos = -1
+            if source.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO {
+                // Each audio packet waits for the next one, so the last can be trimmed to the picture's end below.
+                let held = heldAudio[sourceIndex] ?? FFmpegPacketBox()
+                if held.packet.pointee.data != nil {
+                    try FFmpegError.check(av_interleaved_write_frame(output, held.packet),
+                                          "av_interleaved_write_frame(\(path))")
+                }
+                av_packet_move_ref(held.packet, box.packet)
+                heldAudio[sourceIndex] = held
+                continue
+            }
+            if box.packet.pointee.pts != pausecam_av_nopts_value() {
+                let end = Double(box.packet.pointee.pts + max(0, box.packet.pointee.duration))
+                    * av_q2d(target.pointee.time_base)
+                videoEnd = max(videoEnd ?? end, end)
+            }
             try FFmpegError.check(av_interleaved_write_frame(output, box.packet), "av_interleaved_write_frame(\(path))")
+        }
+        // The last AAC packet is padded to a whole packet; its duration says how much of it plays. A movie's sound
+        // ends with its picture: the packet is cut at the last frame's end, never lengthened.
+        for (sourceIndex, held) in heldAudio.sorted(by: { $0.key < $1.key }) where held.packet.pointee.data != nil {
+            let target = output.pointee.streams[Int(streamMap[sourceIndex])]!
+            if let videoEnd, held.packet.pointee.pts != pausecam_av_nopts_value() {
+                let endTicks = Int64((videoEnd / av_q2d(target.pointee.time_base)).rounded())
+                let room = endTicks - held.packet.pointee.pts
+                if room > 0 && room < held.packet.pointee.duration { held.packet.pointee.duration = room }
+            }
+            try FFmpegError.check(av_interleaved_write_frame(output, held.packet), "av_interleaved_write_frame(\(path))")
         }
         try FFmpegError.check(av_write_trailer(output), "av_write_trailer(\(path))")
         return audioCuts.values.reduce(0) { $0 + Int($1.cut.droppedPackets) * $1.samples }
