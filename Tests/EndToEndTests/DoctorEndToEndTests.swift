@@ -94,6 +94,10 @@ final class DoctorEndToEndTests: XCTestCase {
     func testDoctorShowsWhereEachCameraSitsAndABusThatCannotCarryThemInAUmockdevTestbed() throws {
         try UmockdevScenario.run("usbplan", test: "EndToEndTests.DoctorInsideTestbedTests/testCamerasAndUSBPlan")
     }
+
+    func testDoctorPlansAStandbyAutoRigAsCheckDoesInAUmockdevTestbed() throws {
+        try UmockdevScenario.run("usbplan", test: "EndToEndTests.DoctorInsideTestbedTests/testStandbyAutoPlan")
+    }
 }
 
 /// Runs inside the umockdev "usbplan" testbed (see `USBPlanInsideTestbedTests`); skipped anywhere else. Its video
@@ -129,5 +133,35 @@ final class DoctorInsideTestbedTests: XCTestCase {
         XCTAssertTrue(text.contains("           fix: `format: mjpeg` on lens wide"), text)
         XCTAssertTrue(text.contains("\n  4. bus 1 (USB 2.0 high speed, controller 0000:00:14.0): wide YUYV 640x480@30"),
                       "the bus is in the list of blockers, after the three cameras:\n\(text)")
+    }
+
+    /// The same three cameras with `standby: auto`: the bus cannot carry all three streaming, so `check` runs them
+    /// cold (two stream at once, during a switch) and so must doctor, where the bus then fits and blocks nothing.
+    func testStandbyAutoPlan() throws {
+        guard ProcessInfo.processInfo.environment["PAUSECAM_UMOCKDEV_SCENARIO"] == "usbplan" else {
+            throw XCTSkip("runs inside the umockdev testbed (DoctorEndToEndTests starts it)")
+        }
+        let folder = try ProcessRunner.temporaryDirectory("doctor-usbplan-auto")
+        let path = folder.appendingPathComponent("desk.yaml").path
+        try """
+        name: Desk
+        output: {size: 1280x720, fps: 30, directory: "\(folder.path)"}
+        audio: {device: none}
+        standby: auto
+        lenses:
+          wide: {zoom: 1, match: {serial: "AAAA1111"}, format: yuyv, size: 640x480}
+          tele: {zoom: 2, match: {serial: "BBBB2222"}, format: yuyv, size: 640x480}
+          main: {zoom: 1.5, match: {serial: "CCCC3333"}, format: yuyv, size: 640x480}
+        """.write(toFile: path, atomically: true, encoding: .utf8)
+        let check = try ProcessRunner.run(BinaryLocator.pausecam.path, ["check", path])
+        XCTAssertTrue(check.stdoutText.contains("    wide: standby auto: cold ("), check.stdoutText + check.stderr)
+        let result = try ProcessRunner.run(BinaryLocator.pausecam.path, ["doctor", path],
+                                           environment: ["XDG_CACHE_HOME": folder.path])
+        let text = result.stdoutText
+        let busLine = text.split(separator: "\n").first { $0.contains("bus 1 (USB 2.0 high speed") } ?? ""
+        XCTAssertTrue(busLine.hasPrefix("  ok       bus 1 (USB 2.0 high speed, controller 0000:00:14.0): wide YUYV "
+                                        + "640x480@30, tele YUYV 640x480@30, main YUYV 640x480@30: 294.9 Mbit/s"),
+                      "planned cold, as check plans it:\n\(text)")
+        XCTAssertFalse(text.contains("BLOCKER  bus 1"), text)
     }
 }

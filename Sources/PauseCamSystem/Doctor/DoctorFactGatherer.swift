@@ -64,7 +64,8 @@ public enum DoctorFactGatherer {
             if let cameraLenses, !cameraLenses.isEmpty {
                 let (loads, unplanned) = USBBandwidthCheck.loads(rig: rig, cameras: described, match: match,
                                                                  buses: buses)
-                facts.usbPlan = USBBandwidthPlanner.plan(loads, buses: buses, standby: rig.standby)
+                // The plan `check` prints: with `standby: auto`, each bus hot or cold as a session would run it.
+                facts.usbPlan = USBBandwidthCheck.plan(loads, buses: buses, standby: rig.standby).plan
                 facts.unplannedLenses = unplanned
             }
         }
