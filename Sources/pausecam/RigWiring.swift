@@ -39,9 +39,13 @@ final class RigWiring: @unchecked Sendable {
             events(.notice(text: text, isWarning: text.hasPrefix(warning)))
         }
         var rig = EncoderPresetSetup.resolve(rig, simulated: clock == .simulated, notify: notify)
+        let realLenses = rig.lenses.filter { if case .camera = $0.source { return true } else { return false } }
+        // Where the cameras sit on USB, read once: for `standby: auto` and the hub's bandwidth fallback.
+        let described = realLenses.isEmpty ? [] : (try? UdevDeviceManager().describeCameras()) ?? []
+        let usbBuses = realLenses.isEmpty ? [] : (try? UdevUSBTopology.buses()) ?? []
+        var lensBuses = USBBandwidthCheck.lensBuses(rig: rig, cameras: described, buses: usbBuses)
         if rig.standby == .auto {
-            let choices = USBBandwidthCheck.autoStandby(rig: rig, cameras: (try? UdevDeviceManager().describeCameras()) ?? [],
-                                                        buses: (try? UdevUSBTopology.buses()) ?? [])
+            let choices = USBBandwidthCheck.autoStandby(rig: rig, cameras: described, buses: usbBuses)
             rig.autoColdLenses = Set(choices.filter { $0.standby == .cold }.map(\.lens))
             for choice in choices { notify("lens \(choice.lens): standby auto: \(choice.standby.rawValue) (\(choice.reason))") }
         }
@@ -63,7 +67,6 @@ final class RigWiring: @unchecked Sendable {
         var microphoneCard: MicrophoneIdentity?
         let warn: @Sendable (String) -> Void = { notify("warning: \($0)") }
         var cameras: [String: any Camera] = [:]
-        let realLenses = rig.lenses.filter { if case .camera = $0.source { return true } else { return false } }
         if !realLenses.isEmpty {
             if clock == .simulated {
                 throw UsageError("--clock simulated drives virtual lenses only; lenses \(realLenses.map(\.name).joined(separator: ", ")) are real cameras")
@@ -112,6 +115,12 @@ final class RigWiring: @unchecked Sendable {
                 break
             }
         }
+        if let (bus, lenses) = try RigWiring.faultUSBBus(rig: rig) {
+            for lens in lenses {
+                cameras[lens] = cameras[lens].map(bus.camera)
+                lensBuses[lens] = bus.name
+            }
+        }
 
         var microphone: (any Microphone)?
         switch rig.audio.device {
@@ -153,7 +162,8 @@ final class RigWiring: @unchecked Sendable {
         let devices = DeviceHub(rig: rig, cameras: cameras, microphone: microphone, serialContext: serialContext,
                                 devices: clock == .real ? SerialQueueWorker(label: "pausecam.devices") : InlineWorker(),
                                 monitor: monitor, opener: SystemDeviceOpener(rig: rig, notify: notify),
-                                lensNodes: lensNodes, microphoneCard: microphoneCard, notify: events)
+                                lensNodes: lensNodes, lensBuses: lensBuses, microphoneCard: microphoneCard,
+                                notify: events)
         let sinkFactory = MovieWriterFactory(extraEncodeTime: RigWiring.faultDelay("PAUSECAM_FAULT_SLOW_ENCODER_MS"),
                                              extraOpenTime: RigWiring.faultDelay("PAUSECAM_FAULT_SLOW_OPEN_MS"),
                                              remuxGate: ProcessInfo.processInfo.environment["PAUSECAM_FAULT_REMUX_GATE"])
@@ -254,6 +264,26 @@ final class RigWiring: @unchecked Sendable {
     static func faultDelay(_ name: String) -> MediaTime {
         let milliseconds = ProcessInfo.processInfo.environment[name].flatMap(Int64.init) ?? 0
         return .milliseconds(Swift.max(0, milliseconds))
+    }
+
+    /// Fault injection: `PAUSECAM_FAULT_USB_STREAMS=N:LENS,LENS…` puts those virtual lenses on one simulated USB
+    /// bus that carries N streams at once (`VirtualUSBBus`), so a start beyond N is refused as `ENOSPC` refuses
+    /// it on a real bus; `nil` when unset. A malformed value or a lens that is not virtual is a usage error.
+    static func faultUSBBus(rig: Rig) throws -> (VirtualUSBBus, [String])? {
+        let name = "PAUSECAM_FAULT_USB_STREAMS"
+        guard let value = ProcessInfo.processInfo.environment[name] else { return nil }
+        let parts = value.split(separator: ":", maxSplits: 1).map(String.init)
+        guard parts.count == 2, let streams = Int(parts[0]), streams >= 0 else {
+            throw UsageError("\(name)=\(value): write STREAMS:LENS,LENS… (e.g. 2:wide,main,tele)")
+        }
+        let lenses = parts[1].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        for lens in lenses {
+            guard case .virtual = rig.lens(named: lens)?.source else {
+                throw UsageError("\(name): lens \(lens) is not a virtual lens of rig \"\(rig.name)\"; "
+                                 + "only virtual lenses go on the simulated bus")
+            }
+        }
+        return (VirtualUSBBus(streams: streams), lenses)
     }
 
     static func rule(of lens: Rig.Lens) -> String {

@@ -30,6 +30,10 @@ public enum EngineEvent: Sendable, Equatable {
     case cameraFailedToStart(lens: String, camera: String, reason: String)
     /// A lens choice that came to nothing after the command's reply (a camera failed to start meanwhile).
     case lensChoiceRefused(reason: String)
+    /// `lens`'s camera could not start for lack of bandwidth on its USB bus (`bus`), so PauseCam stopped the
+    /// camera of `stopped` (a hot lens on the same bus, not the one shown) and starts `lens`'s once more;
+    /// `stopped` is cold from then on. The movie stays on the lens it showed until `lens` delivers.
+    case lensStoppedForBandwidth(stopped: String, lens: String, bus: String)
     /// The microphone could not start.
     case microphoneFailedToStart(microphone: String, reason: String)
     /// A (re)plugged microphone was taken; `nextClip` when the running clip has no sound track to resume.

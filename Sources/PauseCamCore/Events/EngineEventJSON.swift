@@ -18,6 +18,7 @@ extension EngineEvent {
         case .cameraLost: return "camera_lost"
         case .cameraFailedToStart: return "camera_failed_to_start"
         case .lensChoiceRefused: return "lens_choice_refused"
+        case .lensStoppedForBandwidth: return "lens_stopped_for_bandwidth"
         case .microphoneFailedToStart: return "microphone_failed_to_start"
         case .microphoneAttached: return "microphone_attached"
         case .microphoneStopped: return "microphone_stopped"
@@ -90,6 +91,10 @@ extension EngineEvent {
             fields["lens"] = lens
             fields["camera"] = camera
             fields["reason"] = reason
+        case .lensStoppedForBandwidth(let stopped, let lens, let bus):
+            fields["stopped"] = stopped
+            fields["lens"] = lens
+            fields["bus"] = bus
         case .lensChoiceRefused(let reason), .microphoneStopped(let reason), .recordingFailed(let reason):
             fields["reason"] = reason
         case .microphoneFailedToStart(let microphone, let reason):

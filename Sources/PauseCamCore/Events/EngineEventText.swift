@@ -28,6 +28,9 @@ extension EngineEvent {
             return "lens \(lens): \(camera) could not start: \(reason)"
         case .lensChoiceRefused(let reason):
             return reason
+        case .lensStoppedForBandwidth(let stopped, let lens, let bus):
+            return "lens \(lens)'s camera could not start: no USB bandwidth left on \(bus); stopped lens "
+                + "\(stopped)'s camera (cold from now on) to make room, and trying again"
         case .microphoneFailedToStart(let microphone, let reason):
             return "microphone \(microphone) could not start: \(reason)"
         case .microphoneAttached(let microphone, let nextClip):

@@ -39,6 +39,9 @@ public struct LensBank: Sendable, Equatable {
         case detached(lens: String, at: MediaTime)
         /// Starting the camera of `lens` failed (the controller tried a `startCamera` action).
         case startFailed(lens: String, at: MediaTime)
+        /// The camera of `lens` could not start for lack of USB bandwidth, and the controller stops `stopped` (the
+        /// victim `bandwidthVictim` chose) to make room: `stopped` is cold from now on and `lens` starts once more.
+        case stoppedForBandwidth(lens: String, stopped: String)
         /// A clip starts recording, or resumes, at `time`: a lens is watched for stalls from here.
         case recordingStarted(at: MediaTime)
         /// Time passes (the controller ticks every 100 ms while recording): stalls and slates are decided.
@@ -77,6 +80,11 @@ public struct LensBank: Sendable, Equatable {
     public private(set) var running: Set<String> = []
     /// Running lenses whose camera has delivered a frame since it started: a switch to one of them is instant.
     public private(set) var delivering: Set<String> = []
+    /// Hot lenses whose camera was stopped to make USB bandwidth for another (`stoppedForBandwidth`): cold from
+    /// then on, for the rest of the run, so they never take the bandwidth back while another lens needs it.
+    public private(set) var stoppedForBandwidth: Set<String> = []
+    /// Lenses whose start is being tried again after another lens was stopped for them: a second refusal is final.
+    private var retryingForBandwidth: Set<String> = []
     /// The capture time of each lens's newest frame.
     private var lastFrame: [String: MediaTime] = [:]
     /// Stalls are judged from here on (a clip's start or resume), not from frames seen while no clip recorded.
@@ -131,6 +139,12 @@ public struct LensBank: Sendable, Equatable {
             return detached(lens, at: time)
         case .startFailed(let lens, let time):
             return startFailed(lens, at: time)
+        case .stoppedForBandwidth(let lens, let stopped):
+            running.remove(stopped)
+            delivering.remove(stopped)
+            stoppedForBandwidth.insert(stopped)
+            retryingForBandwidth.insert(lens)
+            return [.stopCamera(stopped), .startCamera(lens)]
         case .recordingStarted(let time):
             watchedSince = time
             guard case .lost(let lens, let since, _, _, let waiting) = state else { return [] }
@@ -195,6 +209,7 @@ public struct LensBank: Sendable, Equatable {
     private mutating func frame(of lens: String, at pts: MediaTime) -> [Action] {
         guard running.contains(lens) else { return [] }
         delivering.insert(lens)
+        retryingForBandwidth.remove(lens)
         if lastFrame[lens].map({ pts > $0 }) ?? true { lastFrame[lens] = pts }
         switch state {
         case .live(let current):
@@ -270,6 +285,7 @@ public struct LensBank: Sendable, Equatable {
     private mutating func startFailed(_ lens: String, at time: MediaTime) -> [Action] {
         running.remove(lens)
         delivering.remove(lens)
+        retryingForBandwidth.remove(lens)
         switch state {
         case .switching(let from, let to, _) where to == lens:
             state = .live(lens: from)
@@ -305,6 +321,18 @@ public struct LensBank: Sendable, Equatable {
     }
 
     // MARK: Policy
+
+    /// The lens whose camera to stop so that `lens`'s camera, refused by its USB bus for lack of bandwidth, can
+    /// start: the first of `sharingBus` (the other lenses on that bus, in rig order) that streams hot and is not
+    /// the lens the movie shows. Only for the lens the rig is switching to (`activeLens`: a switch, a fallback),
+    /// and once per start: `nil` when a retry was already made, or when nothing on the bus can be spared (the start
+    /// then fails as any other).
+    public func bandwidthVictim(for lens: String, sharingBus: [String]) -> String? {
+        guard lens == activeLens, running.contains(lens), !retryingForBandwidth.contains(lens) else { return nil }
+        return sharingBus.first { other in
+            other != lens && other != showing && running.contains(other) && isHot(other)
+        }
+    }
 
     /// The active lens `lens` is gone: switch to the lens nearest in zoom that has a camera (instantly when it
     /// delivers, else pending on its first frame, holding the picture meanwhile); with none, hold then slate.
@@ -344,12 +372,14 @@ public struct LensBank: Sendable, Equatable {
         guard withCamera.contains(lens), !running.contains(lens) else { return [] }
         running.insert(lens)
         delivering.remove(lens)
+        retryingForBandwidth.remove(lens)
         return [.startCamera(lens)]
     }
 
     /// Whether `lens`'s camera streams all the time: every lens with `standby: hot`, none with `cold`, those not in
-    /// `autoColdLenses` with `auto`.
+    /// `autoColdLenses` with `auto`; never one stopped to make USB bandwidth (`stoppedForBandwidth`).
     private func isHot(_ lens: String) -> Bool {
+        guard !stoppedForBandwidth.contains(lens) else { return false }
         switch standby {
         case .hot: return true
         case .cold: return false
@@ -357,9 +387,10 @@ public struct LensBank: Sendable, Equatable {
         }
     }
 
-    /// Closes every running cold camera (`standby: cold`, or a cold lens with `auto`) but `keep`.
+    /// Closes every running cold camera (`standby: cold`, a cold lens with `auto`, a lens stopped for bandwidth)
+    /// but `keep`.
     private mutating func stopColdCameras(keeping keep: Set<String>) -> [Action] {
-        guard standby != .hot else { return [] }
+        guard standby != .hot || !stoppedForBandwidth.isEmpty else { return [] }
         let stopping = lenses.map(\.name).filter { running.contains($0) && !keep.contains($0) && !isHot($0) }
         for lens in stopping {
             running.remove(lens)

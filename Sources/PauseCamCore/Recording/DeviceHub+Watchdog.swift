@@ -90,8 +90,8 @@ extension DeviceHub {
     /// Starts `camera` for `lens` on the device worker after a watchdog step; its settings are restored when it
     /// runs, a failure is told (the watchdog's next step comes after its backoff).
     private func start(_ camera: any Camera, lens name: String, attempt: Int, stoppingFirst: Bool) {
-        startOnDeviceWorker(camera, lens: name, stoppingFirst: stoppingFirst) { hub, reason in
-            hub.restartFailed(lens: name, attempt: attempt, reason: reason)
+        startOnDeviceWorker(camera, lens: name, stoppingFirst: stoppingFirst) { hub, failure in
+            hub.restartFailed(lens: name, attempt: attempt, reason: failure.reason)
         }
     }
 

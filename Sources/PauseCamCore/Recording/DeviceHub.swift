@@ -28,8 +28,9 @@ public final class DeviceHub: @unchecked Sendable {
         case cameraAttached(lens: String, camera: String)
         /// The camera of `lens` is gone (unplugged, or it ended by itself) and forgotten.
         case cameraLost(lens: String, reason: String)
-        /// The camera of `lens` could not start; the lens has no running camera.
-        case cameraFailedToStart(lens: String, camera: String, reason: String)
+        /// The camera of `lens` could not start; the lens has no running camera. `outOfBandwidth` when its USB bus
+        /// refused the stream for lack of bandwidth (`CameraStartFailure.isBandwidthExhausted`).
+        case cameraFailedToStart(lens: String, camera: String, reason: String, outOfBandwidth: Bool)
         /// The microphone could not start: the rig records without sound until one is plugged in.
         case microphoneFailedToStart(microphone: String, reason: String)
         /// The microphone ended (unplugged); its next chunk means it is back (`microphoneReturned()`).
@@ -99,6 +100,10 @@ public final class DeviceHub: @unchecked Sendable {
     /// The device node serving each real lens: how an unplugged node is traced to its lens, and where a
     /// microphone that belongs to a lens's camera is looked for.
     public internal(set) var lensNodes: [String: String]
+    /// The USB bus each camera lens's camera sat on when the rig started ("bus 1 (USB 2.0 high speed, controller
+    /// 0000:00:14.0)"), as the bandwidth plan counts it: the lenses that share a bus share its periodic budget,
+    /// so stopping one can make room for another (`lenses(sharingBusWith:)`). A lens not on USB is absent.
+    public var lensBuses: [String: String]
     /// The sound card the microphone records from: its `remove` stops the microphone.
     public internal(set) var microphoneCard: MicrophoneIdentity?
     /// Set by `stopDevices()`: a device opened after it (a microphone still opening) is dropped, not started.
@@ -123,7 +128,8 @@ public final class DeviceHub: @unchecked Sendable {
     public init(rig: Rig, cameras: [String: any Camera], microphone: (any Microphone)?,
                 serialContext: any SerialContext, devices: any BackgroundWorker, monitor: (any MonitorTap)? = nil,
                 opener: (any DeviceOpening)? = nil, lensNodes: [String: String] = [:],
-                microphoneCard: MicrophoneIdentity? = nil, notify: @escaping (EngineEvent) -> Void) {
+                lensBuses: [String: String] = [:], microphoneCard: MicrophoneIdentity? = nil,
+                notify: @escaping (EngineEvent) -> Void) {
         self.rig = rig
         self.cameras = cameras
         self.microphone = microphone
@@ -132,6 +138,7 @@ public final class DeviceHub: @unchecked Sendable {
         self.monitor = monitor
         self.opener = opener
         self.lensNodes = lensNodes
+        self.lensBuses = lensBuses
         self.microphoneCard = microphoneCard
         self.notify = notify
         lensSettings = Dictionary(uniqueKeysWithValues: rig.lenses.map { ($0.name, LensCameraSettings(controls: $0.controls)) })
@@ -164,10 +171,11 @@ public final class DeviceHub: @unchecked Sendable {
     /// entry points (which check it), never on its own.
     public func startCamera(lens name: String) -> Bool {
         guard let camera = cameras[name] else { return false }
-        startOnDeviceWorker(camera, lens: name) { hub, reason in
+        startOnDeviceWorker(camera, lens: name) { hub, failure in
             // A camera that did not start is not watched: the bank decides what the lens does now.
             if let current = hub.cameras[name], current === camera { hub.unwatchStream(lens: name) }
-            hub.report(.cameraFailedToStart(lens: name, camera: camera.displayName, reason: reason))
+            hub.report(.cameraFailedToStart(lens: name, camera: camera.displayName, reason: failure.reason,
+                                            outOfBandwidth: failure.outOfBandwidth))
         }
         watchStream(lens: name)
         return true
@@ -175,9 +183,9 @@ public final class DeviceHub: @unchecked Sendable {
 
     /// Starts `camera` for `lens` on the device worker (stopping it first when `stoppingFirst`); back on the
     /// serial context, a start goes to `cameraStarted` (settings restored) and a failure to `failed` with the
-    /// error's text. The one way a camera is started, by the lens policy and by the watchdog alike.
+    /// error's text and kind. The one way a camera is started, by the lens policy and by the watchdog alike.
     func startOnDeviceWorker(_ camera: any Camera, lens name: String, stoppingFirst: Bool = false,
-                             failed: @escaping @Sendable (DeviceHub, String) -> Void) {
+                             failed: @escaping @Sendable (DeviceHub, StartFailure) -> Void) {
         let deliver = delivery(lens: name), onEnd = ending(lens: name, camera: camera)
         deviceWorker.submit { [weak self, serialContext] in
             if stoppingFirst { camera.stop() }
@@ -185,12 +193,27 @@ public final class DeviceHub: @unchecked Sendable {
                 try camera.start(deliver: deliver, onEnd: onEnd)
                 serialContext.schedule(at: .zero) { [weak self] in self?.cameraStarted(camera, lens: name) }
             } catch {
-                let reason = "\(error)"
+                let failure = StartFailure(reason: "\(error)",
+                                           outOfBandwidth: (error as? any CameraStartFailure)?.isBandwidthExhausted == true)
                 serialContext.schedule(at: .zero) { [weak self] in
-                    if let self { failed(self, reason) }
+                    if let self { failed(self, failure) }
                 }
             }
         }
+    }
+
+    /// Why a camera did not start, as the serial context gets it from the device worker.
+    struct StartFailure: Sendable {
+        /// The error's text, for people.
+        var reason: String
+        /// The camera's USB bus had no bandwidth left for the stream.
+        var outOfBandwidth: Bool
+    }
+
+    /// The other camera lenses on `lens`'s USB bus (`lensBuses`), in rig order; empty for a lens not on USB.
+    public func lenses(sharingBusWith lens: String) -> [String] {
+        guard let bus = lensBuses[lens] else { return [] }
+        return rig.lenses.map(\.name).filter { $0 != lens && lensBuses[$0] == bus }
     }
 
     /// Where the cameras of `lens` deliver: the frame counter (the watchdog's evidence), the monitor, and the

@@ -66,7 +66,16 @@ extension RigController {
             notify(.cameraLost(lens: lens, reason: reason))
             clips.warnClip("lens \(lens) lost its camera: \(reason)")
             perform(bank.handle(.detached(lens: lens, at: serialContext.clock.now())))
-        case .cameraFailedToStart(let lens, let camera, let reason):
+        case .cameraFailedToStart(let lens, let camera, let reason, let outOfBandwidth):
+            if outOfBandwidth, let bus = devices.lensBuses[lens],
+               let stopped = bank.bandwidthVictim(for: lens, sharingBus: devices.lenses(sharingBusWith: lens)) {
+                // The old lens keeps filling the movie meanwhile: the bank's pending switch still waits for `lens`.
+                let event = EngineEvent.lensStoppedForBandwidth(stopped: stopped, lens: lens, bus: bus)
+                notify(event)
+                clips.warnClip(event.text)
+                perform(bank.handle(.stoppedForBandwidth(lens: lens, stopped: stopped)))
+                return
+            }
             // The bank's rejections are told as events, since the command that led here has had its reply.
             let event = EngineEvent.cameraFailedToStart(lens: lens, camera: camera, reason: reason)
             notify(event)

@@ -91,6 +91,21 @@ public enum USBBandwidthCheck {
         return (merged, choices)
     }
 
+    /// The USB bus each camera lens's connected camera sits on, in words ("bus 1 (USB 2.0 high speed, controller
+    /// 0000:00:14.0)"), for the `DeviceHub`'s bandwidth fallback: lenses with the same words share a budget.
+    /// Lenses without a camera, and cameras not on USB, are left out.
+    public static func lensBuses(rig: Rig, cameras: [CameraDescription], buses: [USBBus]) -> [String: String] {
+        guard let match = try? CameraMatcher.match(cameras.map(\.identity), to: rig.lenses) else { return [:] }
+        var places: [String: String] = [:]
+        for lens in rig.lenses {
+            guard let identity = match.camera(for: lens.name),
+                  let placement = cameras.first(where: { $0.identity == identity })?.usbPlacement else { continue }
+            places[lens.name] = (buses.first { $0.number == placement.bus }
+                ?? USBBus(number: placement.bus, speed: placement.speed)).description
+        }
+        return places
+    }
+
     /// With `standby: auto`, the camera lenses that stay cold on this machine (for `Rig.autoColdLenses`), with
     /// every choice for the session's log; empty choices for any other standby.
     public static func autoStandby(rig: Rig, cameras: [CameraDescription], buses: [USBBus])

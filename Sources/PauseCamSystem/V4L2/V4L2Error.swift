@@ -1,4 +1,5 @@
 import Foundation
+import PauseCamCore
 
 /// A V4L2 camera failed: which device node, which call, and what the user can do about it. Owned by whoever
 /// catches it; the text is meant for the user as is.
@@ -48,5 +49,14 @@ public enum V4L2Error: Error, CustomStringConvertible, Sendable, Equatable {
         case .noUsableFormat(let device, let wanted, let offered):
             return "\(device): the camera offers no \(wanted) format (it offers: \(offered))"
         }
+    }
+}
+
+extension V4L2Error: CameraStartFailure {
+    /// True for `bandwidthExhausted` (`VIDIOC_STREAMON`: `ENOSPC`): the engine may stop another camera on the bus
+    /// and try again.
+    public var isBandwidthExhausted: Bool {
+        if case .bandwidthExhausted = self { return true }
+        return false
     }
 }

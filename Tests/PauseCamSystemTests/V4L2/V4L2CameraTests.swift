@@ -59,7 +59,9 @@ final class V4L2CameraTests: XCTestCase {
                       recorder.endReasons[0])
         XCTAssertTrue(device.isClosed)
         XCTAssertEqual(device.mapped, 0)
-        XCTAssertThrowsError(try camera.start(deliver: recorder.deliver, onEnd: recorder.onEnd))
+        XCTAssertThrowsError(try camera.start(deliver: recorder.deliver, onEnd: recorder.onEnd)) { error in
+            XCTAssertEqual((error as? any CameraStartFailure)?.isBandwidthExhausted, false)
+        }
     }
 
     func testStreamOnENOSPCSaysUSBBandwidthAndReleasesBuffers() throws {
@@ -70,6 +72,8 @@ final class V4L2CameraTests: XCTestCase {
         let recorder = V4L2CameraRecorder()
         XCTAssertThrowsError(try camera.start(deliver: recorder.deliver, onEnd: recorder.onEnd)) { error in
             XCTAssertEqual(error as? V4L2Error, .bandwidthExhausted(device: "/dev/video9"))
+            // The engine tells it from other failures by its type, not its words.
+            XCTAssertEqual((error as? any CameraStartFailure)?.isBandwidthExhausted, true)
             let text = "\(error)"
             XCTAssertTrue(text.contains("USB bandwidth") && text.contains("mjpeg") && text.contains("/dev/video9"), text)
         }
