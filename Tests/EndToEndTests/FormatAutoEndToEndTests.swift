@@ -24,40 +24,43 @@ final class FormatAutoInsideTestbedTests: XCTestCase {
             throw XCTSkip("runs inside the umockdev testbed (FormatAutoEndToEndTests starts it)")
         }
         let folder = try ProcessRunner.temporaryDirectory("format-auto")
-        let path = folder.appendingPathComponent("desk.yaml").path
-        try """
-        name: Desk
-        output: {size: 1280x720, fps: 30}
-        audio: {device: none}
-        lenses:
-          wide: {zoom: 1, match: {serial: "AAAA1111"}, format: auto}
-          tele: {zoom: 2, match: {serial: "BBBB2222"}, format: auto}
-          main: {zoom: 1.5, match: {serial: "CCCC3333"}, format: auto}
-          side: {zoom: 3, match: {serial: "DDDD4444"}, format: auto, size: 640x480}
-        """.write(toFile: path, atomically: true, encoding: .utf8)
-        let expected = """
-                bus 1 (USB 2.0 high speed, controller 0000:00:14.0): budget 384.0 Mbit/s
-                  wide: port 1-1.1, 480 Mbit/s, MJPEG 1280x720@30, about 110.6 Mbit/s (29 %), up to 196.6 Mbit/s
-                  tele: port 1-1.2, 480 Mbit/s, MJPEG 1280x720@30, about 110.6 Mbit/s (29 %), up to 196.6 Mbit/s
-                  main: port 1-4, 480 Mbit/s, MJPEG 1280x720@30, about 110.6 Mbit/s (29 %), up to 196.6 Mbit/s
-                  total 331.8 Mbit/s (86 %): may not fit: within the budget by the MJPEG estimate
-            """
-        let reasons = """
-                wide: format auto: MJPEG (shares controller 0000:00:14.0 with lenses tele, main)
-                tele: format auto: MJPEG (shares controller 0000:00:14.0 with lenses wide, main)
-                main: format auto: MJPEG (shares controller 0000:00:14.0 with lenses wide, tele)
-                side: format auto: YUYV (alone on controller 0000:03:00.0, and YUYV 640x480@30 fits)
+        // `format: auto` written, and left out: auto is the default, so both rigs plan the same.
+        for (file, format) in [("desk.yaml", ", format: auto"), ("default.yaml", "")] {
+            let path = folder.appendingPathComponent(file).path
+            try """
+            name: Desk
+            output: {size: 1280x720, fps: 30}
+            audio: {device: none}
+            lenses:
+              wide: {zoom: 1, match: {serial: "AAAA1111"}\(format)}
+              tele: {zoom: 2, match: {serial: "BBBB2222"}\(format)}
+              main: {zoom: 1.5, match: {serial: "CCCC3333"}\(format)}
+              side: {zoom: 3, match: {serial: "DDDD4444"}\(format), size: 640x480}
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+            let expected = """
+                    bus 1 (USB 2.0 high speed, controller 0000:00:14.0): budget 384.0 Mbit/s
+                      wide: port 1-1.1, 480 Mbit/s, MJPEG 1280x720@30, about 110.6 Mbit/s (29 %), up to 196.6 Mbit/s
+                      tele: port 1-1.2, 480 Mbit/s, MJPEG 1280x720@30, about 110.6 Mbit/s (29 %), up to 196.6 Mbit/s
+                      main: port 1-4, 480 Mbit/s, MJPEG 1280x720@30, about 110.6 Mbit/s (29 %), up to 196.6 Mbit/s
+                      total 331.8 Mbit/s (86 %): may not fit: within the budget by the MJPEG estimate
+                """
+            let reasons = """
+                    wide: format auto: MJPEG (shares controller 0000:00:14.0 with lenses tele, main)
+                    tele: format auto: MJPEG (shares controller 0000:00:14.0 with lenses wide, main)
+                    main: format auto: MJPEG (shares controller 0000:00:14.0 with lenses wide, tele)
+                    side: format auto: YUYV (alone on controller 0000:03:00.0, and YUYV 640x480@30 fits)
 
-            """
-        for command in [["check", path], ["devices", "--rig", path]] {
-            let result = try ProcessRunner.run(BinaryLocator.pausecam.path, command)
-            let text = result.stdoutText
-            XCTAssertEqual(result.status, 0, text + result.stderr)
-            XCTAssertTrue(text.contains(expected), text)
-            XCTAssertTrue(text.contains("      side: port 3-2, 480 Mbit/s, YUYV 640x480@30, 147.5 Mbit/s (38 %)\n"
-                                        + "      total 147.5 Mbit/s (38 %): fits\n"), text)
-            XCTAssertTrue(text.contains(reasons), text)
-            XCTAssertFalse(text.contains("does not fit"), text)
+                """
+            for command in [["check", path], ["devices", "--rig", path]] {
+                let result = try ProcessRunner.run(BinaryLocator.pausecam.path, command)
+                let text = result.stdoutText
+                XCTAssertEqual(result.status, 0, text + result.stderr)
+                XCTAssertTrue(text.contains(expected), text)
+                XCTAssertTrue(text.contains("      side: port 3-2, 480 Mbit/s, YUYV 640x480@30, 147.5 Mbit/s (38 %)\n"
+                                            + "      total 147.5 Mbit/s (38 %): fits\n"), text)
+                XCTAssertTrue(text.contains(reasons), text)
+                XCTAssertFalse(text.contains("does not fit"), text)
+            }
         }
     }
 

@@ -85,6 +85,7 @@ final class USBPlanInsideTestbedTests: XCTestCase {
                 bus 3 (USB 2.0 high speed, controller 0000:03:00.0): budget 384.0 Mbit/s
                   side: port 3-2, 480 Mbit/s, MJPEG 1280x720@30, about 110.6 Mbit/s (29 %), up to 196.6 Mbit/s
                   total 110.6 Mbit/s (29 %): fits
+                side: format auto: MJPEG (YUYV 1280x720@30 needs 442.4 Mbit/s, more than its bus carries; MJPEG 1280x720@30 instead)
                 spare: not planned: not connected; `usb_port:` declares where it sits for the plan
 
             """

@@ -190,7 +190,7 @@ public struct Rig: Sendable, Equatable {
         /// takes the rig's.
         public var watchdog: MediaTime?
 
-        public init(name: String, zoom: Double = 1, source: Source, format: CaptureFormat = .any, width: Int? = nil,
+        public init(name: String, zoom: Double = 1, source: Source, format: CaptureFormat = .auto, width: Int? = nil,
                     height: Int? = nil, rate: FrameRate? = nil, controls: Controls = Controls(),
                     latency: MediaTime = .zero, orientation: PictureOrientation = .upright,
                     usbPort: USBPlacement? = nil) {
@@ -220,9 +220,9 @@ public struct Rig: Sendable, Equatable {
         }
 
         /// The pixel format a camera lens asks for (`format:`). `any` takes MJPEG when the camera offers it, else
-        /// YUYV. `auto` decides per camera from the USB plan (`USBFormatAutoChoice`): MJPEG for cameras sharing a
-        /// host controller, YUYV for a camera alone on one when its YUYV stream fits; where nothing says where
-        /// the camera sits, `auto` acts as `any`.
+        /// YUYV. `auto`, the default, decides per camera from the USB plan (`USBFormatAutoChoice`): MJPEG for
+        /// cameras sharing a host controller, YUYV for a camera alone on one when its YUYV stream fits; where
+        /// there is no plan (a camera not on USB, cameras that cannot be listed), `auto` acts as `any`.
         public enum CaptureFormat: String, Sendable, Equatable, CaseIterable { case mjpeg, yuyv, any, auto }
     }
 

@@ -33,7 +33,7 @@ public enum RigSummary {
             var details = ["zoom \(CommandParser.formatNumber(lens.zoom))x", source]
             if let w = lens.width, let h = lens.height { details.append("\(w)x\(h)") }
             if let r = lens.rate { details.append("\(r) fps") }
-            if lens.format != .any { details.append(lens.format.rawValue) }
+            if lens.format != .auto { details.append(lens.format.rawValue) }
             if !lens.orientation.isUpright { details.append(lens.orientation.description) }
             lines.append("    " + lens.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
                          + details.joined(separator: ", "))

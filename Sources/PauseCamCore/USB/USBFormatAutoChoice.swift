@@ -5,7 +5,8 @@
 /// - a lens whose camera shares its host controller with another camera lens streams MJPEG when the camera offers
 ///   it (several cameras fit on one controller only compressed, and the streams start and stop during switches);
 /// - a lens alone on its controller streams YUYV when its YUYV mode fits its bus on its own, else MJPEG;
-/// - a lens not on USB (a capture card, vivid) has no bus to spare: YUYV when offered;
+/// - a lens not on USB (a capture card, vivid) has no plan: it gets what `format: any` takes, MJPEG when offered
+///   (so `auto` can be the default without changing such a rig);
 /// - a camera that offers only one of the two gets that one.
 ///
 /// Pure: the caller says which mode each encoding would give the lens on its camera (what `V4L2FormatChooser`
@@ -58,7 +59,7 @@ public enum USBFormatAutoChoice {
                 return Choice(lens: name, encoding: .yuyv, reason: "the camera offers no MJPEG")
             }
             guard let placement = candidate.placement else {
-                return Choice(lens: name, encoding: .yuyv, reason: "not on USB: no bus bandwidth to save")
+                return Choice(lens: name, encoding: .mjpeg, reason: "not on USB: no bus plan, so as `format: any`")
             }
             let own = controller(of: placement)
             let sharing = candidates.filter { other in

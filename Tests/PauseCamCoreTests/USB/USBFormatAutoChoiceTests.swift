@@ -36,7 +36,7 @@ final class USBFormatAutoChoiceTests: XCTestCase {
             ("shared, but one offers no MJPEG", [lens("a", bus: 1), lens("b", bus: 1, mjpeg: false)], [.mjpeg, .yuyv]),
             ("alone, offers no YUYV", [lens("a", bus: 1, yuyv: false)], [.mjpeg]),
             ("offers neither", [lens("a", bus: 1, yuyv: false, mjpeg: false)], [nil]),
-            ("not on USB", [lens("a", bus: nil), lens("b", bus: nil)], [.yuyv, .yuyv]),
+            ("not on USB: as `format: any`", [lens("a", bus: nil), lens("b", bus: nil)], [.mjpeg, .mjpeg]),
             ("on a bus sysfs did not list: its own controller", [lens("a", bus: 7), lens("b", bus: 8)], [.yuyv, .yuyv]),
         ]
         for (name, candidates, expected) in table {
