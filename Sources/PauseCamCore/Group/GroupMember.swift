@@ -257,7 +257,7 @@ public final class GroupMember: Sendable {
             else { return nil }
             // A kept status that greets this member's first connection is of a member that was there first.
             let refusedHere = retained && s.connections == 1 && s.log.isEmpty
-            if refusedHere {
+            if refusedHere, s.refusal == nil {
                 s.refusal = GroupNotice.rateMismatch(host: status.host, theirs: theirs, ours: ours, ourHost: host,
                                                      refusedHere: true).text
             }
