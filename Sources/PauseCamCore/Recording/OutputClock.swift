@@ -150,7 +150,7 @@ public struct OutputClock: Sendable {
 
     /// Slot `index` of the grid of `frameDuration` anchored at `anchor`: the time this clock stamps it with, to
     /// the tick, so a caller that computes a command's time here meets the slot exactly.
-    public static func slotTime(anchor: MediaTime, index: Int64, frameDuration: MediaTime) -> MediaTime {
+    static func slotTime(anchor: MediaTime, index: Int64, frameDuration: MediaTime) -> MediaTime {
         let offset = (try? frameDuration.multiplied(by: index)) ?? .zero
         return anchor + offset
     }
