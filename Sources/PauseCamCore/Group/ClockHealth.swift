@@ -19,6 +19,7 @@ public struct KernelClockStatus: Sendable, Equatable {
 /// time service disciplines cannot be placed on the group's grid at all, so `record` is refused on it unless the
 /// rig says `require_sync: false`.
 public enum ClockHealth: Sendable, Equatable {
+    /// Synchronised, with an estimated error within a quarter frame.
     case ok
     /// The estimated error passes a quarter frame; the message says by how much and what to do.
     case warn(String)

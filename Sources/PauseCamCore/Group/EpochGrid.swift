@@ -46,6 +46,14 @@ public struct EpochGrid: Sendable, Equatable {
     /// `t` moved to the start of the first slot at or after it (`t` itself when it is one).
     public func snapped(_ t: Int64) -> Int64? { instant(ofSlot: slot(atOrAfter: t)) }
 
+    /// When a command given at `now` with `lead` takes effect: the first slot at or after now + lead (what a member
+    /// and `ctl --group` publish as `at_ns`).
+    public func effectiveTime(now: Int64, lead: MediaTime) -> Int64 {
+        let leadNanoseconds = SharedClockMapping.nanoseconds(lead)
+        let target = now.addingReportingOverflow(leadNanoseconds)
+        return target.overflow ? now : (snapped(target.partialValue) ?? target.partialValue)
+    }
+
     /// Division rounding toward −∞ (Swift's `/` rounds toward zero).
     private static func floorDivide(_ a: Int128, _ b: Int128) -> Int128 {
         let (q, r) = a.quotientAndRemainder(dividingBy: b)

@@ -4,6 +4,7 @@
 public struct GroupBrokerAddress: Sendable, Equatable, CustomStringConvertible {
     /// The host name or IP literal, without brackets.
     public var host: String
+    /// The TCP port (1883 for `mqtt://`, 8883 for `mqtts://` unless written).
     public var port: Int
     /// The connection is TLS (`mqtts://`).
     public var tls: Bool

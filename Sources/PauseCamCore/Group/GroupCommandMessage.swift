@@ -17,10 +17,13 @@ public struct GroupCommandMessage: Codable, Sendable, Equatable {
     /// The schema version this build writes and reads.
     public static let schemaVersion = 1
 
+    /// The schema version (`schemaVersion`); a member drops any other.
     public var v: Int
+    /// The group it is for; a member drops another group's.
     public var group: String
     /// The sender's host name (or `ctl@HOST` for a publisher that is no member).
     public var from: String
+    /// The sender's sequence number: greater than every earlier one of the same sender.
     public var seq: UInt64
     /// The shell-grammar line: `record`, `pause`, `chapter Interview`, `mark good take`…
     public var command: String

@@ -13,7 +13,9 @@ public struct GroupCommandRecord: Sendable, Equatable {
         case refusedUnsynchronised = "refused_unsynchronised"
     }
 
+    /// The sender's name.
     public var from: String
+    /// The sender's sequence number.
     public var seq: UInt64
     /// The shell-grammar line.
     public var command: String
@@ -25,6 +27,7 @@ public struct GroupCommandRecord: Sendable, Equatable {
     public var arrivedNanoseconds: Int64
     /// The capture time it was applied at (the session clock); `nil` when it was not applied.
     public var appliedAt: MediaTime?
+    /// Applied on time, late, here only, or refused.
     public var outcome: Outcome
     /// How late it arrived (arrival − at), nanoseconds; 0 unless `outcome` is `late`.
     public var lateByNanoseconds: Int64

@@ -19,6 +19,7 @@ public enum GroupDropReason: String, Sendable, Equatable, CaseIterable {
 
 /// How many messages were ignored, per reason: the group's line in the sidecar and in warnings.
 public struct GroupDropCounts: Sendable, Equatable {
+    /// The count of each reason that occurred.
     public private(set) var counts: [GroupDropReason: Int] = [:]
 
     public init() {}

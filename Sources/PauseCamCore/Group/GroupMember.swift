@@ -13,10 +13,13 @@ import Synchronization
 public final class GroupMember: Sendable {
     /// A command to carry out on this member's rig.
     public struct Application: Sendable, Equatable {
+        /// The command, parsed by the shell's parser.
         public var command: Command
         /// The line as published.
         public var line: String
+        /// The sender's name.
         public var from: String
+        /// The sender's sequence number.
         public var seq: UInt64
         /// Its slot on the group's grid.
         public var slot: Int64
@@ -31,10 +34,15 @@ public final class GroupMember: Sendable {
 
     /// The member's own state as the owner knows it, for its retained status message.
     public struct LocalStatus: Sendable, Equatable {
+        /// `idle`, `recording` or `paused`.
         public var state: String
+        /// The current scene's number (0 while idle).
         public var scene: Int
+        /// The movie's timer.
         public var timer: MediaTime
+        /// Frames dropped in the current clip.
         public var dropped: Int
+        /// Free bytes where the movies go, `nil` when unknown.
         public var diskLeftBytes: Int64?
         public init(state: String = "idle", scene: Int = 0, timer: MediaTime = .zero, dropped: Int = 0,
                     diskLeftBytes: Int64? = nil) {
@@ -80,11 +88,13 @@ public final class GroupMember: Sendable {
         var stopped = false
     }
 
+    /// The rig's `group:`.
     public let settings: GroupSettings
     /// This member's name in the group (a topic level).
     public let host: String
     /// The rig's output rate: the group's grid.
     public let rate: FrameRate
+    /// The group's frame grid on the shared clock.
     public let grid: EpochGrid
     private let topics: GroupTopics
     private let decoder: GroupMessageDecoder
@@ -118,8 +128,7 @@ public final class GroupMember: Sendable {
         let reading = readClocks()
         _ = mapping.update(reading)
         let anchor = Self.phaseAnchor(mapping, grid)
-        // Sequence numbers start at the clock in microseconds, so a member that restarts never reuses one.
-        let firstSeq = UInt64(clamping: reading.realtimeNanoseconds / 1000)
+        let firstSeq = Self.firstSequenceNumber(realtimeNanoseconds: reading.realtimeNanoseconds)
         state = Mutex(State(mapping: mapping, phaseAnchor: anchor, nextSeq: firstSeq))
     }
 
@@ -176,8 +185,7 @@ public final class GroupMember: Sendable {
         if case .record = command, case .unsynchronised(let why) = health, settings.requireSync {
             throw .clockUnsynchronised(why)
         }
-        let leadNanoseconds = SharedClockMapping.nanoseconds(settings.lead)
-        let at = grid.snapped(now.realtimeNanoseconds &+ leadNanoseconds) ?? now.realtimeNanoseconds
+        let at = grid.effectiveTime(now: now.realtimeNanoseconds, lead: settings.lead)
         let (message, connected): (GroupCommandMessage, Bool)
         do {
             (message, connected) = try state.withLock { s throws(SendError) in
@@ -363,6 +371,12 @@ public final class GroupMember: Sendable {
                                          clockErrorNanoseconds: clockError, online: true,
                                          fps: GroupCommandMessage.text(of: rate))
         try? bus.publish(GroupBusMessage(topic: topics.status(of: host), payload: message.payload(), retained: true))
+    }
+
+    /// The first `seq` of a sender starting at `realtimeNanoseconds`: the clock in microseconds, so a member that
+    /// restarts, or one `ctl --group` after another, never reuses a number the group has seen.
+    public static func firstSequenceNumber(realtimeNanoseconds: Int64) -> UInt64 {
+        UInt64(clamping: realtimeNanoseconds / 1000)
     }
 
     /// The capture time of the grid's epoch on the mapping's anchored offset.

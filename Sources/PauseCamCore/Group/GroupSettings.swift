@@ -23,7 +23,9 @@ public struct GroupSettings: Sendable, Equatable {
     /// TLS (with `mqtts://` only): the CA certificate that signs the broker's (`cafile:`), and this member's own
     /// certificate and key for brokers that ask for one (`certfile:`, `keyfile:`, given together).
     public var caFile: String?
+    /// This member's client certificate (`certfile:`), for a broker that asks for one.
     public var certFile: String?
+    /// The client certificate's private key (`keyfile:`).
     public var keyFile: String?
 
     /// `lead:` when the rig names none.

@@ -9,7 +9,9 @@ import Foundation
 ///  "seen_ns":1718000000000000000,"clock_error_ns":12000,"online":true,"fps":"30/1"}
 /// ```
 public struct GroupStatusMessage: Codable, Sendable, Equatable {
+    /// The schema version (`GroupCommandMessage.schemaVersion`).
     public var v: Int
+    /// The member's name; equal to its topic's last level.
     public var host: String
     /// `idle`, `recording`, `paused` (the shell's states), or `offline` in the will.
     public var state: String
@@ -25,6 +27,7 @@ public struct GroupStatusMessage: Codable, Sendable, Equatable {
     public var seenNanoseconds: Int64
     /// The kernel's estimated clock error (`adjtimex` esterror) in nanoseconds, `nil` when unknown.
     public var clockErrorNanoseconds: Int64?
+    /// False in the will and the goodbye: the member is gone.
     public var online: Bool
     /// The member's output rate, `NUM/DEN` as in `GroupCommandMessage.fps`; `nil` from a member that does not say.
     public var fps: String?
