@@ -1,19 +1,3 @@
-/// The kernel's own view of the system clock (`adjtimex`), read by the composition root and handed in as values.
-public struct KernelClockStatus: Sendable, Equatable {
-    /// `STA_UNSYNC`: no time service has disciplined the clock (or it gave up); the clock's error is unknown.
-    public var unsynchronised: Bool
-    /// `maxerror`: the largest error the kernel allows for, microseconds.
-    public var maximumErrorMicroseconds: Int64
-    /// `esterror`: the estimated error, microseconds.
-    public var estimatedErrorMicroseconds: Int64
-
-    public init(unsynchronised: Bool, maximumErrorMicroseconds: Int64, estimatedErrorMicroseconds: Int64) {
-        self.unsynchronised = unsynchronised
-        self.maximumErrorMicroseconds = maximumErrorMicroseconds
-        self.estimatedErrorMicroseconds = estimatedErrorMicroseconds
-    }
-}
-
 /// Whether this member's clock is good enough for frame-accurate group boundaries at the rig's rate: members land
 /// on the same slot as long as their clocks agree within a quarter frame, so that is the warning line; a clock no
 /// time service disciplines cannot be placed on the group's grid at all, so `record` is refused on it unless the
@@ -27,7 +11,7 @@ public enum ClockHealth: Sendable, Equatable {
     case unsynchronised(String)
 
     /// The verdict on `status` for a group recording at `rate`.
-    public static func judge(_ status: KernelClockStatus, rate: FrameRate) -> ClockHealth {
+    public static func judge(_ status: ClockSynchronisation, rate: FrameRate) -> ClockHealth {
         if status.unsynchronised {
             return .unsynchronised("the system clock is not synchronised (adjtimex reports STA_UNSYNC): start "
                                    + "chrony or ptp4l with phc2sys, or write group: {require_sync: false}")

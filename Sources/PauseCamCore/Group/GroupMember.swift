@@ -5,7 +5,7 @@ import Synchronization
 /// shared clock, mapped onto this machine's capture clock and snapped to the group's frame grid, so every member's
 /// boundaries fall on the same slot index.
 ///
-/// Time comes in as values (`ClockReading`, `KernelClockStatus`) from closures the composition root gives; the
+/// Time comes in as values (`ClockReading`, `ClockSynchronisation`) from closures the composition root gives; the
 /// member reads no clock and opens nothing. It applies a command through `execute`, on the thread that delivered
 /// it (the bus's), with the capture time to apply it at: the owner hops onto its serial context and runs the
 /// command at that time (`SerialContext.schedule(at:)`). Notices (`GroupNotice`) go to `notify`, on the same
@@ -100,7 +100,7 @@ public final class GroupMember: Sendable {
     private let decoder: GroupMessageDecoder
     private let bus: any GroupBus
     private let readClocks: @Sendable () -> ClockReading
-    private let readClockStatus: @Sendable () -> KernelClockStatus?
+    private let readClockStatus: @Sendable () -> ClockSynchronisation?
     private let execute: @Sendable (Application) -> Void
     private let notify: @Sendable (GroupNotice) -> Void
     private let state: Mutex<State>
@@ -110,7 +110,7 @@ public final class GroupMember: Sendable {
     /// taken as fine). The first reading anchors the member's grid (`phaseAnchor`).
     public init(bus: any GroupBus, settings: GroupSettings, host: String, rate: FrameRate,
                 readClocks: @escaping @Sendable () -> ClockReading,
-                readClockStatus: @escaping @Sendable () -> KernelClockStatus?,
+                readClockStatus: @escaping @Sendable () -> ClockSynchronisation?,
                 execute: @escaping @Sendable (Application) -> Void,
                 notify: @escaping @Sendable (GroupNotice) -> Void) {
         self.bus = bus

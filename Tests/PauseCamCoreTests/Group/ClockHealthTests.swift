@@ -3,8 +3,8 @@ import XCTest
 
 /// The clock verdict from the kernel's values: a table across rates, with the quarter-frame line exact.
 final class ClockHealthTests: XCTestCase {
-    private func status(_ unsync: Bool, est: Int64, max: Int64 = 100_000) -> KernelClockStatus {
-        KernelClockStatus(unsynchronised: unsync, maximumErrorMicroseconds: max, estimatedErrorMicroseconds: est)
+    private func status(_ unsync: Bool, est: Int64, max: Int64 = 100_000) -> ClockSynchronisation {
+        ClockSynchronisation(unsynchronised: unsync, maximumErrorMicroseconds: max, estimatedErrorMicroseconds: est)
     }
 
     private func kind(_ health: ClockHealth) -> String {
@@ -16,7 +16,7 @@ final class ClockHealthTests: XCTestCase {
     }
 
     func testVerdictTable() {
-        struct Row { var status: KernelClockStatus; var rate: FrameRate; var verdict: String }
+        struct Row { var status: ClockSynchronisation; var rate: FrameRate; var verdict: String }
         let rows = [
             Row(status: status(false, est: 0), rate: FrameRate(30), verdict: "ok"),
             // A quarter frame at 30 fps is 8333.3 µs: 8333 is within, 8334 past it.

@@ -29,14 +29,14 @@ final class GroupMemberTests: XCTestCase {
         /// Its capture clock is the true time minus this; its realtime is the true time plus `clockError`.
         let captureOffset: Int64
         let clockError: Cell<Int64>
-        let kernel: Cell<KernelClockStatus?>
+        let kernel: Cell<ClockSynchronisation?>
         let bus: VirtualGroupBus
 
         init(broker: VirtualGroupBroker, world: World, host: String, rate: FrameRate = FrameRate(30),
              captureOffset: Int64, clockError: Int64 = 0, settings: GroupSettings? = nil) {
             self.captureOffset = captureOffset
             self.clockError = Cell(clockError)
-            kernel = Cell(KernelClockStatus(unsynchronised: false, maximumErrorMicroseconds: 1000,
+            kernel = Cell(ClockSynchronisation(unsynchronised: false, maximumErrorMicroseconds: 1000,
                                              estimatedErrorMicroseconds: 50))
             bus = broker.makeBus()
             let box = Mutex<Member?>(nil)
@@ -207,7 +207,7 @@ final class GroupMemberTests: XCTestCase {
 
     func testRecordOnAnUnsynchronisedClockIsRefusedUnlessTheRigAllowsIt() throws {
         let group = try members([("cam-a", 0), ("cam-b", 0)])
-        group[0].kernel.withLock { $0 = KernelClockStatus(unsynchronised: true, maximumErrorMicroseconds: 16_000_000,
+        group[0].kernel.withLock { $0 = ClockSynchronisation(unsynchronised: true, maximumErrorMicroseconds: 16_000_000,
                                                           estimatedErrorMicroseconds: 16_000_000) }
         XCTAssertThrowsError(try group[0].member.send(.record(name: nil))) { error in
             guard case GroupMember.SendError.clockUnsynchronised = error else { return XCTFail("\(error)") }
