@@ -8,6 +8,9 @@
 //    (the clip stops, or the camera went away and the picture is held) with `flush`.
 // 4. Frames leave stamped with their slot's time, so the `Retimer` downstream sees a constant rate and keeps the
 //    seed's model on slot times: the seam at a resume is exactly one frame, and audio shares the same offset.
+// 5. With a phase anchor (a group's shared grid, `GroupMember.phaseAnchor`) a segment's grid is not anchored at
+//    its first frame but at the anchor: its first slot is the first anchor + k × frame at or after the start or
+//    resume, so every member of a group starts the segment on the same slot index.
 
 /// Turns the active lens's frames, at whatever rate and jitter the camera delivers, into a constant-rate stream
 /// of slots at the output rate (docs/ARCHITECTURE.md, "OutputClock").
@@ -48,10 +51,16 @@ public struct OutputClock: Sendable {
     /// The lens of the last slot, to mark lens changes.
     private var lastSlotLens: String?
 
-    /// A clock for output frames of `frameDuration`.
-    public init(frameDuration: MediaTime) {
+    /// When set, every grid started after it (the next start or resume; a running segment keeps its grid) has its
+    /// slots at `phaseAnchor + k × frameDuration`, so slot times agree with other recorders anchored on the same
+    /// shared instant. `nil` (the default): each segment's grid is anchored at its first frame.
+    public var phaseAnchor: MediaTime?
+
+    /// A clock for output frames of `frameDuration`, its grids anchored at `phaseAnchor` when one is given.
+    public init(frameDuration: MediaTime, phaseAnchor: MediaTime? = nil) {
         precondition(frameDuration > .zero, "frame duration must be positive")
         self.frameDuration = frameDuration
+        self.phaseAnchor = phaseAnchor
         let (doubled, overflow) = frameDuration.timescale.multipliedReportingOverflow(by: 2)
         halfFrame = overflow
             ? MediaTime(value: frameDuration.value / 2, timescale: frameDuration.timescale)
@@ -78,8 +87,13 @@ public struct OutputClock: Sendable {
             // Everything of the old grid before the restart is decided now: no older frame can come. Restarts this
             // frame also passed had no frame of their own: the latest one's grid starts here.
             slots += decide(before: anchor, windowClosedBy: nil)
+            let start = pendingAnchors.last { $0 <= frame.pts } ?? anchor
             pendingAnchors.removeAll { $0 <= frame.pts }
-            grid = (frame.pts, 0)
+            if let phaseAnchor {
+                grid = (phaseAnchor, firstSlot(anchor: phaseAnchor, atOrAfter: start))
+            } else {
+                grid = (frame.pts, 0)
+            }
         } else if grid != nil {
             // Slots whose window ended before this frame show the picture before it.
             slots += decide(before: pendingAnchors.first, windowClosedBy: frame.pts)
@@ -131,7 +145,27 @@ public struct OutputClock: Sendable {
 
     /// anchor + index × frame duration, computed from the anchor each time so rounding never accumulates.
     private func slotTime(anchor: MediaTime, index: Int64) -> MediaTime {
+        Self.slotTime(anchor: anchor, index: index, frameDuration: frameDuration)
+    }
+
+    /// Slot `index` of the grid of `frameDuration` anchored at `anchor`: the time this clock stamps it with, to
+    /// the tick, so a caller that computes a command's time here meets the slot exactly.
+    static func slotTime(anchor: MediaTime, index: Int64, frameDuration: MediaTime) -> MediaTime {
         let offset = (try? frameDuration.multiplied(by: index)) ?? .zero
         return anchor + offset
+    }
+
+    /// The smallest index whose slot on the grid anchored at `anchor` is at or after `time`.
+    private func firstSlot(anchor: MediaTime, atOrAfter time: MediaTime) -> Int64 {
+        // (time − anchor) / frame, rounded up, exactly; then checked against the stamped times, whose sum may
+        // round by a tick when the two timescales have no common one that fits.
+        let span = time - anchor
+        let numerator = Int128(span.value) * Int128(frameDuration.timescale)
+        let denominator = Int128(span.timescale) * Int128(frameDuration.value)
+        let (q, r) = numerator.quotientAndRemainder(dividingBy: denominator)
+        var index = Int64(clamping: r > 0 ? q + 1 : q)
+        while slotTime(anchor: anchor, index: index) < time { index += 1 }
+        while slotTime(anchor: anchor, index: index - 1) >= time { index -= 1 }
+        return index
     }
 }

@@ -44,6 +44,8 @@ public struct Rig: Sendable, Equatable {
     /// The `watchdog:` of a rig that names none: long enough for a camera at its slowest (a few frames per second
     /// in the dark), short enough that a frozen camera is back within seconds.
     public static let defaultWatchdog = MediaTime.seconds(2)
+    /// The machines this rig records together with (`group:`); `nil` for a rig on its own.
+    public var group: GroupSettings?
 
     /// The freeze watchdog's limit for `lens`: its own `watchdog:`, else the rig's.
     public func watchdog(forLens lens: String) -> MediaTime {

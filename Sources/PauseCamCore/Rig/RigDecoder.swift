@@ -49,6 +49,7 @@ public struct RigDecoder {
         case countdown
         case keys
         case watchdog
+        case group
     }
 
     /// The range `max_digital_zoom` may take: below 1 would forbid the whole frame; beyond 10 a centre crop of a
@@ -128,6 +129,7 @@ public struct RigDecoder {
         rig.countdown = countdown ?? 0
         rig.keys = keys
         if let node = top[.watchdog], let limit = watchdog(node, .root.child(TopKey.watchdog)) { rig.watchdog = limit }
+        rig.group = top[.group].flatMap { group($0, .root.child(TopKey.group)) }
         return rig
     }
 

@@ -15,12 +15,15 @@ public struct RigSurroundings: Sendable {
     /// on this machine now — it is a file, sits under a file, cannot be created or written — or `nil` when it can
     /// (or the question does not apply: `--output` replaces it). Answered without creating anything.
     public var outputFolderProblem: @Sendable (String) -> String?
+    /// This machine's hostname: a `group:` member's name when the rig writes no `group.host`. `nil`: not asked.
+    public var hostName: String?
 
     public init(movieFileProblem: @escaping @Sendable (String) -> String?, controlSocketDirectory: String?,
-                outputFolderProblem: @escaping @Sendable (String) -> String? = { _ in nil }) {
+                outputFolderProblem: @escaping @Sendable (String) -> String? = { _ in nil }, hostName: String? = nil) {
         self.movieFileProblem = movieFileProblem
         self.controlSocketDirectory = controlSocketDirectory
         self.outputFolderProblem = outputFolderProblem
+        self.hostName = hostName
     }
 
     /// Asks nothing: every movie path is taken as it is written, and no socket path is checked.

@@ -1,0 +1,386 @@
+import Synchronization
+
+/// One machine of a group (README, "Groups"): publishes the recording commands given here to the whole group and
+/// applies every command of the group — its own included, exactly once — at the command's effective time on the
+/// shared clock, mapped onto this machine's capture clock and snapped to the group's frame grid, so every member's
+/// boundaries fall on the same slot index.
+///
+/// Time comes in as values (`ClockReading`, `ClockSynchronisation`) from closures the composition root gives; the
+/// member reads no clock and opens nothing. It applies a command through `execute`, on the thread that delivered
+/// it (the bus's), with the capture time to apply it at: the owner hops onto its serial context and runs the
+/// command at that time (`SerialContext.schedule(at:)`). Notices (`GroupNotice`) go to `notify`, on the same
+/// threads. Neither closure is called with the member's lock held, so they may call back into the member.
+public final class GroupMember: Sendable {
+    /// A command to carry out on this member's rig.
+    public struct Application: Sendable, Equatable {
+        /// The command, parsed by the shell's parser.
+        public var command: Command
+        /// The line as published.
+        public var line: String
+        /// The sender's name.
+        public var from: String
+        /// The sender's sequence number.
+        public var seq: UInt64
+        /// Its slot on the group's grid.
+        public var slot: Int64
+        /// When to apply it on the capture clock: the slot's time on `GroupMember.phaseAnchor`'s grid, or now for a
+        /// late or local-only command.
+        public var captureTime: MediaTime
+        /// How late it came (nanoseconds), `nil` when on time.
+        public var lateByNanoseconds: Int64?
+        /// It was not published (the broker is away) and applies to this member alone.
+        public var localOnly: Bool
+    }
+
+    /// The member's own state as the owner knows it, for its retained status message.
+    public struct LocalStatus: Sendable, Equatable {
+        /// `idle`, `recording` or `paused`.
+        public var state: String
+        /// The current scene's number (0 while idle).
+        public var scene: Int
+        /// The movie's timer.
+        public var timer: MediaTime
+        /// Frames dropped in the current clip.
+        public var dropped: Int
+        /// Free bytes where the movies go, `nil` when unknown.
+        public var diskLeftBytes: Int64?
+        public init(state: String = "idle", scene: Int = 0, timer: MediaTime = .zero, dropped: Int = 0,
+                    diskLeftBytes: Int64? = nil) {
+            self.state = state
+            self.scene = scene
+            self.timer = timer
+            self.dropped = dropped
+            self.diskLeftBytes = diskLeftBytes
+        }
+    }
+
+    /// Why a command given here was not published.
+    public enum SendError: Error, Sendable, Equatable, CustomStringConvertible {
+        /// Only the recording commands go to a group; the others stay on the member that got them.
+        case notGroupCommand(String)
+        /// `record` while the kernel says the clock is unsynchronised, with `require_sync: true`.
+        case clockUnsynchronised(String)
+        /// This member was refused at join (another output rate than the group's).
+        case refused(String)
+        public var description: String {
+            switch self {
+            case .notGroupCommand(let word):
+                let words = GroupMessageDecoder.groupCommandWords.sorted().joined(separator: ", ")
+                return "\"\(word)\" stays on this member; only \(words) go to the group"
+            case .clockUnsynchronised(let message), .refused(let message): return message
+            }
+        }
+    }
+
+    private struct State {
+        var mapping: SharedClockMapping
+        var phaseAnchor: MediaTime
+        var filter = GroupSequenceFilter()
+        var drops = GroupDropCounts()
+        var log: [GroupCommandRecord] = []
+        var members: [String: GroupStatusMessage] = [:]
+        var connected = false
+        var connections = 0
+        var refusal: String?
+        var nextSeq: UInt64
+        var status = LocalStatus()
+        var health: ClockHealth = .ok
+        var stopped = false
+    }
+
+    /// The rig's `group:`.
+    public let settings: GroupSettings
+    /// This member's name in the group (a topic level).
+    public let host: String
+    /// The rig's output rate: the group's grid.
+    public let rate: FrameRate
+    /// The group's frame grid on the shared clock.
+    public let grid: EpochGrid
+    private let topics: GroupTopics
+    private let decoder: GroupMessageDecoder
+    private let bus: any GroupBus
+    private let readClocks: @Sendable () -> ClockReading
+    private let readClockStatus: @Sendable () -> ClockSynchronisation?
+    private let execute: @Sendable (Application) -> Void
+    private let notify: @Sendable (GroupNotice) -> Void
+    private let state: Mutex<State>
+
+    /// A member of `settings.name` named `host`, recording at `rate`, talking through `bus`. `readClocks` reads the
+    /// shared and the capture clock together; `readClockStatus` the kernel's view of the clock (`nil`: unknown,
+    /// taken as fine). The first reading anchors the member's grid (`phaseAnchor`).
+    public init(bus: any GroupBus, settings: GroupSettings, host: String, rate: FrameRate,
+                readClocks: @escaping @Sendable () -> ClockReading,
+                readClockStatus: @escaping @Sendable () -> ClockSynchronisation?,
+                execute: @escaping @Sendable (Application) -> Void,
+                notify: @escaping @Sendable (GroupNotice) -> Void) {
+        self.bus = bus
+        self.settings = settings
+        self.host = host
+        self.rate = rate
+        grid = EpochGrid(rate: rate)
+        topics = settings.topics
+        decoder = GroupMessageDecoder(topics: settings.topics)
+        self.readClocks = readClocks
+        self.readClockStatus = readClockStatus
+        self.execute = execute
+        self.notify = notify
+        var mapping = SharedClockMapping()
+        let reading = readClocks()
+        _ = mapping.update(reading)
+        let anchor = Self.phaseAnchor(mapping, grid)
+        let firstSeq = Self.firstSequenceNumber(realtimeNanoseconds: reading.realtimeNanoseconds)
+        state = Mutex(State(mapping: mapping, phaseAnchor: anchor, nextSeq: firstSeq))
+    }
+
+    /// The capture time of the group grid's slot 0: the anchor to give the output clock (`OutputClock.phaseAnchor`)
+    /// so its slots fall where the group's do. It moves only when the shared clock steps (`GroupNotice.clockStepped`).
+    public var phaseAnchor: MediaTime { state.withLock { $0.phaseAnchor } }
+
+    /// Every group command this member saw, in arrival order (the sidecar's `group.commands`).
+    public var commandLog: [GroupCommandRecord] { state.withLock { $0.log } }
+
+    /// The messages ignored, per reason (duplicates included).
+    public var drops: GroupDropCounts { state.withLock { $0.drops } }
+
+    /// The latest status of every other member seen, by host (`ctl --group status`, the sidecar's members).
+    public var members: [String: GroupStatusMessage] { state.withLock { $0.members } }
+
+    /// Why this member was refused at join, if it was.
+    public var refusal: String? { state.withLock { $0.refusal } }
+
+    /// Connects to the broker (the bus reconnects by itself after a loss); the will marks this member offline.
+    public func start() throws {
+        let reading = reading()
+        let will = GroupStatusMessage.offline(host: host, seenNanoseconds: reading.realtimeNanoseconds,
+                                              fps: GroupCommandMessage.text(of: rate))
+        try bus.start(subscriptions: [topics.command, topics.everyStatus],
+                      will: GroupBusMessage(topic: topics.status(of: host), payload: will.payload(), retained: true),
+                      events: { [weak self] event in self?.handle(event) })
+    }
+
+    /// Publishes the offline status (a goodbye, not the will) and stops the bus; nothing is applied after it.
+    public func stop() {
+        let wasConnected = state.withLock { s in
+            defer { s.stopped = true }
+            return s.connected && !s.stopped
+        }
+        if wasConnected {
+            let offline = GroupStatusMessage.offline(host: host, seenNanoseconds: reading().realtimeNanoseconds,
+                                                     fps: GroupCommandMessage.text(of: rate))
+            try? bus.publish(GroupBusMessage(topic: topics.status(of: host), payload: offline.payload(), retained: true))
+        }
+        bus.stop()
+    }
+
+    /// Publishes a recording command given on this member to the whole group, to take effect `settings.lead` from
+    /// now on the group's next slot; returns the message. The command applies here when it comes back from the
+    /// broker, like everyone else's. When it cannot be published (the broker is away) it applies here at once, and
+    /// `notify` says so.
+    @discardableResult
+    public func send(_ command: Command) throws(SendError) -> GroupCommandMessage {
+        guard GroupMessageDecoder.isGroupCommand(command) else { throw .notGroupCommand(command.word) }
+        let line = CommandParser.line(for: command)
+        let now = reading()
+        let health = readClockStatus().map { ClockHealth.judge($0, rate: rate) } ?? .ok
+        if case .record = command, case .unsynchronised(let why) = health, settings.requireSync {
+            throw .clockUnsynchronised(why)
+        }
+        let at = grid.effectiveTime(now: now.realtimeNanoseconds, lead: settings.lead)
+        let (message, connected): (GroupCommandMessage, Bool)
+        do {
+            (message, connected) = try state.withLock { s throws(SendError) in
+                if let refusal = s.refusal { throw .refused(refusal) }
+                let seq = s.nextSeq
+                s.nextSeq += 1
+                let message = GroupCommandMessage(group: settings.name, from: host, seq: seq, command: line,
+                                                  atNanoseconds: at, sentNanoseconds: now.realtimeNanoseconds, fps: rate)
+                return (message, s.connected)
+            }
+        }
+        var problem: String? = connected ? nil : "the group's broker is away"
+        do {
+            try bus.publish(GroupBusMessage(topic: topics.command, payload: message.payload()))
+        } catch {
+            problem = problem ?? "publishing failed: \(error)"
+        }
+        if let problem { applyLocally(command, message: message, now: now, reason: problem) }
+        return message
+    }
+
+    /// Publishes this member's status (retained) now and after every reconnection.
+    public func updateStatus(_ status: LocalStatus) {
+        let connected = state.withLock { s in
+            s.status = status
+            return s.connected && !s.stopped
+        }
+        if connected { publishStatus() }
+    }
+
+    // MARK: Events
+
+    /// One event from the bus, on the bus's thread.
+    private func handle(_ event: GroupBusEvent) {
+        switch event {
+        case .connected:
+            let first = state.withLock { s -> Bool? in
+                guard !s.stopped else { return nil }
+                s.connected = true
+                s.connections += 1
+                return s.connections == 1
+            }
+            guard let first else { return }
+            notify(first ? .joined(group: settings.name, broker: settings.broker.description) : .brokerBack)
+            publishStatus()
+        case .lost(let reason):
+            let live = state.withLock { s in
+                s.connected = false
+                return !s.stopped
+            }
+            if live { notify(.brokerLost(reason: reason)) }
+        case .message(let message):
+            guard !state.withLock({ $0.stopped }) else { return }
+            switch decoder.decode(message) {
+            case .dropped(let reason):
+                drop(reason, detail: "\(message.payload.count) bytes on \(message.topic)")
+            case .status(let status):
+                received(status, retained: message.retained)
+            case .command(let decoded, let command):
+                received(decoded, command)
+            }
+        }
+    }
+
+    private func drop(_ reason: GroupDropReason, detail: String) {
+        state.withLock { $0.drops.count(reason) }
+        notify(.dropped(reason, detail: detail))
+    }
+
+    private func received(_ status: GroupStatusMessage, retained: Bool) {
+        guard status.host != host else { return }
+        let ours = GroupCommandMessage.text(of: rate)
+        let notice = state.withLock { s -> GroupNotice? in
+            let known = s.members[status.host]
+            s.members[status.host] = status
+            guard status.online, let theirs = status.fps, theirs != ours, known?.fps != theirs || !(known?.online ?? false)
+            else { return nil }
+            // A kept status that greets this member's first connection is of a member that was there first.
+            let refusedHere = retained && s.connections == 1 && s.log.isEmpty
+            if refusedHere, s.refusal == nil {
+                s.refusal = GroupNotice.rateMismatch(host: status.host, theirs: theirs, ours: ours, ourHost: host,
+                                                     refusedHere: true).text
+            }
+            return .rateMismatch(host: status.host, theirs: theirs, ours: ours, ourHost: host, refusedHere: refusedHere)
+        }
+        if let notice { notify(notice) }
+    }
+
+    private func received(_ message: GroupCommandMessage, _ command: Command) {
+        let ours = GroupCommandMessage.text(of: rate)
+        guard message.fps == ours else {
+            drop(.otherRate, detail: "\(message.from) records at \(message.fps) fps, \(host) at \(ours) fps: its "
+                 + "\"\(message.command)\" is ignored")
+            return
+        }
+        let now = reading()
+        let health = readClockStatus().map { ClockHealth.judge($0, rate: rate) } ?? .ok
+        let slot = grid.slot(atOrAfter: message.atNanoseconds)
+        let at = grid.instant(ofSlot: slot) ?? message.atNanoseconds
+        var notices: [GroupNotice] = []
+        let application = state.withLock { s -> Application? in
+            if s.refusal != nil {
+                s.drops.count(.otherRate)
+                return nil
+            }
+            guard s.filter.admit(from: message.from, seq: message.seq) else {
+                s.drops.count(.duplicate)
+                return nil
+            }
+            if health != s.health {
+                s.health = health
+                notices.append(.clockHealth(health))
+            }
+            var record = GroupCommandRecord(from: message.from, seq: message.seq, command: message.command,
+                                            atNanoseconds: at, slot: slot, arrivedNanoseconds: now.realtimeNanoseconds,
+                                            appliedAt: nil, outcome: .onTime)
+            if case .record = command, case .unsynchronised(let why) = health {
+                notices.append(.unsynchronisedRecord(applied: !settings.requireSync, reason: why))
+                if settings.requireSync {
+                    record.outcome = .refusedUnsynchronised
+                    s.log.append(record)
+                    return nil
+                }
+            }
+            var application = Application(command: command, line: message.command, from: message.from,
+                                          seq: message.seq, slot: slot, captureTime: now.capture,
+                                          lateByNanoseconds: nil, localOnly: false)
+            if now.realtimeNanoseconds > at {
+                record.outcome = .late
+                record.lateByNanoseconds = now.realtimeNanoseconds &- at
+                application.lateByNanoseconds = record.lateByNanoseconds
+            } else {
+                application.captureTime = OutputClock.slotTime(anchor: s.phaseAnchor, index: slot,
+                                                               frameDuration: rate.frameDuration)
+            }
+            record.appliedAt = application.captureTime
+            s.log.append(record)
+            if record.outcome == .late { notices.append(.late(record)) }
+            return application
+        }
+        for notice in notices { notify(notice) }
+        if let application { execute(application) }
+    }
+
+    // MARK: Internals
+
+    /// A command published while the broker is away: applied here now, and marked seen so that a later delivery
+    /// of it (the client's queue, once the broker is back) is not applied twice.
+    private func applyLocally(_ command: Command, message: GroupCommandMessage, now: ClockReading, reason: String) {
+        let slot = grid.slot(containing: now.realtimeNanoseconds)
+        let application = state.withLock { s -> Application in
+            _ = s.filter.admit(from: message.from, seq: message.seq)
+            s.log.append(GroupCommandRecord(from: message.from, seq: message.seq, command: message.command,
+                                            atNanoseconds: message.atNanoseconds, slot: slot,
+                                            arrivedNanoseconds: now.realtimeNanoseconds, appliedAt: now.capture,
+                                            outcome: .localOnly))
+            return Application(command: command, line: message.command, from: message.from, seq: message.seq,
+                               slot: slot, captureTime: now.capture, lateByNanoseconds: nil, localOnly: true)
+        }
+        notify(.appliedLocallyOnly(command: message.command, reason: reason))
+        execute(application)
+    }
+
+    /// Reads both clocks and passes the pair through the mapping; a step re-anchors the grid and is told.
+    private func reading() -> ClockReading {
+        let reading = readClocks()
+        let stepped = state.withLock { s -> GroupNotice? in
+            guard case .stepped(let by) = s.mapping.update(reading) else { return nil }
+            s.phaseAnchor = Self.phaseAnchor(s.mapping, grid)
+            return .clockStepped(byNanoseconds: by, phaseAnchor: s.phaseAnchor)
+        }
+        if let stepped { notify(stepped) }
+        return reading
+    }
+
+    private func publishStatus() {
+        let now = reading()
+        let clockError = readClockStatus().map { $0.estimatedErrorMicroseconds &* 1000 }
+        let status = state.withLock { $0.status }
+        let message = GroupStatusMessage(host: host, state: status.state, scene: status.scene,
+                                         timer: status.timer.seconds, dropped: status.dropped,
+                                         diskLeftBytes: status.diskLeftBytes, seenNanoseconds: now.realtimeNanoseconds,
+                                         clockErrorNanoseconds: clockError, online: true,
+                                         fps: GroupCommandMessage.text(of: rate))
+        try? bus.publish(GroupBusMessage(topic: topics.status(of: host), payload: message.payload(), retained: true))
+    }
+
+    /// The first `seq` of a sender starting at `realtimeNanoseconds`: the clock in microseconds, so a member that
+    /// restarts, or one `ctl --group` after another, never reuses a number the group has seen.
+    public static func firstSequenceNumber(realtimeNanoseconds: Int64) -> UInt64 {
+        UInt64(clamping: realtimeNanoseconds / 1000)
+    }
+
+    /// The capture time of the grid's epoch on the mapping's anchored offset.
+    private static func phaseAnchor(_ mapping: SharedClockMapping, _ grid: EpochGrid) -> MediaTime {
+        mapping.capture(forRealtime: grid.epochNanoseconds) ?? .zero
+    }
+}

@@ -1,0 +1,308 @@
+import Synchronization
+import XCTest
+@testable import PauseCamCore
+import PauseCamVirtual
+
+/// Two and three members on one in-memory broker, each with its own capture clock: a command given on one member
+/// reaches all, each applies it once at the same slot of the group's grid (its own capture time for that slot),
+/// duplicates and replays are applied once, a late command is applied on arrival and reported, a member at another
+/// output rate is refused, and the broker's absence is survived.
+final class GroupMemberTests: XCTestCase {
+    /// The true time of the test world (CLOCK_REALTIME as a perfect server has it), advanced by hand.
+    final class World: Sendable {
+        let now = Mutex<Int64>(1_718_000_000_000_000_000)
+        func advance(nanoseconds: Int64) { now.withLock { $0 += nanoseconds } }
+    }
+
+    /// A value shared with the member's closures.
+    final class Cell<Value: Sendable>: Sendable {
+        private let value: Mutex<Value>
+        init(_ value: Value) { self.value = Mutex(value) }
+        func withLock<R>(_ body: (inout Value) -> R) -> R { value.withLock { body(&$0) } }
+    }
+
+    /// One member with what it applied and told.
+    final class Member: Sendable {
+        let member: GroupMember
+        let applied = Mutex<[GroupMember.Application]>([])
+        let notices = Mutex<[GroupNotice]>([])
+        /// Its capture clock is the true time minus this; its realtime is the true time plus `clockError`.
+        let captureOffset: Int64
+        let clockError: Cell<Int64>
+        let kernel: Cell<ClockSynchronisation?>
+        let bus: VirtualGroupBus
+
+        init(broker: VirtualGroupBroker, world: World, host: String, rate: FrameRate = FrameRate(30),
+             captureOffset: Int64, clockError: Int64 = 0, settings: GroupSettings? = nil) {
+            self.captureOffset = captureOffset
+            self.clockError = Cell(clockError)
+            kernel = Cell(ClockSynchronisation(unsynchronised: false, maximumErrorMicroseconds: 1000,
+                                             estimatedErrorMicroseconds: 50))
+            bus = broker.makeBus()
+            let box = Mutex<Member?>(nil)
+            let errorBox = self.clockError
+            let kernelBox = kernel
+            member = GroupMember(
+                bus: bus, settings: settings ?? GroupMemberTests.settings, host: host, rate: rate,
+                readClocks: {
+                    let t = world.now.withLock { $0 }
+                    return ClockReading(realtimeNanoseconds: t + errorBox.withLock { $0 },
+                                        capture: .nanoseconds(t - captureOffset))
+                },
+                readClockStatus: { kernelBox.withLock { $0 } },
+                execute: { application in box.withLock { $0 }?.applied.withLock { $0.append(application) } },
+                notify: { notice in box.withLock { $0 }?.notices.withLock { $0.append(notice) } })
+            box.withLock { $0 = self }
+        }
+
+        var appliedNow: [GroupMember.Application] { applied.withLock { $0 } }
+        var noticesNow: [GroupNotice] { notices.withLock { $0 } }
+    }
+
+    static let settings = GroupSettings(name: "studio", broker: GroupBrokerAddress("mqtt://broker.local")!, host: nil)
+
+    private var broker = VirtualGroupBroker()
+    private let world = World()
+
+    private func members(_ hosts: [(String, Int64)]) throws -> [Member] {
+        let members = hosts.map { Member(broker: broker, world: world, host: $0.0, captureOffset: $0.1) }
+        for m in members { try m.member.start() }
+        broker.deliver()
+        return members
+    }
+
+    // MARK: Commands reach all, on one slot
+
+    func testACommandReachesEveryMemberOnceOnTheSameSlotOfTheGroupsGrid() throws {
+        // Capture clocks that have nothing in common (boot times differ), one realtime 3 ms off (within ¼ frame).
+        let group = try members([("cam-a", 1_717_999_000_000_000_000), ("cam-b", 1_717_990_000_000_000_000),
+                                 ("cam-c", 1_718_000_000_000_000_000 - 7_000_000_000)])
+        group[1].clockError.withLock { $0 = 3_000_000 }
+        let message = try group[0].member.send(.record(name: "Interview"))
+        // The effective time: on the grid, at least the lead ahead.
+        let grid = EpochGrid(rate: FrameRate(30))
+        let sent = world.now.withLock { $0 }
+        XCTAssertEqual(grid.snapped(message.atNanoseconds), message.atNanoseconds)
+        XCTAssertGreaterThanOrEqual(message.atNanoseconds, sent + 250_000_000)
+        XCTAssertLessThan(message.atNanoseconds, sent + 250_000_000 + 33_333_334)
+        XCTAssertEqual(message.command, "record Interview")
+        // Nothing applies before the broker delivers: the sender applies its own command when it comes back.
+        XCTAssertTrue(group[0].appliedNow.isEmpty)
+        world.advance(nanoseconds: 20_000_000)
+        broker.deliver()
+        let slot = grid.slot(atOrAfter: message.atNanoseconds)
+        for m in group {
+            let applied = m.appliedNow
+            XCTAssertEqual(applied.count, 1, "\(m.member.host)")
+            guard let a = applied.first else { continue }
+            XCTAssertEqual(a.command, .record(name: "Interview"))
+            XCTAssertEqual(a.slot, slot, "\(m.member.host) on another slot")
+            XCTAssertNil(a.lateByNanoseconds)
+            XCTAssertEqual(a.captureTime, OutputClock.slotTime(anchor: m.member.phaseAnchor, index: slot,
+                                                               frameDuration: FrameRate(30).frameDuration))
+            // On its own capture clock the slot is at the command's shared time (less its clock's error), to 1 ns.
+            let expected = message.atNanoseconds - m.clockError.withLock { $0 } - m.captureOffset
+            XCTAssertLessThanOrEqual(abs(SharedClockMapping.nanoseconds(a.captureTime) - expected), 1,
+                                     "\(m.member.host) applies at another time")
+            XCTAssertEqual(m.member.commandLog.map(\.outcome), [.onTime])
+            // Its output clock, anchored on the member's phase, starts the movie exactly at that slot, whatever
+            // its camera's phase.
+            var clock = OutputClock(frameDuration: FrameRate(30).frameDuration, phaseAnchor: m.member.phaseAnchor)
+            clock.restart(at: a.captureTime)
+            let cameraPhase = a.captureTime + .milliseconds(Int64(m.captureOffset % 29))
+            let slots = clock.offer(frame(cameraPhase)) + clock.offer(frame(cameraPhase + .milliseconds(33)))
+            XCTAssertEqual(slots.first?.frame.pts, a.captureTime, "\(m.member.host)'s movie starts elsewhere")
+        }
+    }
+
+    func testDuplicatesAndReplaysAreAppliedOnce() throws {
+        let group = try members([("cam-a", 0), ("cam-b", 5_000_000_000)])
+        let first = try group[0].member.send(.pause)
+        let second = try group[1].member.send(.chapter(name: "Two"))
+        broker.deliver()
+        // QoS 1 delivers the second again; a capture of the first is replayed later.
+        broker.inject(GroupBusMessage(topic: "pausecam/studio/command", payload: second.payload()))
+        world.advance(nanoseconds: 5_000_000_000)
+        broker.inject(GroupBusMessage(topic: "pausecam/studio/command", payload: first.payload()))
+        broker.deliver()
+        for m in group {
+            XCTAssertEqual(m.appliedNow.map(\.line), ["pause", "chapter Two"], m.member.host)
+            XCTAssertEqual(m.member.drops[.duplicate], 2, m.member.host)
+        }
+    }
+
+    func testALateCommandIsAppliedOnArrivalAndReportedWithHowLate() throws {
+        let group = try members([("cam-a", 0), ("cam-b", 1_000_000_000)])
+        let message = try group[0].member.send(.stop)
+        // The broker is slow: the message arrives 400 ms after it was sent, 150 ms or so after its time.
+        world.advance(nanoseconds: 400_000_000)
+        broker.deliver()
+        let arrival = world.now.withLock { $0 }
+        for m in group {
+            let a = try XCTUnwrap(m.appliedNow.first)
+            XCTAssertEqual(a.lateByNanoseconds, arrival - message.atNanoseconds)
+            XCTAssertEqual(a.captureTime, .nanoseconds(arrival - m.captureOffset), "a late command applies now")
+            let record = try XCTUnwrap(m.member.commandLog.first)
+            XCTAssertEqual(record.outcome, .late)
+            XCTAssertEqual(record.arrivedNanoseconds, arrival)
+            XCTAssertEqual(record.lateByNanoseconds, arrival - message.atNanoseconds)
+            XCTAssertTrue(m.noticesNow.contains(.late(record)), m.member.host)
+        }
+    }
+
+    // MARK: Refusals
+
+    func testAMemberAtAnotherRateIsRefusedAtJoinNamingBoth() throws {
+        let group = try members([("cam-a", 0), ("cam-b", 0)])
+        let other = Member(broker: broker, world: world, host: "cam-c", rate: FrameRate(25), captureOffset: 0)
+        try other.member.start()
+        broker.deliver()
+        XCTAssertTrue(other.noticesNow.contains(.rateMismatch(host: "cam-a", theirs: "30/1", ours: "25/1",
+                                                              ourHost: "cam-c", refusedHere: true)))
+        XCTAssertEqual(other.member.refusal,
+                       "cam-a records at 30/1 fps, cam-c at 25/1 fps: cam-c is refused by the group (it neither "
+                       + "applies nor sends group commands); give every member the same output.fps")
+        XCTAssertThrowsError(try other.member.send(.record(name: nil))) { error in
+            guard case GroupMember.SendError.refused = error else { return XCTFail("\(error)") }
+        }
+        // The members already there are told, and ignore the newcomer's commands.
+        XCTAssertTrue(group[0].noticesNow.contains(.rateMismatch(host: "cam-c", theirs: "25/1", ours: "30/1",
+                                                                 ourHost: "cam-a", refusedHere: false)))
+        XCTAssertNil(group[0].member.refusal)
+        broker.inject(GroupBusMessage(topic: "pausecam/studio/command", payload: GroupCommandMessage(
+            group: "studio", from: "cam-c", seq: 1, command: "stop", atNanoseconds: world.now.withLock { $0 },
+            sentNanoseconds: 0, fps: FrameRate(25)).payload()))
+        // And the refused member applies none of the group's.
+        try group[0].member.send(.record(name: nil))
+        broker.deliver()
+        XCTAssertEqual(group[0].appliedNow.map(\.line), ["record"])
+        XCTAssertEqual(group[0].member.drops[.otherRate], 1)
+        XCTAssertTrue(group[0].noticesNow.contains(.dropped(.otherRate, detail:
+            "cam-c records at 25/1 fps, cam-a at 30/1 fps: its \"stop\" is ignored")))
+        XCTAssertTrue(other.appliedNow.isEmpty)
+    }
+
+    func testStrangersMessagesAreDroppedAndCounted() throws {
+        let group = try members([("cam-a", 0)])
+        let a = group[0]
+        broker.inject(GroupBusMessage(topic: "pausecam/studio/command", payload: Array(repeating: 0x7B, count: 5000)))
+        broker.inject(GroupBusMessage(topic: "pausecam/studio/command", payload: Array(#"{"v":9}"#.utf8)))
+        broker.inject(GroupBusMessage(topic: "pausecam/studio/command", payload: GroupCommandMessage(
+            group: "lab", from: "x", seq: 1, command: "stop", atNanoseconds: 0, sentNanoseconds: 0,
+            fps: FrameRate(30)).payload()))
+        broker.inject(GroupBusMessage(topic: "pausecam/studio/command", payload: GroupCommandMessage(
+            group: "studio", from: "x", seq: 1, command: "lens wide", atNanoseconds: 0, sentNanoseconds: 0,
+            fps: FrameRate(30)).payload()))
+        broker.deliver()
+        XCTAssertTrue(a.appliedNow.isEmpty)
+        XCTAssertEqual(a.member.drops[.oversized], 1)
+        XCTAssertEqual(a.member.drops[.wrongSchema], 1)
+        XCTAssertEqual(a.member.drops[.otherGroup], 1)
+        XCTAssertEqual(a.member.drops[.notGroupCommand], 1)
+        XCTAssertEqual(a.noticesNow.filter { if case .dropped = $0 { return true } else { return false } }.count, 4)
+        XCTAssertThrowsError(try a.member.send(.lens(.named("wide")))) { error in
+            XCTAssertEqual(error as? GroupMember.SendError, .notGroupCommand("lens"))
+        }
+    }
+
+    func testRecordOnAnUnsynchronisedClockIsRefusedUnlessTheRigAllowsIt() throws {
+        let group = try members([("cam-a", 0), ("cam-b", 0)])
+        group[0].kernel.withLock { $0 = ClockSynchronisation(unsynchronised: true, maximumErrorMicroseconds: 16_000_000,
+                                                          estimatedErrorMicroseconds: 16_000_000) }
+        XCTAssertThrowsError(try group[0].member.send(.record(name: nil))) { error in
+            guard case GroupMember.SendError.clockUnsynchronised = error else { return XCTFail("\(error)") }
+        }
+        // Another member's record reaches it: refused there too, and logged.
+        try group[1].member.send(.record(name: nil))
+        broker.deliver()
+        XCTAssertTrue(group[0].appliedNow.isEmpty)
+        XCTAssertEqual(group[0].member.commandLog.map(\.outcome), [.refusedUnsynchronised])
+        XCTAssertEqual(group[1].appliedNow.count, 1)
+        // pause is no record: it applies even so.
+        try group[0].member.send(.pause)
+        broker.deliver()
+        XCTAssertEqual(group[0].appliedNow.map(\.line), ["pause"])
+
+        // With require_sync: false the record goes out and applies, noted.
+        broker = VirtualGroupBroker()
+        var lenient = Self.settings
+        lenient.requireSync = false
+        let loose = Member(broker: broker, world: world, host: "cam-x", captureOffset: 0, settings: lenient)
+        loose.kernel.withLock { $0?.unsynchronised = true }
+        try loose.member.start()
+        broker.deliver()
+        try loose.member.send(.record(name: nil))
+        broker.deliver()
+        XCTAssertEqual(loose.appliedNow.map(\.line), ["record"])
+        XCTAssertTrue(loose.noticesNow.contains { if case .unsynchronisedRecord(true, _) = $0 { return true } else { return false } },
+                      "\(loose.noticesNow)")
+    }
+
+    // MARK: The broker comes and goes
+
+    func testTheBrokerGoingAwayIsReportedAndACommandGivenMeanwhileAppliesHereOnly() throws {
+        let group = try members([("cam-a", 0), ("cam-b", 0)])
+        XCTAssertEqual(group[0].noticesNow.first, .joined(group: "studio", broker: "mqtt://broker.local:1883"))
+        broker.goAway(reason: "connection lost")
+        broker.deliver()
+        XCTAssertTrue(group[0].noticesNow.contains(.brokerLost(reason: "connection lost")))
+        let message = try group[0].member.send(.pause)
+        XCTAssertEqual(group[0].appliedNow.map(\.localOnly), [true], "applied here at once")
+        XCTAssertEqual(group[0].appliedNow.first?.captureTime, .nanoseconds(world.now.withLock { $0 }))
+        XCTAssertTrue(group[1].appliedNow.isEmpty)
+        XCTAssertEqual(group[0].member.commandLog.map(\.outcome), [.localOnly])
+        broker.comeBack()
+        broker.deliver()
+        XCTAssertTrue(group[0].noticesNow.contains(.brokerBack))
+        // Had the client queued it and sent it on reconnection, it would not apply a second time here.
+        broker.inject(GroupBusMessage(topic: "pausecam/studio/command", payload: message.payload()))
+        broker.deliver()
+        XCTAssertEqual(group[0].appliedNow.count, 1)
+        XCTAssertEqual(group[1].appliedNow.count, 1, "the other member catches up (late)")
+        // Statuses are published again after the reconnection: retained, online.
+        let status = try XCTUnwrap(broker.retained["pausecam/studio/status/cam-a"])
+        XCTAssertTrue(String(decoding: status.payload, as: UTF8.self).contains(#""online":true"#))
+    }
+
+    func testStatusesAreRetainedAndAVanishedMemberIsMarkedOfflineByItsWill() throws {
+        let group = try members([("cam-a", 0), ("cam-b", 0)])
+        group[1].member.updateStatus(GroupMember.LocalStatus(state: "recording", scene: 2, timer: .seconds(83),
+                                                             dropped: 1, diskLeftBytes: 9_000))
+        broker.deliver()
+        let seen = try XCTUnwrap(group[0].member.members["cam-b"])
+        XCTAssertEqual(seen.state, "recording")
+        XCTAssertEqual(seen.scene, 2)
+        XCTAssertEqual(seen.timer, 83)
+        XCTAssertEqual(seen.diskLeftBytes, 9_000)
+        XCTAssertEqual(seen.clockErrorNanoseconds, 50_000)
+        XCTAssertTrue(seen.online)
+        broker.vanish(group[1].bus)
+        broker.deliver()
+        XCTAssertEqual(group[0].member.members["cam-b"]?.online, false)
+        XCTAssertEqual(group[0].member.members["cam-b"]?.state, "offline")
+        // A goodbye is an offline status too, published by the member itself.
+        group[0].member.stop()
+        let goodbye = try XCTUnwrap(broker.retained["pausecam/studio/status/cam-a"])
+        XCTAssertTrue(String(decoding: goodbye.payload, as: UTF8.self).contains(#""online":false"#))
+    }
+
+    func testAStepOfTheSharedClockMovesThePhaseAnchorAndIsReported() throws {
+        let group = try members([("cam-a", 0)])
+        let a = group[0]
+        let before = a.member.phaseAnchor
+        a.clockError.withLock { $0 = -2_000_000_000 }  // chrony steps the clock back 2 s
+        try a.member.send(.mark("after the step"))
+        XCTAssertEqual(a.member.phaseAnchor, before + .seconds(2))
+        XCTAssertTrue(a.noticesNow.contains(.clockStepped(byNanoseconds: -2_000_000_000, phaseAnchor: before + .seconds(2))))
+        broker.deliver()
+        let applied = try XCTUnwrap(a.appliedNow.first)
+        XCTAssertEqual(applied.captureTime, OutputClock.slotTime(anchor: before + .seconds(2), index: applied.slot,
+                                                                 frameDuration: FrameRate(30).frameDuration))
+    }
+
+    private func frame(_ pts: MediaTime) -> VideoFrame {
+        VideoFrame(pts: pts, width: 2, height: 2, format: .yuv420p,
+                   planes: [Plane(bytes: [0, 0, 0, 0], stride: 2), Plane(bytes: [0], stride: 1),
+                            Plane(bytes: [0], stride: 1)], lens: "main")
+    }
+}

@@ -1,0 +1,87 @@
+import XCTest
+@testable import PauseCamCore
+
+/// What a member accepts from the broker: the group's recording commands in the shell grammar and well-formed
+/// statuses; everything else dropped with its reason.
+final class GroupMessageDecoderTests: XCTestCase {
+    private let decoder = GroupMessageDecoder(topics: GroupTopics(group: "studio"))
+    private let commandTopic = "pausecam/studio/command"
+
+    private func command(_ line: String, group: String = "studio", from: String = "cam-a") -> [UInt8] {
+        GroupCommandMessage(group: group, from: from, seq: 7, command: line, atNanoseconds: 1_000, sentNanoseconds: 900,
+                            fps: FrameRate(30)).payload()
+    }
+
+    private func json(_ text: String) -> [UInt8] { Array(text.utf8) }
+
+    func testTheMessageFormatIsTheDocumentedJSON() throws {
+        let payload = String(decoding: command("chapter Interview"), as: UTF8.self)
+        XCTAssertEqual(payload, #"{"at_ns":1000,"command":"chapter Interview","fps":"30/1","from":"cam-a","group":"studio","#
+                       + #""sent_ns":900,"seq":7,"v":1}"#)
+        XCTAssertEqual(GroupCommandMessage.text(of: FrameRate(60, 2)), "30/1")
+        XCTAssertEqual(GroupCommandMessage.text(of: FrameRate(30000, 1001)), "30000/1001")
+    }
+
+    func testAcceptedCommandsTable() {
+        let rows: [(String, Command)] = [
+            ("record", .record(name: nil)), ("record Interview", .record(name: "Interview")), ("pause", .pause),
+            ("resume", .resume(name: nil)), ("toggle", .toggle), ("chapter Interview", .chapter(name: "Interview")),
+            ("mark good take", .mark("good take")), ("stop", .stop), ("  STOP  ", .stop),
+        ]
+        for (line, expected) in rows {
+            guard case .command(let message, let command) = decoder.decode(GroupBusMessage(topic: commandTopic,
+                                                                                          payload: self.command(line)))
+            else { XCTFail(line); continue }
+            XCTAssertEqual(command, expected, line)
+            XCTAssertEqual(message.command, line)
+        }
+    }
+
+    func testDroppedMessagesTable() {
+        let good = command("pause")
+        let rows: [(String, GroupBusMessage, GroupDropReason)] = [
+            ("oversized", GroupBusMessage(topic: commandTopic, payload: good + Array(repeating: 32, count: 4097 - good.count)),
+             .oversized),
+            ("not JSON", GroupBusMessage(topic: commandTopic, payload: json("pause")), .wrongSchema),
+            ("schema 2", GroupBusMessage(topic: commandTopic, payload: json(#"{"v":2,"group":"studio"}"#)), .wrongSchema),
+            ("no version", GroupBusMessage(topic: commandTopic, payload: json(#"{"group":"studio","command":"stop"}"#)),
+             .wrongSchema),
+            ("missing at_ns", GroupBusMessage(topic: commandTopic, payload: json(
+                #"{"v":1,"group":"studio","from":"x","seq":1,"command":"stop","sent_ns":1,"fps":"30/1"}"#)), .wrongSchema),
+            ("bad sender name", GroupBusMessage(topic: commandTopic, payload: command("stop", from: "a/b")), .wrongSchema),
+            ("other group in payload", GroupBusMessage(topic: commandTopic, payload: command("stop", group: "lab")),
+             .otherGroup),
+            ("other group's topic", GroupBusMessage(topic: "pausecam/lab/command", payload: command("stop", group: "lab")),
+             .otherGroup),
+            ("lens stays local", GroupBusMessage(topic: commandTopic, payload: command("lens wide")), .notGroupCommand),
+            ("zoom stays local", GroupBusMessage(topic: commandTopic, payload: command("zoom 2")), .notGroupCommand),
+            ("quit is no group command", GroupBusMessage(topic: commandTopic, payload: command("quit")), .notGroupCommand),
+            ("shell injection", GroupBusMessage(topic: commandTopic, payload: command("rm -rf /")), .notGroupCommand),
+            ("bad argument", GroupBusMessage(topic: commandTopic, payload: command("pause now")), .notGroupCommand),
+            ("retained command", GroupBusMessage(topic: commandTopic, payload: good, retained: true), .retainedCommand),
+            ("status for another host", GroupBusMessage(topic: "pausecam/studio/status/cam-b", payload:
+                GroupStatusMessage.offline(host: "cam-a", seenNanoseconds: 1, fps: "30/1").payload()), .wrongSchema),
+        ]
+        for (name, message, reason) in rows {
+            XCTAssertEqual(decoder.decode(message), .dropped(reason), name)
+        }
+        XCTAssertEqual(decoder.decode(GroupBusMessage(topic: commandTopic,
+                                                      payload: good + Array(repeating: 32, count: 4096 - good.count))),
+                       .command(try! JSONDecoder().decode(GroupCommandMessage.self, from: Data(good)), .pause),
+                       "4 KiB exactly is still read")
+    }
+
+    func testAStatusIsReadFromItsOwnTopic() {
+        let status = GroupStatusMessage(host: "cam-b", state: "recording", scene: 2, timer: 83.5, dropped: 1,
+                                        diskLeftBytes: 5_000_000_000, seenNanoseconds: 42, clockErrorNanoseconds: 12_000,
+                                        online: true, fps: "30/1")
+        XCTAssertEqual(decoder.decode(GroupBusMessage(topic: "pausecam/studio/status/cam-b", payload: status.payload(),
+                                                      retained: true)), .status(status))
+        // A dashboard that writes only the documented fields (no fps, no disk) is read too.
+        let minimal = json(#"{"v":1,"host":"cam-b","state":"idle","scene":0,"timer":0,"dropped":0,"seen_ns":1,"online":true}"#)
+        guard case .status(let read) = decoder.decode(GroupBusMessage(topic: "pausecam/studio/status/cam-b", payload: minimal))
+        else { return XCTFail("minimal status dropped") }
+        XCTAssertNil(read.fps)
+        XCTAssertNil(read.diskLeftBytes)
+    }
+}
