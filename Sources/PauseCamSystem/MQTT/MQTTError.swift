@@ -17,6 +17,8 @@ public enum MQTTError: Error, CustomStringConvertible, Equatable, Sendable {
     case disconnectedByBroker(broker: String, code: Int32, reason: String)
     /// Another client connected with this client's identifier, and the broker handed it the session
     /// (`MQTT_RC_SESSION_TAKEN_OVER`). Final: reconnecting would only take it back and start a tug of war.
+    /// Mosquitto sends this from 2.0.18 on; 2.0.11 only closes the older connection, which looks like a network loss,
+    /// so identifiers must be unique per broker in the first place.
     case sessionTakenOver(broker: String, clientID: String)
     /// The broker refused a subscription (an access rule, or a filter it does not accept). Final.
     case subscriptionRefused(broker: String, topics: [String])
