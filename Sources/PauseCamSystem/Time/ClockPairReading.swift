@@ -24,17 +24,18 @@ public struct ClockPairReading: Sendable, Equatable {
     /// Reads the pair `tries` times in a row and keeps the tightest bracket: a reading the scheduler interrupted
     /// has a wide bracket and loses. The corresponding C function is `clock_gettime`.
     public static func read(tries: Int = 3) -> ClockPairReading {
-        var best: ClockPairReading?
-        for _ in 0..<max(1, tries) {
+        tightest((0..<max(1, tries)).map { _ in
             let before = nanoseconds(CLOCK_MONOTONIC)
             let realtime = nanoseconds(CLOCK_REALTIME)
             let after = nanoseconds(CLOCK_MONOTONIC)
-            let reading = ClockPairReading(realtimeNanoseconds: realtime,
-                                           monotonicNanoseconds: before + (after - before) / 2,
-                                           bracketNanoseconds: after - before)
-            if best == nil || reading.bracketNanoseconds < best!.bracketNanoseconds { best = reading }
-        }
-        return best!
+            return ClockPairReading(realtimeNanoseconds: realtime, monotonicNanoseconds: before + (after - before) / 2,
+                                    bracketNanoseconds: after - before)
+        })
+    }
+
+    /// The reading with the smallest bracket (the first of equals). `readings` is not empty.
+    static func tightest(_ readings: [ClockPairReading]) -> ClockPairReading {
+        readings.dropFirst().reduce(readings[0]) { $1.bracketNanoseconds < $0.bracketNanoseconds ? $1 : $0 }
     }
 
     private static func nanoseconds(_ clock: clockid_t) -> Int64 {
