@@ -40,6 +40,10 @@ public final class MQTTClient: @unchecked Sendable {
         var refused = false
         /// Restarts of the network loop since the last connect, for their backoff.
         var restarts = 0
+        /// The library's last error-level log line (OpenSSL's text for a TLS failure).
+        var lastLibraryError: String?
+        /// `start` is connecting on the caller's thread: a failure there is thrown, not reported.
+        var connectingInStart = false
     }
 
     public let options: Options
@@ -70,6 +74,7 @@ public final class MQTTClient: @unchecked Sendable {
         mosquitto_subscribe_v5_callback_set(handle, onSubscribe)
         mosquitto_message_v5_callback_set(handle, onMessage)
         mosquitto_disconnect_v5_callback_set(handle, onDisconnect)
+        mosquitto_log_callback_set(handle, onLog)
     }
 
     deinit {
@@ -108,7 +113,8 @@ public final class MQTTClient: @unchecked Sendable {
     /// Connects in the background and starts the network thread. `will` is set before connecting and published
     /// (at QoS 1) by the broker if this client vanishes without `stop()`. A broker that cannot be reached yet is
     /// not an error: the network thread keeps trying, and `connected` comes when it answers. Throws for what a
-    /// retry cannot fix: a will the library refuses, no thread.
+    /// retry cannot fix: a will the library refuses, a TLS handshake that fails at once (a broker on a nearby host
+    /// answers within the call; a farther one fails later, as a `refused` event), no thread.
     public func start(subscriptions: [String], will: GroupBusMessage?,
                       events: @escaping @Sendable (Event) -> Void) throws(MQTTError) {
         lifecycle.lock()
@@ -124,8 +130,14 @@ public final class MQTTClient: @unchecked Sendable {
             }
             try MQTTError.check(code, "mosquitto_will_set_v5(\(will.topic))")
         }
+        state.withLock { shared.connectingInStart = true }
         let code = mosquitto_connect_async(handle, options.broker.host, Int32(options.broker.port),
                                            Int32(max(5, options.keepAliveSeconds)))
+        state.withLock { shared.connectingInStart = false }
+        if code == Int32(MOSQ_ERR_TLS.rawValue) {
+            throw .tlsHandshake(broker: options.broker.description,
+                                reason: state.withLock { shared.lastLibraryError } ?? MQTTError.libraryText(code))
+        }
         if code != Int32(MOSQ_ERR_SUCCESS.rawValue) && code != Int32(MOSQ_ERR_ERRNO.rawValue)
             && code != Int32(MOSQ_ERR_EAI.rawValue) {
             throw .call("mosquitto_connect_async(\(options.broker))", code: code, message: MQTTError.libraryText(code))
@@ -247,6 +259,11 @@ public final class MQTTClient: @unchecked Sendable {
             return
         }
         let reason = MQTTError.libraryText(code)
+        if code == Int32(MOSQ_ERR_TLS.rawValue) {
+            let logged = state.withLock { shared.lastLibraryError }
+            report(.refused(.tlsHandshake(broker: broker, reason: logged ?? reason)))
+            return
+        }
         if Self.loopGivesUp(on: code) {
             // A refused CONNACK was reported already (and ended reporting); anything else is reported as lost and
             // the loop is started again, since libmosquitto will not.
@@ -254,6 +271,19 @@ public final class MQTTClient: @unchecked Sendable {
             restartLoopAfterDelay()
         } else {
             report(.lost(.connectionLost(broker: broker, reason: reason)))
+        }
+    }
+
+    /// Keeps the library's error lines. An OpenSSL error ends libmosquitto's loop (`MOSQ_ERR_TLS`), and 2.0.11 calls
+    /// no disconnect callback for it (2.0.13 does), so the error line is also where the refusal is reported.
+    fileprivate func libraryLogged(level: Int32, text: String) {
+        guard level == MOSQ_LOG_ERR else { return }
+        let inStart = state.withLock {
+            shared.lastLibraryError = text
+            return shared.connectingInStart
+        }
+        if text.hasPrefix("OpenSSL Error") && !inStart {
+            report(.refused(.tlsHandshake(broker: options.broker.description, reason: text)))
         }
     }
 
@@ -326,3 +356,9 @@ private let onDisconnect: @convention(c) (OpaquePointer?, UnsafeMutableRawPointe
     -> Void = { _, userData, code, _ in
         client(userData)?.connectionEnded(code: code)
     }
+
+private let onLog: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?, Int32, UnsafePointer<CChar>?) -> Void = {
+    _, userData, level, text in
+    guard let text else { return }
+    client(userData)?.libraryLogged(level: level, text: String(cString: text))
+}

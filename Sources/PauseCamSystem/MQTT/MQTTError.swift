@@ -28,6 +28,9 @@ public enum MQTTError: Error, CustomStringConvertible, Equatable, Sendable {
     case call(String, code: Int32, message: String)
     /// The broker address is not `mqtt://HOST[:PORT]` or `mqtts://HOST[:PORT]`.
     case badBrokerAddress(String, reason: String)
+    /// The TLS connection could not be set up: the library's own error line (OpenSSL's, e.g. "certificate verify
+    /// failed") when it logged one. Final: the same files fail the same way.
+    case tlsHandshake(broker: String, reason: String)
     /// The TLS files could not be used (missing, unreadable, or not what they claim to be).
     case tlsFiles(String, message: String)
     /// The password file could not be read, or holds no password.
@@ -55,6 +58,9 @@ public enum MQTTError: Error, CustomStringConvertible, Equatable, Sendable {
             return "\(call) failed: \(message) (MOSQ_ERR \(code))"
         case .badBrokerAddress(let address, let reason):
             return "\(address) is not a broker address: \(reason); write mqtt://HOST:PORT (or mqtts://HOST:PORT for TLS)"
+        case .tlsHandshake(let broker, let reason):
+            return "the TLS connection to the broker at \(broker) failed: \(reason); check group.cafile (the authority "
+                + "that signed the broker's certificate) and that the certificate names the host of the broker address"
         case .tlsFiles(let files, let message):
             return "cannot use the TLS files (\(files)): \(message); check that they exist, are readable, and are PEM"
         case .passwordFile(let path, let reason):

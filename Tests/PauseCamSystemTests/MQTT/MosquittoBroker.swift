@@ -19,15 +19,24 @@ final class MosquittoBroker {
         var password: String
     }
 
+    /// The PEM files of a TLS listener (`openssl` makes them in `makeTestAuthority`).
+    struct TLSFiles {
+        var caFile: String
+        var certificateFile: String
+        var keyFile: String
+    }
+
     private(set) var port: Int = 0
     let folder: URL
+    let tls: TLSFiles?
     private var process: Process?
 
-    var url: String { "mqtt://127.0.0.1:\(port)" }
+    var url: String { "\(tls == nil ? "mqtt" : "mqtts")://127.0.0.1:\(port)" }
     var log: String { (try? String(contentsOf: folder.appendingPathComponent("mosquitto.log"), encoding: .utf8)) ?? "" }
 
     /// Makes the folder and config and starts the broker. With `credentials`, anonymous clients are refused.
-    init(credentials: Credentials? = nil) throws {
+    init(credentials: Credentials? = nil, tls: TLSFiles? = nil) throws {
+        self.tls = tls
         guard FileManager.default.isExecutableFile(atPath: Self.program) else {
             throw XCTSkip("\(Self.program) is not installed (Debian package mosquitto)")
         }
@@ -92,6 +101,9 @@ final class MosquittoBroker {
             "log_type information",
             "connection_messages true",
         ]
+        if let tls {
+            lines += ["cafile \(tls.caFile)", "certfile \(tls.certificateFile)", "keyfile \(tls.keyFile)"]
+        }
         if let passwordFile {
             lines += ["allow_anonymous false", "password_file \(passwordFile)"]
         } else {
@@ -162,6 +174,25 @@ final class MosquittoBroker {
                 connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
             }
         }
+    }
+
+    /// A throw-away certificate authority in `folder` and a server certificate it signed for 127.0.0.1 (the name a
+    /// client checks), made with `openssl` (Debian package `openssl`); skips the test without it.
+    static func makeTestAuthority(in folder: URL) throws -> TLSFiles {
+        let openssl = "/usr/bin/openssl"
+        guard FileManager.default.isExecutableFile(atPath: openssl) else {
+            throw XCTSkip("\(openssl) is not installed (Debian package openssl)")
+        }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+        try "subjectAltName=IP:127.0.0.1\n".write(toFile: path("server.ext"), atomically: true, encoding: .utf8)
+        try run(openssl, ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", path("ca.key"), "-out",
+                          path("ca.crt"), "-days", "2", "-subj", "/CN=PauseCam test authority"])
+        try run(openssl, ["req", "-newkey", "rsa:2048", "-nodes", "-keyout", path("server.key"), "-out",
+                          path("server.csr"), "-subj", "/CN=127.0.0.1"])
+        try run(openssl, ["x509", "-req", "-in", path("server.csr"), "-CA", path("ca.crt"), "-CAkey", path("ca.key"),
+                          "-CAcreateserial", "-out", path("server.crt"), "-days", "2", "-extfile", path("server.ext")])
+        return TLSFiles(caFile: path("ca.crt"), certificateFile: path("server.crt"), keyFile: path("server.key"))
     }
 
     private static func run(_ program: String, _ arguments: [String]) throws {
