@@ -52,7 +52,8 @@ extension MQTTClient {
     /// What the connection tells its owner, in order, on libmosquitto's network thread.
     public enum Event: Sendable, Equatable {
         /// Connected and subscribed (the broker acknowledged every subscription): messages published to those
-        /// topics from now on arrive. Comes again after every reconnect.
+        /// topics from now on arrive. Comes again after every reconnect. Kept (retained) messages come with the
+        /// subscription: Mosquitto 2.0.11 sends them just after, but MQTT does not promise that order.
         case connected
         /// The connection ended; the client reconnects by itself (with backoff) and says `connected` again.
         case lost(MQTTError)
