@@ -2,8 +2,16 @@
 extension RigDecoder {
     /// The keys of one zoom preset.
     enum ZoomPresetKey: String, RigKey {
-        case lens, digital, ramp
+        case lens, digital, ramp, optical, ptz
     }
+
+    /// The keys of a zoom preset's `ptz:`.
+    enum PTZKey: String, RigKey {
+        case pan, tilt
+    }
+
+    /// What a PTZ value may be: any 32-bit control value (the camera's own range is checked when it is applied).
+    static let ptzValues = Int(Int32.min)...Int(Int32.max)
 
     /// The keys of one exposure preset.
     enum ExposurePresetKey: String, RigKey {
@@ -45,6 +53,25 @@ extension RigDecoder {
             if let r = f[.ramp] {
                 if let v = duration(r, pp.child(ZoomPresetKey.ramp), max: .seconds(60), positive: false) {
                     preset.ramp = v
+                } else { ok = false }
+            }
+            if let o = f[.optical] {
+                if let v = integer(o, pp.child(ZoomPresetKey.optical), in: Self.ptzValues,
+                                   what: "a whole number of the camera's zoom units (zoom_absolute), such as 200") {
+                    preset.ptz.zoom = v
+                } else { ok = false }
+            }
+            if let p = f[.ptz] {
+                let ptzPath = pp.child(ZoomPresetKey.ptz)
+                if let g = fields(p, ptzPath, PTZKey.self) {
+                    for (key, _, value) in g.pairs {
+                        let what = "a whole number of arc seconds (\(key.rawValue)_absolute), such as -3600"
+                        guard let v = integer(value, ptzPath.child(key), in: Self.ptzValues, what: what) else {
+                            ok = false
+                            continue
+                        }
+                        if key == .pan { preset.ptz.pan = v } else { preset.ptz.tilt = v }
+                    }
                 } else { ok = false }
             }
             if ok { presets.append(preset) }
