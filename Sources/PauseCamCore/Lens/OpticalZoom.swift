@@ -36,7 +36,8 @@ public struct OpticalZoom: Sendable, Equatable {
         guard maximumFactor > 1, factor.isFinite, factor > 1 else { return range.minimum }
         guard factor < maximumFactor else { return range.maximum }
         let position = (factor - 1) / (maximumFactor - 1) * Double(range.maximum - range.minimum)
-        return range.clamp(range.minimum + Int(position.rounded()))
+        let steps = (position / Double(range.step)).rounded()
+        return range.clamp(range.minimum + Int(steps) * range.step)
     }
 
     /// `factor` (≥ 1, relative to the lens's own zoom) as zoom units and the digital zoom on top of them (1 when

@@ -10,8 +10,18 @@ extension RigDecoder {
         case pan, tilt
     }
 
-    /// What a PTZ value may be: any 32-bit control value (the camera's own range is checked when it is applied).
-    static let ptzValues = Int(Int32.min)...Int(Int32.max)
+    /// A PTZ control value: a whole number with an optional sign (pan and tilt go negative), at most 9 digits, so
+    /// any such value fits the 32-bit control; the camera's own range is checked when the preset is applied.
+    private mutating func ptzValue(_ node: YAMLNode, _ path: KeyPath, what: String) -> Int? {
+        guard let t = text(node, path) else { return nil }
+        let negative = t.hasPrefix("-")
+        let digits = negative || t.hasPrefix("+") ? t.dropFirst() : Substring(t)
+        guard let magnitude = RigValueParser.integer(digits) else {
+            report("expected \(what), found \"\(t)\"", at: node.mark, path: path)
+            return nil
+        }
+        return negative ? -magnitude : magnitude
+    }
 
     /// The keys of one exposure preset.
     enum ExposurePresetKey: String, RigKey {
@@ -56,8 +66,8 @@ extension RigDecoder {
                 } else { ok = false }
             }
             if let o = f[.optical] {
-                if let v = integer(o, pp.child(ZoomPresetKey.optical), in: Self.ptzValues,
-                                   what: "a whole number of the camera's zoom units (zoom_absolute), such as 200") {
+                if let v = ptzValue(o, pp.child(ZoomPresetKey.optical),
+                                    what: "a whole number of the camera's zoom units (zoom_absolute), such as 200") {
                     preset.ptz.zoom = v
                 } else { ok = false }
             }
@@ -66,7 +76,7 @@ extension RigDecoder {
                 if let g = fields(p, ptzPath, PTZKey.self) {
                     for (key, _, value) in g.pairs {
                         let what = "a whole number of arc seconds (\(key.rawValue)_absolute), such as -3600"
-                        guard let v = integer(value, ptzPath.child(key), in: Self.ptzValues, what: what) else {
+                        guard let v = ptzValue(value, ptzPath.child(key), what: what) else {
                             ok = false
                             continue
                         }
