@@ -47,4 +47,17 @@ public struct OpticalZoom: Sendable, Equatable {
         guard factor > maximumFactor else { return (units, 1) }
         return (units, factor / maximumFactor)
     }
+
+    /// The optics the rig declares (`optical_max:`), for checks made before any camera is known (`check`, a
+    /// script's `zoom F` steps): the reach is exact, the zoom units are a stand-in range until the camera says its
+    /// own.
+    public static func declared(by lenses: [Rig.Lens]) -> [String: OpticalZoom] {
+        var optics: [String: OpticalZoom] = [:]
+        for lens in lenses {
+            guard let factor = lens.opticalMax else { continue }
+            optics[lens.name] = OpticalZoom(range: PTZRange(minimum: 0, maximum: 1000, defaultValue: 0),
+                                            maximumFactor: factor)
+        }
+        return optics
+    }
 }

@@ -64,4 +64,20 @@ final class PTZRigFileTests: XCTestCase {
                           lines.joined(separator: "\n"))
         }
     }
+
+    func testAScriptsZoomStepCountsTheDeclaredOpticsInTheDigitalLimit() {
+        let text = Self.header + """
+              plain: {lens: main}
+            max_digital_zoom: 2
+            scripts:
+              far: [record, zoom 6, stop]
+              tooFar: [record, zoom 7, stop]
+            """
+        XCTAssertThrowsError(try RigLoader.load(text: text, file: "p.yaml")) { error in
+            XCTAssertEqual((error as? RigError)?.description,
+                           "p.yaml:10:20: scripts.tooFar step 2: zoom 7x is beyond this rig: digital zoom is limited "
+                           + "to 2x (max_digital_zoom), so with main (3x at its longest optical zoom) the most is 6x",
+                           "6x is main's 3x optics times 2x digital; 7x is not")
+        }
+    }
 }
