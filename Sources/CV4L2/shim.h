@@ -52,6 +52,8 @@ static inline uint32_t pausecam_v4l2_pix_fmt_yuyv(void) { return V4L2_PIX_FMT_YU
 
 // Control IDs (built from class-base macros).
 static inline uint32_t pausecam_v4l2_cid_zoom_absolute(void) { return V4L2_CID_ZOOM_ABSOLUTE; }
+static inline uint32_t pausecam_v4l2_cid_pan_absolute(void) { return V4L2_CID_PAN_ABSOLUTE; }
+static inline uint32_t pausecam_v4l2_cid_tilt_absolute(void) { return V4L2_CID_TILT_ABSOLUTE; }
 static inline uint32_t pausecam_v4l2_cid_exposure_auto(void) { return V4L2_CID_EXPOSURE_AUTO; }
 static inline uint32_t pausecam_v4l2_cid_exposure_absolute(void) { return V4L2_CID_EXPOSURE_ABSOLUTE; }
 static inline uint32_t pausecam_v4l2_cid_auto_exposure_bias(void) { return V4L2_CID_AUTO_EXPOSURE_BIAS; }

@@ -102,6 +102,7 @@ struct DevicesReport {
                     out += "\t  " + Self.controlLine(control.id, control.info, current: control.current) + "\n"
                 }
             }
+            if let ptz = Self.ptzLine(camera) { out += "\t\(ptz)\n" }
             if let rig, let match {
                 if let lens = match.lens(servedBy: id) {
                     out += "\tlens: \(lens)\n"
@@ -134,6 +135,8 @@ struct DevicesReport {
             var device: String; var name: String; var driver: String?; var bus: String?; var serial: String?
             var path: String?; var usb: String?; var lens: String?; var problem: String?; var rateWarning: String?
             var modes: [Mode]; var controls: [Control]
+            /// The PTZ controls among `controls` (`zoom_absolute`, `pan_absolute`, `tilt_absolute`); absent when none.
+            var ptz: [String]?
         }
         /// A sound card: what the text listing shows (`card`, `name`, `alsa` the PCM that opens it, `usb`,
         /// `serial`, `path`), the fields an `audio: {match: …}` rule compares.
@@ -158,7 +161,8 @@ struct DevicesReport {
                                   Control(name: "\($0.id)", id: $0.info.id, current: $0.current,
                                           minimum: $0.info.minimum, maximum: $0.info.maximum, step: $0.info.step,
                                           default: $0.info.defaultValue)
-                              })
+                              },
+                              ptz: Self.ptzControls(camera).map { $0.map { "\($0.id)" } })
             },
             microphones: microphones.map {
                 Microphone(card: $0.card, name: $0.name, alsa: $0.pcmName, usb: $0.usb, serial: $0.serial, path: $0.path)
@@ -178,6 +182,25 @@ struct DevicesReport {
         let step = info.step > 1 ? " step \(info.step)" : ""
         return "\(id) \(current.map(String.init) ?? "?") (\(info.minimum)…\(info.maximum)\(step), "
             + "default \(info.defaultValue))"
+    }
+
+    /// The camera's PTZ controls (motorised zoom, pan, tilt), or `nil` when it has none.
+    static func ptzControls(_ camera: CameraDescription)
+        -> [(id: V4L2ControlID, info: V4L2ControlInfo, current: Int32?)]? {
+        let ptz = camera.controls.filter { $0.id.ptzAxis != nil && $0.info.type == .integer }
+        return ptz.isEmpty ? nil : ptz
+    }
+
+    /// `PTZ: zoom_absolute 100…500, pan_absolute -36000…36000 step 3600 (zoom presets' optical: and ptz:)`: what
+    /// a zoom preset may move on this camera, said once so a PTZ webcam is told apart from a fixed one.
+    static func ptzLine(_ camera: CameraDescription) -> String? {
+        guard let ptz = ptzControls(camera) else { return nil }
+        let ranges = ptz.map { control in
+            "\(control.id) \(control.info.minimum)…\(control.info.maximum)"
+                + (control.info.step > 1 ? " step \(control.info.step)" : "")
+        }
+        let keys = ptz.contains { $0.id == .zoomAbsolute } ? (ptz.count > 1 ? "optical: and ptz:" : "optical:") : "ptz:"
+        return "PTZ: " + ranges.joined(separator: ", ") + " (zoom presets' \(keys))"
     }
 
     /// The warning a session would give at its start when the mode chosen for `lens` on `camera` is slower than the

@@ -112,8 +112,9 @@ enum HelpText {
 
     Lists the video capture devices (like `v4l2-ctl --list-devices`) with their formats and controls; each
     control shows the value the camera holds now, its range and its default: zoom_absolute 250 (100…500,
-    default 100). With --rig, says which lens of the rig each camera serves and which lenses have no camera.
-    --json prints the same as JSON.
+    default 100). A PTZ camera gets a PTZ: line with the ranges of its zoom_absolute, pan_absolute and
+    tilt_absolute, what a zoom preset's optical: and ptz: move. With --rig, says which lens of the rig each camera
+    serves and which lenses have no camera. --json prints the same as JSON.
     """
 
     static let doctor = """

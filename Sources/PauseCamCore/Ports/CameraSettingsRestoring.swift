@@ -1,7 +1,7 @@
 /// A camera whose settings PauseCam puts back each time it (re)opens and then reads back (V4L2 cameras): a camera
 /// reopened after an unplug or a freeze, or one opened on a cold switch, starts with its own defaults (or whatever
-/// another program left), so the lens's `controls:` and the exposure and focus set during the session are applied
-/// again, and a value the camera does not hold is told rather than assumed.
+/// another program left), so the lens's `controls:` and the exposure, focus and PTZ position set during the session
+/// are applied again, and a value the camera does not hold is told rather than assumed.
 public protocol CameraSettingsRestoring: CameraControlling {
     /// Applies a lens's `controls:` (missing controls are warned about by the camera, once).
     func applyLensControls(_ controls: Rig.Controls)
@@ -23,4 +23,10 @@ public enum CameraControlName: String, Sendable, Equatable, CaseIterable {
     case powerLine = "power_line_frequency"
     /// Whether auto exposure may lower the frame rate, 1 or 0.
     case exposurePriority = "exposure_dynamic_framerate"
+    /// A PTZ camera's optical zoom, in its own units.
+    case zoomAbsolute = "zoom_absolute"
+    /// A PTZ camera's pan, in arc seconds.
+    case panAbsolute = "pan_absolute"
+    /// A PTZ camera's tilt, in arc seconds.
+    case tiltAbsolute = "tilt_absolute"
 }

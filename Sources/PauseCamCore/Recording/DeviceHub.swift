@@ -110,13 +110,17 @@ public final class DeviceHub: @unchecked Sendable {
     public private(set) var devicesStopped = false
     /// Engine events the hub tells itself (a microphone attached or refused, a plugged device that cannot open).
     let notify: (EngineEvent) -> Void
-    /// The settings each lens's camera gets back after every start (the rig's `controls:`, the session's exposure
-    /// and focus).
+    /// The settings each lens's camera gets back after every start (the rig's `controls:`, the session's exposure,
+    /// focus and PTZ position).
     public internal(set) var lensSettings: [String: LensCameraSettings]
     /// Frames delivered per lens, counted on the capture threads: what the freeze watchdog looks at.
     var frameCounters: [String: FrameCounter] = [:]
     /// The freeze watchdog of each lens whose camera was started, with the generation its checks belong to.
     var watchdogs: [String: WatchedStream] = [:]
+    /// The PTZ position waiting for each lens's camera on the device worker (`DeviceHub+PTZ`).
+    var ptzSlots: [String: PTZCommandSlot] = [:]
+    /// The last PTZ failure told per lens, so a ramp on a refusing camera says it once, not once a frame.
+    var ptzFailures: [String: String] = [:]
     /// Where reports go; the owner sets it once, before the devices start.
     public var report: (Report) -> Void = { _ in }
     /// The clip's needs of a microphone plugged in now; the owner sets it (no clip, by default).

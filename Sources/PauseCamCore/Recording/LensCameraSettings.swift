@@ -1,7 +1,8 @@
 import Foundation
 
-/// The settings a lens's camera should have whenever it is open: the rig's `controls:`, and the last exposure and
-/// focus the user set during the session (`exposure night`, `focus 40`). `DeviceHub` keeps one per lens and applies
+/// The settings a lens's camera should have whenever it is open: the rig's `controls:`, the last exposure and
+/// focus the user set during the session (`exposure night`, `focus 40`), and the last optical zoom, pan and tilt
+/// PauseCam gave a PTZ camera (a zoom preset's `optical:`/`ptz:`, `zoom F`'s optical share, a ramp's target). `DeviceHub` keeps one per lens and applies
 /// it after every start of the lens's camera (the rig's start, a cold switch, a re-plug, a watchdog restart), then
 /// compares what the camera reports with `expectedValues`.
 public struct LensCameraSettings: Sendable, Equatable {
@@ -11,6 +12,9 @@ public struct LensCameraSettings: Sendable, Equatable {
     public var exposure: Rig.ExposurePreset.Setting?
     /// The focus set during the session, if any: it replaces `controls.focus`.
     public var focus: Command.FocusChoice?
+    /// The PTZ position set during the session, axis by axis (already within the camera's ranges); empty until one
+    /// is set.
+    public var ptz = PTZPosition()
 
     public init(controls: Rig.Controls, exposure: Rig.ExposurePreset.Setting? = nil,
                 focus: Command.FocusChoice? = nil) {
@@ -60,6 +64,7 @@ public struct LensCameraSettings: Sendable, Equatable {
             values.append(Expected(.powerLine, menu[powerLine] ?? 0))
         }
         values.append(Expected(.exposurePriority, controls.exposurePriority == true ? 1 : 0))
+        for axis in PTZAxis.allCases { if let value = ptz[axis] { values.append(Expected(axis.control, value)) } }
         return values
     }
 
@@ -79,8 +84,8 @@ public struct LensCameraSettings: Sendable, Equatable {
         public var description: String { "\(control.rawValue): asked \(asked), camera reports \(reported)" }
     }
 
-    /// Applies every setting to `camera`, in order (the lens's `controls:`, then the session's exposure and focus),
-    /// and reads each expected value back; returns the warnings of the setters and the values the camera does not
+    /// Applies every setting to `camera`, in order (the lens's `controls:`, then the session's exposure, focus and
+    /// PTZ position — the last only on a `CameraPTZ`), and reads each expected value back; returns the warnings of the setters and the values the camera does not
     /// hold. A control the camera lacks or will not read is not a mismatch (the camera warns about it itself).
     public func restore(on camera: any CameraSettingsRestoring) -> (warnings: [String], mismatches: [Mismatch]) {
         var warnings: [String] = []
@@ -88,6 +93,7 @@ public struct LensCameraSettings: Sendable, Equatable {
         do {
             if let exposure { warnings += try camera.setExposure(exposure) }
             if let focus { warnings += try camera.setFocus(focus) }
+            if !ptz.isEmpty, let moving = camera as? any CameraPTZ { try moving.movePTZ(to: ptz) }
         } catch {
             warnings.append("\(error)")
         }
@@ -96,6 +102,12 @@ public struct LensCameraSettings: Sendable, Equatable {
             return Mismatch(control: expected.control, asked: expected.value, reported: reported)
         }
         return (warnings, mismatches)
+    }
+
+    /// Remembers the PTZ axes `position` names (the others keep their last value), so a reopened camera is moved
+    /// back there.
+    public mutating func remember(ptz position: PTZPosition) {
+        ptz = ptz.updated(with: position)
     }
 
     /// Remembers a control command the user gave on this lens (`exposure …`, `focus …`) so a reopened camera gets

@@ -32,6 +32,7 @@ extension RigController {
         let digital: Double
         let ramp: MediaTime
         var note: String?
+        var ptz = PTZPosition()
         switch choice {
         case .preset(let name):
             guard let preset = rig.zoomPreset(named: name) else {
@@ -44,24 +45,28 @@ extension RigController {
                 return .failed("zoom preset \"\(name)\" asks for \(ZoomFactor.text(preset.digital)) digital zoom, beyond "
                                + "this rig's limit of \(ZoomFactor.text(rig.maxDigitalZoom)) (max_digital_zoom)")
             }
-            (lensName, digital, ramp) = (preset.lens, preset.digital, preset.ramp)
+            (lensName, digital, ramp, ptz) = (preset.lens, preset.digital, preset.ramp, preset.ptz)
         case .factor(let factor):
             guard factor > 0, factor.isFinite else { return .failed("a zoom factor is a positive number, like 1.5") }
             switch LensForZoom.choose(factor: factor, lenses: rig.lenses.filter { cameras[$0.name] != nil },
-                                      maxDigitalZoom: rig.maxDigitalZoom) {
+                                      maxDigitalZoom: rig.maxDigitalZoom, optics: optics) {
             case .failure(let refusal):
                 return .failed(refusal.message)
             case .success(let choice):
                 (lensName, digital, ramp, note) = (choice.lens, choice.digital, .zero, choice.note)
+                ptz.zoom = choice.optical
             }
         }
         let changesLens = lensName != bank.activeLens
         if let rejection = select(lensName, at: time) { return .failed(rejection) }
         if changesLens { switcher.zoom(to: 1, ramp: .zero, at: time) }
         switcher.zoom(to: digital, ramp: ramp, at: time)
+        let camera = movePTZ(lens: lensName, to: ptz, ramp: ramp, at: time)
         followProgramOnMonitor()
-        if let note { return .ok(note) }
-        return .ok("zoom \(lensName)" + (digital > 1.0001 ? " \(ZoomFactor.text(digital)) digital" : ""))
+        let warnings = camera.warnings.map { "warning: \($0)" + clipWarning("\(CommandParser.line(for: .zoom(choice))): \($0)") }
+        let said = note ?? ("zoom \(lensName)" + (camera.moved.isEmpty ? "" : " (\(camera.moved))")
+                            + (digital > 1.0001 ? " \(ZoomFactor.text(digital)) digital" : ""))
+        return .ok(([said] + warnings).joined(separator: "\n"))
     }
 
     /// Makes `lens` the active lens through the bank: at once when it delivers frames (or no clip waits for

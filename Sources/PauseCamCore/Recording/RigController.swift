@@ -64,6 +64,8 @@ public final class RigController {
     var countdown: PendingCountdown?
     /// Counts countdowns begun, so a cancelled one's timer does nothing.
     var countdownGeneration = 0
+    /// The PTZ ramp being stepped on each lens's camera (`RigController+PTZ`).
+    var ptzRamps: [String: RunningPTZRamp] = [:]
 
     /// A dispatcher over `devices` and `clips`, which the composition root made for the same `rig` and
     /// `serialContext`; it takes their reports from now on. `monitor` is told the program's lens and zoom (the
@@ -299,7 +301,8 @@ public final class RigController {
                       audioPeak: microphone == nil ? nil : levels.peak ?? SoundLevel.floor,
                       countdown: countdown?.secondsLeft,
                       clippedSamples: recorder?.description.settings.audio == nil ? nil : recorder?.clippedSamples,
-                      lensZoom: rig.lenses.first { $0.name == bank.activeLens }?.zoom ?? 1)
+                      lensZoom: (rig.lenses.first { $0.name == bank.activeLens }?.zoom ?? 1)
+                          * opticalFactor(lens: bank.activeLens))
     }
 
     public func statusLine() -> String { status.line }

@@ -191,6 +191,10 @@ public struct Rig: Sendable, Equatable {
         /// This lens's `watchdog:` (how long its camera may send nothing before its stream is restarted); `nil`
         /// takes the rig's.
         public var watchdog: MediaTime?
+        /// The magnification a PTZ camera's optical zoom gives at the far end of its `zoom_absolute` range, relative
+        /// to `zoom` (`optical_max: 3` for a 3× optical zoom); `nil` when the lens has none. With it, `zoom F`
+        /// uses the optics before any digital zoom (`OpticalZoom`); presets' `optical:` work without it.
+        public var opticalMax: Double?
 
         public init(name: String, zoom: Double = 1, source: Source, format: CaptureFormat = .auto, width: Int? = nil,
                     height: Int? = nil, rate: FrameRate? = nil, controls: Controls = Controls(),
@@ -306,14 +310,19 @@ public struct Rig: Sendable, Equatable {
         case stay
     }
 
-    /// `zoom_presets:` entry: a lens plus a digital (centre-crop) zoom reached over a ramp time.
+    /// `zoom_presets:` entry: a lens plus a digital (centre-crop) zoom reached over a ramp time, and for a PTZ
+    /// camera where its motors go.
     public struct ZoomPreset: Sendable, Equatable {
         public var name: String
         public var lens: String
         /// Digital zoom factor ≥ 1 (1 = the whole frame).
         public var digital: Double
-        /// How long the digital zoom takes to reach its factor.
+        /// How long the digital zoom (and the camera's motors) take to reach the preset.
         public var ramp: MediaTime
+        /// The PTZ camera's position: `optical:` is `zoom` (zoom units), `ptz: {pan:, tilt:}` the other two. Not
+        /// checked against a camera when the rig loads (the camera may not be plugged in); a value outside the
+        /// camera's range is brought into it when the preset is applied, with a warning.
+        public var ptz = PTZPosition()
         public init(name: String, lens: String, digital: Double = 1, ramp: MediaTime = .zero) {
             self.name = name
             self.lens = lens

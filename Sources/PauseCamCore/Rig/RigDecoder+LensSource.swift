@@ -61,7 +61,7 @@ extension RigDecoder {
 
     /// Keys that set up a camera's capture and mean nothing to a movie file, which plays at its own size, rate
     /// and format: reported rather than silently ignored, so nobody rehearses believing they took effect.
-    static let cameraOnlyKeys: [LensKey] = [.format, .size, .fps, .controls, .usbPort]
+    static let cameraOnlyKeys: [LensKey] = [.format, .size, .fps, .controls, .usbPort, .opticalMax]
 
     /// Reports each camera-only key a `file:` lens has.
     mutating func reportCameraOnlyKeys(_ f: Fields<LensKey>, _ path: KeyPath) {

@@ -5,6 +5,7 @@ extension RigDecoder {
         case zoom, match, virtual, file, loop, format, size, fps, latency, controls, rotate, mirror
         case usbPort = "usb_port"
         case watchdog
+        case opticalMax = "optical_max"
     }
 
     /// The keys of a lens's `match:` (exactly one is given).
@@ -81,6 +82,10 @@ extension RigDecoder {
         if let n = f[.mirror], let m = bool(n, path.child(LensKey.mirror)) { lens.orientation.mirrored = m }
         if let n = f[.usbPort] { lens.usbPort = usbPort(n, path.child(LensKey.usbPort)) }
         if let n = f[.watchdog] { lens.watchdog = watchdog(n, path.child(LensKey.watchdog)) }
+        if let n = f[.opticalMax] {
+            lens.opticalMax = number(n, path.child(LensKey.opticalMax), min: 1, max: 100,
+                                     what: "the optical zoom factor at the camera's longest zoom, more than 1 and at most 100")
+        }
         if case .file = source { reportCameraOnlyKeys(f, path) }
         guard zoom != nil, source != nil else { return nil }
         return lens

@@ -2,7 +2,25 @@
 extension RigDecoder {
     /// The keys of one zoom preset.
     enum ZoomPresetKey: String, RigKey {
-        case lens, digital, ramp
+        case lens, digital, ramp, optical, ptz
+    }
+
+    /// The keys of a zoom preset's `ptz:`.
+    enum PTZKey: String, RigKey {
+        case pan, tilt
+    }
+
+    /// A PTZ control value: a whole number with an optional sign (pan and tilt go negative), at most 9 digits, so
+    /// any such value fits the 32-bit control; the camera's own range is checked when the preset is applied.
+    private mutating func ptzValue(_ node: YAMLNode, _ path: KeyPath, what: String) -> Int? {
+        guard let t = text(node, path) else { return nil }
+        let negative = t.hasPrefix("-")
+        let digits = negative || t.hasPrefix("+") ? t.dropFirst() : Substring(t)
+        guard let magnitude = RigValueParser.integer(digits) else {
+            report("expected \(what), found \"\(t)\"", at: node.mark, path: path)
+            return nil
+        }
+        return negative ? -magnitude : magnitude
     }
 
     /// The keys of one exposure preset.
@@ -45,6 +63,25 @@ extension RigDecoder {
             if let r = f[.ramp] {
                 if let v = duration(r, pp.child(ZoomPresetKey.ramp), max: .seconds(60), positive: false) {
                     preset.ramp = v
+                } else { ok = false }
+            }
+            if let o = f[.optical] {
+                if let v = ptzValue(o, pp.child(ZoomPresetKey.optical),
+                                    what: "a whole number of the camera's zoom units (zoom_absolute), such as 200") {
+                    preset.ptz.zoom = v
+                } else { ok = false }
+            }
+            if let p = f[.ptz] {
+                let ptzPath = pp.child(ZoomPresetKey.ptz)
+                if let g = fields(p, ptzPath, PTZKey.self) {
+                    for (key, _, value) in g.pairs {
+                        let what = "a whole number of arc seconds (\(key.rawValue)_absolute), such as -3600"
+                        guard let v = ptzValue(value, ptzPath.child(key), what: what) else {
+                            ok = false
+                            continue
+                        }
+                        if key == .pan { preset.ptz.pan = v } else { preset.ptz.tilt = v }
+                    }
                 } else { ok = false }
             }
             if ok { presets.append(preset) }

@@ -38,7 +38,8 @@ extension RigDecoder {
                 }
                 if case .zoom(.factor(let factor)) = command, !lenses.isEmpty,
                    case .failure(let refusal) = LensForZoom.choose(factor: factor, lenses: lenses,
-                                                                   maxDigitalZoom: maxDigitalZoom) {
+                                                                   maxDigitalZoom: maxDigitalZoom,
+                                                                   optics: OpticalZoom.declared(by: lenses)) {
                     report(refusal.message, at: item.mark, path: stepPath)
                     ok = false
                 }

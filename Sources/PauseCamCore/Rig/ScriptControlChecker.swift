@@ -47,7 +47,8 @@ struct ScriptControlChecker {
     }
 
     private mutating func zoom(to factor: Double) {
-        switch LensForZoom.choose(factor: factor, lenses: lenses, maxDigitalZoom: maxDigitalZoom) {
+        switch LensForZoom.choose(factor: factor, lenses: lenses, maxDigitalZoom: maxDigitalZoom,
+                                  optics: OpticalZoom.declared(by: lenses)) {
         case .success(let choice): active = choice.lens
         case .failure: break
         }

@@ -23,11 +23,14 @@ public final class V4L2Camera: Camera, @unchecked Sendable {
     public let capability: V4L2Capability
     /// What `VIDIOC_S_FMT` settled on.
     public let negotiated: V4L2NegotiatedFormat
+    /// The PTZ controls the camera has (`zoom_absolute`, `pan_absolute`, `tilt_absolute`), read when it was opened.
+    public let ptzRanges: [PTZAxis: PTZRange]
 
     /// How many mmap buffers to ask for: enough to ride out a slow encoder tick without drops.
     public static let bufferCount: UInt32 = 4
 
-    private let device: V4L2Device
+    /// The node; `internal` for the extensions that set its controls (`V4L2CameraPTZ`).
+    let device: V4L2Device
     private let lensName: String
     /// The lens's `latency:`, taken off every timestamp: when the light hit the sensor, not when the camera stamped.
     private let latency: MediaTime
@@ -85,6 +88,7 @@ public final class V4L2Camera: Camera, @unchecked Sendable {
         }
         format = CameraFormat(width: negotiated.width, height: negotiated.height, rate: rate, pixelFormat: pixelFormat)
         controls = V4L2Controls(device: device, cameraName: displayName, warn: warn)
+        ptzRanges = controls.ptzRanges()
         controls.apply(lens.controls)
     }
 

@@ -23,6 +23,9 @@ extension V4L2ControlID {
         case .focusAbsolute: self = .focusAbsolute
         case .powerLine: self = .powerLineFrequency
         case .exposurePriority: self = .exposureAutoPriority
+        case .zoomAbsolute: self = .zoomAbsolute
+        case .panAbsolute: self = .panAbsolute
+        case .tiltAbsolute: self = .tiltAbsolute
         }
     }
 }

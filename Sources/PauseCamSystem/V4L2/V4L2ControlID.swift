@@ -1,10 +1,15 @@
 import CV4L2
+import PauseCamCore
 
 /// The camera controls PauseCam drives, by V4L2 control ID. Controls are found by ID, never by the driver's name
 /// for them (those changed in Linux 5.16); `name` is the v4l2-ctl name used in messages.
 public enum V4L2ControlID: CaseIterable, Sendable, Hashable, CustomStringConvertible {
     /// `V4L2_CID_ZOOM_ABSOLUTE`: optical (or the camera's own digital) zoom.
     case zoomAbsolute
+    /// `V4L2_CID_PAN_ABSOLUTE`: a PTZ camera's pan in arc seconds, negative to the left.
+    case panAbsolute
+    /// `V4L2_CID_TILT_ABSOLUTE`: a PTZ camera's tilt in arc seconds, negative downwards.
+    case tiltAbsolute
     /// `V4L2_CID_EXPOSURE_AUTO`: a menu; UVC usually offers only manual (1) and aperture priority (3).
     case exposureAuto
     /// `V4L2_CID_EXPOSURE_ABSOLUTE`: exposure time in 100 µs units.
@@ -32,6 +37,8 @@ public enum V4L2ControlID: CaseIterable, Sendable, Hashable, CustomStringConvert
     public var id: UInt32 {
         switch self {
         case .zoomAbsolute: return pausecam_v4l2_cid_zoom_absolute()
+        case .panAbsolute: return pausecam_v4l2_cid_pan_absolute()
+        case .tiltAbsolute: return pausecam_v4l2_cid_tilt_absolute()
         case .exposureAuto: return pausecam_v4l2_cid_exposure_auto()
         case .exposureTimeAbsolute: return pausecam_v4l2_cid_exposure_absolute()
         case .autoExposureBias: return pausecam_v4l2_cid_auto_exposure_bias()
@@ -49,6 +56,8 @@ public enum V4L2ControlID: CaseIterable, Sendable, Hashable, CustomStringConvert
     public var description: String {
         switch self {
         case .zoomAbsolute: return "zoom_absolute"
+        case .panAbsolute: return "pan_absolute"
+        case .tiltAbsolute: return "tilt_absolute"
         case .exposureAuto: return "auto_exposure"
         case .exposureTimeAbsolute: return "exposure_time_absolute"
         case .autoExposureBias: return "auto_exposure_bias"
@@ -59,6 +68,25 @@ public enum V4L2ControlID: CaseIterable, Sendable, Hashable, CustomStringConvert
         case .exposureAutoPriority: return "exposure_dynamic_framerate"
         case .autoFocusStart: return "auto_focus_start"
         case .regionOfInterestAuto: return "region_of_interest_auto_control"
+        }
+    }
+
+    /// The PTZ axis this control moves, for the three motor controls; `nil` for the others.
+    public var ptzAxis: PTZAxis? {
+        switch self {
+        case .zoomAbsolute: return .zoom
+        case .panAbsolute: return .pan
+        case .tiltAbsolute: return .tilt
+        default: return nil
+        }
+    }
+
+    /// The control behind a PTZ axis.
+    public init(_ axis: PTZAxis) {
+        switch axis {
+        case .zoom: self = .zoomAbsolute
+        case .pan: self = .panAbsolute
+        case .tilt: self = .tiltAbsolute
         }
     }
 

@@ -86,6 +86,19 @@ public final class V4L2Controls {
         set(.zoomAbsolute, value)
     }
 
+    /// The range and present value of each PTZ control the camera has (integer controls only: a driver that
+    /// offers pan as a relative button is not a PTZ camera to PauseCam).
+    public func ptzRanges() -> [PTZAxis: PTZRange] {
+        var ranges: [PTZAxis: PTZRange] = [:]
+        for axis in PTZAxis.allCases {
+            let control = V4L2ControlID(axis)
+            guard let info = info(control), info.type == .integer else { continue }
+            ranges[axis] = PTZRange(minimum: Int(info.minimum), maximum: Int(info.maximum), step: Int(info.step),
+                                    defaultValue: Int(info.defaultValue), current: current(control).map(Int.init))
+        }
+        return ranges
+    }
+
     /// Autofocus, or manual focus at `focus_absolute` = n.
     public func setFocus(_ mode: Rig.Controls.Mode) {
         switch mode {

@@ -83,7 +83,7 @@ extension UdevInsideTestbedTests {
             V4L2Mode(pixelFormat: .mjpeg, width: 1280, height: 720, rates: [FrameRate(30), FrameRate(15)]),
             V4L2Mode(pixelFormat: .yuyv, width: 640, height: 480, rates: [FrameRate(30)]),
         ])
-        XCTAssertEqual(described.first?.controls.map(\.id), [.zoomAbsolute])
+        XCTAssertEqual(described.first?.controls.map(\.id), [.zoomAbsolute, .panAbsolute, .tiltAbsolute])
         XCTAssertEqual(described.first?.controls.first?.info,
                        V4L2ControlInfo(id: V4L2ControlID.zoomAbsolute.id, name: "Zoom, Absolute", type: .integer,
                                        minimum: 100, maximum: 500, step: 1, defaultValue: 100))

@@ -4,7 +4,7 @@
 Usage (always under umockdev-wrapper, with Debian's /usr/bin/python3, which has gi):
     umockdev-wrapper /usr/bin/python3 testbed.py SCENARIO XCTEST_BINARY TEST_FILTER
 
-SCENARIO is "ioctl" (one camera and its metadata node as real pseudo-terminal nodes whose V4L2 ioctls are answered
+SCENARIO is "ioctl" (one camera with the PTZ controls of a C920 and its metadata node as real pseudo-terminal nodes whose V4L2 ioctls are answered
 by `V4L2Answers` below: QUERYCAP, G_FMT, ENUM_FMT, ENUM_FRAMESIZES, ENUM_FRAMEINTERVALS, QUERYCTRL, G_CTRL), "enumerate" (three webcams with serials plus a UVC metadata node exist before the test starts) or
 "soundplug" (two cards plugged in while a real-clock `pausecam run` waits for its microphone),
 "soundhotplug" (sound cards plugged, unplugged and re-plugged while the test's sound watcher runs), or
@@ -88,8 +88,17 @@ YUYV = struct.unpack('<I', b'YUYV')[0]
 # format → [(width, height, [(interval numerator, denominator)])]
 MODES = {MJPG: [(1280, 720, [(1, 30), (1, 15)])], YUYV: [(640, 480, [(1, 30)])]}
 ZOOM_ABSOLUTE = 0x009a090d
-# What VIDIOC_G_CTRL reports: a value that is neither the minimum nor the default, as if a session had zoomed.
+PAN_ABSOLUTE = 0x009a0908
+TILT_ABSOLUTE = 0x009a0909
+# What VIDIOC_G_CTRL reports: a zoom that is neither the minimum nor the default, as if a session had zoomed.
 CURRENT_ZOOM = 250
+# The camera's PTZ controls as a C920's uvcvideo lists them: control → (name, minimum, maximum, step, default,
+# current). Pan and tilt are in arc seconds, one step is 1 degree.
+PTZ_CONTROLS = {
+    ZOOM_ABSOLUTE: (b'Zoom, Absolute', 100, 500, 1, 100, CURRENT_ZOOM),
+    PAN_ABSOLUTE: (b'Pan, Absolute', -36000, 36000, 3600, 0, -3600),
+    TILT_ABSOLUTE: (b'Tilt, Absolute', -36000, 36000, 3600, 0, 0),
+}
 
 
 class V4L2Answers(UMockdev.IoctlBase):
@@ -149,14 +158,15 @@ class V4L2Answers(UMockdev.IoctlBase):
             return struct.pack('<IIIIIII', index, fourcc, width, height, 1, numerator, denominator)
         if request == VIDIOC_QUERYCTRL:
             control = struct.unpack_from('<I', current)[0]
-            if control != ZOOM_ABSOLUTE:
+            if control not in PTZ_CONTROLS:
                 return None
-            return struct.pack('<II32siiiiI', control, 1, b'Zoom, Absolute', 100, 500, 1, 100, 0)
+            name, minimum, maximum, step, default, _ = PTZ_CONTROLS[control]
+            return struct.pack('<II32siiiiI', control, 1, name, minimum, maximum, step, default, 0)
         if request == VIDIOC_G_CTRL:
             control = struct.unpack_from('<I', current)[0]
-            if control != ZOOM_ABSOLUTE:
+            if control not in PTZ_CONTROLS:
                 return None
-            return struct.pack('<Ii', control, CURRENT_ZOOM)
+            return struct.pack('<Ii', control, PTZ_CONTROLS[control][5])
         return None
 
 
