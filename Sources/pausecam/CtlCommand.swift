@@ -23,16 +23,20 @@ enum CtlCommand {
         var rigOption: String?
         var socketOption: String?
         var timeoutSeconds = defaultTimeoutSeconds
+        var groupOption: String?
+        var brokerOption: String?
         while let word = rest.first, word.hasPrefix("-") {
             rest = rest.dropFirst()
             let (name, inline) = word.split(separator: "=", maxSplits: 1).map(String.init).pair
             switch name {
-            case "--rig", "--socket", "--timeout":
+            case "--rig", "--socket", "--timeout", "--group", "--broker":
                 guard let value = inline ?? rest.first else { throw UsageError("\(name) needs a value") }
                 if inline == nil { rest = rest.dropFirst() }
                 switch name {
                 case "--rig": rigOption = value
                 case "--socket": socketOption = value
+                case "--group": groupOption = value
+                case "--broker": brokerOption = value
                 default:
                     guard let seconds = Double(value.hasSuffix("s") ? String(value.dropLast()) : value),
                           timeoutRange.contains(seconds) else {
@@ -45,7 +49,7 @@ enum CtlCommand {
                 return 0
             default:
                 throw UsageError("unknown option \(name) before the command; ctl takes --rig RIG or --socket PATH, "
-                                 + "and --timeout SECONDS")
+                                 + "or --group NAME [--broker URL], and --timeout SECONDS")
             }
         }
         guard !rest.isEmpty else { throw UsageError("ctl needs a command, e.g. pausecam ctl toggle") }
@@ -56,6 +60,14 @@ enum CtlCommand {
                              + "ctl sends one command as plain text on one line: nothing was sent")
         }
         let request = rest.joined(separator: " ")
+        if let groupOption {
+            guard rigOption == nil && socketOption == nil else {
+                throw UsageError("--group talks to the group's broker; leave out --rig and --socket")
+            }
+            return try GroupCtl.run(group: groupOption, broker: brokerOption ?? GroupCtl.defaultBroker,
+                                    request: request, timeoutSeconds: timeoutSeconds)
+        }
+        if brokerOption != nil { throw UsageError("--broker goes with --group NAME") }
 
         let timeoutMilliseconds = Int32((timeoutSeconds * 1000).rounded(.up))
         let path = try socketPath(rig: rigOption, socket: socketOption, timeoutMilliseconds: timeoutMilliseconds)

@@ -14,7 +14,8 @@ extension RigSurroundings {
                                    ? ControlSocketPaths.directory(environment: environment) : nil,
                                outputFolderProblem: { directory in
                                    outputOption == nil ? OutputFolder.problem(RigWiring.expandDirectory(directory)) : nil
-                               })
+                               },
+                               hostName: ProcessInfo.processInfo.hostName)
     }
 
     /// For `run` and `shell`: the rig's warnings printed to standard error as `FILE:LINE:COLUMN: warning: …`,

@@ -20,6 +20,8 @@ final class RigWiring: @unchecked Sendable {
     /// (`MonitorPictures`). It makes nothing until a viewer calls `startWatching`.
     let monitor: MonitorFeed
     let runner: ScriptRunner
+    /// This machine as a member of the rig's group (`group:`); `nil` without one.
+    let group: GroupMember?
     let outputDirectory: String
     /// Watches for cameras plugged in and out while the rig runs (real lenses only); set by `start()`.
     private let watcher = Mutex<UdevWatcher?>(nil)
@@ -176,6 +178,7 @@ final class RigWiring: @unchecked Sendable {
         controller = RigController(rig: rig, devices: devices, clips: clips, serialContext: serialContext,
                                    monitor: monitor, notify: events)
         runner = ScriptRunner(controller: controller, serialContext: serialContext)
+        group = try RigWiring.joinGroup(rig: rig, clock: clock, controller: controller, serialContext: serialContext)
     }
 
     /// Starts the devices (on the serial context), the hot-plug watcher when the rig has real lenses, and the sound
@@ -183,6 +186,9 @@ final class RigWiring: @unchecked Sendable {
     func start() {
         let controller = self.controller
         serialContext.perform { controller.startDevices() }
+        if let group {
+            do { try group.start() } catch { notify("warning: group \(group.settings.name): \(error)") }
+        }
         startSoundWatcher()
         let hasRealLenses = rig.lenses.contains { if case .camera = $0.source { return true } else { return false } }
         guard hasRealLenses else { return }
@@ -201,6 +207,7 @@ final class RigWiring: @unchecked Sendable {
 
     /// Stops the watcher and the devices, then the monitor's worker (anyone still waiting for a picture returns).
     func stop() {
+        group?.stop()
         watcher.withLock { $0?.stop() }
         soundWatcher.withLock { $0?.stop() }
         let controller = self.controller

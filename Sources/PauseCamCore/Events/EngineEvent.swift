@@ -122,6 +122,8 @@ public enum CommandSource: Sendable, Equatable {
     case remote
     case signal(name: String)
     case web
+    /// A command of the rig's group (`group:`), published by the member `host` and applied here at its slot.
+    case group(host: String)
 
     /// The name `watch` prints in `source`, and the shell in "(remote)".
     public var name: String {
@@ -131,14 +133,22 @@ public enum CommandSource: Sendable, Equatable {
         case .remote: return "remote"
         case .signal(let name): return name
         case .web: return "web"
+        case .group: return "group"
         }
+    }
+
+    /// True for commands given to this member (not applied on behalf of its group): a group's recording commands
+    /// given here are sent to the whole group.
+    public var isLocal: Bool {
+        if case .group = self { return false }
+        return true
     }
 
     /// True for commands given outside this process's own input (the shell prints those as events, since
     /// nobody there typed them).
     public var isFromOutside: Bool {
         switch self {
-        case .remote, .signal, .web: return true
+        case .remote, .signal, .web, .group: return true
         case .shell, .script: return false
         }
     }

@@ -70,6 +70,7 @@ public final class ClipController {
         var description = Recorder.Description(rigName: rig.name, settings: settings, devices: devices,
                                                sidecarPath: sidecarPath, started: Self.iso8601(wallClock()))
         description.exports = rig.output.exports
+        description.phaseAnchor = phaseAnchor
         let recorder = Recorder(description: description, sink: sink, store: store, sidecarWorker: finisher.worker)
         recorder.serialContext = serialContext
         outcome = .undecided
@@ -77,6 +78,9 @@ public final class ClipController {
         self.recorder = recorder
         return recorder
     }
+
+    /// The group's frame grid on the capture clock for the next clip (`Recorder.Description.phaseAnchor`).
+    public var phaseAnchor: MediaTime?
 
     /// True while a clip records or is paused (not stopping, not between clips).
     public var isRecording: Bool {

@@ -20,6 +20,9 @@ public final class Recorder {
         public var started: String
         /// Exports written beside the movie once it is finished (`output.exports`).
         public var exports: [ExportFormat] = []
+        /// A group's shared frame grid on the capture clock (`GroupMember.phaseAnchor`): the output clock's slots
+        /// fall on it, so every member's boundaries land on the same slot. `nil`: the grid starts at the first frame.
+        public var phaseAnchor: MediaTime?
         public init(rigName: String, settings: MovieSettings, devices: [Sidecar.Device], sidecarPath: String,
                     started: String) {
             self.rigName = rigName
@@ -93,7 +96,7 @@ public final class Recorder {
         let frameDuration = description.settings.rate.frameDuration
         session = Session(frameDuration: frameDuration)
         retimer = Retimer(frameDuration: frameDuration)
-        outputClock = OutputClock(frameDuration: frameDuration)
+        outputClock = OutputClock(frameDuration: frameDuration, phaseAnchor: description.phaseAnchor)
         log = SceneLog(frameDuration: frameDuration)
         declicker = description.settings.audio.flatMap { $0.declick ? Declicker(sampleRate: $0.sampleRate) : nil }
     }
@@ -363,6 +366,9 @@ public final class Recorder {
         return .success(time)
     }
 
+    /// The clip's group as this member saw it (`RigController+Group` keeps it current); `nil` without a group.
+    public var group: Sidecar.Group?
+
     /// Adds a warning to the clip's sidecar.
     public func warn(_ text: String) { log.warn(text) }
 
@@ -517,7 +523,7 @@ public final class Recorder {
                                 gain: $0.gainDecibels == 0 ? nil : $0.gainDecibels, clippedSamples: clippedSamples)
         }
         let movieName = (sink.moviePath as NSString).lastPathComponent
-        return Sidecar(
+        var sidecar = Sidecar(
             rig: description.rigName, movie: movieName, complete: complete, started: description.started,
             stopped: stopped, duration: session.timer.seconds,
             video: Sidecar.VideoStream(codec: "h264", width: settings.width, height: settings.height,
@@ -537,5 +543,7 @@ public final class Recorder {
                 device.dropped = mailboxDrops[device.role] ?? 0
                 return device
             }, warnings: log.warnings)
+        sidecar.group = group
+        return sidecar
     }
 }

@@ -22,7 +22,9 @@ extension RigController {
     func countdownSeconds(_ requested: Int?, source: CommandSource?) -> Int {
         if let requested { return requested }
         guard let source else { return 0 }
+        // A group's `record` lands on the group's slot; the sender's countdown, if any, ran before it was sent.
         if case .script = source { return 0 }
+        if case .group = source { return 0 }
         return rig.countdown
     }
 
@@ -57,7 +59,10 @@ extension RigController {
             guard pending.secondsLeft > 0 else {
                 self.countdown = nil
                 // The command was told when it was given; its outcome is told as the countdown's end.
-                let reply = self.execute(.record(name: pending.name, countdown: 0), at: pending.end)
+                // In a group the countdown was this member's; the `record` it ends in goes to every member.
+                let record = Command.record(name: pending.name, countdown: 0)
+                let reply = self.group.map { self.sendToGroup(record, from: .shell, via: $0) }
+                    ?? self.execute(record, at: pending.end)
                 self.notify(.countdownEnded(message: reply.message, ok: reply.ok))
                 return
             }

@@ -66,6 +66,9 @@ public final class RigController {
     var countdownGeneration = 0
     /// The PTZ ramp being stepped on each lens's camera (`RigController+PTZ`).
     var ptzRamps: [String: RunningPTZRamp] = [:]
+    /// The rig's group (`group:`), set by the composition root before the first command: the recording commands
+    /// given here go to every member through it (`RigController+Group`). On the serial context only.
+    public var group: GroupMember?
 
     /// A dispatcher over `devices` and `clips`, which the composition root made for the same `rig` and
     /// `serialContext`; it takes their reports from now on. `monitor` is told the program's lens and zoom (the
@@ -148,7 +151,14 @@ public final class RigController {
     /// engine's own stops (a full disk, a failed write) pass none, since their own events say why.
     public func execute(_ command: Command, at time: MediaTime, from source: CommandSource? = nil) -> Reply {
         serialContext.assertOnSerialContext()
+        if let group, let source, source.isLocal, GroupMessageDecoder.isGroupCommand(command) {
+            return sendToGroup(command, from: source, via: group)
+        }
         let reply = carryOut(command, at: time, from: source)
+        if let group, GroupMessageDecoder.isGroupCommand(command) {
+            recorder?.group = sidecarGroup(group)
+            group.updateStatus(groupStatus)
+        }
         // A status query changes nothing: a status bar polling it would only flood the listeners.
         if let source, command != .status {
             let now = status
@@ -226,6 +236,7 @@ public final class RigController {
         devices.isTakingSamples = true
         let recorder: Recorder
         do {
+            clips.phaseAnchor = group?.phaseAnchor
             recorder = try clips.open(settings: settings, devices: sidecarDevices)
         } catch {
             devices.isTakingSamples = false

@@ -23,6 +23,8 @@ public struct Sidecar: Codable, Sendable, Equatable {
     /// Every `retake`, in order: the scene taken again and how long the discarded take was. Absent when there was
     /// none. The movie leaves the discarded takes out; the `.partial` of a clip that never finished still holds them.
     public var retakes: [Retake]? = nil
+    /// The rig's group (`group:`): who this member is and every group command it saw. Absent without a group.
+    public var group: Group? = nil
     /// Every lens switch that reached the movie, in order: when it was asked for and when the new lens's first
     /// picture showed (they differ when the lens had to start, or was waited for after an unplug).
     public var switches: [Switch] = []
@@ -153,6 +155,61 @@ public struct Sidecar: Codable, Sendable, Equatable {
         public init(scene: Int, discardedDuration: Double) {
             self.scene = scene
             self.discardedDuration = discardedDuration
+        }
+    }
+
+    /// A member's view of its group for this clip.
+    public struct Group: Codable, Sendable, Equatable {
+        /// The group's name (`group.name`) and this member's (`group.host`).
+        public var name: String
+        public var host: String
+        /// The group's frame grid: slot k at `epoch_ns + k / fps` on CLOCK_REALTIME (the Unix epoch, 0).
+        public var epochNs: Int64
+        /// Seconds between giving a command and its effective time (`group.lead`).
+        public var lead: Double
+        /// Every other member seen on the broker while this clip recorded.
+        public var membersSeen: [String]
+        /// Every group command this member saw, in arrival order.
+        public var commands: [Command]
+        /// Messages ignored, by reason (`duplicate`, `wrong_schema`, …); absent when none.
+        public var dropped: [String: Int]?
+
+        public struct Command: Codable, Sendable, Equatable {
+            public var from: String
+            public var seq: UInt64
+            public var command: String
+            /// The effective time, CLOCK_REALTIME nanoseconds, and its slot on the group's grid.
+            public var atNs: Int64
+            public var slot: Int64
+            /// When it arrived, CLOCK_REALTIME nanoseconds.
+            public var arrivedNs: Int64
+            /// `on_time`, `late`, `local_only` or `refused_unsynchronised`.
+            public var outcome: String
+            /// Seconds it came after its effective time (applied on arrival); 0 unless late.
+            public var lateBy: Double
+
+            public init(from: String, seq: UInt64, command: String, atNs: Int64, slot: Int64, arrivedNs: Int64,
+                        outcome: String, lateBy: Double) {
+                self.from = from
+                self.seq = seq
+                self.command = command
+                self.atNs = atNs
+                self.slot = slot
+                self.arrivedNs = arrivedNs
+                self.outcome = outcome
+                self.lateBy = lateBy
+            }
+        }
+
+        public init(name: String, host: String, epochNs: Int64, lead: Double, membersSeen: [String],
+                    commands: [Command], dropped: [String: Int]?) {
+            self.name = name
+            self.host = host
+            self.epochNs = epochNs
+            self.lead = lead
+            self.membersSeen = membersSeen
+            self.commands = commands
+            self.dropped = dropped
         }
     }
 

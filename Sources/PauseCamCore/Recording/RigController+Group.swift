@@ -1,0 +1,77 @@
+/// A rig with a `group:`: the recording commands given on this member go to every member (this one included) through
+/// the `GroupMember`, which applies each at its slot on the shared grid (the composition root hands the applications
+/// back to `execute(_:at:from:)` with `CommandSource.group`).
+extension RigController {
+    /// Publishes `command` to the group; the reply says when it takes effect. A `record --countdown` counts down
+    /// here first (`countdownSeconds`), then the group's `record` is sent.
+    func sendToGroup(_ command: Command, from source: CommandSource, via group: GroupMember) -> Reply {
+        var command = command
+        if case .record(let name, let requested) = command {
+            let seconds = countdownSeconds(requested, source: source)
+            if seconds > 0 && countdown == nil { return beginCountdown(seconds: seconds, name: name,
+                                                                        at: serialContext.clock.now()) }
+            command = .record(name: name, countdown: 0)
+        }
+        do {
+            let message = try group.send(command)
+            let lead = Double(message.atNanoseconds - message.sentNanoseconds) / 1e9
+            return .ok("sent to group \(group.settings.name): \(message.command) on every member in "
+                       + String(format: "%.2f", lead) + " s")
+        } catch {
+            return .failed("group \(group.settings.name): \(error.description)")
+        }
+    }
+}
+
+extension RigController {
+    /// Tells the user what the group said (`GroupNotice`) and puts what a clip's reader needs to know — a broker lost
+    /// or back, a late or local-only command, a clock problem, an ignored message — into the clip's sidecar.
+    public func groupNoticed(_ notice: GroupNotice) {
+        serialContext.assertOnSerialContext()
+        let isWarning: Bool
+        switch notice {
+        case .joined, .brokerBack: isWarning = false
+        case .clockHealth(let health): isWarning = health != .ok
+        case .unsynchronisedRecord(let applied, _): isWarning = applied
+        default: isWarning = true
+        }
+        let text = "group: " + notice.text
+        notify(.notice(text: isWarning ? "warning: " + text : text, isWarning: isWarning))
+        switch notice {
+        case .joined: break
+        // Told before the `record` it is about is applied: it belongs to the clip that `record` starts.
+        case .unsynchronisedRecord: _ = clips.note(text)
+        default: clips.warnClip(text)
+        }
+    }
+
+    /// This member's state for its retained status message (`GroupMember.updateStatus`).
+    public var groupStatus: GroupMember.LocalStatus {
+        let now = status
+        return GroupMember.LocalStatus(state: now.state.rawValue, scene: now.scene, timer: now.timer,
+                                       dropped: now.droppedFrames,
+                                       diskLeftBytes: clips.storage?.availableBytes(at: clips.outputDirectory))
+    }
+}
+
+extension RigController {
+    /// The sidecar's `group` block: the member, the group's grid and lead, the members seen, and the commands seen
+    /// since the clip began (those arriving before its first `record` belong to earlier clips).
+    func sidecarGroup(_ group: GroupMember) -> Sidecar.Group {
+        let log = group.commandLog
+        let first = log.lastIndex { $0.command.split(separator: " ").first == "record" && $0.appliedAt != nil } ?? 0
+        let drops = group.drops
+        let dropped = Dictionary(uniqueKeysWithValues: GroupDropReason.allCases.compactMap { reason in
+            drops[reason] > 0 ? (reason.rawValue, drops[reason]) : nil
+        })
+        return Sidecar.Group(
+            name: group.settings.name, host: group.host, epochNs: group.grid.epochNanoseconds,
+            lead: group.settings.lead.seconds, membersSeen: group.members.keys.sorted(),
+            commands: log[first...].map {
+                Sidecar.Group.Command(from: $0.from, seq: $0.seq, command: $0.command, atNs: $0.atNanoseconds,
+                                      slot: $0.slot, arrivedNs: $0.arrivedNanoseconds, outcome: $0.outcome.rawValue,
+                                      lateBy: Double($0.lateByNanoseconds) / 1e9)
+            },
+            dropped: dropped.isEmpty ? nil : dropped)
+    }
+}
