@@ -49,9 +49,9 @@ public struct MovieIndexWriter: Sendable {
     public func moov(index: FragmentedMovieIndex, tracks: [MovieIndexEdit.EditedTrack], chapters: [ChapterMark],
                      chapterOffset: Int64) -> Data {
         let chapterTrackID = (index.tracks.map(\.trackID).max() ?? 0) + 1
-        // As FFmpeg: a track lasts its presentation span (rounded up) and any empty edit before it.
+        // As FFmpeg: a track lasts from presentation time 0 (or its empty edit) to its latest end, rounded up.
         let durations = tracks.map { track in
-            editList(track).reduce(0) { $0 + ($1.mediaTime < 0 ? $1.duration : 0) } + presentationSpan(track)
+            editList(track).reduce(0) { $0 + ($1.mediaTime < 0 ? $1.duration : 0) } + presentationSpan(track, fromZero: true)
         }
         let chapterDuration = chapters.last.map { $0.endMilliseconds } ?? 0
         let movieDuration = max(durations.max() ?? 0, chapters.isEmpty ? 0 : Self.rescaleUp(chapterDuration, 1000, movieTimescale))
@@ -236,8 +236,9 @@ public struct MovieIndexWriter: Sendable {
     }
 
     /// From the earliest presentation time to the latest end, in the movie timescale (rounded up).
-    private func presentationSpan(_ edited: MovieIndexEdit.EditedTrack) -> Int64 {
-        let start = edited.samples.map(\.presentationTime).min() ?? 0
+    private func presentationSpan(_ edited: MovieIndexEdit.EditedTrack, fromZero: Bool = false) -> Int64 {
+        let earliest = edited.samples.map(\.presentationTime).min() ?? 0
+        let start = fromZero ? max(0, earliest) : earliest
         let end = edited.samples.map { $0.presentationTime + $0.duration }.max() ?? 0
         return Self.rescaleUp(end - start, Int64(edited.track.timescale), movieTimescale)
     }
