@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import PauseCamCore
 
 /// The in-place finish alone, for the benchmark (only a module that imports `@_spi(Bench) PauseCamSystem` sees it):
@@ -10,6 +13,12 @@ import PauseCamCore
         var finisher = InPlaceMovieFinisher(partialPath: partialPath, moviePath: moviePath, container: .mov)
         finisher.edit.audioPrimingSamples = 1024
         finisher.edit.audioPacketSamples = 1024
+        // A recording's pages reach the disk as it goes; the synthesised file's are flushed first, so the figure
+        // is finishing's own work.
+        if let file = try? FileDescriptor.open(partialPath, O_RDONLY | O_CLOEXEC) {
+            try? file.synchronize()
+            try? file.close()
+        }
         let start = ContinuousClock.now
         let outcome = try finisher.finish(chapters: chapters)
         let elapsed = ContinuousClock.now - start

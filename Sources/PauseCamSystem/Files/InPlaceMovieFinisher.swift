@@ -90,24 +90,31 @@ struct InPlaceMovieFinisher {
         var appended: Int64 = 0
         var end = fileSize
         var chapterOffset: Int64 = 0
-        if !marks.isEmpty {
-            let box = MovieBox.encode("mdat", MovieIndexWriter.chapterSamples(marks))
-            chapterOffset = end + 8
-            try write(file, [UInt8](box), at: end)
-            end += Int64(box.count)
-            appended += Int64(box.count)
+        let moov: [UInt8]
+        do {
+            if !marks.isEmpty {
+                let box = MovieBox.encode("mdat", MovieIndexWriter.chapterSamples(marks))
+                chapterOffset = end + 8
+                try write(file, [UInt8](box), at: end)
+                end += Int64(box.count)
+                appended += Int64(box.count)
+            }
+            faultPoint(1)
+            moov = [UInt8](MovieIndexWriter(isMP4: container == .mp4)
+                .moov(index: index, tracks: edited, chapters: marks, chapterOffset: chapterOffset))
+            if killAtStep == 2 {
+                try write(file, Array(moov.prefix(moov.count / 2)), at: end)
+                faultPoint(2)
+            }
+            try write(file, moov, at: end)
+            appended += Int64(moov.count)
+            try synchronize(file)
+            faultPoint(3)
+        } catch {
+            // A failed append (a full disk) leaves the .partial as it was: still the fragmented movie.
+            _ = ftruncate(file.rawValue, off_t(fileSize))
+            throw error
         }
-        faultPoint(1)
-        let moov = [UInt8](MovieIndexWriter(isMP4: container == .mp4)
-            .moov(index: index, tracks: edited, chapters: marks, chapterOffset: chapterOffset))
-        if killAtStep == 2 {
-            try write(file, Array(moov.prefix(moov.count / 2)), at: end)
-            faultPoint(2)
-        }
-        try write(file, moov, at: end)
-        appended += Int64(moov.count)
-        try synchronize(file)
-        faultPoint(3)
 
         // The switch: one header, written over the old moov's, that makes everything before the new moov one mdat.
         var header = BigEndianWriter()
