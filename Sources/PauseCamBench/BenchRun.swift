@@ -36,6 +36,9 @@ struct BenchRun {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pausecam-bench-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
+        if let finish = try FinishBench.run(folder: folder) {
+            (results["finish_seconds_per_recorded_hour"], results["finish_extra_disk_ratio"]) = (finish.secondsPerHour, finish.extraDiskRatio)
+        }
         let sound = try BenchSound(seconds: seconds + 1, folder: folder)
         var contents = [try BenchContent.pattern(width: 1920, height: 1080, count: distinctFrames, folder: folder)]
         if let camera = try BenchContent.camera(width: 1920, height: 1080, count: distinctFrames, folder: folder) {

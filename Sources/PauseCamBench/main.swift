@@ -32,6 +32,12 @@ case "compare":
     // `compare CONTENT PRESET [SECONDS]`: one same-job figure (PauseCam, the ffmpeg CLI, libx264 alone), one round.
     try SameJobBench.compare(content: words.dropFirst().first ?? "pattern", preset: words.dropFirst(2).first ?? "ultrafast",
                              seconds: words.dropFirst(3).first.flatMap { Int64($0) } ?? 10)
+case "finish":
+    // `finish [SECONDS]`: the in-place finish of a synthesised fragmented clip (default an hour).
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pausecam-finish-\(getpid())")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    _ = try FinishBench.run(seconds: words.dropFirst().first.flatMap { Int($0) } ?? 3600, folder: folder)
 case "monitor":
     // The browser monitor's CPU cost ratio (one viewer against none) and its capture-to-picture delay.
     try MonitorBench.run(seconds: words.dropFirst().first.flatMap { Int64($0) } ?? 6)

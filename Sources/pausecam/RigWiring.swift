@@ -168,7 +168,11 @@ final class RigWiring: @unchecked Sendable {
                                 notify: events)
         let sinkFactory = MovieWriterFactory(extraEncodeTime: RigWiring.faultDelay("PAUSECAM_FAULT_SLOW_ENCODER_MS"),
                                              extraOpenTime: RigWiring.faultDelay("PAUSECAM_FAULT_SLOW_OPEN_MS"),
-                                             remuxGate: ProcessInfo.processInfo.environment["PAUSECAM_FAULT_REMUX_GATE"])
+                                             remuxGate: ProcessInfo.processInfo.environment["PAUSECAM_FAULT_REMUX_GATE"],
+                                             finishKillStep: ProcessInfo.processInfo.environment[
+                                                 "PAUSECAM_FAULT_FINISH_KILL_AT_STEP"].flatMap(Int.init),
+                                             finishesInPlace: ProcessInfo.processInfo.environment[
+                                                 "PAUSECAM_FINISH_BY_COPY"] != "1")
         let clips = ClipController(rig: rig, sinkFactory: sinkFactory, store: AtomicSidecarStore(),
                                    serialContext: serialContext, wallClock: wallClock, outputDirectory: outputDirectory,
                                    warnings: warnings, storage: FileSystemStorageProbe(),

@@ -50,7 +50,10 @@ final class DiskFullEndToEndTests: XCTestCase {
         let disk = try mountTinyDisk(size: "40k")
         let result = try ProcessRunner.run(BinaryLocator.pausecam.path, [
             "run", ProcessRunner.rig("long.yaml"), "--clock", "simulated", "--output", disk.path,
-        ], environment: ["PAUSECAM_DISK_WARN_BYTES": "0", "PAUSECAM_DISK_STOP_BYTES": "0"])
+        ], environment: ["PAUSECAM_DISK_WARN_BYTES": "0", "PAUSECAM_DISK_STOP_BYTES": "0",
+                         // Finished in place, the clip needs only its index and is saved; the copy needs the
+                         // movie's size again and fails, which is the failure these tests are about.
+                         "PAUSECAM_FINISH_BY_COPY": "1"])
         XCTAssertEqual(result.status, 1)
         XCTAssertTrue(result.stderr.contains("No space left on device"), result.stderr)
         XCTAssertTrue(result.stderr.contains("-map 0:v -map '0:a?' -c copy"), result.stderr)
@@ -65,7 +68,10 @@ final class DiskFullEndToEndTests: XCTestCase {
         let disk = try mountTinyDisk(size: "40k")
         let result = try ProcessRunner.run(BinaryLocator.pausecam.path, [
             "run", ProcessRunner.rig("e2e-hostile-name.yaml"), "--clock", "simulated", "--output", disk.path,
-        ], environment: ["PAUSECAM_DISK_WARN_BYTES": "0", "PAUSECAM_DISK_STOP_BYTES": "0"])
+        ], environment: ["PAUSECAM_DISK_WARN_BYTES": "0", "PAUSECAM_DISK_STOP_BYTES": "0",
+                         // Finished in place, the clip needs only its index and is saved; the copy needs the
+                         // movie's size again and fails, which is the failure these tests are about.
+                         "PAUSECAM_FINISH_BY_COPY": "1"])
         XCTAssertEqual(result.status, 1, result.stderr)
         let marker = "To make a normal movie of it once there is room: "
         let line = try XCTUnwrap(result.stderr.split(separator: "\n").first { $0.contains(marker) }, result.stderr)

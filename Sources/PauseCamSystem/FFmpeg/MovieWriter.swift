@@ -72,6 +72,11 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
     /// Fault injection: the remux waits until this file exists (see `MovieWriterFactory`), at most `remuxGateLimit`.
     private let remuxGate: String?
     private static let remuxGateLimit = Duration.seconds(120)
+    /// mov/mp4 are finished in place (`InPlaceMovieFinisher`); `false` copies them (`ChapterRemuxer`), as the
+    /// benchmark and the comparison tests do.
+    let finishesInPlace: Bool
+    /// Fault injection: finishing kills the process at this step (see `InPlaceMovieFinisher.killAtStep`).
+    let finishKillStep: Int?
     /// Sees every stage's work (the encoder thread's here, the pipeline's threads there); `nil` in the program.
     private let observer: (any EncodingStageObserver)?
 
@@ -80,7 +85,10 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
     /// `observer` is a test's view into the encoding threads; the program passes none.
     init(paths: MovieNameReserver.Reservation, settings: MovieSettings, videoQueueLimit: Int = 8,
          openingQueueLimit: Int? = nil, audioQueueLimit: Int = 1000, warn: @escaping (String) -> Void = { _ in }, extraEncodeTime: MediaTime = .zero,
-         extraOpenTime: MediaTime = .zero, remuxGate: String? = nil, observer: (any EncodingStageObserver)? = nil) {
+         extraOpenTime: MediaTime = .zero, remuxGate: String? = nil, finishKillStep: Int? = nil,
+         finishesInPlace: Bool = true, observer: (any EncodingStageObserver)? = nil) {
+        self.finishKillStep = finishKillStep
+        self.finishesInPlace = finishesInPlace
         self.audioQueueLimit = max(1, audioQueueLimit)
         self.observer = observer
         self.remuxGate = remuxGate
@@ -175,14 +183,7 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
                 Thread.sleep(forTimeInterval: 0.02)
             }
         }
-        var remuxer = ChapterRemuxer(inputPath: partialPath, outputPath: moviePath, container: settings.container)
-        remuxer.videoFrameDuration = settings.rate.frameDuration
-        remuxer.discardedSpans = spans
-        if let audio = pipeline.audio {
-            remuxer.audioPrimingSamples = Int64(audio.context.pointee.initial_padding)
-            remuxer.audioSampleRate = audio.sampleRate
-        }
-        let audioLeftOut = try remuxer.remux(chapters: chapters)
+        let audioLeftOut = try finishMovie(chapters: chapters, discarding: spans, pipeline: pipeline)
         unlink(partialPath)
         lock.lock()
         let frame = thumbnail
@@ -208,6 +209,37 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
                                                    droppedSamples: corrector.samplesDropped)
         }
         return summary
+    }
+
+    /// Makes the final movie from the complete `.partial`: in place for mov/mp4 (`InPlaceMovieFinisher`: no copy
+    /// of the media, only a new index appended), by a copy (`ChapterRemuxer`) for mkv or when the file is not the
+    /// fragmented movie the in-place finish expects (it then has written nothing). Returns the audio samples the
+    /// discarded spans left out.
+    private func finishMovie(chapters: [Chapter], discarding spans: [Range<MediaTime>],
+                             pipeline: EncodingPipeline) throws -> Int {
+        if settings.container != .mkv && finishesInPlace {
+            var finisher = InPlaceMovieFinisher(partialPath: partialPath, moviePath: moviePath,
+                                                container: settings.container, killAtStep: finishKillStep)
+            finisher.edit.discardedSpans = spans
+            if let audio = pipeline.audio {
+                finisher.edit.audioPrimingSamples = Int64(audio.context.pointee.initial_padding)
+                finisher.edit.audioSampleRate = audio.sampleRate
+                finisher.edit.audioPacketSamples = Int64(audio.context.pointee.frame_size)
+            }
+            do {
+                return try finisher.finish(chapters: chapters).audioSamplesLeftOut
+            } catch let error as FragmentedMovieIndex.IndexError {
+                warn("\(moviePath): finishing by a copy, the .partial could not be indexed in place (\(error))")
+            }
+        }
+        var remuxer = ChapterRemuxer(inputPath: partialPath, outputPath: moviePath, container: settings.container)
+        remuxer.videoFrameDuration = settings.rate.frameDuration
+        remuxer.discardedSpans = spans
+        if let audio = pipeline.audio {
+            remuxer.audioPrimingSamples = Int64(audio.context.pointee.initial_padding)
+            remuxer.audioSampleRate = audio.sampleRate
+        }
+        return try remuxer.remux(chapters: chapters)
     }
 
     public func abort() {

@@ -16,6 +16,12 @@ public final class MovieWriterFactory: MovieSinkFactory {
     /// two minutes), as a long clip's remux takes, and the test decides when it ends instead of racing a guessed
     /// delay (nil normally).
     let remuxGate: String?
+    /// Fault injection for the crash tests of finishing: the process kills itself at this step of the in-place
+    /// finish (`InPlaceMovieFinisher.killAtStep`; nil normally).
+    let finishKillStep: Int?
+    /// `false` finishes mov/mp4 by a copy (`ChapterRemuxer`) as before the in-place finish: the way back if a
+    /// reader ever rejects an in-place movie (`PAUSECAM_FINISH_BY_COPY=1`), and the comparison in tests.
+    let finishesInPlace: Bool
 
     /// `warn` receives messages worth showing the user (nothing is printed by the writer itself).
     /// `extraEncodeTime` makes every video frame cost that much more to encode: a fault injection for tests and
@@ -23,14 +29,18 @@ public final class MovieWriterFactory: MovieSinkFactory {
     /// `extraOpenTime` makes opening every movie take that much longer; `remuxGate` makes every finish wait until
     /// that file exists before its remux (the `.partial` is complete then; the final movie not yet).
     public convenience init(warn: @escaping (String) -> Void = { _ in }, extraEncodeTime: MediaTime = .zero,
-                            extraOpenTime: MediaTime = .zero, remuxGate: String? = nil) {
+                            extraOpenTime: MediaTime = .zero, remuxGate: String? = nil, finishKillStep: Int? = nil,
+                            finishesInPlace: Bool = true) {
         self.init(warn: warn, videoQueueLimit: 8, extraEncodeTime: extraEncodeTime, extraOpenTime: extraOpenTime,
-                  remuxGate: remuxGate)
+                  remuxGate: remuxGate, finishKillStep: finishKillStep, finishesInPlace: finishesInPlace)
     }
 
     init(warn: @escaping (String) -> Void, videoQueueLimit: Int, extraEncodeTime: MediaTime = .zero,
-         extraOpenTime: MediaTime = .zero, remuxGate: String? = nil) {
+         extraOpenTime: MediaTime = .zero, remuxGate: String? = nil, finishKillStep: Int? = nil,
+         finishesInPlace: Bool = true) {
+        self.finishesInPlace = finishesInPlace
         self.remuxGate = remuxGate
+        self.finishKillStep = finishKillStep
         self.warn = warn
         self.videoQueueLimit = videoQueueLimit
         self.extraEncodeTime = extraEncodeTime
@@ -46,6 +56,7 @@ public final class MovieWriterFactory: MovieSinkFactory {
         }
         // The writer opens x264 and the file on its own thread: the serial context that asked is free at once.
         return MovieWriter(paths: paths, settings: settings, videoQueueLimit: videoQueueLimit, warn: warn,
-                           extraEncodeTime: extraEncodeTime, extraOpenTime: extraOpenTime, remuxGate: remuxGate)
+                           extraEncodeTime: extraEncodeTime, extraOpenTime: extraOpenTime, remuxGate: remuxGate,
+                           finishKillStep: finishKillStep, finishesInPlace: finishesInPlace)
     }
 }

@@ -1,0 +1,66 @@
+import Foundation
+import XCTest
+@testable import PauseCamCore
+@testable import PauseCamSystem
+
+/// The in-place finish on files made by the real ffmpeg: a fragmented mp4 becomes a normal movie with its chapters
+/// (the same file, only an index longer), and a file that is not fragmented is refused before anything is written.
+final class InPlaceMovieFinisherTests: XCTestCase {
+    private func make(_ path: String, fragmented: Bool, format: String) throws {
+        let (_, errors) = try MovieWriterFixture.run("ffmpeg", [
+            "-v", "error", "-f", "lavfi", "-i", "testsrc=size=160x90:rate=30", "-f", "lavfi", "-i",
+            "sine=frequency=1000:sample_rate=48000", "-t", "3", "-c:v", "libx264", "-preset", "veryfast", "-g", "30",
+            "-c:a", "aac"] + (fragmented ? ["-movflags", "+frag_keyframe+empty_moov+default_base_moof+skip_trailer",
+                                            "-frag_duration", "500000"] : []) + ["-f", format, path])
+        XCTAssertEqual(errors, "")
+    }
+
+    func testAFragmentedMP4BecomesANormalMovieWithItsChaptersWithoutACopy() throws {
+        let folder = try MovieWriterFixture.directory("in-place-mp4")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let partial = folder + "/clip.mp4.partial", movie = folder + "/clip.mp4"
+        try make(partial, fragmented: true, format: "mp4")
+        let size = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: partial)[.size] as? Int)
+        let outcome = try InPlaceMovieFinisher(partialPath: partial, moviePath: movie, container: .mp4).finish(chapters: [
+            Chapter(title: "Intro", start: .zero, end: .milliseconds(1500)),
+            Chapter(title: "Questions", start: .milliseconds(1500), end: .seconds(3)),
+        ])
+        XCTAssertEqual(outcome.movieBytes, Int64(size) + outcome.appendedBytes)
+        let chapters = try MovieWriterFixture.probe(movie, ["-show_chapters"])["chapters"] as? [[String: Any]] ?? []
+        XCTAssertEqual(chapters.compactMap { ($0["tags"] as? [String: String])?["title"] }, ["Intro", "Questions"])
+        let format = try MovieWriterFixture.probe(movie, ["-show_format"])["format"] as? [String: Any]
+        XCTAssertEqual(Double(format?["duration"] as? String ?? "") ?? 0, 3, accuracy: 0.1)
+        let (_, errors) = try MovieWriterFixture.run("ffmpeg", ["-v", "error", "-i", movie, "-f", "null", "-"])
+        XCTAssertEqual(errors, "")
+        // Not fragmented any more: the only moov is the new one, and no moof is left outside the big mdat.
+        let top = try topLevelBoxes(movie)
+        XCTAssertEqual(top, ["ftyp", "mdat", "moov"])
+    }
+
+    func testAFileThatIsNotFragmentedIsRefusedUntouched() throws {
+        let folder = try MovieWriterFixture.directory("in-place-plain")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let partial = folder + "/clip.mov.partial", movie = folder + "/clip.mov"
+        try make(partial, fragmented: false, format: "mov")
+        let before = try Data(contentsOf: URL(fileURLWithPath: partial))
+        XCTAssertThrowsError(try InPlaceMovieFinisher(partialPath: partial, moviePath: movie, container: .mov)
+            .finish(chapters: [])) { error in
+            XCTAssertTrue(error is FragmentedMovieIndex.IndexError, "\(error)")
+        }
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: partial)), before)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: movie))
+    }
+
+    private func topLevelBoxes(_ path: String) throws -> [String] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        var types: [String] = []
+        var offset: Int64 = 0
+        while offset < Int64(data.count) {
+            let box = try XCTUnwrap(MovieBox.header(data[Int(offset)..<min(data.count, Int(offset) + 16)], at: offset,
+                                                     limit: Int64(data.count)))
+            types.append(box.type)
+            offset = box.end
+        }
+        return types
+    }
+}
