@@ -18,6 +18,7 @@ enum HelpText {
                                     why won't my rig work: permissions, cameras, USB plan, sound, disk… (exit 1
                                     with the blockers)
       pausecam ctl [--rig RIG | --socket PATH] [--timeout SECONDS] COMMAND…
+      pausecam ctl --group NAME [--broker URL] COMMAND…
                                     control a running shell or run from another process (toggle, chapter, mark…)
       pausecam export CLIP.json --format FORMAT [--output FILE] [--start-timecode HH:MM:SS:FF]
                                     scenes and markers for editors: edl, fcpxml, csv, ffmetadata, youtube
@@ -176,6 +177,7 @@ enum HelpText {
 
     static let ctl = """
     pausecam ctl [--rig RIG | --socket PATH] [--timeout SECONDS] COMMAND…
+    pausecam ctl --group NAME [--broker URL] [--timeout SECONDS] COMMAND…
 
     Sends one command to a running `pausecam shell` or `pausecam run` and prints its reply: exit status 0 when it
     was carried out, 1 when it was refused or no PauseCam answers. Every running PauseCam listens on
@@ -193,6 +195,10 @@ enum HelpText {
       --socket PATH     the PauseCam listening on PATH
       --timeout SECONDS how long to wait for the reply (default 5): a PauseCam stopped with Ctrl-Z or wedged
                         gets exit status 1 and a message, never a hang
+      --group NAME      the members of a group (rigs with group: {name: NAME}) through their MQTT broker: status
+                        lists every member; record, pause, resume, toggle, chapter, mark and stop go to all of
+                        them, on the same frame of each movie (group.lead from now); nothing else is sent
+      --broker URL      the group's broker (default mqtt://127.0.0.1:1883)
 
     EXAMPLES
       pausecam ctl toggle                      # record, pause or resume: bind it to a key, a pedal or a Stream Deck
@@ -200,6 +206,7 @@ enum HelpText {
       pausecam ctl mark good take
       pausecam ctl status --json | jq -r .timer_text
       pausecam ctl --rig studio watch
+      pausecam ctl --group studio --broker mqtt://broker.local stop    # every member of group studio
 
     Signals do the simplest two: kill -USR1 PID toggles, kill -USR2 PID marks.
     """

@@ -191,7 +191,19 @@ final class RigWiring: @unchecked Sendable {
         let controller = self.controller
         serialContext.perform { controller.startDevices() }
         if let group {
-            do { try group.start() } catch { notify("warning: group \(group.settings.name): \(error)") }
+            do {
+                try group.start()
+                // A script's first `record` should reach the whole group, not only this member: wait (a little)
+                // for the broker. A broker that is down is not an error; commands apply here until it is back.
+                let deadline = DispatchTime.now() + .seconds(5)
+                while !group.isConnected && DispatchTime.now() < deadline { usleep(20_000) }
+                if !group.isConnected {
+                    notify("warning: group \(group.settings.name): no answer from \(group.settings.broker) yet; "
+                           + "commands given here apply on this member only until it answers")
+                }
+            } catch {
+                notify("warning: group \(group.settings.name): \(error)")
+            }
         }
         startSoundWatcher()
         let hasRealLenses = rig.lenses.contains { if case .camera = $0.source { return true } else { return false } }

@@ -145,6 +145,9 @@ public final class GroupMember: Sendable {
     /// The latest status of every other member seen, by host (`ctl --group status`, the sidecar's members).
     public var members: [String: GroupStatusMessage] { state.withLock { $0.members } }
 
+    /// True while the broker connection is up.
+    public var isConnected: Bool { state.withLock { $0.connected && !$0.stopped } }
+
     /// Why this member was refused at join, if it was.
     public var refusal: String? { state.withLock { $0.refusal } }
 

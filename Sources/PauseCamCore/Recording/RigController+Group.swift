@@ -10,7 +10,7 @@ extension RigController {
             let seconds = countdownSeconds(requested, source: source)
             if seconds > 0 && countdown == nil { return beginCountdown(seconds: seconds, name: name,
                                                                         at: serialContext.clock.now()) }
-            command = .record(name: name, countdown: 0)
+            command = .record(name: name, countdown: nil)
         }
         do {
             let message = try group.send(command)

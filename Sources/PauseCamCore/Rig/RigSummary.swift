@@ -20,6 +20,11 @@ public enum RigSummary {
         case .none: audio = "none (video only)"
         }
         lines.append("  audio: \(audio)")
+        if let group = rig.group {
+            lines.append("  group: \(group.name) on \(group.broker), this member \(group.host ?? "(no name)"), lead "
+                         + "\(CommandParser.formatDuration(group.lead))"
+                         + (group.requireSync ? "" : ", records on an unsynchronised clock (require_sync: false)"))
+        }
         lines.append("  lenses (default \(rig.defaultLens), standby \(rig.standby.rawValue), "
                      + "on attach \(rig.onAttach.rawValue)):")
         let width = rig.lenses.map(\.name.count).max() ?? 0

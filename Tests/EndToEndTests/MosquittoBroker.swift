@@ -1,0 +1,1 @@
+../PauseCamSystemTests/MQTT/MosquittoBroker.swift
