@@ -181,4 +181,36 @@ final class GroupEndToEndTests: XCTestCase {
         XCTAssertEqual(sidecar.group?.commands.map(\.outcome), ["on_time", "on_time"])
         XCTAssertEqual(sidecar.duration, 0.5, accuracy: 0.1)
     }
+
+    /// A member that joins while the group records starts at the group's next scene boundary, and says so: its movie
+    /// holds that scene and the ones after it, starting on the same slot as the others' scene.
+    func testAMemberJoiningMidRecordingStartsAtTheNextSceneBoundary() throws {
+        let broker = try MosquittoBroker()
+        defer { broker.stop() }
+        let directory = try ProcessRunner.temporaryDirectory("group-join")
+        let everyone = try members(broker: broker, in: directory)
+        let first = everyone[0]
+        // Only cam-a is there at first: cam-b and cam-c wait for their rigs to be started again below.
+        for late in everyone.dropFirst() { late.send("quit"); late.closeInput(); _ = late.waitForExit() }
+        waitAll([first], "joined group studio")
+        XCTAssertEqual(try ctl(broker, "record", "Early").status, 0)
+        waitAll([first], "recording scene 1")
+        let late = try RunningCommand(["shell", directory.appendingPathComponent("cam-b.yaml").path, "--output",
+                                       directory.appendingPathComponent("cam-b-late").path], keepInputOpen: true)
+        waitAll([late], "joined group studio")
+        XCTAssertEqual(try ctl(broker, "chapter", "Joined").status, 0)
+        waitAll([first], "scene 2 \"Joined\"")
+        waitAll([late], "recording scene 1 \"Joined\"")
+        XCTAssertTrue(late.stdout.contains("this member joins at its scene boundary"), late.stdout)
+        Thread.sleep(forTimeInterval: 1)
+        XCTAssertEqual(try ctl(broker, "stop").status, 0)
+        waitAll([first, late], "saved ")
+        finish([first, late])
+        let a = try Sidecar.decode(Data(contentsOf: directory.appendingPathComponent("cam-a/group-cam-a.json")))
+        let b = try Sidecar.decode(Data(contentsOf: directory.appendingPathComponent("cam-b-late/group-cam-b.json")))
+        XCTAssertEqual(a.scenes.map(\.title), ["Early", "Joined"])
+        XCTAssertEqual(b.scenes.map(\.title), ["Joined"])
+        XCTAssertEqual(b.duration, try XCTUnwrap(a.scenes.last?.duration), accuracy: 1.0 / 120,
+                       "the joined member's movie is the group's last scene, to the frame")
+    }
 }

@@ -45,6 +45,20 @@ extension RigController {
         }
     }
 
+    /// A member that is not recording while its group is (it joined late, or came back from a crash) starts at the
+    /// group's next scene boundary: a group's `resume NAME` or `chapter NAME` becomes `record NAME` here, and says so.
+    func joiningGroupRecording(_ command: Command, from source: CommandSource) -> Command {
+        guard case .group(let host) = source, !clips.isRecording, countdown == nil else { return command }
+        let name: String?
+        switch command {
+        case .resume(let n), .chapter(let n): name = n
+        default: return command
+        }
+        notify(.notice(text: "group: the group is recording; this member joins at its scene boundary "
+                       + "(\"\(CommandParser.line(for: command))\" from \(host) starts a clip here)", isWarning: false))
+        return .record(name: name, countdown: nil)
+    }
+
     /// This member's state for its retained status message (`GroupMember.updateStatus`).
     public var groupStatus: GroupMember.LocalStatus {
         let now = status

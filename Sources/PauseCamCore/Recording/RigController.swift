@@ -154,6 +154,7 @@ public final class RigController {
         if let group, let source, source.isLocal, GroupMessageDecoder.isGroupCommand(command) {
             return sendToGroup(command, from: source, via: group)
         }
+        let command = source.map { joiningGroupRecording(command, from: $0) } ?? command
         let reply = carryOut(command, at: time, from: source)
         if let group, GroupMessageDecoder.isGroupCommand(command) {
             recorder?.group = sidecarGroup(group)
