@@ -1,3 +1,5 @@
+import PauseCamCore
+
 /// Where the group's broker listens, from a URL: `mqtt://HOST[:PORT]` (plain TCP, port 1883 by default) or
 /// `mqtts://HOST[:PORT]` (TLS, port 8883 by default), the two schemes and ports Mosquitto's own clients use.
 /// HOST is a name, an IPv4 literal, or an IPv6 literal in brackets. Credentials never go in the URL (a URL ends
@@ -15,54 +17,14 @@ public struct MQTTBrokerAddress: Sendable, Equatable, CustomStringConvertible {
         self.usesTLS = usesTLS
     }
 
-    /// Parses a broker URL; the error says what is wrong with it.
+    /// Parses a broker URL (with Core's `GroupBrokerAddress`, the one parser); the error says what is wrong with it.
     public init(url: String) throws(MQTTError) {
-        let usesTLS: Bool
-        let rest: Substring
-        if url.hasPrefix("mqtt://") {
-            usesTLS = false
-            rest = url.dropFirst("mqtt://".count)
-        } else if url.hasPrefix("mqtts://") {
-            usesTLS = true
-            rest = url.dropFirst("mqtts://".count)
-        } else {
-            throw .badBrokerAddress(url, reason: "it must start with mqtt:// or mqtts://")
+        do {
+            let address = try GroupBrokerAddress(parsing: url)
+            self.init(host: address.host, port: address.port, usesTLS: address.tls)
+        } catch {
+            throw .badBrokerAddress(url, reason: error.reason)
         }
-        var authority = rest
-        if authority.hasSuffix("/") { authority = authority.dropLast() }
-        if authority.contains("/") || authority.contains("?") || authority.contains("#") {
-            throw .badBrokerAddress(url, reason: "a broker address has no path")
-        }
-        if authority.contains("@") {
-            throw .badBrokerAddress(url, reason: "credentials do not go in the address (use username and password_file)")
-        }
-        let host: Substring
-        var portText: Substring?
-        if authority.hasPrefix("[") {
-            guard let close = authority.firstIndex(of: "]") else {
-                throw .badBrokerAddress(url, reason: "the IPv6 address has no closing ]")
-            }
-            host = authority[authority.index(after: authority.startIndex)..<close]
-            let after = authority[authority.index(after: close)...]
-            if !after.isEmpty {
-                guard after.hasPrefix(":") else { throw .badBrokerAddress(url, reason: "expected :PORT after ]") }
-                portText = after.dropFirst()
-            }
-        } else if let colon = authority.firstIndex(of: ":") {
-            host = authority[..<colon]
-            portText = authority[authority.index(after: colon)...]
-        } else {
-            host = authority
-        }
-        guard !host.isEmpty else { throw .badBrokerAddress(url, reason: "it names no host") }
-        var port = usesTLS ? 8883 : 1883
-        if let portText {
-            guard let number = Int(portText), (1...65535).contains(number) else {
-                throw .badBrokerAddress(url, reason: "the port must be a number from 1 to 65535")
-            }
-            port = number
-        }
-        self.init(host: String(host), port: port, usesTLS: usesTLS)
     }
 
     /// The address as a URL again, for messages.
