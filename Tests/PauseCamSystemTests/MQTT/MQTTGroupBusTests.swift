@@ -40,6 +40,14 @@ final class MQTTGroupBusTests: XCTestCase {
                     events: aEvents.handler)
         XCTAssertTrue(aEvents.wait { $0.contains(.connected) }, "\(aEvents.events)")
         try a.publish(GroupBusMessage(topic: "pausecam/studio/status/cam-a", payload: Array("idle".utf8), retained: true))
+        // `publish` only queues: until the broker holds the status, a subscriber would get it live (not retained).
+        // A probe that sees it (live or kept) proves the broker has it.
+        let probe: GroupBus = try MQTTGroupBus(url: broker.url, clientID: "pausecam-studio-probe")
+        let probeEvents = Events()
+        try probe.start(subscriptions: ["pausecam/studio/status/+"], will: nil, events: probeEvents.handler)
+        XCTAssertTrue(probeEvents.wait { $0.contains { if case .message = $0 { return true } else { return false } } },
+                      "\(probeEvents.events)")
+        probe.stop()
 
         let bEvents = Events()
         try b.start(subscriptions: ["pausecam/studio/status/+"], will: nil, events: bEvents.handler)
