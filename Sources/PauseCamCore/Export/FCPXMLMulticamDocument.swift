@@ -88,8 +88,8 @@ public enum FCPXMLMulticamDocument {
         for (index, (cut, endFrame)) in ranges.enumerated() {
             // The last clip also takes what lies past the timeline's end (a mark on the final frame's edge).
             let markerRange = cut.startFrame..<(index == ranges.count - 1 ? Int64.max : endFrame)
-            lines.append("                        <mc-clip ref=\"\(mediaID)\" offset=\"\(time(startFrame + cut.startFrame))\""
-                         + " name=\"\(name)\" start=\"\(time(cut.startFrame))\""
+            lines.append("                        <mc-clip ref=\"\(mediaID)\""
+                         + " offset=\"\(time(startFrame + cut.startFrame))\" name=\"\(name)\" start=\"\(time(cut.startFrame))\""
                          + " duration=\"\(time(endFrame - cut.startFrame))\">")
             for (angle, enable) in sources(video: cut.angle, audio: timeline.audioAngle) {
                 lines.append("                            <mc-source angleID=\"\(angleID(angle))\""
