@@ -22,10 +22,7 @@ public enum FCPXMLDocument {
             audio = " hasAudio=\"1\" audioSources=\"1\" audioChannels=\"\(timeline.audioChannels)\""
                 + " audioRate=\"\(timeline.audioSampleRate)\""
         }
-        var lines = [
-            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
-            "<!DOCTYPE fcpxml>",
-            "<fcpxml version=\"1.9\">",
+        var lines = documentHead + [
             "    <resources>",
             "        <format id=\"r1\" name=\"\(formatName(timeline))\" frameDuration=\"\(oneFrame)\""
                 + " width=\"\(timeline.width)\" height=\"\(timeline.height)\"/>",
@@ -34,30 +31,37 @@ public enum FCPXMLDocument {
             "            <media-rep kind=\"original-media\" src=\"\(escape(mediaURL ?? timeline.movie))\"/>",
             "        </asset>",
             "    </resources>",
-            "    <library>",
-            "        <event name=\"PauseCam\">",
-            "            <project name=\"\(name)\">",
-            "                <sequence format=\"r1\" duration=\"\(duration)\" tcStart=\"\(tcStart)\""
-                + " tcFormat=\"\(tcFormat)\">",
-            "                    <spine>",
+        ] + projectHead(name: name, duration: duration, tcStart: tcStart, tcFormat: tcFormat) + [
             "                        <asset-clip ref=\"r2\" offset=\"\(tcStart)\" name=\"\(name)\" start=\"0s\""
                 + " duration=\"\(duration)\" format=\"r1\" tcFormat=\"\(tcFormat)\">",
         ]
         for element in markerElements(chapters: timeline.chapters, markers: timeline.markers, rate: timeline.rate) {
             lines.append("                            " + element)
         }
-        lines += [
-            "                        </asset-clip>",
-            "                    </spine>",
-            "                </sequence>",
-            "            </project>",
-            "        </event>",
-            "    </library>",
-            "</fcpxml>",
-            "",
-        ]
-        return lines.joined(separator: "\n")
+        lines.append("                        </asset-clip>")
+        return (lines + projectTail).joined(separator: "\n")
     }
+
+    /// The XML declaration, the doctype and the `fcpxml` start tag.
+    static let documentHead = ["<?xml version=\"1.0\" encoding=\"UTF-8\"?>", "<!DOCTYPE fcpxml>",
+                               "<fcpxml version=\"1.9\">"]
+
+    /// The library, its event `PauseCam` and a project `name` (an escaped attribute value) whose sequence (format
+    /// `r1`) opens its spine, where the caller puts the clips.
+    static func projectHead(name: String, duration: String, tcStart: String, tcFormat: String) -> [String] {
+        [
+            "    <library>",
+            "        <event name=\"PauseCam\">",
+            "            <project name=\"\(name)\">",
+            "                <sequence format=\"r1\" duration=\"\(duration)\" tcStart=\"\(tcStart)\""
+                + " tcFormat=\"\(tcFormat)\">",
+            "                    <spine>",
+        ]
+    }
+
+    /// What closes `projectHead` and the document, ending in a newline.
+    static let projectTail = ["                    </spine>", "                </sequence>", "            </project>",
+                              "        </event>", "    </library>", "</fcpxml>", ""]
 
     /// A clip's `chapter-marker` (one per chapter, at its first frame) and `marker` elements, one frame long, in
     /// time order as FCPXML wants a clip's anchored items, a chapter before a marker on its frame. With `range`, only

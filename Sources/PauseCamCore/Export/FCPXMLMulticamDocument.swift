@@ -30,12 +30,7 @@ public enum FCPXMLMulticamDocument {
         let assetID = { (index: Int) in "r\(sizes.count + 1 + index)" }
         let mediaID = "r\(sizes.count + timeline.angles.count + 1)"
 
-        var lines = [
-            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
-            "<!DOCTYPE fcpxml>",
-            "<fcpxml version=\"1.9\">",
-            "    <resources>",
-        ]
+        var lines = FCPXMLDocument.documentHead + ["    <resources>"]
         for (index, size) in sizes.enumerated() {
             let formatName = FCPXMLDocument.formatName(rate: rate, width: size.width, height: size.height)
             lines.append("        <format id=\"r\(index + 1)\" name=\"\(formatName)\" frameDuration=\"\(time(1))\""
@@ -77,20 +72,16 @@ public enum FCPXMLMulticamDocument {
             "            </multicam>",
             "        </media>",
             "    </resources>",
-            "    <library>",
-            "        <event name=\"PauseCam\">",
-            "            <project name=\"\(name)\">",
-            "                <sequence format=\"r1\" duration=\"\(duration)\" tcStart=\"\(time(startFrame))\""
-                + " tcFormat=\"\(tcFormat)\">",
-            "                    <spine>",
         ]
+        lines += FCPXMLDocument.projectHead(name: name, duration: duration, tcStart: time(startFrame),
+                                            tcFormat: tcFormat)
         let ranges = timeline.cutRanges
         for (index, (cut, endFrame)) in ranges.enumerated() {
             // The last clip also takes what lies past the timeline's end (a mark on the final frame's edge).
             let markerRange = cut.startFrame..<(index == ranges.count - 1 ? Int64.max : endFrame)
             lines.append("                        <mc-clip ref=\"\(mediaID)\""
-                         + " offset=\"\(time(startFrame + cut.startFrame))\" name=\"\(name)\" start=\"\(time(cut.startFrame))\""
-                         + " duration=\"\(time(endFrame - cut.startFrame))\">")
+                         + " offset=\"\(time(startFrame + cut.startFrame))\" name=\"\(name)\""
+                         + " start=\"\(time(cut.startFrame))\" duration=\"\(time(endFrame - cut.startFrame))\">")
             for (angle, enable) in sources(video: cut.angle, audio: timeline.audioAngle) {
                 lines.append("                            <mc-source angleID=\"\(angleID(angle))\""
                              + " srcEnable=\"\(enable)\"/>")
@@ -101,16 +92,7 @@ public enum FCPXMLMulticamDocument {
             }
             lines.append("                        </mc-clip>")
         }
-        lines += [
-            "                    </spine>",
-            "                </sequence>",
-            "            </project>",
-            "        </event>",
-            "    </library>",
-            "</fcpxml>",
-            "",
-        ]
-        return lines.joined(separator: "\n")
+        return (lines + FCPXMLDocument.projectTail).joined(separator: "\n")
     }
 
     /// Angle `index`'s `angleID`: `angle-1`, `angle-2`… (stable, unlike a name a user may repeat in other files).
