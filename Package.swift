@@ -45,7 +45,7 @@ let package = Package(
         .testTarget(name: "PauseCamShellTests", dependencies: ["PauseCamCore", "PauseCamShell"]),
         .testTarget(name: "PauseCamSystemTests", dependencies: ["PauseCamCore", "PauseCamSystem", "PauseCamVirtual"],
                     exclude: ["BrokenRigs", "umockdev"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["PauseCamCore"], exclude: ["Rigs", "Snapshots", "Browser"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["PauseCamCore"], exclude: ["Rigs", "Snapshots", "Browser", "FCPXML"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -33,7 +33,8 @@ enum ExportCommand {
     }
 
     private static func export(_ arguments: Arguments) throws -> Int32 {
-        try arguments.allow(options: ["format", "output", "start-timecode"], flags: [])
+        try arguments.allow(options: ["format", "output", "start-timecode"], flags: ["multicam"])
+        if arguments.flags.contains("multicam") { return try exportMulticam(arguments) }
         guard arguments.positional.count == 1, let sidecarPath = arguments.positional.first else {
             throw UsageError("export needs exactly one sidecar: pausecam export CLIP.json --format FORMAT")
         }
@@ -49,22 +50,9 @@ enum ExportCommand {
         sidecar.movie = SidecarMovieName.beside(sidecarFileName: sidecarURL.lastPathComponent, movie: sidecar.movie)
         let timeline: ExportTimeline
         do { timeline = try ExportTimeline(sidecar: sidecar) } catch { throw Failure("\(sidecarPath): \(error)") }
-        var startFrame: Int64 = 0
-        if let text = arguments.options["start-timecode"] {
-            do { startFrame = try Timecode(rate: timeline.rate).frame(parsing: text) } catch {
-                throw Failure("--start-timecode: \(error)")
-            }
-        }
-        if !sidecar.complete {
-            StandardStreamWriter.error.write("pausecam: note: \(sidecarPath) is of a clip that was not finished "
-                                             + "cleanly; exporting what it recorded\n")
-        }
+        let startFrame = try startFrame(arguments, rate: timeline.rate)
         let movieURL = folder.appendingPathComponent(sidecar.movie)
-        if !FileManager.default.fileExists(atPath: movieURL.path) {
-            StandardStreamWriter.error.write("pausecam: warning: the movie \(movieURL.path) (named in "
-                                             + "\(sidecarPath)) does not exist; the exports are written and point "
-                                             + "there, so an editor finds the movie once it is back\n")
-        }
+        noteUnfinishedOrMissing(sidecar, sidecarPath: sidecarPath, movieURL: movieURL)
         // Checked before anything is written, so `--format all` writes every file or none.
         if formats.contains(.youtube), let problem = YouTubeChapterList.problem(with: timeline) {
             throw Failure("\(sidecarPath): YouTube would ignore this chapter list: \(problem); nothing was written")
@@ -78,14 +66,43 @@ enum ExportCommand {
             }
             let (stem, suffix) = output.map(AddOnlyName.split)
                 ?? (folder.appendingPathComponent(timeline.name).path, format.fileSuffix)
-            do {
-                let written = try store.writeNew(Data(text.utf8), stem: stem, suffix: suffix)
-                StandardStreamWriter.output.write(written + "\n")
-            } catch {
-                throw Failure("the \(format.rawValue) export could not be written: \(error)", status: 1)
-            }
+            try writeNew(text, stem: stem, suffix: suffix, what: "the \(format.rawValue) export", store: store)
         }
         return 0
+    }
+
+    /// The `--start-timecode` as a frame count at `rate` (0 without one).
+    static func startFrame(_ arguments: Arguments, rate: FrameRate) throws -> Int64 {
+        guard let text = arguments.options["start-timecode"] else { return 0 }
+        do { return try Timecode(rate: rate).frame(parsing: text) } catch {
+            throw Failure("--start-timecode: \(error)")
+        }
+    }
+
+    /// Says so when the clip was not finished cleanly (a note) or its movie is not at `movieURL` (a warning); the
+    /// exports are written either way.
+    static func noteUnfinishedOrMissing(_ sidecar: Sidecar, sidecarPath: String, movieURL: URL) {
+        if !sidecar.complete {
+            StandardStreamWriter.error.write("pausecam: note: \(sidecarPath) is of a clip that was not finished "
+                                             + "cleanly; exporting what it recorded\n")
+        }
+        if !FileManager.default.fileExists(atPath: movieURL.path) {
+            StandardStreamWriter.error.write("pausecam: warning: the movie \(movieURL.path) (named in "
+                                             + "\(sidecarPath)) does not exist; the exports are written and point "
+                                             + "there, so an editor finds the movie once it is back\n")
+        }
+    }
+
+    /// Writes `text` as a new file `stem[-N]suffix` (never over an existing one) and prints its path; a failure is
+    /// status 1, naming `what`.
+    static func writeNew(_ text: String, stem: String, suffix: String, what: String,
+                         store: AtomicSidecarStore) throws {
+        do {
+            let written = try store.writeNew(Data(text.utf8), stem: stem, suffix: suffix)
+            StandardStreamWriter.output.write(written + "\n")
+        } catch {
+            throw Failure("\(what) could not be written: \(error)", status: 1)
+        }
     }
 
     /// `edl`, `edl,fcpxml` or `all`, each name checked.

@@ -22,6 +22,8 @@ enum HelpText {
                                     control a running shell or run from another process (toggle, chapter, mark…)
       pausecam export CLIP.json --format FORMAT [--output FILE] [--start-timecode HH:MM:SS:FF]
                                     scenes and markers for editors: edl, fcpxml, csv, ffmetadata, youtube
+      pausecam export --multicam A.json B.json… --format fcpxml
+                                    one multicam clip of a group's clips, an angle per member
       pausecam help [COMMAND]       this text, or one command's
       pausecam --version            the version
 
@@ -236,6 +238,12 @@ enum HelpText {
       --start-timecode T the timecode of the movie's first frame (default 00:00:00:00; Resolve's timelines
                          start at 01:00:00:00). Timecodes follow the movie's frame rate, drop-frame (;) at 29.97,
                          and wrap at 24 hours like a real timecode: 23:59:59:29 is followed by 00:00:00:00
+
+    pausecam export --multicam A.json B.json… --format fcpxml [--output FILE] [--start-timecode T]
+      writes one FCPXML multicam clip (NAME.multicam.fcpxml beside A.json, NAME being A's movie) of the clips of
+      a group's members (rig group:): an angle per member's movie, placed to the frame by the group's grid slot
+      its record landed on, A's angle and sound on the timeline, a chapter marker per scene and a marker per mark.
+      Sidecars without a group block, of different groups or of different frame rates are refused (exit status 2).
 
     The rig's output.exports: [edl, fcpxml] writes exports like these after every clip.
     Exit status 0 when every file was written; 2 when the sidecar, a timecode or an option is wrong (nothing is

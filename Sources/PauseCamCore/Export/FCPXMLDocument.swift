@@ -22,10 +22,7 @@ public enum FCPXMLDocument {
             audio = " hasAudio=\"1\" audioSources=\"1\" audioChannels=\"\(timeline.audioChannels)\""
                 + " audioRate=\"\(timeline.audioSampleRate)\""
         }
-        var lines = [
-            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
-            "<!DOCTYPE fcpxml>",
-            "<fcpxml version=\"1.9\">",
+        var lines = documentHead + [
             "    <resources>",
             "        <format id=\"r1\" name=\"\(formatName(timeline))\" frameDuration=\"\(oneFrame)\""
                 + " width=\"\(timeline.width)\" height=\"\(timeline.height)\"/>",
@@ -34,46 +31,64 @@ public enum FCPXMLDocument {
             "            <media-rep kind=\"original-media\" src=\"\(escape(mediaURL ?? timeline.movie))\"/>",
             "        </asset>",
             "    </resources>",
+        ] + projectHead(name: name, duration: duration, tcStart: tcStart, tcFormat: tcFormat) + [
+            "                        <asset-clip ref=\"r2\" offset=\"\(tcStart)\" name=\"\(name)\" start=\"0s\""
+                + " duration=\"\(duration)\" format=\"r1\" tcFormat=\"\(tcFormat)\">",
+        ]
+        for element in markerElements(chapters: timeline.chapters, markers: timeline.markers, rate: timeline.rate) {
+            lines.append("                            " + element)
+        }
+        lines.append("                        </asset-clip>")
+        return (lines + projectTail).joined(separator: "\n")
+    }
+
+    /// The XML declaration, the doctype and the `fcpxml` start tag.
+    static let documentHead = ["<?xml version=\"1.0\" encoding=\"UTF-8\"?>", "<!DOCTYPE fcpxml>",
+                               "<fcpxml version=\"1.9\">"]
+
+    /// The library, its event `PauseCam` and a project `name` (an escaped attribute value) whose sequence (format
+    /// `r1`) opens its spine, where the caller puts the clips.
+    static func projectHead(name: String, duration: String, tcStart: String, tcFormat: String) -> [String] {
+        [
             "    <library>",
             "        <event name=\"PauseCam\">",
             "            <project name=\"\(name)\">",
             "                <sequence format=\"r1\" duration=\"\(duration)\" tcStart=\"\(tcStart)\""
                 + " tcFormat=\"\(tcFormat)\">",
             "                    <spine>",
-            "                        <asset-clip ref=\"r2\" offset=\"\(tcStart)\" name=\"\(name)\" start=\"0s\""
-                + " duration=\"\(duration)\" format=\"r1\" tcFormat=\"\(tcFormat)\">",
         ]
-        // Markers in time order; FCPXML wants the clip's anchored items sorted by start.
+    }
+
+    /// What closes `projectHead` and the document, ending in a newline.
+    static let projectTail = ["                    </spine>", "                </sequence>", "            </project>",
+                              "        </event>", "    </library>", "</fcpxml>", ""]
+
+    /// A clip's `chapter-marker` (one per chapter, at its first frame) and `marker` elements, one frame long, in
+    /// time order as FCPXML wants a clip's anchored items, a chapter before a marker on its frame. With `range`, only
+    /// those whose frame lies in it.
+    static func markerElements(chapters: [ExportTimeline.Chapter], markers: [ExportTimeline.Marker],
+                               rate: FrameRate, in range: Range<Int64>? = nil) -> [String] {
+        let oneFrame = time(1, rate: rate)
         var items: [(frame: Int64, order: Int, xml: String)] = []
-        for (order, chapter) in timeline.chapters.enumerated() {
-            items.append((chapter.startFrame, order, "<chapter-marker start=\"\(time(chapter.startFrame, timeline))\""
+        for (order, chapter) in chapters.enumerated() where range?.contains(chapter.startFrame) ?? true {
+            items.append((chapter.startFrame, order, "<chapter-marker start=\"\(time(chapter.startFrame, rate: rate))\""
                           + " duration=\"\(oneFrame)\" value=\"\(escape(chapter.title))\" posterOffset=\"0s\"/>"))
         }
-        for (order, marker) in timeline.markers.enumerated() {
-            items.append((marker.frame, timeline.chapters.count + order,
-                          "<marker start=\"\(time(marker.frame, timeline))\" duration=\"\(oneFrame)\""
+        for (order, marker) in markers.enumerated() where range?.contains(marker.frame) ?? true {
+            items.append((marker.frame, chapters.count + order,
+                          "<marker start=\"\(time(marker.frame, rate: rate))\" duration=\"\(oneFrame)\""
                           + " value=\"\(escape(marker.text))\"/>"))
         }
-        for item in items.sorted(by: { ($0.frame, $0.order) < ($1.frame, $1.order) }) {
-            lines.append("                            " + item.xml)
-        }
-        lines += [
-            "                        </asset-clip>",
-            "                    </spine>",
-            "                </sequence>",
-            "            </project>",
-            "        </event>",
-            "    </library>",
-            "</fcpxml>",
-            "",
-        ]
-        return lines.joined(separator: "\n")
+        return items.sorted { ($0.frame, $0.order) < ($1.frame, $1.order) }.map(\.xml)
     }
 
     /// Frame `frame` as FCPXML rational seconds, reduced: `0s`, `2s`, `1001/30000s`, `3/2s`.
-    public static func time(_ frame: Int64, _ timeline: ExportTimeline) -> String {
-        var numerator = frame * Int64(timeline.rate.denominator)
-        var denominator = Int64(timeline.rate.numerator)
+    public static func time(_ frame: Int64, _ timeline: ExportTimeline) -> String { time(frame, rate: timeline.rate) }
+
+    /// Frame `frame` at `rate` as FCPXML rational seconds, reduced.
+    public static func time(_ frame: Int64, rate: FrameRate) -> String {
+        var numerator = frame * Int64(rate.denominator)
+        var denominator = Int64(rate.numerator)
         if numerator == 0 { return "0s" }
         let divisor = MediaTime.gcd(numerator, denominator)
         numerator /= divisor
@@ -84,7 +99,11 @@ public enum FCPXMLDocument {
     /// Final Cut's name for common formats (`FFVideoFormat1080p2997`); `FFVideoFormatRateUndefined` otherwise,
     /// which importers accept with the explicit size and frame duration.
     static func formatName(_ timeline: ExportTimeline) -> String {
-        let rate = timeline.rate
+        formatName(rate: timeline.rate, width: timeline.width, height: timeline.height)
+    }
+
+    /// Final Cut's name for frames of `width`×`height` at `rate` (see `formatName(_:)`).
+    static func formatName(rate: FrameRate, width: Int, height: Int) -> String {
         let rateName: String
         switch (rate.numerator, rate.denominator) {
         case (24000, 1001): rateName = "2398"
@@ -93,9 +112,9 @@ public enum FCPXMLDocument {
         case (let n, 1) where [24, 25, 30, 50, 60].contains(n): rateName = "\(n)"
         default: return "FFVideoFormatRateUndefined"
         }
-        guard [(1920, 1080), (1280, 720), (3840, 2160)].contains(where: { $0 == (timeline.width, timeline.height) })
+        guard [(1920, 1080), (1280, 720), (3840, 2160)].contains(where: { $0 == (width, height) })
         else { return "FFVideoFormatRateUndefined" }
-        return "FFVideoFormat\(timeline.height)p\(rateName)"
+        return "FFVideoFormat\(height)p\(rateName)"
     }
 
     /// Text for an attribute value: the five XML entities escaped, control characters (not allowed in XML 1.0)

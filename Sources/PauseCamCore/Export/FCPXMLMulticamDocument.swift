@@ -1,0 +1,108 @@
+import Foundation
+
+/// An FCPXML 1.9 document holding a `MulticamTimeline` as Final Cut Pro's multicam clip, with a project that
+/// plays it cut as recorded.
+///
+/// The resources hold a `format` per frame size (the first angle's first), an `asset` per movie with its
+/// `media-rep`, and a `media` whose `multicam` has one `mc-angle` per angle: a `gap` up to the angle's offset, then
+/// the movie's `asset-clip`, so every angle sits where the recording put it. The project's spine holds one
+/// `mc-clip` per cut, each showing its cut's angle (`mc-source` video) and the sound angle's audio, with the
+/// chapter and marker elements that fall inside it. Times are rational seconds on the frame grid, never rounded.
+public enum FCPXMLMulticamDocument {
+    /// The document's text. `mediaURLs` holds each angle's movie location (`file:///…/NAME.mov`), in angle order
+    /// (the bare file name when absent); `startFrame` is the project's start timecode as a frame count.
+    public static func render(_ timeline: MulticamTimeline, mediaURLs: [String] = [],
+                              startFrame: Int64 = 0) -> String {
+        let rate = timeline.rate
+        let time = { (frame: Int64) in FCPXMLDocument.time(frame, rate: rate) }
+        let escape = FCPXMLDocument.escape
+        let tcFormat = Timecode(rate: rate).isDropFrame ? "DF" : "NDF"
+        let duration = time(timeline.durationFrames)
+        let name = escape(timeline.name)
+
+        var sizes: [(width: Int, height: Int)] = []
+        for angle in timeline.angles where !sizes.contains(where: { $0 == (angle.width, angle.height) }) {
+            sizes.append((angle.width, angle.height))
+        }
+        let formatID = { (angle: MulticamTimeline.Angle) in
+            "r\((sizes.firstIndex { $0 == (angle.width, angle.height) } ?? 0) + 1)"
+        }
+        let assetID = { (index: Int) in "r\(sizes.count + 1 + index)" }
+        let mediaID = "r\(sizes.count + timeline.angles.count + 1)"
+
+        var lines = FCPXMLDocument.documentHead + ["    <resources>"]
+        for (index, size) in sizes.enumerated() {
+            let formatName = FCPXMLDocument.formatName(rate: rate, width: size.width, height: size.height)
+            lines.append("        <format id=\"r\(index + 1)\" name=\"\(formatName)\" frameDuration=\"\(time(1))\""
+                         + " width=\"\(size.width)\" height=\"\(size.height)\"/>")
+        }
+        for (index, angle) in timeline.angles.enumerated() {
+            var audio = ""
+            if angle.hasAudio {
+                audio = " hasAudio=\"1\" audioSources=\"1\" audioChannels=\"\(angle.audioChannels)\""
+                    + " audioRate=\"\(angle.audioSampleRate)\""
+            }
+            let source = index < mediaURLs.count ? mediaURLs[index] : angle.movie
+            lines += [
+                "        <asset id=\"\(assetID(index))\" name=\"\(escape(angle.name))\" start=\"0s\""
+                    + " duration=\"\(time(angle.durationFrames))\" hasVideo=\"1\" format=\"\(formatID(angle))\""
+                    + "\(audio)>",
+                "            <media-rep kind=\"original-media\" src=\"\(escape(source))\"/>",
+                "        </asset>",
+            ]
+        }
+        lines += [
+            "        <media id=\"\(mediaID)\" name=\"\(name)\">",
+            "            <multicam format=\"r1\" duration=\"\(duration)\" tcStart=\"0s\" tcFormat=\"\(tcFormat)\">",
+        ]
+        for (index, angle) in timeline.angles.enumerated() {
+            lines.append("                <mc-angle name=\"\(escape(angle.name))\" angleID=\"\(angleID(index))\">")
+            if angle.offsetFrames > 0 {
+                lines.append("                    <gap name=\"Gap\" offset=\"0s\" start=\"0s\""
+                             + " duration=\"\(time(angle.offsetFrames))\"/>")
+            }
+            lines += [
+                "                    <asset-clip ref=\"\(assetID(index))\" offset=\"\(time(angle.offsetFrames))\""
+                    + " name=\"\(escape(angle.name))\" start=\"0s\" duration=\"\(time(angle.durationFrames))\""
+                    + " format=\"\(formatID(angle))\" tcFormat=\"\(tcFormat)\"/>",
+                "                </mc-angle>",
+            ]
+        }
+        lines += [
+            "            </multicam>",
+            "        </media>",
+            "    </resources>",
+        ]
+        lines += FCPXMLDocument.projectHead(name: name, duration: duration, tcStart: time(startFrame),
+                                            tcFormat: tcFormat)
+        let ranges = timeline.cutRanges
+        for (index, (cut, endFrame)) in ranges.enumerated() {
+            // The last clip also takes what lies past the timeline's end (a mark on the final frame's edge).
+            let markerRange = cut.startFrame..<(index == ranges.count - 1 ? Int64.max : endFrame)
+            lines.append("                        <mc-clip ref=\"\(mediaID)\""
+                         + " offset=\"\(time(startFrame + cut.startFrame))\" name=\"\(name)\""
+                         + " start=\"\(time(cut.startFrame))\" duration=\"\(time(endFrame - cut.startFrame))\">")
+            for (angle, enable) in sources(video: cut.angle, audio: timeline.audioAngle) {
+                lines.append("                            <mc-source angleID=\"\(angleID(angle))\""
+                             + " srcEnable=\"\(enable)\"/>")
+            }
+            for element in FCPXMLDocument.markerElements(chapters: timeline.chapters, markers: timeline.markers,
+                                                         rate: rate, in: markerRange) {
+                lines.append("                            " + element)
+            }
+            lines.append("                        </mc-clip>")
+        }
+        return (lines + FCPXMLDocument.projectTail).joined(separator: "\n")
+    }
+
+    /// Angle `index`'s `angleID`: `angle-1`, `angle-2`… (stable, unlike a name a user may repeat in other files).
+    static func angleID(_ index: Int) -> String { "angle-\(index + 1)" }
+
+    /// The `mc-source` elements of a cut: the shown angle's video and the sound angle's audio (one element when
+    /// they are the same angle).
+    static func sources(video: Int, audio: Int?) -> [(angle: Int, enable: String)] {
+        guard let audio else { return [(video, "video")] }
+        if audio == video { return [(video, "all")] }
+        return [(video, "video"), (audio, "audio")].sorted { $0.angle < $1.angle }
+    }
+}
