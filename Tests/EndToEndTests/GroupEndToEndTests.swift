@@ -213,4 +213,33 @@ final class GroupEndToEndTests: XCTestCase {
         XCTAssertEqual(b.duration, try XCTUnwrap(a.scenes.last?.duration), accuracy: 1.0 / 120,
                        "the joined member's movie is the group's last scene, to the frame")
     }
+
+    /// Members must share one frame grid: one at another `output.fps` joining a running group is refused, and the
+    /// message names both members and both rates; the group's commands then leave it alone.
+    func testAMemberAtAnotherFrameRateIsRefusedNamingBoth() throws {
+        let broker = try MosquittoBroker()
+        defer { broker.stop() }
+        let directory = try ProcessRunner.temporaryDirectory("group-fps")
+        let everyone = try members(broker: broker, in: directory)
+        let first = everyone[0]
+        for other in everyone.dropFirst() { other.send("quit"); other.closeInput(); _ = other.waitForExit() }
+        waitAll([first], "joined group studio")
+        let rig = directory.appendingPathComponent("cam-b.yaml")
+        let text = try String(contentsOf: rig, encoding: .utf8).replacingOccurrences(of: "fps: 30", with: "fps: 25")
+        try text.write(to: rig, atomically: true, encoding: .utf8)
+        let other = try RunningCommand(["shell", rig.path, "--output", directory.appendingPathComponent("b25").path],
+                                       keepInputOpen: true)
+        waitAll([other], "is refused by the group")
+        XCTAssertTrue(other.stdout.contains("cam-a records at 30/1 fps, cam-b at 25/1 fps"), other.stdout)
+        other.send("record")
+        other.send("quit")
+        other.closeInput()
+        XCTAssertEqual(other.waitForExit(seconds: 60), 1, "its record was refused: " + other.stderr)
+        XCTAssertTrue(other.stderr.contains("record: group studio: cam-a records at 30/1 fps, cam-b at 25/1 fps"),
+                      other.stderr)
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("b25").path)) ?? []
+        XCTAssertFalse(files.contains { $0.hasSuffix(".mov.partial") || $0.hasSuffix(".mov") },
+                       "the refused member records nothing: \(files)")
+        finish([first])
+    }
 }
