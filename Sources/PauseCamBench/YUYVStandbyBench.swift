@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import PauseCamCore
 import PauseCamSystem
 
@@ -65,7 +64,7 @@ enum YUYVStandbyBench {
     final class NewestFrame: Sendable {
         private let queue = DispatchQueue(label: "pausecam.bench.newest")
         /// Replaced on `queue` only (the lock is never contended), so the frame before is freed there.
-        private let frame = Mutex<VideoFrame?>(nil)
+        private let frame = Guarded<VideoFrame?>(nil)
 
         func keep(_ next: VideoFrame) { queue.async { self.frame.withLock { $0 = next } } }
         func drain() { queue.sync { frame.withLock { $0 = nil } } }

@@ -1,6 +1,5 @@
 import Foundation
 import PauseCamCore
-import Synchronization
 
 /// The signals a `Shell` has received and not yet acted on: the one part of a shell that other threads reach (the
 /// composition root's signal watcher). Each signal is queued, and whatever the shell's thread is doing is cut short
@@ -14,7 +13,7 @@ public final class ShellSignalInbox: Sendable {
         var busy = false
     }
 
-    private let state = Mutex(State())
+    private let state = Guarded(State())
     private let serialContext: any SerialContext
     private let interruptRead: @Sendable () -> Void
 

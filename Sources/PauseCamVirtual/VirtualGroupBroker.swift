@@ -1,5 +1,4 @@
 import PauseCamCore
-import Synchronization
 
 /// An MQTT broker in memory, for tests and benchmarks of a group on one process: topics with `+` and `#`
 /// subscriptions, retained messages, last wills, and a broker that can go away and come back — but no thread of its
@@ -26,7 +25,7 @@ public final class VirtualGroupBroker: Sendable {
         var published: [GroupBusMessage] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Guarded(State())
 
     public init() {}
 

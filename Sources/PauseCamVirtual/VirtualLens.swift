@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import PauseCamCore
 
 /// A camera that draws PauseCam's documented test pattern, so the whole pipeline runs without hardware.
@@ -34,7 +33,7 @@ public final class VirtualLens: Camera, Sendable {
         var startCount = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Guarded(State())
     /// How many times `start` was called (tests of cold standby count camera openings).
     public var startCount: Int { state.withLock { $0.startCount } }
     private let base: [Plane]

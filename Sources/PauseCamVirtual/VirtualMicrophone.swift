@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import PauseCamCore
 
 /// A microphone that produces PauseCam's documented test sound: 48 kHz mono silence, except the sync beep — a
@@ -30,7 +29,7 @@ public final class VirtualMicrophone: Microphone, Sendable {
         var onEnd: (@Sendable (String) -> Void)?
     }
 
-    private let state = Mutex(State())
+    private let state = Guarded(State())
     /// One second of samples, beep included: without drift or tone every second sounds the same, so it is computed
     /// once.
     private let second: [Int16]

@@ -1,4 +1,3 @@
-import Synchronization
 import PauseCamCore
 
 /// A simulated USB bus with room for a fixed number of camera streams at once, for the virtual rig: a camera on it
@@ -12,7 +11,7 @@ public final class VirtualUSBBus: Sendable {
     /// How many cameras on this bus may stream at once.
     public let streams: Int
     /// The cameras streaming now, by identity.
-    private let streaming = Mutex<Set<ObjectIdentifier>>([])
+    private let streaming = Guarded<Set<ObjectIdentifier>>([])
 
     /// A bus that carries at most `streams` camera streams at once.
     public init(streams: Int) {

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import PauseCamCore
 import PauseCamSystem
 
@@ -18,7 +17,7 @@ final class ControlEndpoint: Sendable {
         var signals: PedalSignals?
     }
 
-    private let running = Mutex(Running())
+    private let running = Guarded(Running())
 
     private init(lock: ControlSocketLock) { self.lock = lock }
 

@@ -1,7 +1,6 @@
 import Foundation
 import PauseCamCore
 import PauseCamSystem
-import Synchronization
 
 /// `pausecam ctl --group NAME [--broker URL] COMMAND`: talks to a group's members through its broker, without a
 /// member of its own (a button box, a cron job). `status` lists every member from their retained status messages;
@@ -121,7 +120,7 @@ final class GroupCtlInbox: Sendable {
         var echoed: Set<UInt64> = []
     }
 
-    private let seen = Mutex(Seen())
+    private let seen = Guarded(Seen())
     private let changed = DispatchSemaphore(value: 0)
 
     func take(_ event: GroupBusEvent) {

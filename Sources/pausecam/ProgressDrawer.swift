@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import PauseCamCore
 import PauseCamSystem
 
@@ -12,7 +11,7 @@ final class ProgressDrawer: Sendable {
         var shown = false
     }
 
-    private let drawn = Mutex(Drawn())
+    private let drawn = Guarded(Drawn())
     /// `pausecam run` measures speed over the whole script; the shell, per `wait` (it idles between them).
     private let measuresPerWait: Bool
 
@@ -20,7 +19,7 @@ final class ProgressDrawer: Sendable {
 
     /// Where a drawer made after the wiring is found by the event printer made before it (any thread).
     final class Slot: Sendable {
-        private let value = Mutex<ProgressDrawer?>(nil)
+        private let value = Guarded<ProgressDrawer?>(nil)
         var drawer: ProgressDrawer? {
             get { value.withLock { $0 } }
             set { value.withLock { $0 = newValue } }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import PauseCamCore
 import PauseCamSystem
 import PauseCamVirtual
@@ -9,7 +8,7 @@ import PauseCamVirtual
 /// The one place that knows every concrete device type; it keeps no engine state of its own (the device nodes
 /// and the microphone's card live in the hub, where Core's tests reach them).
 /// Unchecked Sendable: `controller` and `runner` are used only on the serial context (ScriptRunner is not Sendable);
-/// the two watchers it starts sit behind Mutexes.
+/// the two watchers it starts sit behind `Guarded` locks.
 final class RigWiring: @unchecked Sendable {
     enum ClockKind: String { case real, simulated }
 
@@ -24,12 +23,12 @@ final class RigWiring: @unchecked Sendable {
     let group: GroupMember?
     let outputDirectory: String
     /// Watches for cameras plugged in and out while the rig runs (real lenses only); set by `start()`.
-    private let watcher = Mutex<UdevWatcher?>(nil)
+    private let watcher = Guarded<UdevWatcher?>(nil)
     /// Setup lines (a device watch that could not start, a camera that cannot be opened), told as notices.
     let notify: @Sendable (String) -> Void
     /// Watches sound cards plugged in and out while the rig runs (a real microphone on the real clock only); set
     /// by `start()`.
-    let soundWatcher = Mutex<UdevSoundWatcher?>(nil)
+    let soundWatcher = Guarded<UdevSoundWatcher?>(nil)
     /// Whether the rig's microphone is a real ALSA card that a re-plug can bring back.
     let watchesSoundCards: Bool
 

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import PauseCamCore
 import PauseCamSystem
 
@@ -151,7 +150,7 @@ enum RunCommand {
 
     /// The first stop signal received, for the exit status (128 + its number).
     private final class ReceivedSignal: Sendable {
-        private let first = Mutex<SignalWatcher.Signal?>(nil)
+        private let first = Guarded<SignalWatcher.Signal?>(nil)
         func record(_ signal: SignalWatcher.Signal) { first.withLock { if $0 == nil { $0 = signal } } }
         var signal: SignalWatcher.Signal? { first.withLock { $0 } }
     }

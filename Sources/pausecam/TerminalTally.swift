@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import PauseCamCore
 import PauseCamShell
 import PauseCamSystem
@@ -10,16 +9,16 @@ import PauseCamSystem
 final class TerminalTally: Sendable {
     private let queue = DispatchQueue(label: "pausecam.terminal-tally")
     /// Cancelled by `stop()` from the shell's thread. Dispatch sources are thread-safe, but not declared `Sendable`.
-    private let timer: Mutex<DispatchSourceTimer>
+    private let timer: Guarded<DispatchSourceTimer>
     private let status: @Sendable () -> (Session.State, MediaTime)
     /// The title shown; used on `queue` (the lock is never contended).
-    private let shown = Mutex<String?>(nil)
+    private let shown = Guarded<String?>(nil)
 
     /// Starts watching `status` (the session's state and timer, read on the caller's serial context).
     init(status: @escaping @Sendable () -> (Session.State, MediaTime)) {
         self.status = status
         let timer = DispatchSource.makeTimerSource(queue: queue)
-        self.timer = Mutex(timer)
+        self.timer = Guarded(timer)
         self.timer.withLock { timer in
             timer.schedule(deadline: .now(), repeating: .milliseconds(250))
             timer.setEventHandler { [weak self] in self?.refresh() }

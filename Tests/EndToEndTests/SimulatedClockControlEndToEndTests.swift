@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import PauseCamCore
 import XCTest
 #if canImport(Glibc)
 import Glibc
@@ -43,7 +43,7 @@ final class SimulatedClockControlEndToEndTests: XCTestCase {
         XCTAssertTrue(shell.running.waitFor("* toggle (SIGUSR1): resume:"), shell.running.stdout)
 
         // 200 status requests from 4 processes at once, all while the wait runs.
-        let failures = Mutex<[String]>([])
+        let failures = Guarded<[String]>([])
         DispatchQueue.concurrentPerform(iterations: 4) { _ in
             for _ in 0..<50 {
                 let result = try? shell.ctl(["status"])

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The one bounded hand-off between threads: a FIFO of at most `capacity` units, with an explicit policy for a full
 /// channel (`BoundedChannelPolicy`: drop the oldest, block the sender, or refuse the item), and every unit that did
@@ -96,14 +95,14 @@ public final class BoundedChannel<Element: Sendable>: Sendable {
     /// What a full channel does with one more item.
     public let policy: BoundedChannelPolicy
     private let weight: @Sendable (Element) -> Int
-    private let state: Mutex<State>
+    private let state: Guarded<State>
 
     /// A channel of at most `capacity` units under `policy`, each item weighing `weight(item)` units (1 by default).
     public init(capacity: Int, policy: BoundedChannelPolicy, weight: @escaping @Sendable (Element) -> Int = { _ in 1 }) {
         precondition(capacity > 0, "a bounded channel holds at least one unit")
         self.policy = policy
         self.weight = weight
-        state = Mutex(State(capacity: capacity))
+        state = Guarded(State(capacity: capacity))
     }
 
     /// Hands `item` over from any thread, answering a full channel with the policy. Under `.block` this waits for

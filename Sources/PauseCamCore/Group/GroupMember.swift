@@ -1,4 +1,3 @@
-import Synchronization
 
 /// One machine of a group (README, "Groups"): publishes the recording commands given here to the whole group and
 /// applies every command of the group — its own included, exactly once — at the command's effective time on the
@@ -103,7 +102,7 @@ public final class GroupMember: Sendable {
     private let readClockStatus: @Sendable () -> ClockSynchronisation?
     private let execute: @Sendable (Application) -> Void
     private let notify: @Sendable (GroupNotice) -> Void
-    private let state: Mutex<State>
+    private let state: Guarded<State>
 
     /// A member of `settings.name` named `host`, recording at `rate`, talking through `bus`. `readClocks` reads the
     /// shared and the capture clock together; `readClockStatus` the kernel's view of the clock (`nil`: unknown,
@@ -129,7 +128,7 @@ public final class GroupMember: Sendable {
         _ = mapping.update(reading)
         let anchor = Self.phaseAnchor(mapping, grid)
         let firstSeq = Self.firstSequenceNumber(realtimeNanoseconds: reading.realtimeNanoseconds)
-        state = Mutex(State(mapping: mapping, phaseAnchor: anchor, nextSeq: firstSeq))
+        state = Guarded(State(mapping: mapping, phaseAnchor: anchor, nextSeq: firstSeq))
     }
 
     /// The capture time of the group grid's slot 0: the anchor to give the output clock (`OutputClock.phaseAnchor`)

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Finishes stopped clips on a `BackgroundWorker`, so the serial context is free the moment a clip is handed over:
 /// the next `record` starts at once while the previous movie is still being remuxed.
@@ -31,7 +30,7 @@ public final class ClipFinisher: Sendable {
     /// Runs the jobs; recorders also write their scene-boundary sidecars here, so each clip's final sidecar comes
     /// after them.
     let worker: any BackgroundWorker
-    private let state = Mutex(State())
+    private let state = Guarded(State())
 
     /// The clips between hand-over and collection, and the threads waiting for them.
     private struct State {
@@ -67,8 +66,8 @@ public final class ClipFinisher: Sendable {
 
     /// Holds a job until the worker takes it, so the worker's closure does not keep the job (and its sink) alive.
     private final class HandOver: Sendable {
-        private let job: Mutex<ClipFinishJob?>
-        init(_ job: ClipFinishJob) { self.job = Mutex(job) }
+        private let job: Guarded<ClipFinishJob?>
+        init(_ job: ClipFinishJob) { self.job = Guarded(job) }
 
         /// Runs the job once and lets it go.
         func run() -> Outcome {

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// The newest PTZ position waiting for one lens's camera, handed from the serial context to the device worker.
 ///
@@ -6,7 +5,7 @@ import Synchronization
 /// STREAMON) must not build a queue of stale steps, so the slot keeps only the newest value of each axis and one
 /// job at a time takes it. Offering to an empty slot returns true: the caller then submits that job.
 final class PTZCommandSlot: Sendable {
-    private let pending = Mutex<PTZPosition?>(nil)
+    private let pending = Guarded<PTZPosition?>(nil)
 
     /// Puts `position`'s axes over whatever waits; true when nothing waited (a job must be submitted).
     func offer(_ position: PTZPosition) -> Bool {

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Writes one clip's sidecar at every scene boundary without making the serial context wait for the disk: the JSON
 /// is encoded on the context (it describes the recorder's state at that moment), and the atomic write with its fsync
@@ -16,7 +15,7 @@ import Synchronization
 public final class SidecarWriter: Sendable {
     private let store: any SidecarStore
     private let worker: (any BackgroundWorker)?
-    private let state = Mutex(State())
+    private let state = Guarded(State())
 
     /// What the serial context and the worker share.
     private struct State {

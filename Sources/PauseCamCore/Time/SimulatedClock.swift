@@ -1,12 +1,11 @@
 import Foundation
-import Synchronization
 
 /// A clock that only moves when told to. Tests and the simulated virtual rig advance it; it never reads real time.
 public final class SimulatedClock: Clock {
-    private let current: Mutex<MediaTime>
+    private let current: Guarded<MediaTime>
 
     /// A clock reading `start` (by default one hour, so that "before the start" times stay positive).
-    public init(start: MediaTime = .seconds(3600)) { current = Mutex(start) }
+    public init(start: MediaTime = .seconds(3600)) { current = Guarded(start) }
 
     public func now() -> MediaTime { current.withLock { $0 } }
 
@@ -27,7 +26,7 @@ public final class SimulatedClock: Clock {
 /// while they run, so work that arrives from other threads (the control socket, pedal signals) during a long
 /// `advance` waits for the event in progress, runs alone, and lets the loop go on. `advance` takes the context per
 /// event, never for its whole span, so a `wait 10m` on the simulated clock still answers `status` at once.
-/// Unchecked Sendable: a ticket lock built on `NSCondition` (a `Mutex` cannot wait): `owner`, `depth` and the
+/// Unchecked Sendable: a ticket lock built on `NSCondition` (a `Guarded` cannot wait): `owner`, `depth` and the
 /// tickets are touched only while `context` is locked, the heap only under `lock`.
 public final class SimulatedSerialContext: SerialContext, @unchecked Sendable {
     private struct Event {

@@ -1,6 +1,5 @@
 import CALSA
 import Foundation
-import Synchronization
 import PauseCamCore
 
 /// An ALSA capture PCM as PauseCam's `Microphone`: S16_LE at 48 kHz or the device's nearest rate (a 44.1 kHz USB
@@ -30,7 +29,7 @@ public final class ALSAMicrophone: Microphone, Sendable {
         var gone: String?
     }
 
-    private let state = Mutex(State())
+    private let state = Guarded(State())
 
     /// Counters kept while capturing, for the status line and the sidecar.
     public struct Statistics: Sendable, Equatable {

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import PauseCamCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -19,7 +19,7 @@ final class FileDescriptor: Sendable {
     /// The C call that releases it: `close`, or a library's own (`v4l2_close`) for descriptors it opened.
     private let release: @Sendable (Int32) -> Int32
     /// Whether `close()` is still to come; the one mutable state, so the object is shared between threads as is.
-    private let isOpen = Mutex(true)
+    private let isOpen = Guarded(true)
 
     /// Takes over `rawValue`, which the caller has just opened and will not close itself. `release` is the C call
     /// that closes it (`close` unless a library opened it).

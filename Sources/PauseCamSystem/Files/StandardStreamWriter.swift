@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import PauseCamCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -26,7 +26,7 @@ public final class StandardStreamWriter: Sendable {
     /// The same descriptor, borrowed, for the one `write` wrapper.
     private let stream: FileDescriptor
     /// The errno that ended the stream; held for the whole of each `write`, which is what keeps writes whole.
-    private let gone = Mutex<Errno?>(nil)
+    private let gone = Guarded<Errno?>(nil)
 
     /// A writer for `descriptor`; use `output` and `error` for the standard streams, so that every writer of a
     /// stream shares one lock and one "gone" state.

@@ -14,13 +14,13 @@ public final class PlainLineReader: LineReader, Sendable {
         get { completion.withLock { $0 } }
         set { completion.withLock { $0 = newValue } }
     }
-    private let completion = Mutex<(@Sendable (String) -> [String])?>(nil)
+    private let completion = Guarded<(@Sendable (String) -> [String])?>(nil)
     private let input: FileDescriptor
     private let output: StandardStreamWriter
     private let wakePipe = WakePipe()
     private let interruptRequested = Atomic(false)
     /// Serialises `printError`'s lines on standard error.
-    private let errorLines = Mutex(())
+    private let errorLines = Guarded(())
 
     /// What was read and not yet returned as a line; used by the reading thread (the lock is never contended).
     private struct Pending {
@@ -28,7 +28,7 @@ public final class PlainLineReader: LineReader, Sendable {
         var atEnd = false
     }
 
-    private let pending = Mutex(Pending())
+    private let pending = Guarded(Pending())
 
     /// A reader of `input` (standard input by default) printing to `output` (standard output).
     public init(input: Int32 = 0, output: Int32 = 1) {

@@ -15,7 +15,7 @@ import Synchronization
 ///
 /// Threads: `offer` from any device thread, `programChanged` from the engine's serial context, the
 /// `MonitorPictures` calls from any thread (`programPicture(after:timeoutSeconds:)` blocks its caller up to the
-/// timeout). Shared state sits in one `Mutex`, held only to read or swap a few references, never while a JPEG is
+/// timeout). Shared state sits in one `Guarded`, held only to read or swap a few references, never while a JPEG is
 /// made; the worker's own state sits in a second one that only the worker takes.
 public final class MonitorFeed: MonitorTap, MonitorPictures {
     /// What every thread shares.
@@ -40,14 +40,14 @@ public final class MonitorFeed: MonitorTap, MonitorPictures {
         var sharing = 0
     }
 
-    private let shared = Mutex(Shared())
+    private let shared = Guarded(Shared())
     /// The viewer count as one atomic, so `isWatched` costs a device one load per frame; written under `shared`.
     private let watcherCount = Atomic<Int>(0)
     /// True while a worker round is queued and has not yet taken the newest frames: a frame offered then needs no
     /// second round.
     private let roundQueued = Atomic<Bool>(false)
     private let worker = DispatchQueue(label: "pausecam.monitor")
-    private let maker = Mutex(MonitorPictureMaker())
+    private let maker = Guarded(MonitorPictureMaker())
     /// Worker rounds run so far (for tests: none while nobody watches).
     private let roundCount = Atomic<Int>(0)
 

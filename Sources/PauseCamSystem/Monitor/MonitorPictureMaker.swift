@@ -2,7 +2,7 @@ import CFFmpeg
 import PauseCamCore
 
 /// The worker side of `MonitorFeed`: decides which pictures are due and makes their JPEGs. Used only on the feed's
-/// worker queue (the feed keeps it in a `Mutex` only that worker takes).
+/// worker queue (the feed keeps it in a `Guarded` only that worker takes).
 ///
 /// Pacing goes by the frames' capture times, not by a clock of its own: the program picture at most every
 /// `programInterval` of capture time, a lens's tile at most every `tileInterval`. On real cameras that is real time;

@@ -2,7 +2,6 @@
 import Glibc
 #endif
 import Foundation
-import Synchronization
 import PauseCamCore
 
 /// The control socket of a running PauseCam: one thread with one `poll` loop serves every client, each with its
@@ -70,7 +69,7 @@ public final class ControlServer: Sendable {
         var stopping = false
     }
 
-    private let shared = Mutex(Shared())
+    private let shared = Guarded(Shared())
     private let worker = DispatchQueue(label: "pausecam.control.requests")
     private let finished = DispatchSemaphore(value: 0)
 

@@ -2,7 +2,6 @@
 import Glibc
 #endif
 import Foundation
-import Synchronization
 import PauseCamCore
 
 /// The claim of one rig's control socket: an exclusive `flock` on `SOCKET.lock`, which holds the owner's pid.
@@ -18,12 +17,12 @@ public final class ControlSocketLock: Sendable {
     public let lockPath: String
     /// The lock file, owned while the claim holds; nil once released (closing it is what drops the lock).
     /// Under a mutex: the server's stop and the composition root may both release it.
-    private let descriptor: Mutex<FileDescriptor?>
+    private let descriptor: Guarded<FileDescriptor?>
 
     private init(socketPath: String, lockPath: String, descriptor: FileDescriptor) {
         self.socketPath = socketPath
         self.lockPath = lockPath
-        self.descriptor = Mutex(descriptor)
+        self.descriptor = Guarded(descriptor)
     }
 
     /// Claims `socketPath`. With `privateDirectory`, its folder is first created with mode 0700, or checked to be

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import PauseCamCore
 
 /// The life of one device's capture thread, shared by cameras and microphones: start once, a stop flag the loop
 /// polls, and a stop that waits for the loop to end — except when called from the loop itself (a `deliver` that
@@ -16,7 +16,7 @@ final class CaptureThread: Sendable {
         var finished: DispatchSemaphore?
     }
 
-    private let state = Mutex(State())
+    private let state = Guarded(State())
 
     /// True from `start` until the loop calls `end()`.
     var isRunning: Bool { state.withLock { $0.running } }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import PauseCamCore
 
 /// Finds the cameras present now: enumerates `video4linux` with libudev, keeps capture nodes only (a UVC camera's
@@ -7,10 +6,10 @@ import PauseCamCore
 /// modes and controls. Each manager owns its own udev context, used by one thread at a time.
 public final class UdevDeviceManager: Sendable {
     /// libudev's objects are not thread-safe: every enumeration holds this lock.
-    private let context: Mutex<UdevContext>
+    private let context: Guarded<UdevContext>
 
     public init() throws {
-        context = Mutex(try UdevContext())
+        context = Guarded(try UdevContext())
     }
 
     /// The capture cameras, in node order.

@@ -1,6 +1,6 @@
 import CUdev
 import Foundation
-import Synchronization
+import PauseCamCore
 
 /// A udev monitor on the netlink socket, filtered to one subsystem: the source of hot-plug events. Made by a
 /// watcher's `start`, then read from the watcher's thread. libudev's objects are not thread-safe, so every call on
@@ -12,7 +12,7 @@ final class UdevMonitor: Sendable {
         let monitor: OpaquePointer
     }
 
-    private let libudev: Mutex<Handles>
+    private let libudev: Guarded<Handles>
     /// The socket to poll, owned by the monitor (libudev closes it with the last unref), so a plain number that
     /// is valid while this object lives. The corresponding C function is `udev_monitor_get_fd`.
     let fileDescriptor: Int32
@@ -46,7 +46,7 @@ final class UdevMonitor: Sendable {
             throw UdevError(call: "udev_monitor_enable_receiving", code: -code)
         }
         fileDescriptor = udev_monitor_get_fd(handle)
-        libudev = Mutex(Handles(context: context, monitor: handle))
+        libudev = Guarded(Handles(context: context, monitor: handle))
     }
 
     deinit { libudev.withLock { _ = udev_monitor_unref($0.monitor) } }

@@ -1,6 +1,6 @@
 import CUdev
 import Foundation
-import Synchronization
+import PauseCamCore
 
 /// The thread behind a udev watcher: it polls one monitor's netlink socket together with a wake-up pipe, so
 /// `stop()` returns promptly, and calls `readable` whenever the socket has events or an error (an overflow, the
@@ -17,7 +17,7 @@ final class UdevPollThread: Sendable {
 
     private let name: String
     /// The run in progress, `nil` before `start` and after `stop`.
-    private let run = Mutex<Run?>(nil)
+    private let run = Guarded<Run?>(nil)
 
     /// A thread named `name` (seen in debuggers and `top -H`), not started.
     init(name: String) { self.name = name }

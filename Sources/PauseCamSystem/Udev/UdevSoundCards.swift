@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import PauseCamCore
 
 /// Finds microphones through libudev's `sound` subsystem: every `cardN` with its identity (model, serial, ID_PATH,
@@ -8,10 +7,10 @@ import PauseCamCore
 /// context, used by one thread at a time.
 public final class UdevSoundCards: Sendable {
     /// libudev's objects are not thread-safe: every enumeration holds this lock.
-    private let context: Mutex<UdevContext>
+    private let context: Guarded<UdevContext>
 
     public init() throws {
-        context = Mutex(try UdevContext())
+        context = Guarded(try UdevContext())
     }
 
     /// The sound cards present now, by card number.

@@ -1,6 +1,5 @@
 import CUdev
 import Foundation
-import Synchronization
 import PauseCamCore
 
 /// Hot-plug of sound cards through udev: a monitor on the `sound` subsystem, polled on its own thread together with
@@ -12,9 +11,9 @@ import PauseCamCore
 /// watcher does.
 public final class UdevSoundWatcher: Sendable {
     /// Seeded by `enumerate` on the caller's thread, then fed by the poll thread.
-    private let interpreter = Mutex(SoundCardEventInterpreter())
+    private let interpreter = Guarded(SoundCardEventInterpreter())
     /// Makes `start` one step: a second caller waits and then finds the thread running.
-    private let starting = Mutex(())
+    private let starting = Guarded(())
     private let pollThread = UdevPollThread(name: "pausecam.udev-sound")
     private let cards: UdevSoundCards
 

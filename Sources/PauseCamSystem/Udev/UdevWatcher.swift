@@ -1,6 +1,5 @@
 import CUdev
 import Foundation
-import Synchronization
 import PauseCamCore
 
 /// Hot-plug of cameras through udev: a monitor on the netlink socket filtered to `video4linux`, polled on the
@@ -12,9 +11,9 @@ import PauseCamCore
 /// still queued, enumerates the cameras again and reports the difference, so no plug or unplug is lost.
 public final class UdevWatcher: DeviceWatcher, Sendable {
     /// Seeded by `enumerate` on the caller's thread, then fed by the poll thread.
-    private let interpreter = Mutex(UdevEventInterpreter())
+    private let interpreter = Guarded(UdevEventInterpreter())
     /// Makes `start` one step: a second caller waits and then finds the thread running.
-    private let starting = Mutex(())
+    private let starting = Guarded(())
     private let pollThread = UdevPollThread(name: "pausecam.udev")
     private let makeSource: @Sendable () throws -> UdevEventSource
     private let enumerateCameras: @Sendable () throws -> [CameraIdentity]

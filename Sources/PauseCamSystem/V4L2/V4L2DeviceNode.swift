@@ -1,6 +1,5 @@
 import CV4L2
 import Foundation
-import Synchronization
 import PauseCamCore
 
 /// A real V4L2 device node. Owns the file descriptor (a `FileDescriptor` closed with `v4l2_close` or `close`) and
@@ -33,7 +32,7 @@ public final class V4L2DeviceNode: V4L2Device {
         var mappings: [UInt32: V4L2BufferMapping] = [:]
     }
 
-    private let node: Mutex<NodeState>
+    private let node: Guarded<NodeState>
 
     /// Opens `path` read-write and non-blocking (DQBUF then returns EAGAIN instead of stalling a stop), and
     /// close-on-exec. The corresponding C function is `v4l2_open` (or `open`).
@@ -46,7 +45,7 @@ public final class V4L2DeviceNode: V4L2Device {
         }
         switch opened {
         case .success(let fd):
-            node = Mutex(NodeState(descriptor: access == .libv4l2 ? FileDescriptor(owning: fd, release: { v4l2_close($0) })
+            node = Guarded(NodeState(descriptor: access == .libv4l2 ? FileDescriptor(owning: fd, release: { v4l2_close($0) })
                                                                   : FileDescriptor(owning: fd)))
         case .failure(let error):
             throw V4L2Error.from(error, device: path, call: "open")

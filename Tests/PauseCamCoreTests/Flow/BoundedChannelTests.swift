@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import XCTest
 @testable import PauseCamCore
 
@@ -61,7 +60,7 @@ final class BoundedChannelTests: XCTestCase {
     func testAReceiverWaitsForAnItemAndCloseEndsTheWait() {
         let channel = BoundedChannel<Int>(capacity: 4, policy: .block)
         let got = DispatchSemaphore(value: 0)
-        let results = Mutex<[Int?]>([])
+        let results = Guarded<[Int?]>([])
         Thread {
             let first = channel.receive()
             let second = channel.receive()
@@ -116,9 +115,9 @@ final class BoundedChannelTests: XCTestCase {
                 let perProducer = Int(random.next() % 3_000) + 500
                 let jitterSeeds = (0..<(producers + receivers)).map { _ in random.next() }
                 let channel = BoundedChannel<Item>(capacity: capacity, policy: policy)
-                let refused = Mutex(0)
-                let received = Mutex<[[Item]]>(Array(repeating: [], count: receivers))
-                let overBound = Mutex(0)
+                let refused = Guarded(0)
+                let received = Guarded<[[Item]]>(Array(repeating: [], count: receivers))
+                let overBound = Guarded(0)
                 let sent = DispatchGroup(), taken = DispatchGroup()
                 for producer in 0..<producers {
                     sent.enter()

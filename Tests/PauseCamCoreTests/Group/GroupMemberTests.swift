@@ -1,4 +1,3 @@
-import Synchronization
 import XCTest
 @testable import PauseCamCore
 import PauseCamVirtual
@@ -10,22 +9,22 @@ import PauseCamVirtual
 final class GroupMemberTests: XCTestCase {
     /// The true time of the test world (CLOCK_REALTIME as a perfect server has it), advanced by hand.
     final class World: Sendable {
-        let now = Mutex<Int64>(1_718_000_000_000_000_000)
+        let now = Guarded<Int64>(1_718_000_000_000_000_000)
         func advance(nanoseconds: Int64) { now.withLock { $0 += nanoseconds } }
     }
 
     /// A value shared with the member's closures.
     final class Cell<Value: Sendable>: Sendable {
-        private let value: Mutex<Value>
-        init(_ value: Value) { self.value = Mutex(value) }
+        private let value: Guarded<Value>
+        init(_ value: Value) { self.value = Guarded(value) }
         func withLock<R>(_ body: (inout Value) -> R) -> R { value.withLock { body(&$0) } }
     }
 
     /// One member with what it applied and told.
     final class Member: Sendable {
         let member: GroupMember
-        let applied = Mutex<[GroupMember.Application]>([])
-        let notices = Mutex<[GroupNotice]>([])
+        let applied = Guarded<[GroupMember.Application]>([])
+        let notices = Guarded<[GroupNotice]>([])
         /// Its capture clock is the true time minus this; its realtime is the true time plus `clockError`.
         let captureOffset: Int64
         let clockError: Cell<Int64>
@@ -39,7 +38,7 @@ final class GroupMemberTests: XCTestCase {
             kernel = Cell(ClockSynchronisation(unsynchronised: false, maximumErrorMicroseconds: 1000,
                                              estimatedErrorMicroseconds: 50))
             bus = broker.makeBus()
-            let box = Mutex<Member?>(nil)
+            let box = Guarded<Member?>(nil)
             let errorBox = self.clockError
             let kernelBox = kernel
             member = GroupMember(

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 @testable import PauseCamCore
 import PauseCamVirtual
 
@@ -18,7 +17,7 @@ final class PTZFakeCamera: Camera, CameraSettingsRestoring, CameraPTZ, @unchecke
         .tilt: PTZRange(minimum: -36000, maximum: 36000, step: 3600, defaultValue: 0, current: 0),
     ]
     /// Every `movePTZ` in order, with the clock's time.
-    private let moved = Mutex<[(time: MediaTime, position: PTZPosition)]>([])
+    private let moved = Guarded<[(time: MediaTime, position: PTZPosition)]>([])
     var moves: [(time: MediaTime, position: PTZPosition)] { moved.withLock { $0 } }
     /// What the camera says it holds, when it should not say what it was given.
     var reports: [CameraControlName: Int] = [:]
@@ -55,7 +54,7 @@ final class PTZFakeCamera: Camera, CameraSettingsRestoring, CameraPTZ, @unchecke
 /// A `BackgroundWorker` that keeps its jobs until the test runs them: what happens on the device worker, and only
 /// there, becomes visible.
 final class HeldWorker: BackgroundWorker, @unchecked Sendable {
-    private let jobs = Mutex<[@Sendable () -> Void]>([])
+    private let jobs = Guarded<[@Sendable () -> Void]>([])
     var waiting: Int { jobs.withLock { $0.count } }
     func submit(_ work: @escaping @Sendable () -> Void) { jobs.withLock { $0.append(work) } }
     /// Runs every job submitted so far (and those they submit).

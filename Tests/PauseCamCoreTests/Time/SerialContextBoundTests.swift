@@ -1,4 +1,3 @@
-import Synchronization
 import XCTest
 @testable import PauseCamCore
 
@@ -96,7 +95,7 @@ final class SerialContextBoundTests: XCTestCase {
     /// trapping.
     private final class RecordingSerialContext: SerialContext {
         let inner = SimulatedSerialContext()
-        private let recorded = Mutex<[String]>([])
+        private let recorded = Guarded<[String]>([])
         var violations: [String] { recorded.withLock { $0 } }
         var clock: any Clock { inner.clock }
         var isOnSerialContext: Bool { inner.isOnSerialContext }
@@ -132,7 +131,7 @@ final class SerialContextBoundTests: XCTestCase {
         let seen = SerialContextBound([Bool](), serialContext: serialContext)
         serialContext.schedule(at: serialContext.clock.now()) {
             let done = DispatchSemaphore(value: 0)
-            let otherThread = Mutex(true)
+            let otherThread = Guarded(true)
             Thread.detachNewThread {
                 otherThread.withLock { $0 = serialContext.isOnSerialContext }
                 done.signal()
