@@ -60,8 +60,10 @@ public final class ClipController {
 
     /// Opens a new clip's movie (named after the rig's pattern) and its `Recorder`, which becomes `recorder`; the
     /// outcome starts over and the waiting warnings go into it. `devices` are the clip's cameras and microphone as
-    /// the sidecar lists them. Throws when the sink cannot open; nothing changes then.
-    func open(settings: MovieSettings, devices: [Sidecar.Device]) throws -> Recorder {
+    /// the sidecar lists them; each of `isos` gets a movie of its own in the clip's `NAME.iso` folder, encoded as
+    /// `settings` say at the lens's size and rate (one that cannot open is a warning in the clip, and the program
+    /// records without it). Throws when the sink cannot open; nothing changes then.
+    func open(settings: MovieSettings, devices: [Sidecar.Device], isos: [IsoRecorder.Lens] = []) throws -> Recorder {
         serialContext.assertOnSerialContext()
         let baseName = FileNamePattern.expand(rig.output.namePattern, rig: rig.name, date: wallClock(),
                                               script: scriptName)
@@ -75,6 +77,19 @@ public final class ClipController {
         recorder.serialContext = serialContext
         outcome = .undecided
         for warning in warnings.startClip() { recorder.warn(warning) }
+        let isoDirectory = String(sink.moviePath.dropLast(settings.container.rawValue.count + 1)) + ClipFileNames.isoSuffix
+        for lens in isos {
+            var isoSettings = settings
+            isoSettings.width = lens.width
+            isoSettings.height = lens.height
+            isoSettings.rate = lens.rate
+            do {
+                let isoSink = try sinkFactory.makeSink(directory: isoDirectory, baseName: lens.role, settings: isoSettings)
+                recorder.addIso(IsoRecorder(lens: lens, sink: isoSink))
+            } catch {
+                recorder.warn("the ISO of lens \(lens.role) could not start: \(error); the clip records without it")
+            }
+        }
         self.recorder = recorder
         return recorder
     }

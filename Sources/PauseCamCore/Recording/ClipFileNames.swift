@@ -25,6 +25,8 @@ public enum ClipFileNames {
     public static let temporarySuffix = ".tmp"
     /// The thumbnail's ending, in place of the movie's.
     public static let thumbnailSuffix = ".jpg"
+    /// The folder of the clip's ISO movies (`NAME.iso/ROLE.mov`, `output.iso`), in place of the movie's ending.
+    public static let isoSuffix = ".iso"
 
     /// `NAME-N` for the `attempt`-th try (1-based) at a free name: `NAME` itself first.
     public static func counted(_ name: String, attempt: Int) -> String {

@@ -30,6 +30,19 @@ public struct ClipFinishJob: Sendable {
     /// Frames dropped catching up after a suspension of the process: not the encoder's fault (the sidecar's
     /// warnings say the suspension instead).
     var suspendedDrops = 0
+    /// The clip's ISO movies (`IsoRecorder`), finished after the program with its chapters and discarded takes.
+    var isos: [Iso] = []
+
+    /// One ISO movie handed over with the clip: its sink (owned by the job from now on), its sidecar entry as of
+    /// the stop, and what the finish corrects.
+    struct Iso: Sendable {
+        let sink: any MovieSink
+        var entry: Sidecar.IsoMovie
+        /// Frames in takes `retake` discarded: the movie leaves them out.
+        var discardedFrames: Int
+        /// The ISO stopped on this sink error while recording: its `.partial` is kept as it is.
+        var failure: Error?
+    }
 
     /// Where the finished movie goes.
     public var moviePath: String { sink.moviePath }
@@ -40,6 +53,7 @@ public struct ClipFinishJob: Sendable {
         if sink.partialFileDeleted {
             // Nothing of the movie is left to finish: say so, and keep the sidecar if its folder is still there.
             sink.abort()
+            for iso in isos { iso.sink.abort() }
             // The health check has told the clip already, unless the file went after its last round.
             let told = interimSidecar.warnings.contains { $0.hasPrefix("the movie's file \(sink.partialPath) was deleted") }
             let kept = writeInterim(warning: told ? nil : "the movie's file \(sink.partialPath) was deleted while "
@@ -48,6 +62,7 @@ public struct ClipFinishJob: Sendable {
         }
         if let sinkError {
             sink.abort()
+            for iso in isos { iso.sink.abort() }
             writeInterim(warning: nil)
             throw sinkError
         }
@@ -55,10 +70,12 @@ public struct ClipFinishJob: Sendable {
         do {
             summary = try sink.finish(chapters: chapters, discarding: discardedSpans)
         } catch {
+            for iso in isos { iso.sink.abort() }
             writeInterim(warning: "the movie could not be finished: \(error)")
             throw error
         }
         var sidecar = finishedSidecar
+        if !isos.isEmpty { sidecar.iso = finishIsos(warnings: &sidecar.warnings) }
         sidecar.video.framesWritten = summary.videoFramesWritten - discardedVideoFrames
         sidecar.video.framesDropped = summary.videoFramesDropped
         if sidecar.audio != nil {
@@ -90,6 +107,33 @@ public struct ClipFinishJob: Sendable {
         }
         return Recorder.Clip(moviePath: summary.path, sidecarPath: sidecarPath,
                              thumbnailPath: summary.thumbnailPath, sidecar: sidecar)
+    }
+
+    /// Finishes every ISO movie as the program was (its chapters, its discarded takes left out) and gives their
+    /// sidecar entries; an ISO that failed keeps its `.partial`, and a warning says so. The program is saved
+    /// whatever becomes of its ISOs.
+    private func finishIsos(warnings: inout [String]) -> [Sidecar.IsoMovie] {
+        isos.map { iso in
+            var entry = iso.entry
+            if let failure = iso.failure {
+                iso.sink.abort()
+                warnings.append("the ISO of lens \(entry.lens) stopped while recording: \(failure); what it holds "
+                                + "stays in \(iso.sink.partialPath)")
+                return entry
+            }
+            do {
+                let summary = try iso.sink.finish(chapters: chapters, discarding: discardedSpans)
+                entry.frames = summary.videoFramesWritten - iso.discardedFrames
+                if summary.videoFramesDropped > 0 {
+                    warnings.append("\(summary.videoFramesDropped) frames dropped in the ISO of lens \(entry.lens): "
+                                    + "the encoder fell behind")
+                }
+            } catch {
+                warnings.append("the ISO of lens \(entry.lens) could not be finished: \(error); what it holds stays "
+                                + "in \(iso.sink.partialPath)")
+            }
+            return entry
+        }
     }
 
     /// Writes the sidecar of a clip that could not be finished; true when it was written.

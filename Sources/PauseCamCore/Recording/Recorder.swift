@@ -46,6 +46,10 @@ public final class Recorder {
     /// The movie's frame grid: whatever rate the lens delivers, the movie gets one frame per output frame.
     public private(set) var outputClock: OutputClock
     public private(set) var log: SceneLog
+    /// What the program keeps of capture time and at which file time, slot by slot: the ISOs follow it.
+    public private(set) var timeline: ProgramTimeline
+    /// The lenses recorded each into a movie of its own on the program's timeline (`output.iso`).
+    public private(set) var isos: [IsoRecorder] = []
     public let description: Description
     private let sink: any MovieSink
     private let sidecars: SidecarWriter
@@ -97,8 +101,22 @@ public final class Recorder {
         session = Session(frameDuration: frameDuration)
         retimer = Retimer(frameDuration: frameDuration)
         outputClock = OutputClock(frameDuration: frameDuration, phaseAnchor: description.phaseAnchor)
+        timeline = ProgramTimeline(frameDuration: frameDuration)
         log = SceneLog(frameDuration: frameDuration)
         declicker = description.settings.audio.flatMap { $0.declick ? Declicker(sampleRate: $0.sampleRate) : nil }
+    }
+
+    /// Records `iso` beside the program from now on (before the first frame: its movie starts with the program's).
+    public func addIso(_ iso: IsoRecorder) {
+        isos.append(iso)
+    }
+
+    /// Offers a frame of any lens, as captured: the ISO of its lens, if it has one, places it on the program's
+    /// timeline.
+    public func offerIsoFrame(_ frame: VideoFrame) {
+        serialContext?.assertOnSerialContext()
+        guard sinkError == nil else { return }
+        for iso in isos where iso.lens.role == frame.lens { iso.offer(frame, timeline: timeline) }
     }
 
     /// The finished movie's path (reserved when the sink was made).
@@ -219,6 +237,7 @@ public final class Recorder {
         guard sinkError == nil else { return }
         passed(time)
         for slot in outputClock.flush(before: time) { appendWhenDue(slot) }
+        for iso in isos { iso.hold(before: time, timeline: timeline) }
     }
 
     /// The serial context has seen `time` pass: the early slots up to it go on to the retimer.
@@ -260,6 +279,8 @@ public final class Recorder {
         guard case .append(let fileTime, let startsSegment) = decision else {
             if let stopTime, frame.pts >= stopTime { noteStop(at: stopTime) }
             ledger.decided(slot, fileTime: nil, startsSegment: false, scene: 0, log: &log)
+            timeline.dropped(slotAt: frame.pts)
+            for iso in isos { iso.advance(timeline) }
             flushAudio()
             return
         }
@@ -279,6 +300,9 @@ public final class Recorder {
         } catch {
             sinkError = error
         }
+        timeline.kept(slotAt: frame.pts, fileTime: fileTime, startsSegment: startsSegment)
+        if session.segmentScene != sceneBefore && !startsSegment { timeline.sceneBegan(at: fileTime) }
+        for iso in isos { iso.advance(timeline) }
         if startsSegment { sendAudio(declicker?.seam(at: fileTime) ?? []) }
         flushAudio()
         if startsSegment { writeSidecar() }
@@ -320,6 +344,7 @@ public final class Recorder {
         for piece in pieces where description.settings.audio != nil && sinkError == nil {
             do {
                 try sink.appendAudio(piece)
+                for iso in isos { iso.appendAudio(piece) }
                 audioSamplesAppended += piece.frameCount
                 clippedSamples += AudioGain.clippedCount(piece.samples)
                 if let movieTime = session.movieTime(ofFileTime: piece.pts), let scene = scene(showing: movieTime) {
@@ -402,6 +427,8 @@ public final class Recorder {
         retimer.finish()
         flushAudio()
         sendAudio(declicker?.finish() ?? [])
+        timeline.finish()
+        for iso in isos { iso.close(timeline) }
         stopped = stoppedAt
         let interim = makeSidecar(complete: false)
         if sinkError == nil { session.markFinished() }
@@ -411,7 +438,12 @@ public final class Recorder {
                              interimSidecar: interim, finishedSidecar: makeSidecar(complete: true),
                              sinkError: sinkError, timer: session.timer, exports: description.exports,
                              suspendedDrops: healthCheck?.excusedDrops(atEnd: droppedVideoFrames, suspensions: suspensions)
-                                 ?? (suspensions > 0 ? droppedVideoFrames : 0))
+                                 ?? (suspensions > 0 ? droppedVideoFrames : 0),
+                             isos: isos.map { iso in
+                                 ClipFinishJob.Iso(sink: iso.sink, entry: isoEntry(iso),
+                                                   discardedFrames: iso.framesIn(session.discardedSpans),
+                                                   failure: iso.failure)
+                             })
     }
 
     /// Abandons a clip that keeps no video frame: the sink removes what it wrote (the `.partial`), and the sidecar,
@@ -420,6 +452,7 @@ public final class Recorder {
     public func discard() {
         retimer.finish()
         sink.discard()
+        for iso in isos { iso.sink.discard() }
         if hasVideo { sidecars.remove(description.sidecarPath) }
     }
 
@@ -544,6 +577,19 @@ public final class Recorder {
                 return device
             }, warnings: log.warnings)
         sidecar.group = group
+        if !isos.isEmpty { sidecar.iso = isos.map(isoEntry) }
         return sidecar
+    }
+
+    /// The sidecar's entry for `iso`: its file beside the sidecar (`NAME.iso/ROLE.mov`) and the frames handed to it
+    /// so far (the finish leaves out those of discarded takes).
+    private func isoEntry(_ iso: IsoRecorder) -> Sidecar.IsoMovie {
+        Sidecar.IsoMovie(lens: iso.lens.role, file: Self.pathBesideSidecar(iso.moviePath), width: iso.lens.width,
+                         height: iso.lens.height, fps: iso.lens.rate.framesPerSecond, frames: iso.framesAppended)
+    }
+
+    /// `path`'s folder and file name (`NAME.iso/ROLE.mov`): where an ISO lies from its sidecar's folder.
+    static func pathBesideSidecar(_ path: String) -> String {
+        (path as NSString).pathComponents.suffix(2).joined(separator: "/")
     }
 }

@@ -125,15 +125,18 @@ extension RigController {
         return rejections
     }
 
-    /// A frame from any lens: the switcher keeps the active lens's frames, the recorder places them.
+    /// A frame from any lens: the switcher keeps the active lens's frames, the recorder places them; the ISO of
+    /// its lens (`output.iso`), if any, gets every frame.
     public func receive(_ frame: VideoFrame) {
         serialContext.assertOnSerialContext()
         guard isPlausible(frame.pts, what: "video frames from lens \(frame.lens)") else { return }
         // The bank first: a pending switch takes effect at the new lens's first frame, which must then pass.
         perform(bank.handle(.frame(lens: frame.lens, pts: frame.pts)))
-        guard let routed = switcher.route(frame) else { return }
+        let routed = switcher.route(frame)
         guard let recorder else { return }
-        recorder.appendVideo(routed.frame)
+        // The program first: the ISOs place their frames on what it has decided.
+        if let routed { recorder.appendVideo(routed.frame) }
+        recorder.offerIsoFrame(frame)
         stopIfFailed(recorder, at: frame.pts)
     }
 

@@ -238,7 +238,7 @@ public final class RigController {
         let recorder: Recorder
         do {
             clips.phaseAnchor = group?.phaseAnchor
-            recorder = try clips.open(settings: settings, devices: sidecarDevices)
+            recorder = try clips.open(settings: settings, devices: sidecarDevices, isos: isoLenses())
         } catch {
             devices.isTakingSamples = false
             return .failed("cannot start recording: \(error)")
@@ -246,6 +246,19 @@ public final class RigController {
         scheduleHealthCheck(for: recorder, HealthCheck(policy: clips.storagePolicy))
         scheduleVideoHold(for: recorder)
         return state(.record(name: name), at: time)
+    }
+
+    /// The lenses of `output.iso`, each at the size and rate its camera delivers (turned as the lens's `rotate:`
+    /// turns it); a lens without a camera now, at the size and rate the rig asks of it.
+    private func isoLenses() -> [IsoRecorder.Lens] {
+        rig.output.iso.compactMap { role in
+            guard let lens = rig.lens(named: role) else { return nil }
+            let format = cameras[role]?.format
+            let size = lens.orientation.orientedSize(width: format?.width ?? lens.width ?? rig.output.width,
+                                                     height: format?.height ?? lens.height ?? rig.output.height)
+            return IsoRecorder.Lens(role: role, width: size.width, height: size.height,
+                                    rate: format?.rate ?? lens.rate ?? rig.output.rate)
+        }
     }
 
     private func movieSettings() -> MovieSettings {

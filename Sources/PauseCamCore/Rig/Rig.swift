@@ -122,6 +122,9 @@ public struct Rig: Sendable, Equatable {
         public var audioBitrate: Int
         /// `exports:`: formats written beside the movie after every clip.
         public var exports: [ExportFormat] = []
+        /// `iso:`: the lenses recorded each into a movie of its own beside the program (`NAME.iso/ROLE.mov`), on
+        /// the program's timeline; empty records the program only.
+        public var iso: [String] = []
 
         public init(directory: String = "~/Videos/PauseCam", namePattern: String = "{rig}-{date}-{time}",
                     container: MovieSettings.Container = .mov, width: Int = 1920, height: Int = 1080,

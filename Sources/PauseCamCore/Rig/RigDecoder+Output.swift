@@ -2,7 +2,7 @@
 extension RigDecoder {
     /// The keys of `output:`.
     enum OutputKey: String, RigKey {
-        case directory, name, container, size, fps, video, audio, exports
+        case directory, name, container, size, fps, video, audio, exports, iso
     }
 
     /// The keys of `output.video:`.
@@ -41,6 +41,8 @@ extension RigDecoder {
         }
         if let n = f[.fps], let r = value(n, path.child(OutputKey.fps), RigValueParser.frameRate) { settings.rate = r }
         if let n = f[.exports] { settings.exports = exportFormats(n, path.child(OutputKey.exports)) }
+        // Read once the lenses are known (`isoLenses`): the list names them.
+        outputIsoNode = f[.iso]
         if let n = f[.video] { video(n, path.child(OutputKey.video), into: &settings) }
         if let n = f[.audio], let a = fields(n, path.child(OutputKey.audio), OutputAudioKey.self) {
             let ap = path.child(OutputKey.audio)
@@ -75,6 +77,32 @@ extension RigDecoder {
            let d = duration(k, vp.child(VideoKey.keyframeInterval), max: .seconds(60), positive: true) {
             settings.keyframeInterval = d
         }
+    }
+
+    /// `output.iso:`: `true` records every lens beside the program (in file order), `false` none, a list the lenses
+    /// it names (in the list's order, each once). An unknown lens is reported where it is written, with the nearest
+    /// declared name.
+    mutating func isoLenses(_ node: YAMLNode, _ path: KeyPath, lenses: [String]) -> [String] {
+        guard let items = node.items else {
+            switch node.text {
+            case "true": return lenses
+            case "false": return []
+            default:
+                report("expected true, false or a list of lenses (\(lenses.joined(separator: ", "))), found "
+                       + node.kindDescription, at: node.mark, path: path)
+                return []
+            }
+        }
+        var chosen: [String] = []
+        for item in items {
+            guard let name = text(item, path) else { continue }
+            guard lenses.contains(name) else {
+                report("unknown lens \"\(name)\"" + suggestion(name, lenses, orList: true), at: item.mark, path: path)
+                continue
+            }
+            if !chosen.contains(name) { chosen.append(name) }
+        }
+        return chosen
     }
 
     private mutating func checkNamePattern(_ pattern: String, _ node: YAMLNode, _ path: KeyPath) -> Bool {

@@ -17,6 +17,8 @@ public struct RigDecoder {
     var outputNameMark: SourceMark?
     /// Where `output.directory` is written, when it is: an unusable folder is warned about there.
     var outputDirectoryMark: SourceMark?
+    /// `output.iso`, read once the lenses are declared (it names them).
+    var outputIsoNode: YAMLNode?
 
     private init(surroundings: RigSurroundings) { self.surroundings = surroundings }
 
@@ -65,11 +67,14 @@ public struct RigDecoder {
         }
         guard let top = fields(root, .root, TopKey.self, required: [.name, .lenses]) else { return nil }
         let name = top[.name].flatMap { text($0, .root.child(TopKey.name)) }
-        let output = top[.output].map { outputSettings($0, .root.child(TopKey.output)) } ?? Rig.OutputSettings()
+        var output = top[.output].map { outputSettings($0, .root.child(TopKey.output)) } ?? Rig.OutputSettings()
         let audio = top[.audio].map { audioInput($0, .root.child(TopKey.audio)) } ?? Rig.AudioInput()
         let lenses = top[.lenses].map { self.lenses($0, .root.child(TopKey.lenses)) } ?? []
         // Names as declared, even of entries with errors, so one bad lens does not cascade into "unknown lens".
         let lensNames = Self.declaredNames(top[.lenses])
+        if let node = outputIsoNode {
+            output.iso = isoLenses(node, .root.child(TopKey.output).child(OutputKey.iso), lenses: lensNames)
+        }
         var defaultLens = lensNames.first ?? ""
         if let node = top[.defaultLens], let d = text(node, .root.child(TopKey.defaultLens)) {
             if lensNames.contains(d) { defaultLens = d } else {

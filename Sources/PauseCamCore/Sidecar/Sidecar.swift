@@ -29,6 +29,9 @@ public struct Sidecar: Codable, Sendable, Equatable {
     /// picture showed (they differ when the lens had to start, or was waited for after an unplug).
     public var switches: [Switch] = []
     public var devices: [Device]
+    /// The lenses recorded each into a movie of its own on the program's timeline (`output.iso`), in the rig's
+    /// order; absent without ISOs.
+    public var iso: [IsoMovie]? = nil
     /// Things the user should know about this clip (microphone missing, control not supported, frames dropped).
     public var warnings: [String]
 
@@ -142,6 +145,29 @@ public struct Sidecar: Codable, Sendable, Equatable {
             self.latency = latency
             self.dropped = dropped
             self.formatChoice = formatChoice
+        }
+    }
+
+    /// One lens's ISO movie: the lens's every frame on the program's timeline (same start, pauses and end).
+    public struct IsoMovie: Codable, Sendable, Equatable {
+        /// The lens's role.
+        public var lens: String
+        /// The movie's path from the sidecar's folder (`NAME.iso/ROLE.mov`).
+        public var file: String
+        /// The lens's own size and rate, which the movie keeps.
+        public var width: Int
+        public var height: Int
+        public var fps: Double
+        /// Video frames in the movie.
+        public var frames: Int
+
+        public init(lens: String, file: String, width: Int, height: Int, fps: Double, frames: Int) {
+            self.lens = lens
+            self.file = file
+            self.width = width
+            self.height = height
+            self.fps = fps
+            self.frames = frames
         }
     }
 

@@ -23,13 +23,14 @@ struct MovieNameReserver {
         var nameTakenBy: String?
     }
 
-    /// Every file a clip whose name is `stem` creates beside its movie, in or after recording.
+    /// Every file a clip whose name is `stem` creates beside its movie, in or after recording (and the folder of its
+    /// ISO movies).
     static func clipFiles(stem: String, fileExtension: String) -> [String] {
         let movie = "\(stem).\(fileExtension)"
         let sidecar = stem + ClipFileNames.sidecarSuffix
         let files: [String] = [movie, movie + ClipFileNames.partialSuffix, movie + ClipFileNames.remuxSuffix, sidecar,
                                sidecar + ClipFileNames.temporarySuffix, stem + ClipFileNames.thumbnailSuffix]
-        return files + ExportFormat.allCases.map { stem + $0.fileSuffix }
+        return files + [stem + ClipFileNames.isoSuffix] + ExportFormat.allCases.map { stem + $0.fileSuffix }
     }
 
     /// Why a name could not be reserved.

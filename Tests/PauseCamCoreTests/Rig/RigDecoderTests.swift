@@ -253,6 +253,28 @@ final class RigDecoderTests: XCTestCase {
         ]))])).count, 1)
     }
 
+    /// `output: {iso: …}` with the rig's one lens `main`, written at line 8.
+    static func isoRig(_ value: YAMLNode) -> YAMLNode {
+        rig(extra: [(s("output", 8, 1), m(8, 9, [(s("iso", 8, 10), value)]))])
+    }
+
+    func testIsoTrueRecordsEveryLensAndAListTheLensesItNames() throws {
+        XCTAssertEqual(try RigDecoder.decode(Self.isoRig(Self.s("true", 8, 15))).output.iso, ["main"])
+        XCTAssertEqual(try RigDecoder.decode(Self.isoRig(Self.s("false", 8, 15))).output.iso, [])
+        XCTAssertEqual(try RigDecoder.decode(Self.rig()).output.iso, [])
+        let list = Self.q(8, 15, [Self.s("main", 8, 16), Self.s("main", 8, 22)])
+        XCTAssertEqual(try RigDecoder.decode(Self.isoRig(list)).output.iso, ["main"])
+    }
+
+    func testIsoNamingAnUnknownLensIsReportedWhereItIsWritten() {
+        let list = Self.q(8, 15, [Self.s("main", 8, 16), Self.s("mian", 8, 22)])
+        XCTAssertEqual(messages(Self.isoRig(list)), ["t.yaml:8:22: output.iso: unknown lens \"mian\"; did you mean \"main\"?"])
+        XCTAssertEqual(messages(Self.isoRig(Self.s("yes", 8, 15))),
+                       ["t.yaml:8:15: output.iso: expected true, false or a list of lenses (main), found \"yes\""])
+        XCTAssertEqual(messages(Self.isoRig(Self.m(8, 15, []))),
+                       ["t.yaml:8:15: output.iso: expected true, false or a list of lenses (main), found a mapping"])
+    }
+
     func testValueParsers() {
         XCTAssertNotNil(try? RigValueParser.size("1920x1080").get())
         XCTAssertNil(try? RigValueParser.size("1920x").get())
