@@ -42,7 +42,8 @@ enum GroupBench {
             let boundaries = ["record S1"] + (0..<18).map { ["pause", "resume S\($0 / 3 * 2 + 2)", "chapter S\($0 / 3 * 2 + 3)"][$0 % 3] }
                 + ["stop"]
             switch bench.record(group: "skew", lead: nil, boundaries: boundaries, viaControl: true) {
-            case .success(let comparison):
+            case .success(let take):
+                let comparison = take.comparison
                 results["group_boundary_skew_frames"] = comparison.maximumSkewFrames
                 results["group_late_commands"] = comparison.lateCommands
                 results["group_boundaries"] = boundaries.count
@@ -54,7 +55,7 @@ enum GroupBench {
                              comparison.maximumSkewFrames, comparison.edges.count, comparison.lateCommands,
                              comparison.commands,
                              comparison.largestLateBy.map { String(format: " (at most %.1f ms late)", $0 * 1e3) } ?? "",
-                             margin.map { String(format: "%.1f ms", $0) } ?? "-"))
+                             margin.map { String(format: "%.1f ms", $0) } ?? "-") + take.lateList)
             case .failure(let problem):
                 print("group skew: \(problem)")
             }
@@ -65,7 +66,8 @@ enum GroupBench {
             let short = ["record L1", "pause", "resume L2", "chapter L3", "pause", "resume L4", "chapter L5", "stop"]
             for lead in leadsMilliseconds {
                 switch bench.record(group: "lead\(lead)", lead: lead, boundaries: short, viaControl: false) {
-                case .success(let comparison):
+                case .success(let take):
+                    let comparison = take.comparison
                     lateByLead[String(lead)] = comparison.lateCommands
                     zeroLate[lead] = comparison.lateCommands == 0
                     print(String(format: "group lead %3d ms: %d late of %d deliveries%@, skew %.2f frames; closest "
@@ -74,7 +76,7 @@ enum GroupBench {
                                  comparison.largestLateBy.map { String(format: " (at most %.1f ms late)", $0 * 1e3) } ?? "",
                                  comparison.maximumSkewFrames, comparison.smallestMarginNanoseconds.map {
                                      String(format: "%.1f ms", Double($0) / 1e6)
-                                 } ?? "-"))
+                                 } ?? "-") + take.lateList)
                 case .failure(let problem):
                     lateByLead[String(lead)] = NSNull()
                     zeroLate[lead] = false
@@ -128,7 +130,7 @@ enum GroupBench {
         /// `pausecam ctl --group` with `viaControl`, else typed into the first member's shell — each once every
         /// member has applied the one before, ends the members and compares their sidecars.
         func record(group: String, lead: Int?, boundaries: [String],
-                    viaControl: Bool) -> Result<GroupSidecarComparison, TakeProblem> {
+                    viaControl: Bool) -> Result<TakeFigures, TakeProblem> {
             let directory = folder.appendingPathComponent(group)
             let environment = ["XDG_RUNTIME_DIR": directory.appendingPathComponent("runtime").path,
                                "XDG_CACHE_HOME": directory.appendingPathComponent("cache").path]
@@ -186,7 +188,10 @@ enum GroupBench {
                 let sidecars = try members.map { member in
                     try Sidecar.decode(Data(contentsOf: member.output.appendingPathComponent("group-\(member.host).json")))
                 }
-                return .success(try GroupSidecarComparison(sidecars: sidecars))
+                let late = sidecars.flatMap { sidecar in
+                    (sidecar.group?.commands ?? []).filter { $0.outcome == "late" }.map { "\($0.command) on \(sidecar.group?.host ?? "?")" }
+                }
+                return .success(TakeFigures(comparison: try GroupSidecarComparison(sidecars: sidecars), late: late))
             } catch {
                 return .failure(TakeProblem("the sidecars: \(error)"))
             }
@@ -243,6 +248,22 @@ enum GroupBench {
                                    + member.tail)
             }
             return nil
+        }
+    }
+
+    /// What one take measured: the comparison of the sidecars, and which commands came late where.
+    struct TakeFigures {
+        var comparison: GroupSidecarComparison
+        /// "pause on cam-b" for each late delivery.
+        var late: [String]
+        /// "; late: record on cam-a, …" when any came late, and "; apart: scene 3 end 1 frame, …" for every scene
+        /// edge the members did not share.
+        var lateList: String {
+            let apart = comparison.edges.filter { $0.spreadFrames > 0 }.map {
+                "scene \($0.scene) \($0.isEnd ? "end" : "start") " + String(format: "%.2f", $0.spreadFrames)
+            }
+            return (late.isEmpty ? "" : "; late: " + late.joined(separator: ", "))
+                + (apart.isEmpty ? "" : "; frames apart: " + apart.joined(separator: ", "))
         }
     }
 
