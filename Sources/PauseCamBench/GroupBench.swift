@@ -37,11 +37,12 @@ enum GroupBench {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let broker = try BenchBroker()
             defer { broker.stop() }
-            let bench = Take(pausecam: pausecam, broker: broker, folder: folder)
+            let takes = Take(pausecam: pausecam, broker: broker, folder: folder)
 
-            let boundaries = ["record S1"] + (0..<18).map { ["pause", "resume S\($0 / 3 * 2 + 2)", "chapter S\($0 / 3 * 2 + 3)"][$0 % 3] }
-                + ["stop"]
-            switch bench.record(group: "skew", lead: nil, boundaries: boundaries, viaControl: true) {
+            // record S1, pause, resume S2, chapter S3, pause, resume S4, … chapter S13, stop: 20 boundaries.
+            let middle = (0..<18).map { ["pause", "resume S\($0 / 3 * 2 + 2)", "chapter S\($0 / 3 * 2 + 3)"][$0 % 3] }
+            let boundaries = ["record S1"] + middle + ["stop"]
+            switch takes.record(group: "skew", lead: nil, boundaries: boundaries, viaControl: true) {
             case .success(let take):
                 let comparison = take.comparison
                 results["group_boundary_skew_frames"] = comparison.maximumSkewFrames
@@ -65,7 +66,7 @@ enum GroupBench {
             var zeroLate: [Int: Bool] = [:]
             let short = ["record L1", "pause", "resume L2", "chapter L3", "pause", "resume L4", "chapter L5", "stop"]
             for lead in leadsMilliseconds {
-                switch bench.record(group: "lead\(lead)", lead: lead, boundaries: short, viaControl: false) {
+                switch takes.record(group: "lead\(lead)", lead: lead, boundaries: short, viaControl: false) {
                 case .success(let take):
                     let comparison = take.comparison
                     lateByLead[String(lead)] = comparison.lateCommands
@@ -115,6 +116,7 @@ enum GroupBench {
         return FileManager.default.isExecutableFile(atPath: candidate.path) ? candidate : nil
     }
 
+    /// `/proc/loadavg`'s first three fields: the load the lead figure was taken under.
     static func loadAverage() -> String {
         let text = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? ""
         return text.split(separator: " ").prefix(3).joined(separator: " ")
