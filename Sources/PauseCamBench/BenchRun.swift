@@ -126,6 +126,8 @@ struct BenchRun {
         }
         // An inactive hot YUYV camera: its capture path (dequeue, copy out of the mmap buffer, queue again).
         try YUYVStandbyBench.run(seconds: Int(seconds), activeCost: standby?.cpuPerRecordedSecond[1])
+        // Three group members on loopback: scene-boundary skew, late commands, the shortest lead without them.
+        if let group = GroupBench.run() { results.merge(group) { $1 } }
 
         // In a process of its own: this one holds the same-job frames, whose memory is no part of the soak's.
         let soak = soakInChildProcess()

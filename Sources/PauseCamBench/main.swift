@@ -54,6 +54,9 @@ case "export":
 case "scenes":
     // Seconds for 1000 and 4000 pause/resume toggles on the simulated clock (the sidecar's cost per scene change).
     _ = try SceneToggleBench.run()
+case "group":
+    // Three group members and a Mosquitto broker on loopback: boundary skew, late commands, the shortest lead.
+    _ = GroupBench.run()
 case "matrix":
     // The HD canvas's BT.601 → BT.709 conversion, next to the scaler's own cost.
     try MatrixBench.run()
