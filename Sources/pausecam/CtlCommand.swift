@@ -25,11 +25,12 @@ enum CtlCommand {
         var timeoutSeconds = defaultTimeoutSeconds
         var groupOption: String?
         var brokerOption: String?
+        var leadOption: String?
         while let word = rest.first, word.hasPrefix("-") {
             rest = rest.dropFirst()
             let (name, inline) = word.split(separator: "=", maxSplits: 1).map(String.init).pair
             switch name {
-            case "--rig", "--socket", "--timeout", "--group", "--broker":
+            case "--rig", "--socket", "--timeout", "--group", "--broker", "--lead":
                 guard let value = inline ?? rest.first else { throw UsageError("\(name) needs a value") }
                 if inline == nil { rest = rest.dropFirst() }
                 switch name {
@@ -37,6 +38,7 @@ enum CtlCommand {
                 case "--socket": socketOption = value
                 case "--group": groupOption = value
                 case "--broker": brokerOption = value
+                case "--lead": leadOption = value
                 default:
                     guard let seconds = Double(value.hasSuffix("s") ? String(value.dropLast()) : value),
                           timeoutRange.contains(seconds) else {
@@ -64,10 +66,18 @@ enum CtlCommand {
             guard rigOption == nil && socketOption == nil else {
                 throw UsageError("--group talks to the group's broker; leave out --rig and --socket")
             }
+            var lead = GroupSettings.defaultLead
+            if let leadOption {
+                guard let parsed = DurationParser.parse(leadOption), parsed > .zero,
+                      parsed <= GroupSettings.maximumLead else {
+                    throw UsageError("--lead takes a duration such as 250ms or 1s (at most 10s), not \"\(leadOption)\"")
+                }
+                lead = parsed
+            }
             return try GroupCtl.run(group: groupOption, broker: brokerOption ?? GroupCtl.defaultBroker,
-                                    request: request, timeoutSeconds: timeoutSeconds)
+                                    request: request, lead: lead, timeoutSeconds: timeoutSeconds)
         }
-        if brokerOption != nil { throw UsageError("--broker goes with --group NAME") }
+        if brokerOption != nil || leadOption != nil { throw UsageError("--broker and --lead go with --group NAME") }
 
         let timeoutMilliseconds = Int32((timeoutSeconds * 1000).rounded(.up))
         let path = try socketPath(rig: rigOption, socket: socketOption, timeoutMilliseconds: timeoutMilliseconds)

@@ -5,12 +5,13 @@ import PauseCamSystem
 /// `pausecam ctl --group NAME [--broker URL] COMMAND`: talks to a group's members through its broker, without a
 /// member of its own (a button box, a cron job). `status` lists every member from their retained status messages;
 /// a recording command is published like a member publishes it — a sequence number, and an effective time the
-/// group's lead from now on the shared clock, snapped to the group's frame grid — and ctl waits until the broker
+/// lead (`--lead`, default 250 ms: ctl does not read the members' rigs) from now on the shared clock, snapped to the group's frame grid — and ctl waits until the broker
 /// has it (the message comes back on the command topic) before it says so.
 enum GroupCtl {
     static let defaultBroker = "mqtt://127.0.0.1:1883"
 
-    static func run(group: String, broker url: String, request: String, timeoutSeconds: Double) throws -> Int32 {
+    static func run(group: String, broker url: String, request: String, lead: MediaTime,
+                    timeoutSeconds: Double) throws -> Int32 {
         if let problem = GroupTopics.problem(withLevel: group) { throw UsageError("--group \(group): \(problem)") }
         guard let broker = GroupBrokerAddress(url) else {
             throw UsageError("--broker \(url): write \(GroupBrokerAddress.syntax)")
@@ -66,7 +67,7 @@ enum GroupCtl {
             return 1
         }
         let now = ClockPairReading.read().realtimeNanoseconds
-        let at = EpochGrid(rate: rate).effectiveTime(now: now, lead: GroupSettings.defaultLead)
+        let at = EpochGrid(rate: rate).effectiveTime(now: now, lead: lead)
         let message = GroupCommandMessage(group: group, from: sender,
                                           seq: GroupMember.firstSequenceNumber(realtimeNanoseconds: now),
                                           command: CommandParser.line(for: command), atNanoseconds: at,

@@ -179,7 +179,7 @@ enum HelpText {
 
     static let ctl = """
     pausecam ctl [--rig RIG | --socket PATH] [--timeout SECONDS] COMMAND…
-    pausecam ctl --group NAME [--broker URL] [--timeout SECONDS] COMMAND…
+    pausecam ctl --group NAME [--broker URL] [--lead DURATION] [--timeout SECONDS] COMMAND…
 
     Sends one command to a running `pausecam shell` or `pausecam run` and prints its reply: exit status 0 when it
     was carried out, 1 when it was refused or no PauseCam answers. Every running PauseCam listens on
@@ -199,8 +199,10 @@ enum HelpText {
                         gets exit status 1 and a message, never a hang
       --group NAME      the members of a group (rigs with group: {name: NAME}) through their MQTT broker: status
                         lists every member; record, pause, resume, toggle, chapter, mark and stop go to all of
-                        them, on the same frame of each movie (group.lead from now); nothing else is sent
+                        them, on the same frame of each movie; nothing else is sent
       --broker URL      the group's broker (default mqtt://127.0.0.1:1883)
+      --lead DURATION   how long after sending a group command takes effect (default 250ms; give the rigs'
+                        group.lead when theirs is longer)
 
     EXAMPLES
       pausecam ctl toggle                      # record, pause or resume: bind it to a key, a pedal or a Stream Deck

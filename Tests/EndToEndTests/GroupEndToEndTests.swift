@@ -28,7 +28,8 @@ final class GroupEndToEndTests: XCTestCase {
 
     private func ctl(_ broker: MosquittoBroker, _ words: [String]) throws -> ProcessResult {
         try ProcessRunner.run(BinaryLocator.pausecam.path,
-                              ["ctl", "--group", "studio", "--broker", broker.url, "--timeout", "10"] + words)
+                              ["ctl", "--group", "studio", "--broker", broker.url, "--lead", "1s", "--timeout", "10"]
+                                  + words)
     }
 
     /// Waits until every member's output holds `needle` `count` times.
@@ -71,6 +72,7 @@ final class GroupEndToEndTests: XCTestCase {
             let sent = try ctl(broker, words)
             XCTAssertEqual(sent.status, 0, sent.stdoutText + sent.stderr)
             XCTAssertTrue(sent.stdoutText.contains("cam-a, cam-b, cam-c"), sent.stdoutText)
+            XCTAssertTrue(sent.stdoutText.contains(" in 1.0"), "--lead 1s, as the members' rigs say: " + sent.stdoutText)
             waitAll(members, needle, count: step == 3 ? 2 : 1)
             // Some recording between boundaries (the movies' content; equality is what is checked).
             if step < 6 { Thread.sleep(forTimeInterval: 0.6 + 0.2 * Double(step)) }

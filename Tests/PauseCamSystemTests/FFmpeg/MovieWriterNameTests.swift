@@ -58,7 +58,7 @@ final class MovieWriterNameTests: XCTestCase {
 final class MovieNameLeftoverTests: XCTestCase {
     func testEachFileAClipCreatesMakesTheNameTaken() throws {
         let leftovers = ["take.mov", "take.mov.partial", "take.mov.remux", "take.json", "take.json.tmp", "take.jpg",
-                         "take.edl", "take.fcpxml", "take.csv", "take.ffmeta", "take.youtube.txt"]
+                         "take.edl", "take.fcpxml", "take.csv", "take.ffmeta", "take.youtube.txt", "take.iso"]
         XCTAssertEqual(Set(MovieNameReserver.clipFiles(stem: "take", fileExtension: "mov")), Set(leftovers))
         for leftover in leftovers {
             let directory = try MovieWriterFixture.directory("leftover")
