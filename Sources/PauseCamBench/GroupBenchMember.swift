@@ -6,6 +6,8 @@ import Glibc
 /// One member of the group benchmark: `pausecam shell RIG --output FOLDER` of the release binary, its standard input
 /// a pipe the bench writes lines into, its standard output collected as it comes so the bench can wait for what
 /// the member says ("joined group", "recording scene 2") instead of guessing how long things take.
+/// Unchecked Sendable: `text` is touched only under `lock` (the pipe's handler writes it, the bench reads it); the
+/// process and pipes are set up in `init` and not changed after.
 final class GroupBenchMember: @unchecked Sendable {
     let host: String
     /// Where the member writes its movie and sidecar.
