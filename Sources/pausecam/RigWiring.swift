@@ -195,7 +195,7 @@ final class RigWiring: @unchecked Sendable {
                 // A script's first `record` should reach the whole group, not only this member: wait (a little)
                 // for the broker. A broker that is down is not an error; commands apply here until it is back.
                 let deadline = DispatchTime.now() + .seconds(5)
-                while !group.isConnected && DispatchTime.now() < deadline { usleep(20_000) }
+                while !group.isConnected && DispatchTime.now() < deadline { Thread.sleep(forTimeInterval: 0.02) }
                 if !group.isConnected {
                     notify("warning: group \(group.settings.name): no answer from \(group.settings.broker) yet; "
                            + "commands given here apply on this member only until it answers")
