@@ -1,52 +1,56 @@
 import Foundation
 import PauseCamCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
-/// The kernel log as `dmesg` prints it, or why it cannot be read (`kernel.dmesg_restrict` keeps it from users
-/// without `CAP_SYSLOG`; a container may hide it). `dmesg` (util-linux, in every Debian) is run rather than
-/// `/dev/kmsg` read so the text is the one users know and search for.
+/// The kernel log, read from `/dev/kmsg` the way `dmesg` reads it and printed as `dmesg` prints it
+/// (`KernelLogRecord`), or why it cannot be read (`kernel.dmesg_restrict` keeps it from users without
+/// `CAP_SYSLOG`; a container may have no `/dev/kmsg`).
+///
+/// Read directly rather than by running `dmesg`: no child process (on a small system Foundation's `Process` has been
+/// seen to hang in `waitUntilExit`), no dependence on which `dmesg` is installed (BusyBox's knows none of
+/// util-linux's options), and the same lines either way.
 enum KernelLogReader {
-    static func read() -> DoctorFacts.Reading<[String]> {
-        guard let program = ["/usr/bin/dmesg", "/bin/dmesg"].first(where: FileManager.default.isExecutableFile)
-        else { return .notReadable("dmesg is not installed (Debian package util-linux)") }
-        // No options: util-linux's dmesg and BusyBox's (small systems, the VM test's guest, which knows none) both
-        // print the ring buffer then. One run only: a second `Process` in a row has been seen to hang in
-        // `waitUntilExit` on a system where Foundation cannot make its wakeup socket pair.
-        let result = run(program, [])
-        let text: Data
-        switch result {
-        case .failure(let failure): return .notReadable(failure.reason)
-        case .success(let output): text = output
-        }
-        return .read(String(decoding: text, as: UTF8.self).split(separator: "\n").map(String.init))
-    }
+    /// The device that hands out one log record per `read`.
+    static let devicePath = "/dev/kmsg"
 
-    /// `program arguments`' standard output, or why it failed (its standard error, or its exit status).
-    private static func run(_ program: String, _ arguments: [String]) -> Result<Data, KernelLogFailure> {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        do { try process.run() } catch { return .failure(KernelLogFailure("dmesg could not run: \(error)")) }
-        // Read both pipes before waiting: a large log would otherwise fill the pipe and stall dmesg.
-        let text = output.fileHandleForReading.readDataToEndOfFile()
-        let problem = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            let reason = String(decoding: problem, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            // BusyBox follows its complaint with its whole usage text: the first line says what went wrong.
-            let first = reason.split(separator: "\n").first.map(String.init) ?? ""
-            return .failure(KernelLogFailure(first.isEmpty ? "dmesg exited with status \(process.terminationStatus)" : first))
+    static func read(from path: String = devicePath) -> DoctorFacts.Reading<[String]> {
+        let descriptor: FileDescriptor
+        do {
+            // Non-blocking: at the end of the log a read says EAGAIN instead of waiting for the next message.
+            descriptor = try FileDescriptor.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        } catch .permissionDenied, .notPermitted {
+            return .notReadable("\(path): permission denied (kernel.dmesg_restrict keeps the kernel log from users "
+                                + "without CAP_SYSLOG)")
+        } catch .noSuchFileOrDirectory {
+            return .notReadable("\(path) does not exist (a container without the kernel's log device?)")
+        } catch {
+            return .notReadable("\(path): \(error.message)")
         }
-        return .success(text)
+        // One record per read; the kernel refuses (EINVAL) a buffer smaller than the record, and records are at
+        // most about 1 KiB of text plus their properties.
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 16 * 1024, alignment: 1)
+        defer { buffer.deallocate() }
+        var lines: [String] = []
+        while true {
+            let count: Int
+            do {
+                count = try descriptor.read(into: buffer)
+            } catch .wouldBlock {
+                break
+            } catch .brokenPipe {
+                // Records were overwritten while reading (the ring buffer wrapped): the next read goes on from the
+                // oldest one still there.
+                continue
+            } catch {
+                if lines.isEmpty { return .notReadable("reading \(path): \(error.message)") }
+                break
+            }
+            if count == 0 { break }
+            let record = String(decoding: UnsafeRawBufferPointer(rebasing: buffer[..<count]), as: UTF8.self)
+            if let line = KernelLogRecord.line(from: record) { lines.append(line) }
+        }
+        return .read(lines)
     }
-}
-
-/// Why `dmesg` gave no log.
-struct KernelLogFailure: Error {
-    var reason: String
-    init(_ reason: String) { self.reason = reason }
 }

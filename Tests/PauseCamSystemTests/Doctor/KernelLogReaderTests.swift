@@ -1,0 +1,43 @@
+import Foundation
+import PauseCamCore
+@testable import PauseCamSystem
+import XCTest
+
+final class KernelLogReaderTests: XCTestCase {
+    func testARecordIsReadAsTheLineDmesgPrints() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kmsg-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("kmsg")
+        try Data("4,812,3900123,-;usb 1-4: device descriptor read/64, error -71\n SUBSYSTEM=usb\n".utf8).write(to: file)
+        guard case .read(let lines) = KernelLogReader.read(from: file.path) else {
+            return XCTFail("a readable record was not read")
+        }
+        XCTAssertEqual(lines, ["[    3.900123] usb 1-4: device descriptor read/64, error -71"])
+    }
+
+    func testAMissingLogDeviceIsNotReadableAndSaysWhy() {
+        guard case .notReadable(let reason) = KernelLogReader.read(from: "/nonexistent/kmsg") else {
+            return XCTFail("a missing device was read")
+        }
+        XCTAssertTrue(reason.contains("/nonexistent/kmsg does not exist"), reason)
+    }
+
+    func testTheKernelsOwnLogIsReadWithoutWaitingForTheNextMessage() throws {
+        guard FileManager.default.isReadableFile(atPath: KernelLogReader.devicePath) else {
+            throw XCTSkip("\(KernelLogReader.devicePath) is not readable here: the kernel's log cannot be read")
+        }
+        // Returns at the end of the log (a blocking read would wait here for the kernel's next message).
+        switch KernelLogReader.read() {
+        case .notReadable(let reason):
+            if reason.contains("dmesg_restrict") { throw XCTSkip("the kernel log is restricted here: \(reason)") }
+            XCTFail(reason)
+        case .read(let lines):
+            XCTAssertFalse(lines.isEmpty, "the kernel log has at least its boot banner")
+            let shape = try NSRegularExpression(pattern: #"^\[ *[0-9]+\.[0-9]{6}\] "#)
+            for line in lines.prefix(50) {
+                XCTAssertNotNil(shape.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)), line)
+            }
+        }
+    }
+}
