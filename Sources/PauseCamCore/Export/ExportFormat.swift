@@ -5,7 +5,8 @@ import Foundation
 public enum ExportFormat: String, CaseIterable, Sendable, Equatable {
     /// DaVinci Resolve's timeline-marker EDL.
     case edl
-    /// FCPXML 1.9 for Final Cut Pro and Resolve (chapter markers and markers on the clip).
+    /// FCPXML 1.9 for Final Cut Pro and Resolve (chapter markers and markers on the clip); for a clip with ISOs, a
+    /// multicam clip of them.
     case fcpxml
     /// A CSV of chapters and markers.
     case csv
@@ -27,13 +28,21 @@ public enum ExportFormat: String, CaseIterable, Sendable, Equatable {
 
     /// The export's text. `mediaURL` is the movie's `file://` URL (FCPXML links the media with it);
     /// `startFrame` is the start timecode as a frame count (EDL, FCPXML and CSV timecodes).
-    public func render(_ timeline: ExportTimeline, mediaURL: String? = nil, startFrame: Int64 = 0) -> String {
+    ///
+    /// With `isos` (the clip's lens ISOs, `MulticamTimeline.iso(of:clip:)`) FCPXML is a multicam clip of them cut
+    /// as the program was, linked by `isoURLs` (in angle order); the other formats are the same with or without
+    /// ISOs.
+    public func render(_ timeline: ExportTimeline, mediaURL: String? = nil, startFrame: Int64 = 0,
+                       isos: MulticamTimeline? = nil, isoURLs: [String] = []) -> String {
         switch self {
-        case .edl: ResolveMarkerEDL.render(timeline, startFrame: startFrame)
-        case .fcpxml: FCPXMLDocument.render(timeline, mediaURL: mediaURL, startFrame: startFrame)
-        case .csv: MarkerCSV.render(timeline, startFrame: startFrame)
-        case .ffmetadata: FFMetadataDocument.render(timeline)
-        case .youtube: YouTubeChapterList.render(timeline)
+        case .edl:
+            return ResolveMarkerEDL.render(timeline, startFrame: startFrame)
+        case .fcpxml:
+            if let isos { return FCPXMLMulticamDocument.render(isos, mediaURLs: isoURLs, startFrame: startFrame) }
+            return FCPXMLDocument.render(timeline, mediaURL: mediaURL, startFrame: startFrame)
+        case .csv: return MarkerCSV.render(timeline, startFrame: startFrame)
+        case .ffmetadata: return FFMetadataDocument.render(timeline)
+        case .youtube: return YouTubeChapterList.render(timeline)
         }
     }
 }
