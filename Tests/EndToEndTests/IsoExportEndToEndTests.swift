@@ -7,8 +7,9 @@ import XCTest
 
 /// `pausecam export` on a clip recorded with ISOs (three virtual lenses, one at 60 fps, two pauses, switches inside
 /// scenes, across a pause and at a chapter, on the simulated clock): FCPXML is a multicam clip of the ISO movies
-/// that Apple's DTD accepts and whose cuts are the sidecar's lens segments frame for frame; a missing ISO movie is
-/// a warning that names it, and the export is still written.
+/// that Apple's DTD accepts and whose cuts are the sidecar's lens segments frame for frame; EDL is a CMX 3600 cut
+/// list whose events switch between one reel per ISO at the same frames; a missing ISO movie is a warning that
+/// names it, and the export is still written.
 final class IsoExportEndToEndTests: XCTestCase {
     /// The rig's lenses in its order (the angles' order), their ISO sizes and rates.
     static let lenses: [(role: String, width: Int, height: Int, fps: Int)] = [
@@ -222,5 +223,86 @@ final class IsoExportEndToEndTests: XCTestCase {
         try MulticamExportEndToEndTests.assertValidFCPXML(written)
         let xml = try String(contentsOfFile: written, encoding: .utf8)
         XCTAssertTrue(xml.contains("src=\"\(tele.absoluteString)\""), "the angle links where the movie belongs")
+    }
+
+    /// Timecode `HH:MM:SS:FF` at 30 fps (non-drop) as a frame count.
+    static func frames(timecode: String, file: StaticString = #filePath, line: UInt = #line) -> Int64 {
+        let fields = timecode.split(separator: ":").compactMap { Int64($0) }
+        XCTAssertEqual(fields.count, 4, "\(timecode) is HH:MM:SS:FF", file: file, line: line)
+        guard fields.count == 4 else { return -1 }
+        return ((fields[0] * 60 + fields[1]) * 60 + fields[2]) * Int64(rate) + fields[3]
+    }
+
+    /// One event of a CMX 3600 EDL as the test reads it.
+    struct EDLEvent {
+        var number: String
+        var reel: String
+        var channels: String
+        var transition: String
+        var source: (in: Int64, out: Int64)
+        var record: (in: Int64, out: Int64)
+        var clipName: String?
+    }
+
+    /// The events of an EDL: a line of eight fields (number, reel, channels, transition and four timecodes), and
+    /// the `* FROM CLIP NAME:` comment that follows it.
+    static func events(_ text: String) -> (title: String?, fcm: String?, events: [EDLEvent]) {
+        var title: String?, fcm: String?
+        var events: [EDLEvent] = []
+        for line in text.components(separatedBy: "\r\n") {
+            if line.hasPrefix("TITLE: ") { title = String(line.dropFirst(7)) }
+            if line.hasPrefix("FCM: ") { fcm = String(line.dropFirst(5)) }
+            if line.hasPrefix("* FROM CLIP NAME: "), !events.isEmpty {
+                events[events.count - 1].clipName = String(line.dropFirst(18))
+            }
+            let fields = line.split(separator: " ").map(String.init)
+            guard fields.count == 8, fields[0].allSatisfy(\.isNumber) else { continue }
+            let tc = fields[4...].map { frames(timecode: $0) }
+            events.append(EDLEvent(number: fields[0], reel: fields[1], channels: fields[2], transition: fields[3],
+                                   source: (tc[0], tc[1]), record: (tc[2], tc[3])))
+        }
+        return (title, fcm, events)
+    }
+
+    func testAClipWithIsosExportsACutListSwitchingBetweenTheirReels() throws {
+        let clip = try Self.clip()
+        let output = clip.folder.appendingPathComponent("cut.edl").path
+        let result = try pausecam(["export", clip.sidecarPath, "--format", "edl", "--output", output])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let text = try String(contentsOfFile: output, encoding: .utf8)
+        let (title, fcm, events) = Self.events(text)
+        XCTAssertEqual(title, "iso-export")
+        XCTAssertEqual(fcm, "NON-DROP FRAME")
+
+        // An event per cut, in order, numbered from 001, straight cuts of picture and sound, on the sidecar's frames;
+        // the ISOs share the program's timeline, so each event's source timecode is its record timecode.
+        let expected = Self.sidecarCuts(clip.sidecar)
+        XCTAssertEqual(events.count, expected.count, text)
+        for (index, (event, cut)) in zip(events, expected).enumerated() {
+            XCTAssertEqual(event.number, String(format: "%03d", index + 1), text)
+            XCTAssertEqual(event.clipName, "\(cut.lens).mov", "event \(event.number)")
+            XCTAssertEqual(event.channels, "AA/V", "event \(event.number)")
+            XCTAssertEqual(event.transition, "C", "event \(event.number)")
+            XCTAssertEqual(event.record.in, cut.start, "event \(event.number)")
+            XCTAssertEqual(event.record.out, cut.start + cut.duration, "event \(event.number)")
+            XCTAssertEqual(event.source.in, event.record.in, "event \(event.number)")
+            XCTAssertEqual(event.source.out, event.record.out, "event \(event.number)")
+        }
+        // One reel per lens ISO, named from the lens within CMX's 8 characters, each always with its own movie.
+        var reels: [String: String] = [:]
+        for event in events {
+            XCTAssertLessThanOrEqual(event.reel.count, 8, event.reel)
+            XCTAssertEqual(reels.updateValue(event.clipName ?? "", forKey: event.reel) ?? event.clipName,
+                           event.clipName, "reel \(event.reel) is one movie")
+        }
+        XCTAssertEqual(reels, ["MAIN": "main.mov", "TELE": "tele.mov", "WIDE": "wide.mov"])
+
+        // A timeline that starts at 1 h moves the record side only: the source is still the movie's own frames.
+        let later = try pausecam(["export", clip.sidecarPath, "--format", "edl", "--start-timecode", "01:00:00:00",
+                                  "--output", "-"])
+        XCTAssertEqual(later.status, 0, later.stderr)
+        let shifted = Self.events(later.stdoutText).events
+        XCTAssertEqual(shifted.map(\.record.in), events.map { $0.record.in + 3600 * Int64(Self.rate) })
+        XCTAssertEqual(shifted.map(\.source.in), events.map(\.source.in))
     }
 }

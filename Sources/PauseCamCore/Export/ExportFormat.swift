@@ -3,7 +3,7 @@ import Foundation
 /// The formats a clip's scenes and markers are exported to, by the names `pausecam export --format` and the
 /// rig's `output.exports` use.
 public enum ExportFormat: String, CaseIterable, Sendable, Equatable {
-    /// DaVinci Resolve's timeline-marker EDL.
+    /// DaVinci Resolve's timeline-marker EDL; for a clip with ISOs, a CMX 3600 cut list of their reels.
     case edl
     /// FCPXML 1.9 for Final Cut Pro and Resolve (chapter markers and markers on the clip); for a clip with ISOs, a
     /// multicam clip of them.
@@ -30,12 +30,13 @@ public enum ExportFormat: String, CaseIterable, Sendable, Equatable {
     /// `startFrame` is the start timecode as a frame count (EDL, FCPXML and CSV timecodes).
     ///
     /// With `isos` (the clip's lens ISOs, `MulticamTimeline.iso(of:clip:)`) FCPXML is a multicam clip of them cut
-    /// as the program was, linked by `isoURLs` (in angle order); the other formats are the same with or without
-    /// ISOs.
+    /// as the program was, linked by `isoURLs` (in angle order), and EDL a CMX 3600 cut list switching between
+    /// their reels; the other formats are the same with or without ISOs.
     public func render(_ timeline: ExportTimeline, mediaURL: String? = nil, startFrame: Int64 = 0,
                        isos: MulticamTimeline? = nil, isoURLs: [String] = []) -> String {
         switch self {
         case .edl:
+            if let isos { return CutListEDL.render(isos, startFrame: startFrame) }
             return ResolveMarkerEDL.render(timeline, startFrame: startFrame)
         case .fcpxml:
             if let isos { return FCPXMLMulticamDocument.render(isos, mediaURLs: isoURLs, startFrame: startFrame) }
