@@ -11,6 +11,8 @@ import PauseCamSystem
 /// written. Anything wrong with what was given — no such sidecar, not a regular file, not a sidecar, a time out of
 /// range, an unknown format, a bad timecode, a YouTube list YouTube would ignore — is said plainly with exit status 2 and nothing written; a file that
 /// cannot be written is exit status 1. A movie missing beside the sidecar is a warning: the exports are written.
+/// For a clip recorded with ISOs, `fcpxml` and `edl` are of the ISO movies (a multicam clip, a cut list of reels:
+/// `ExportFormat.render`), and an ISO movie missing is a warning that names it.
 enum ExportCommand {
     /// A problem with what was asked (status 2) or with writing it (status 1): printed as it is.
     struct Failure: Error, CustomStringConvertible {
@@ -49,17 +51,26 @@ enum ExportCommand {
         let folder = sidecarURL.deletingLastPathComponent()
         sidecar.movie = SidecarMovieName.beside(sidecarFileName: sidecarURL.lastPathComponent, movie: sidecar.movie)
         let timeline: ExportTimeline
-        do { timeline = try ExportTimeline(sidecar: sidecar) } catch { throw Failure("\(sidecarPath): \(error)") }
+        let isos: MulticamTimeline?
+        do {
+            timeline = try ExportTimeline(sidecar: sidecar)
+            isos = try MulticamTimeline.iso(of: sidecar, clip: timeline)
+        } catch { throw Failure("\(sidecarPath): \(error)") }
         let startFrame = try startFrame(arguments, rate: timeline.rate)
         let movieURL = folder.appendingPathComponent(sidecar.movie)
         noteUnfinishedOrMissing(sidecar, sidecarPath: sidecarPath, movieURL: movieURL)
+        let isoURLs = isos?.angles.map { folder.appendingPathComponent($0.movie) } ?? []
+        if formats.contains(where: { [.edl, .fcpxml].contains($0) }) {
+            warnMissingIsos(isoURLs.filter { $0 != movieURL }, sidecarPath: sidecarPath)
+        }
         // Checked before anything is written, so `--format all` writes every file or none.
         if formats.contains(.youtube), let problem = YouTubeChapterList.problem(with: timeline) {
             throw Failure("\(sidecarPath): YouTube would ignore this chapter list: \(problem); nothing was written")
         }
         let store = AtomicSidecarStore()
         for format in formats {
-            let text = format.render(timeline, mediaURL: movieURL.absoluteString, startFrame: startFrame)
+            let text = format.render(timeline, mediaURL: movieURL.absoluteString, startFrame: startFrame, isos: isos,
+                                     isoURLs: isoURLs.map(\.absoluteString))
             if output == "-" {
                 StandardStreamWriter.output.write(text)
                 continue
@@ -91,6 +102,19 @@ enum ExportCommand {
                                              + "\(sidecarPath)) does not exist; the exports are written and point "
                                              + "there, so an editor finds the movie once it is back\n")
         }
+    }
+
+    /// Warns, naming each one, when ISO movies the exports link are not where the sidecar says: the exports are
+    /// written all the same, as for a missing movie, so an editor finds them once they are back (an ISO that
+    /// failed keeps its `.partial`, which the sidecar's warnings name).
+    static func warnMissingIsos(_ urls: [URL], sidecarPath: String) {
+        let missing = urls.filter { !FileManager.default.fileExists(atPath: $0.path) }
+        guard !missing.isEmpty else { return }
+        let list = missing.map(\.path).joined(separator: ", ")
+        StandardStreamWriter.error.write("pausecam: warning: \(missing.count) ISO movie\(missing.count == 1 ? "" : "s") "
+                                         + "named in \(sidecarPath) do\(missing.count == 1 ? "es" : "") not exist: "
+                                         + "\(list); the exports are written and link there, so an editor finds "
+                                         + "them once they are back\n")
     }
 
     /// Writes `text` as a new file `stem[-N]suffix` (never over an existing one) and prints its path; a failure is

@@ -247,6 +247,10 @@ enum HelpText {
       its record landed on, A's angle and sound on the timeline, a chapter marker per scene and a marker per mark.
       Sidecars without a group block, of different groups or of different frame rates are refused (exit status 2).
 
+    A clip recorded with ISOs (output.iso) exports its ISO movies instead of the one movie: fcpxml is a multicam
+    clip, an angle per lens ISO cut where the program switched lenses (the program movie is one more angle where
+    it showed a lens with no ISO), and edl a CMX 3600 cut list of one reel per ISO. A missing ISO is a warning.
+
     The rig's output.exports: [edl, fcpxml] writes exports like these after every clip.
     Exit status 0 when every file was written; 2 when the sidecar, a timecode or an option is wrong (nothing is
     written); 1 when a file could not be written. The reason is printed.

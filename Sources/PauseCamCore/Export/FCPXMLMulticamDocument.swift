@@ -3,9 +3,9 @@ import Foundation
 /// An FCPXML 1.9 document holding a `MulticamTimeline` as Final Cut Pro's multicam clip, with a project that
 /// plays it cut as recorded.
 ///
-/// The resources hold a `format` per frame size (the first angle's first), an `asset` per movie with its
-/// `media-rep`, and a `media` whose `multicam` has one `mc-angle` per angle: a `gap` up to the angle's offset, then
-/// the movie's `asset-clip`, so every angle sits where the recording put it. The project's spine holds one
+/// The resources hold a `format` per frame size and rate (the first angle's size at the timeline's rate first), an
+/// `asset` per movie with its `media-rep`, and a `media` whose `multicam` has one `mc-angle` per angle: a `gap` up
+/// to the angle's offset, then the movie's `asset-clip`, so every angle sits where the recording put it. The project's spine holds one
 /// `mc-clip` per cut, each showing its cut's angle (`mc-source` video) and the sound angle's audio, with the
 /// chapter and marker elements that fall inside it. Times are rational seconds on the frame grid, never rounded.
 public enum FCPXMLMulticamDocument {
@@ -20,21 +20,26 @@ public enum FCPXMLMulticamDocument {
         let duration = time(timeline.durationFrames)
         let name = escape(timeline.name)
 
-        var sizes: [(width: Int, height: Int)] = []
-        for angle in timeline.angles where !sizes.contains(where: { $0 == (angle.width, angle.height) }) {
-            sizes.append((angle.width, angle.height))
+        // A format per frame size and rate. The first (`r1`, the multicam's and the sequence's) is the first angle's
+        // size at the timeline's rate, so the project runs at the rate every time in the document is counted in.
+        var formats = timeline.angles.first.map { [Format(width: $0.width, height: $0.height, rate: rate)] } ?? []
+        for angle in timeline.angles {
+            let format = Format(width: angle.width, height: angle.height, rate: angle.rate ?? rate)
+            if !formats.contains(format) { formats.append(format) }
         }
-        let formatID = { (angle: MulticamTimeline.Angle) in
-            "r\((sizes.firstIndex { $0 == (angle.width, angle.height) } ?? 0) + 1)"
+        let formatID = { (angle: MulticamTimeline.Angle) -> String in
+            let format = Format(width: angle.width, height: angle.height, rate: angle.rate ?? rate)
+            return "r\((formats.firstIndex(of: format) ?? 0) + 1)"
         }
-        let assetID = { (index: Int) in "r\(sizes.count + 1 + index)" }
-        let mediaID = "r\(sizes.count + timeline.angles.count + 1)"
+        let assetID = { (index: Int) in "r\(formats.count + 1 + index)" }
+        let mediaID = "r\(formats.count + timeline.angles.count + 1)"
 
         var lines = FCPXMLDocument.documentHead + ["    <resources>"]
-        for (index, size) in sizes.enumerated() {
-            let formatName = FCPXMLDocument.formatName(rate: rate, width: size.width, height: size.height)
-            lines.append("        <format id=\"r\(index + 1)\" name=\"\(formatName)\" frameDuration=\"\(time(1))\""
-                         + " width=\"\(size.width)\" height=\"\(size.height)\"/>")
+        for (index, format) in formats.enumerated() {
+            let formatName = FCPXMLDocument.formatName(rate: format.rate, width: format.width, height: format.height)
+            lines.append("        <format id=\"r\(index + 1)\" name=\"\(formatName)\""
+                         + " frameDuration=\"\(FCPXMLDocument.time(1, rate: format.rate))\""
+                         + " width=\"\(format.width)\" height=\"\(format.height)\"/>")
         }
         for (index, angle) in timeline.angles.enumerated() {
             var audio = ""
@@ -93,6 +98,13 @@ public enum FCPXMLMulticamDocument {
             lines.append("                        </mc-clip>")
         }
         return (lines + FCPXMLDocument.projectTail).joined(separator: "\n")
+    }
+
+    /// A `format` resource: one per frame size and rate among the angles.
+    private struct Format: Equatable {
+        var width: Int
+        var height: Int
+        var rate: FrameRate
     }
 
     /// Angle `index`'s `angleID`: `angle-1`, `angle-2`… (stable, unlike a name a user may repeat in other files).

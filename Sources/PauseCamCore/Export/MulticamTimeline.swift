@@ -24,9 +24,13 @@ public struct MulticamTimeline: Sendable, Equatable {
         public var hasAudio: Bool
         public var audioSampleRate: Int
         public var audioChannels: Int
+        /// The movie's own frame rate when it is not the timeline's (a lens ISO keeps its lens's rate); `nil`
+        /// when it is. Durations and offsets stay in timeline frames either way.
+        public var rate: FrameRate?
 
         public init(name: String, movie: String, width: Int, height: Int, durationFrames: Int64,
-                    offsetFrames: Int64, hasAudio: Bool, audioSampleRate: Int = 48_000, audioChannels: Int = 0) {
+                    offsetFrames: Int64, hasAudio: Bool, audioSampleRate: Int = 48_000, audioChannels: Int = 0,
+                    rate: FrameRate? = nil) {
             self.name = name
             self.movie = movie
             self.width = width
@@ -36,6 +40,7 @@ public struct MulticamTimeline: Sendable, Equatable {
             self.hasAudio = hasAudio
             self.audioSampleRate = audioSampleRate
             self.audioChannels = audioChannels
+            self.rate = rate
         }
 
         /// The timeline frame just after the movie's last.
@@ -121,16 +126,18 @@ public struct MulticamTimeline: Sendable, Equatable {
     }
 
     /// The program's cut of one clip as a cut list over `angles` (lens roles, in angle order): a cut where each of
-    /// its lens segments begins, on the movie's frame grid, leaving out a segment whose lens is not an angle and a
-    /// cut that shows the angle already showing. What one clip's lens ISOs (each on the program's timeline) are cut
-    /// by; the first angle covers the clip's start when no segment does.
-    public static func programCuts(of sidecar: Sidecar, angles: [String]) throws(ExportError) -> [Cut] {
+    /// its lens segments begins, on the movie's frame grid, leaving out a cut that shows the angle already showing.
+    /// A segment whose lens is not an angle shows `otherLens` (the program movie itself, when the ISOs are of some
+    /// lenses only), or is left out when that is `nil`. What one clip's lens ISOs (each on the program's timeline)
+    /// are cut by; the first angle covers the clip's start when no segment does.
+    public static func programCuts(of sidecar: Sidecar, angles: [String],
+                                   otherLens: Int? = nil) throws(ExportError) -> [Cut] {
         guard let rate = FrameRate(sidecarFPS: sidecar.video.fps) else {
             throw ExportError("the sidecar's video fps (\(sidecar.video.fps)) is not a frame rate")
         }
         var cuts: [Cut] = []
         for segment in sidecar.scenes.flatMap(\.lenses) {
-            guard let angle = angles.firstIndex(of: segment.lens) else { continue }
+            guard let angle = angles.firstIndex(of: segment.lens) ?? otherLens else { continue }
             let frame = ExportTimeline.frame(atSeconds: segment.start, rate: rate)
             if let last = cuts.last {
                 if last.angle == angle { continue }

@@ -171,4 +171,31 @@ final class MulticamTimelineTests: XCTestCase {
         XCTAssertTrue(clips.last!.contains(#"<chapter-marker start="1s""#) && clips.last!.contains(#"value="m""#))
         XCTAssertTrue(clips.first!.contains(#"<mc-source angleID="angle-2" srcEnable="audio"/>"#), text)
     }
+
+    /// ISOs of some lenses only: the program movie is one more angle, cut to where the program showed a lens with
+    /// no ISO, so the cut is the live one throughout; an ISO path that would leave the sidecar's folder is replaced
+    /// by the one PauseCam gives it.
+    func testIsosOfSomeLensesCutToTheProgramWhereTheyAreMissing() throws {
+        var sidecar = ExportSample.sidecar(fps: 30)
+        sidecar.scenes = [Sidecar.Scene(index: 1, title: "S", start: 0, duration: 6, lenses: [
+            .init(lens: "wide", start: 0, duration: 2), .init(lens: "main", start: 2, duration: 2),
+            .init(lens: "tele", start: 4, duration: 2),
+        ], markers: [])]
+        sidecar.duration = 6
+        sidecar.iso = [.init(lens: "wide", file: "clip.iso/wide.mov", width: 640, height: 360, fps: 60, frames: 360),
+                       .init(lens: "tele", file: "../../etc/tele.mov", width: 640, height: 360, fps: 30,
+                             frames: 180),
+                       .init(lens: "program", file: "clip.iso/program.mov", width: 64, height: 36, fps: 30,
+                             frames: 180)]
+        let timeline = try XCTUnwrap(try MulticamTimeline.iso(of: sidecar, clip: ExportTimeline(sidecar: sidecar)))
+        XCTAssertEqual(timeline.angles.map(\.name), ["wide", "tele", "program", "program 2"])
+        XCTAssertEqual(timeline.angles.map(\.movie),
+                       ["clip.iso/wide.mov", "clip.iso/tele.mov", "clip.iso/program.mov", "clip.mov"])
+        XCTAssertEqual(timeline.angles.map(\.rate), [FrameRate(60), nil, nil, nil])
+        XCTAssertEqual(timeline.angles.map(\.durationFrames), [180, 180, 180, 180])
+        XCTAssertEqual(timeline.cuts, [.init(startFrame: 0, angle: 0), .init(startFrame: 60, angle: 3),
+                                       .init(startFrame: 120, angle: 1)])
+        sidecar.iso = nil
+        XCTAssertNil(try MulticamTimeline.iso(of: sidecar, clip: ExportTimeline(sidecar: sidecar)))
+    }
 }
