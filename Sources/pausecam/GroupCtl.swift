@@ -32,7 +32,7 @@ enum GroupCtl {
         let bus = try MQTTGroupBus(options: MQTTClient.Options(
             broker: MQTTBrokerAddress(host: broker.host, port: broker.port, usesTLS: broker.tls),
             clientID: "pausecam-\(group)-\(sender)"))
-        let inbox = GroupCtlInbox()
+        let inbox = GroupCtlInbox(decoder: GroupMessageDecoder(topics: topics))
         try bus.start(subscriptions: [topics.everyStatus, topics.command], will: nil) { inbox.take($0) }
         defer { bus.stop() }
         let deadline = Date().addingTimeInterval(timeoutSeconds)
@@ -112,7 +112,9 @@ enum GroupCtl {
     }
 }
 
-/// What the broker told `ctl --group`, filled on the bus's thread and read on the main thread.
+/// What the broker told `ctl --group`, filled on the bus's thread and read on the main thread. Messages are read by
+/// the group's `GroupMessageDecoder`, as a member reads them: what a member ignores (over 4 KiB, another schema, a
+/// status whose `host` is not its topic's) is neither listed nor counted here.
 final class GroupCtlInbox: Sendable {
     struct Seen {
         var connected = false
@@ -121,8 +123,12 @@ final class GroupCtlInbox: Sendable {
         var echoed: Set<UInt64> = []
     }
 
+    private let decoder: GroupMessageDecoder
     private let seen = Guarded(Seen())
     private let changed = DispatchSemaphore(value: 0)
+
+    /// An inbox reading the messages of `decoder`'s group.
+    init(decoder: GroupMessageDecoder) { self.decoder = decoder }
 
     func take(_ event: GroupBusEvent) {
         seen.withLock { seen in
@@ -130,10 +136,10 @@ final class GroupCtlInbox: Sendable {
             case .connected: seen.connected = true
             case .lost(let reason): seen.lost = reason
             case .message(let message):
-                if let status = try? JSONDecoder().decode(GroupStatusMessage.self, from: Data(message.payload)) {
-                    seen.members[status.host] = status
-                } else if let command = try? JSONDecoder().decode(GroupCommandMessage.self, from: Data(message.payload)) {
-                    seen.echoed.insert(command.seq)
+                switch decoder.decode(message) {
+                case .status(let status): seen.members[status.host] = status
+                case .command(let command, _): seen.echoed.insert(command.seq)
+                case .dropped: break
                 }
             }
         }

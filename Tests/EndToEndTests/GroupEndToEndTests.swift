@@ -26,9 +26,9 @@ final class GroupEndToEndTests: XCTestCase {
 
     private func ctl(_ broker: MosquittoBroker, _ words: String...) throws -> ProcessResult { try ctl(broker, words) }
 
-    private func ctl(_ broker: MosquittoBroker, _ words: [String]) throws -> ProcessResult {
+    private func ctl(_ broker: MosquittoBroker, _ words: [String], lead: String = "1s") throws -> ProcessResult {
         try ProcessRunner.run(BinaryLocator.pausecam.path,
-                              ["ctl", "--group", "studio", "--broker", broker.url, "--lead", "1s", "--timeout", "10"]
+                              ["ctl", "--group", "studio", "--broker", broker.url, "--lead", lead, "--timeout", "10"]
                                   + words)
     }
 
@@ -243,5 +243,39 @@ final class GroupEndToEndTests: XCTestCase {
         XCTAssertFalse(files.contains { $0.hasSuffix(".mov.partial") || $0.hasSuffix(".mov") },
                        "the refused member records nothing: \(files)")
         finish([first])
+    }
+
+    /// A `record` that arrives while the clip still records, for a slot after the group's `stop`, starts the next
+    /// clip: the stopped clip's sidecar lists the commands from its own `record` to its `stop`, and the next clip's
+    /// begins with that `record`.
+    func testARecordArrivingBeforeTheStopTakesEffectBelongsToTheNextClip() throws {
+        let broker = try MosquittoBroker()
+        defer { broker.stop() }
+        let directory = try ProcessRunner.temporaryDirectory("group-next")
+        let everyone = try members(broker: broker, in: directory)
+        let member = everyone[0]
+        for other in everyone.dropFirst() { other.send("quit"); other.closeInput(); _ = other.waitForExit() }
+        waitAll([member], "joined group studio")
+        XCTAssertEqual(try ctl(broker, ["record", "First"]).status, 0)
+        waitAll([member], "recording scene 1")
+        // The stop takes effect 4 s after it is sent; the record, sent just after it, 5 s after that: it reaches
+        // the member while First still records.
+        let stop = try ctl(broker, ["stop"], lead: "4s")
+        XCTAssertEqual(stop.status, 0, stop.stdoutText + stop.stderr)
+        let record = try ctl(broker, ["record", "Next"], lead: "5s")
+        XCTAssertEqual(record.status, 0, record.stdoutText + record.stderr)
+        XCTAssertFalse(member.stdout.contains("saved "), "the record must arrive before the stop: " + member.stdout)
+        waitAll([member], "recording scene 1 \"Next\"")
+        XCTAssertEqual(try ctl(broker, ["stop"]).status, 0)
+        waitAll([member], "saved ", count: 2)
+        finish([member])
+
+        let folder = directory.appendingPathComponent("cam-a")
+        let first = try Sidecar.decode(Data(contentsOf: folder.appendingPathComponent("group-cam-a.json")))
+        let next = try Sidecar.decode(Data(contentsOf: folder.appendingPathComponent("group-cam-a-2.json")))
+        XCTAssertEqual(first.scenes.map(\.title), ["First"])
+        XCTAssertEqual(next.scenes.map(\.title), ["Next"])
+        XCTAssertEqual(first.group?.commands.map(\.command), ["record First", "stop"])
+        XCTAssertEqual(next.group?.commands.map(\.command), ["record Next", "stop"])
     }
 }

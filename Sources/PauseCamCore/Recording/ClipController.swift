@@ -72,7 +72,8 @@ public final class ClipController {
         var description = Recorder.Description(rigName: rig.name, settings: settings, devices: devices,
                                                sidecarPath: sidecarPath, started: Self.iso8601(wallClock()))
         description.exports = rig.output.exports
-        description.phaseAnchor = phaseAnchor
+        description.phaseAnchor = group?.phaseAnchor
+        description.group = group
         let recorder = Recorder(description: description, sink: sink, store: store, sidecarWorker: finisher.worker)
         recorder.serialContext = serialContext
         outcome = .undecided
@@ -94,8 +95,9 @@ public final class ClipController {
         return recorder
     }
 
-    /// The group's frame grid on the capture clock for the next clip (`Recorder.Description.phaseAnchor`).
-    public var phaseAnchor: MediaTime?
+    /// The rig's group for the next clip: its frame grid on the capture clock (`Recorder.Description.phaseAnchor`)
+    /// and its sidecar block (`Recorder.Description.group`).
+    public var group: GroupMember?
 
     /// True while a clip records or is paused (not stopping, not between clips).
     public var isRecording: Bool {

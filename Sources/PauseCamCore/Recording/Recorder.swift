@@ -23,6 +23,9 @@ public final class Recorder {
         /// A group's shared frame grid on the capture clock (`GroupMember.phaseAnchor`): the output clock's slots
         /// fall on it, so every member's boundaries land on the same slot. `nil`: the grid starts at the first frame.
         public var phaseAnchor: MediaTime?
+        /// The group this member records with: every sidecar the clip writes takes its `group` block from it
+        /// (`GroupMember.sidecarGroup`), as of the write. `nil` without a group.
+        public var group: GroupMember?
         public init(rigName: String, settings: MovieSettings, devices: [Sidecar.Device], sidecarPath: String,
                     started: String) {
             self.rigName = rigName
@@ -62,6 +65,8 @@ public final class Recorder {
     /// The serial context this recorder lives on, checked at every entry point; `nil` checks nothing (a recorder
     /// driven directly by a test).
     public var serialContext: (any SerialContext)?
+    /// The time of `record`: a group's commands from the one applied then on are the clip's.
+    private var recordTime: MediaTime?
     /// The time of `stop`: at the finish, the grid's slots before it are decided with the last picture.
     private var stopTime: MediaTime?
     /// Repeats, skips, held and slate stretches and switches, counted on the slots kept, for the sidecar.
@@ -161,6 +166,7 @@ public final class Recorder {
         if command == .stop && session.state == .recording { stoppedWhileRecording = true }
         let result = session.handle(command, at: time)
         guard case .success(let actions) = result else { return result }
+        if case .record = command { recordTime = time }
         for action in actions {
             switch action {
             case .openMovie, .finalize, .sceneBegan:
@@ -391,9 +397,6 @@ public final class Recorder {
         return .success(time)
     }
 
-    /// The clip's group as this member saw it (`RigController+Group` keeps it current); `nil` without a group.
-    public var group: Sidecar.Group?
-
     /// Adds a warning to the clip's sidecar.
     public func warn(_ text: String) { log.warn(text) }
 
@@ -576,7 +579,9 @@ public final class Recorder {
                 device.dropped = mailboxDrops[device.role] ?? 0
                 return device
             }, warnings: log.warnings)
-        sidecar.group = group
+        if let group = description.group, let recordTime {
+            sidecar.group = group.sidecarGroup(clipStartedAt: recordTime, stoppedAt: stopTime)
+        }
         if !isos.isEmpty { sidecar.iso = isos.map(isoEntry) }
         return sidecar
     }

@@ -67,25 +67,3 @@ extension RigController {
                                        diskLeftBytes: clips.storage?.availableBytes(at: clips.outputDirectory))
     }
 }
-
-extension RigController {
-    /// The sidecar's `group` block: the member, the group's grid and lead, the members seen, and the commands seen
-    /// since the clip began (those arriving before its first `record` belong to earlier clips).
-    func sidecarGroup(_ group: GroupMember) -> Sidecar.Group {
-        let log = group.commandLog
-        let first = log.lastIndex { $0.command.split(separator: " ").first == "record" && $0.appliedAt != nil } ?? 0
-        let drops = group.drops
-        let dropped = Dictionary(uniqueKeysWithValues: GroupDropReason.allCases.compactMap { reason in
-            drops[reason] > 0 ? (reason.rawValue, drops[reason]) : nil
-        })
-        return Sidecar.Group(
-            name: group.settings.name, host: group.host, epochNs: group.grid.epochNanoseconds,
-            lead: group.settings.lead.seconds, membersSeen: group.members.keys.sorted(),
-            commands: log[first...].map {
-                Sidecar.Group.Command(from: $0.from, seq: $0.seq, command: $0.command, atNs: $0.atNanoseconds,
-                                      slot: $0.slot, arrivedNs: $0.arrivedNanoseconds, outcome: $0.outcome.rawValue,
-                                      lateBy: Double($0.lateByNanoseconds) / 1e9)
-            },
-            dropped: dropped.isEmpty ? nil : dropped)
-    }
-}

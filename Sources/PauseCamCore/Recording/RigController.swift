@@ -156,10 +156,7 @@ public final class RigController {
         }
         let command = source.map { joiningGroupRecording(command, from: $0) } ?? command
         let reply = carryOut(command, at: time, from: source)
-        if let group, GroupMessageDecoder.isGroupCommand(command) {
-            recorder?.group = sidecarGroup(group)
-            group.updateStatus(groupStatus)
-        }
+        if let group, GroupMessageDecoder.isGroupCommand(command) { group.updateStatus(groupStatus) }
         // A status query changes nothing: a status bar polling it would only flood the listeners.
         if let source, command != .status {
             let now = status
@@ -237,7 +234,7 @@ public final class RigController {
         devices.isTakingSamples = true
         let recorder: Recorder
         do {
-            clips.phaseAnchor = group?.phaseAnchor
+            clips.group = group
             recorder = try clips.open(settings: settings, devices: sidecarDevices, isos: isoLenses())
         } catch {
             devices.isTakingSamples = false
