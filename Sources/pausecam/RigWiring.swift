@@ -160,8 +160,11 @@ final class RigWiring: @unchecked Sendable {
         // Last of the checks: a rig that cannot run (a required microphone missing) leaves no folder behind.
         try OutputFolder.prepare(outputDirectory)
         monitor = MonitorFeed(programLens: rig.defaultLens)
+        let deviceWorker: any BackgroundWorker = clock == .real ? SerialQueueWorker(label: "pausecam.devices") : InlineWorker()
+        let slowCameraStart = RigWiring.faultDelay("PAUSECAM_FAULT_SLOW_CAMERA_START_MS")
+        if slowCameraStart > .zero { deviceWorker.submit { Thread.sleep(forTimeInterval: slowCameraStart.seconds) } }
         let devices = DeviceHub(rig: rig, cameras: cameras, microphone: microphone, serialContext: serialContext,
-                                devices: clock == .real ? SerialQueueWorker(label: "pausecam.devices") : InlineWorker(),
+                                devices: deviceWorker,
                                 monitor: monitor, opener: SystemDeviceOpener(rig: rig, notify: notify),
                                 lensNodes: lensNodes, lensBuses: lensBuses, microphoneCard: microphoneCard,
                                 notify: events)
@@ -189,6 +192,10 @@ final class RigWiring: @unchecked Sendable {
     func start() {
         let controller = self.controller
         serialContext.perform { controller.startDevices() }
+        // The cameras start on the device worker. A script's (or the shell's) first `record` waits for them: a
+        // clip starts at its first frame, so a `record` given while the cameras are still opening would make the
+        // scene shorter than its script by however long they take.
+        controller.waitForDevices()
         if let group {
             do {
                 try group.start()
@@ -281,7 +288,8 @@ final class RigWiring: @unchecked Sendable {
 
     /// A fault-injection delay from the environment variable `name` (milliseconds; zero when unset), to show (and
     /// test) what happens on a machine that cannot keep up: `PAUSECAM_FAULT_SLOW_ENCODER_MS` makes every video frame
-    /// cost that much more to encode, `…_SLOW_OPEN_MS` every movie that much slower to open.
+    /// cost that much more to encode, `…_SLOW_OPEN_MS` every movie that much slower to open, `…_SLOW_CAMERA_START_MS`
+    /// keeps the device worker busy that long before it starts the cameras (a camera slow to open).
     /// (`PAUSECAM_FAULT_REMUX_GATE=PATH`, read where the factory is made, makes every remux wait until PATH exists.)
     static func faultDelay(_ name: String) -> MediaTime {
         let milliseconds = ProcessInfo.processInfo.environment[name].flatMap(Int64.init) ?? 0

@@ -289,6 +289,22 @@ final class RecordingEndToEndTests: XCTestCase {
         XCTAssertEqual(try probe.decodeErrors(), "")
     }
 
+    /// A script's first `record` waits until the cameras have started: a clip starts at its first frame, and a
+    /// camera a second slow to open must not take that second out of a 3 s scene (it did: 2 s, 60 frames).
+    func testAScriptsFirstRecordWaitsForCamerasThatAreSlowToStart() throws {
+        let directory = try ProcessRunner.temporaryDirectory("slow-camera")
+        let result = try ProcessRunner.run(BinaryLocator.pausecam.path, [
+            "run", ProcessRunner.rig("slow-encoder.yaml"), "--script", "three-seconds", "--clock", "real",
+            "--output", directory.path,
+        ], environment: ["PAUSECAM_FAULT_SLOW_CAMERA_START_MS": "1000"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let (moviePath, sidecar, _) = try outputs(in: directory)
+        let frames = try MediaProbe(path: moviePath).videoFrames()
+        // The same bound as every 3 s real-clock script: the stop may come a frame or two late, never early.
+        XCTAssertTrue((90...93).contains(frames.count), "the whole 3 s scene: \(frames.count) frames")
+        XCTAssertEqual(sidecar.duration, 3, accuracy: 4 * Self.frame)
+    }
+
     func testARequiredMicrophoneThatCannotOpenIsAClearErrorBeforeAnythingIsRecorded() throws {
         let directory = try ProcessRunner.temporaryDirectory("required")
         let output = directory.appendingPathComponent("out")

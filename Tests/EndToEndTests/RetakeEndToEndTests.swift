@@ -90,10 +90,8 @@ final class RetakeEndToEndTests: XCTestCase {
         let audio = try XCTUnwrap(Double(streams.first { $0.codecType == "audio" }?.duration ?? ""), file: file, line: line)
         let aacFrame = 1024.0 / 48_000
         XCTAssertEqual(audio, video, accuracy: aacFrame, "sound and picture durations", file: file, line: line)
-        if clock == "simulated" {
-            XCTAssertEqual(video, 4.5, accuracy: 1e-6, file: file, line: line)
-            XCTAssertLessThanOrEqual(audio, video + 0.001, "the sound ends with the picture", file: file, line: line)
-        }
+        XCTAssertLessThanOrEqual(audio, video + 0.001, "the sound ends with the picture", file: file, line: line)
+        if clock == "simulated" { XCTAssertEqual(video, 4.5, accuracy: 1e-6, file: file, line: line) }
         // The sound is one unbroken run of whole AAC packets: no packet shortened or stretched at a cut, where a
         // player would play 1024 samples in less or more time and the sound would slide against the picture.
         let packets = try audioPackets(probe.path)

@@ -12,7 +12,8 @@ import Foundation
 /// - `retake`'s discarded spans: video samples whose presentation time lies in a span are left out and every later
 ///   one moves back by the span's length (the spans start at forced keyframes, so the cut is exact); audio is cut
 ///   at whole packets (`WholePacketAudioCut`).
-/// - The last audio packet plays only up to the picture's end.
+/// - The sound plays only up to the picture's end: packets that start at or after it are left out, and the one
+///   across it is cut there.
 public struct MovieIndexEdit: Sendable {
     /// A track after the edits: the samples kept, their `decodeTime` the final one (it may be negative: the edit
     /// list starts the presentation at 0), the last one's `duration` possibly shortened.
@@ -53,11 +54,16 @@ public struct MovieIndexEdit: Sendable {
         }
         for track in index.tracks where track.handler == "soun" {
             var samples = editAudio(track)
-            if let videoEnd, var last = samples.popLast() {
+            if let videoEnd {
                 let endTicks = Self.rescale(videoEnd.ticks, from: Int64(videoEnd.timescale), to: Int64(track.timescale))
-                let room = endTicks - last.presentationTime
-                if room > 0 && room < last.duration { last.duration = room }
-                samples.append(last)
+                // Whole-packet cuts leave the sound up to half a packet longer than the picture, so the packets
+                // past the picture's end may be more than the last one: none of them plays.
+                while samples.count > 1, let last = samples.last, last.presentationTime >= endTicks { samples.removeLast() }
+                if var last = samples.popLast() {
+                    let room = endTicks - last.presentationTime
+                    if room > 0 && room < last.duration { last.duration = room }
+                    samples.append(last)
+                }
             }
             edited.append(EditedTrack(track: track, samples: samples))
         }

@@ -35,8 +35,12 @@ public final class ScriptRunner {
             let reached = wait(duration)
             return reached ? .ok("waited \(DurationParser.clockString(duration))") : .failed("wait interrupted")
         }
+        return perform(command, at: now, from: source)
+    }
+
+    /// Performs one command (not `wait`) at session-clock `time`, read by the caller before it is queued.
+    private func perform(_ command: Command, at time: MediaTime, from source: CommandSource) -> RigController.Reply {
         let controller = self.controller
-        let time = now
         return serialContext.perform { controller.execute(command, at: time, from: source) }
     }
 
@@ -79,18 +83,23 @@ public final class ScriptRunner {
         defer { scriptContext = nil }
         var failures: [ScriptStepFailure] = []
         // The script's own clock: each `wait` ends at the script's start plus the waits so far, so the time other
-        // steps take (opening the encoder at `record`, a busy serial context) is not added to every scene.
-        var scriptClock = now
+        // steps take (opening the encoder at `record`, a busy serial context) is not added to every scene. It
+        // starts at the first step's time, the very reading its command gets: a clock read earlier (a moment the
+        // thread lost to others before the step read its own) would end a `record`'s scene that much early.
+        var scriptClock: MediaTime?
         for (index, step) in script.steps.enumerated() {
             later = later - waits[index]
             scriptContext = (laterWaits: later, reports: reports)
             let reply: RigController.Reply
             if case .wait(let duration) = step {
-                scriptClock = scriptClock + duration
-                reply = wait(duration, until: scriptClock)
+                let end = (scriptClock ?? now) + duration
+                scriptClock = end
+                reply = wait(duration, until: end)
                     ? .ok("waited \(DurationParser.clockString(duration))") : .failed("wait interrupted")
             } else {
-                reply = perform(step, from: .script(name: script.name))
+                let time = now
+                if scriptClock == nil { scriptClock = time }
+                reply = perform(step, at: time, from: .script(name: script.name))
             }
             scriptContext = nil
             // A clip PauseCam had to stop (full disk, failed write) ends the script: its next steps would only

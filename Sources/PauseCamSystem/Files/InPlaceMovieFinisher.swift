@@ -135,8 +135,12 @@ struct InPlaceMovieFinisher {
             try? directory.close()
         }
         faultPoint(5)
+        // The sound the edits took out: whole packets at the cuts, and the packets past the picture's end, which
+        // hold less than a whole packet of sound (the encoder's last one is short).
         let leftOut = edited.filter { $0.track.handler == "soun" }.reduce(0) { total, track in
-            total + Int(track.track.samples.count - track.samples.count) * Int(edit.audioPacketSamples)
+            let encoded = track.track.samples.reduce(Int64(0)) { $0 + $1.duration }
+            let removed = (encoded - track.mediaDuration) * Int64(edit.audioSampleRate) / Int64(track.track.timescale)
+            return total + Int(max(0, removed))
         }
         return Outcome(audioSamplesLeftOut: edit.discardedSpans.isEmpty ? 0 : leftOut, appendedBytes: appended,
                        movieBytes: end + Int64(moov.count))

@@ -70,6 +70,69 @@ final class ScriptRunnerTimingTests: XCTestCase {
         XCTAssertEqual(clip.sidecar.scenes.map(\.duration), [2, 2])
     }
 
+    /// A simulated context whose caller loses `loss` after each reading of the clock outside the engine's work (the
+    /// script's thread preempted on a loaded machine): the time goes on while it waits to run again.
+    final class PreemptedSerialContext: SerialContext, @unchecked Sendable {
+        final class LosingClock: Clock, @unchecked Sendable {
+            unowned let owner: PreemptedSerialContext
+            init(owner: PreemptedSerialContext) { self.owner = owner }
+            func now() -> MediaTime {
+                let time = owner.inner.clock.now()
+                if owner.inside == 0 && owner.loss > .zero {
+                    owner.inside += 1
+                    owner.inner.advance(until: time + owner.loss)
+                    owner.inside -= 1
+                }
+                return time
+            }
+        }
+        let inner = SimulatedSerialContext()
+        var loss = MediaTime.zero
+        var inside = 0
+        private(set) lazy var losingClock = LosingClock(owner: self)
+        var clock: any Clock { losingClock }
+        var isOnSerialContext: Bool { inner.isOnSerialContext }
+        func schedule(at time: MediaTime, _ work: @escaping @Sendable () -> Void) { inner.schedule(at: time, work) }
+        func perform<T>(_ work: () throws -> T) rethrows -> T {
+            inside += 1
+            defer { inside -= 1 }
+            return try inner.perform(work)
+        }
+        func advance(until time: MediaTime) -> Bool {
+            inside += 1
+            defer { inside -= 1 }
+            return inner.advance(until: time)
+        }
+        func interrupt() { inner.interrupt() }
+    }
+
+    /// A script that starts with `record` records its waits in full even when its thread loses time between two
+    /// readings of the clock: the script's clock starts at the `record`'s own time, not at a reading taken before
+    /// it (which, 20 ms earlier, ended the scene 20 ms early: 89 frames for a scripted 3 s).
+    func testAScriptsFirstRecordGetsItsWholeWaitWhenTheThreadLosesTimeBetweenReadings() throws {
+        let rig = EngineFixture.makeRig()
+        let serialContext = PreemptedSerialContext()
+        var cameras: [String: any Camera] = [:]
+        for lens in rig.lenses {
+            guard case .virtual(let color) = lens.source else { continue }
+            cameras[lens.name] = VirtualLens(lens: lens.name, color: color, width: 64, height: 36, rate: FrameRate(30),
+                                             serialContext: serialContext.inner)
+        }
+        let controller = RigController(rig: rig, cameras: cameras, microphone: nil, sinkFactory: RecordingSinkFactory(),
+                                       store: MemorySidecarStore(), serialContext: serialContext,
+                                       wallClock: { Date(timeIntervalSince1970: 0) }, outputDirectory: "/v",
+                                       finishing: InlineWorker(), devices: InlineWorker(), notify: { _ in })
+        serialContext.perform { controller.startDevices() }
+        let runner = ScriptRunner(controller: controller, serialContext: serialContext)
+        serialContext.loss = .milliseconds(20)
+        let script = Rig.Script(name: "s", steps: [.record(name: nil), .wait(.seconds(3)), .stop])
+        XCTAssertEqual(runner.run(script, onError: nil) { _, _ in }, .completed(failedSteps: []))
+        serialContext.loss = .zero
+        let clip = try XCTUnwrap(runner.finishClip())
+        XCTAssertEqual(clip.sidecar.scenes.map(\.duration), [3])
+        XCTAssertEqual(clip.sidecar.video.framesWritten, 90)
+    }
+
     func testALongWaitReportsProgressAndEndsWithNil() throws {
         let fixture = EngineFixture.makeFixture(rig: EngineFixture.makeRig())
         var reports: [WaitProgress?] = []
