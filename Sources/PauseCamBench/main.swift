@@ -41,6 +41,10 @@ case "finish":
 case "monitor":
     // The browser monitor's CPU cost ratio (one viewer against none) and its capture-to-picture delay.
     try MonitorBench.run(seconds: words.dropFirst().first.flatMap { Int64($0) } ?? 6)
+case "iso":
+    // `iso [SECONDS]`: iso_cpu_ratio, three hot 1080p30 MJPEG lenses with their ISOs passed through against none.
+    try IsoCPUBench.run(seconds: words.dropFirst().first.flatMap { Int64($0) } ?? 6,
+                        rounds: words.dropFirst(2).first.flatMap { Int($0) } ?? 3)
 case "standby":
     try StandbyBench.run(seconds: words.dropFirst().first.flatMap { Int64($0) } ?? 6)
 case "standby-yuyv":

@@ -113,6 +113,17 @@ public struct MovieSettings: Sendable, Equatable {
     public var audio: AudioSettings?
     /// When the encoder falls behind: block the caller (simulated clock; nothing is lost) or drop frames (real clock).
     public var blockWhenBehind: Bool
+    /// How the pictures are coded: H.264 by default; an ISO of an MJPEG lens keeps the camera's JPEGs.
+    public var videoCoding: VideoCoding = .h264
+
+    /// How a movie's pictures become its video stream.
+    public enum VideoCoding: Sendable, Equatable {
+        /// Each picture is drawn onto the canvas and encoded by x264 (`preset`, `crf`, `keyframeInterval`).
+        case h264
+        /// MJPEG: each JPEG of the movie's size goes in as the camera sent it (no decode, no encode; every frame a
+        /// keyframe). Any other picture (the slate, another format or size) is drawn and encoded as a JPEG.
+        case jpegPassThrough
+    }
 
     public struct AudioSettings: Sendable, Equatable {
         public var sampleRate: Int32

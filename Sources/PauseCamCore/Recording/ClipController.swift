@@ -61,7 +61,7 @@ public final class ClipController {
     /// Opens a new clip's movie (named after the rig's pattern) and its `Recorder`, which becomes `recorder`; the
     /// outcome starts over and the waiting warnings go into it. `devices` are the clip's cameras and microphone as
     /// the sidecar lists them; each of `isos` gets a movie of its own in the clip's `NAME.iso` folder, encoded as
-    /// `settings` say at the lens's size and rate (one that cannot open is a warning in the clip, and the program
+    /// `settings` say at the lens's size and rate, or keeping an MJPEG lens's JPEGs (one that cannot open is a warning in the clip, and the program
     /// records without it). Throws when the sink cannot open; nothing changes then.
     func open(settings: MovieSettings, devices: [Sidecar.Device], isos: [IsoRecorder.Lens] = []) throws -> Recorder {
         serialContext.assertOnSerialContext()
@@ -84,6 +84,7 @@ public final class ClipController {
             isoSettings.width = lens.width
             isoSettings.height = lens.height
             isoSettings.rate = lens.rate
+            isoSettings.videoCoding = lens.passesJPEGThrough ? .jpegPassThrough : .h264
             do {
                 let isoSink = try sinkFactory.makeSink(directory: isoDirectory, baseName: lens.role, settings: isoSettings)
                 recorder.addIso(IsoRecorder(lens: lens, sink: isoSink))

@@ -21,11 +21,15 @@ public final class IsoRecorder {
         public var width: Int
         public var height: Int
         public var rate: FrameRate
-        public init(role: String, width: Int, height: Int, rate: FrameRate) {
+        /// The lens's frames arrive as JPEGs (an MJPEG camera or file), shown as captured: the ISO keeps them as
+        /// they came (MJPEG, `MovieSettings.VideoCoding.jpegPassThrough`) instead of encoding them with x264.
+        public var passesJPEGThrough: Bool
+        public init(role: String, width: Int, height: Int, rate: FrameRate, passesJPEGThrough: Bool = false) {
             self.role = role
             self.width = width
             self.height = height
             self.rate = rate
+            self.passesJPEGThrough = passesJPEGThrough
         }
     }
 

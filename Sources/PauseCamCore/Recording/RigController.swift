@@ -246,15 +246,19 @@ public final class RigController {
     }
 
     /// The lenses of `output.iso`, each at the size and rate its camera delivers (turned as the lens's `rotate:`
-    /// turns it); a lens without a camera now, at the size and rate the rig asks of it.
+    /// turns it); a lens without a camera now, at the size and rate the rig asks of it. A lens whose camera sends
+    /// JPEGs (or, without a camera now, whose rig asks for `format: mjpeg`) keeps them as they came, unless it is
+    /// turned or mirrored: a JPEG can only be turned once decoded, so that one is encoded like the others.
     private func isoLenses() -> [IsoRecorder.Lens] {
         rig.output.iso.compactMap { role in
             guard let lens = rig.lens(named: role) else { return nil }
             let format = cameras[role]?.format
             let size = lens.orientation.orientedSize(width: format?.width ?? lens.width ?? rig.output.width,
                                                      height: format?.height ?? lens.height ?? rig.output.height)
+            let sendsJPEG = format.map { $0.pixelFormat == .jpeg } ?? (lens.format == .mjpeg)
             return IsoRecorder.Lens(role: role, width: size.width, height: size.height,
-                                    rate: format?.rate ?? lens.rate ?? rig.output.rate)
+                                    rate: format?.rate ?? lens.rate ?? rig.output.rate,
+                                    passesJPEGThrough: sendsJPEG && lens.orientation == .upright)
         }
     }
 

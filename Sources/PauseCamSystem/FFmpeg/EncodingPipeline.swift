@@ -12,6 +12,9 @@ import PauseCamCore
 /// stages hand their `EncodedPacket`s to the packet stage (`packets`, the `.partial`'s `PartialMuxerStage`), which
 /// they know only as an `EncodedPacketSink`: another taker of packets plugs in there, not in the encoders.
 ///
+/// A movie whose `videoCoding` is `jpegPassThrough` (the ISO of an MJPEG lens) has no x264 and no x264 thread: its
+/// `JPEGPassThrough` stage writes the camera's JPEGs as packets on the calling thread, which only copies bytes.
+///
 /// Drawing the next picture while x264 takes the last keeps x264's frame threads fed: on the calling thread, the
 /// drawing delayed every next picture handed to x264 (and AAC had before it moved off). Drawn canvases reach the
 /// x264 thread through a `BoundedChannel` under `.block`: at most `picturesInFlight` of them are drawn and not yet
@@ -34,7 +37,10 @@ final class EncodingPipeline: @unchecked Sendable {
     /// Where the encoders' packets go: the `.partial`'s muxer.
     let packets: PartialMuxerStage
     let scaler: CanvasScaler
-    let video: VideoEncoder
+    /// x264; `nil` when the pictures stay JPEG (`jpegs`).
+    let video: VideoEncoder?
+    /// The JPEG pass-through stage; `nil` when x264 encodes the pictures (`video`).
+    let jpegs: JPEGPassThrough?
     let audio: AudioEncoder?
     /// Compressed frames that did not decode and were replaced by the previous picture (the calling thread's).
     private(set) var undecodablePictures = 0
@@ -71,18 +77,27 @@ final class EncodingPipeline: @unchecked Sendable {
          observer: (any EncodingStageObserver)? = nil) throws {
         let muxer = try PartialMovieMuxer(path: partialPath, container: settings.container)
         let globalHeader = muxer.wantsGlobalHeader
-        let video = try VideoEncoder(settings: settings, globalHeader: globalHeader)
+        let passesJPEGThrough = settings.videoCoding == .jpegPassThrough
+        let video = passesJPEGThrough ? nil : try VideoEncoder(settings: settings, globalHeader: globalHeader)
+        let jpegs = passesJPEGThrough ? JPEGPassThrough(settings: settings) : nil
         let audio = try settings.audio.map { try AudioEncoder(settings: $0, globalHeader: globalHeader) }
-        let videoStream = try muxer.addStream(from: video.context)
+        let videoStream: Int32
+        if let video {
+            videoStream = try muxer.addStream(from: video.context)
+        } else {
+            videoStream = try muxer.addStream(timeBase: AVRational(num: 1, den: JPEGPassThrough.timescale),
+                                              describe: { jpegs?.describe($0) })
+        }
         let audioStream = try audio.map { try muxer.addStream(from: $0.context) }
-        try muxer.open(container: settings.container)
+        try muxer.open(container: settings.container, minimumFragment: passesJPEGThrough ? 500_000 : nil)
         packets = PartialMuxerStage(muxer: muxer, videoStream: videoStream, audioStream: audioStream)
         self.video = video
+        self.jpegs = jpegs
         self.audio = audio
         self.audioChunks = audioChunks ?? BoundedChannel(capacity: Self.audioChunksInFlight, policy: .block)
         self.observer = observer
         scaler = CanvasScaler(width: settings.width, height: settings.height)
-        startThread("PauseCam x264", ended: videoThreadEnded) { [self] in runVideoThread() }
+        if video != nil { startThread("PauseCam x264", ended: videoThreadEnded) { [self] in runVideoThread() } }
         startThread("PauseCam audio encoder", ended: audioThreadEnded) { [self] in runAudioThread() }
     }
 
@@ -107,6 +122,7 @@ final class EncodingPipeline: @unchecked Sendable {
     /// earlier picture failed.
     func encodeVideo(_ frame: VideoFrame, at fileTime: MediaTime, keyframe: Bool) throws {
         try throwWorkerFailure()
+        if let jpegs { return try jpegs.write(frame, at: fileTime, to: packets) }
         if frame.format.isCompressed, (try? scaler.decompressed(frame)) == nil {
             undecodablePictures += 1
             return try repeatVideo(at: fileTime, keyframe: keyframe)
@@ -124,6 +140,7 @@ final class EncodingPipeline: @unchecked Sendable {
     /// before the first picture (the movie then starts later, as the retimer's first frame does).
     func repeatVideo(at fileTime: MediaTime) throws {
         try throwWorkerFailure()
+        if let jpegs { return try jpegs.repeatLast(at: fileTime, to: packets) }
         try repeatVideo(at: fileTime, keyframe: false)
     }
 
@@ -151,7 +168,7 @@ final class EncodingPipeline: @unchecked Sendable {
 
     /// x264 on the x264 thread; an error stops video encoding and is kept for the caller.
     private func encodeOnWorker(_ picture: UnsafeMutablePointer<AVFrame>, at fileTime: MediaTime, keyframe: Bool) {
-        guard failureLock.withLock({ videoFailure == nil }) else { return }
+        guard let video, failureLock.withLock({ videoFailure == nil }) else { return }
         do {
             try video.encode(picture, at: fileTime, keyframe: keyframe, emit: packets.write)
         } catch {
@@ -198,11 +215,14 @@ final class EncodingPipeline: @unchecked Sendable {
         }
     }
 
+    /// Video frames in the movie: encoded by x264, or JPEG packets written.
+    var videoFramesWritten: Int { video?.framesEncoded ?? jpegs?.packetsWritten ?? 0 }
+
     /// Flushes both encoders and writes the trailer.
     func finish() throws {
         endThreads()
         try throwWorkerFailure()
-        try video.flush(emit: packets.write)
+        try video?.flush(emit: packets.write)
         try audio?.flush(emit: packets.write)
         try packets.finish()
     }

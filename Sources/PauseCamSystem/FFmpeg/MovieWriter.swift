@@ -1,7 +1,8 @@
 import Foundation
 import PauseCamCore
 
-/// The FFmpeg movie writer behind Core's `MovieSink` port: H.264 + AAC into a crash-safe fragmented `.partial`
+/// The FFmpeg movie writer behind Core's `MovieSink` port: H.264 (or a lens's JPEGs as they came, for
+/// `MovieSettings.VideoCoding.jpegPassThrough`) + AAC into a crash-safe fragmented `.partial`
 /// while recording, remuxed with chapters into the final seekable movie on `finish`.
 ///
 /// Threads: the recorder calls `appendVideo`/`appendAudio` on its serial context; they only hand over. One encoder
@@ -200,7 +201,7 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
                 warn("the movie \(moviePath) is complete, but its thumbnail was not written: \(error)")
             }
         }
-        var summary = MovieSummary(path: moviePath, videoFramesWritten: pipeline.video.framesEncoded,
+        var summary = MovieSummary(path: moviePath, videoFramesWritten: pipeline.videoFramesWritten,
                                    videoFramesDropped: droppedCount,
                                    audioSamplesWritten: max(0, (pipeline.audio?.samplesWritten ?? 0) - audioLeftOut),
                                    audioSamplesDropped: droppedAudioCount, thumbnailPath: writtenThumbnail)

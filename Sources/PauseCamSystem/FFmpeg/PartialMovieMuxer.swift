@@ -62,13 +62,27 @@ final class PartialMovieMuxer {
         return stream.pointee.index
     }
 
-    /// Opens the file (the reserved, empty `.partial`) and writes the header.
-    func open(container: MovieSettings.Container) throws {
+    /// Adds a stream whose packets come as they are, not from an encoder of ours (the camera's JPEGs):
+    /// `describe` fills its codec parameters; its packets' times are in `timeBase`. Returns its index.
+    func addStream(timeBase: AVRational, describe: (UnsafeMutablePointer<AVCodecParameters>) -> Void) throws -> Int32 {
+        guard let stream = avformat_new_stream(context, nil) else {
+            throw FFmpegError("avformat_new_stream(\(path))", code: pausecam_averror(ENOMEM))
+        }
+        describe(stream.pointee.codecpar)
+        stream.pointee.time_base = timeBase
+        return stream.pointee.index
+    }
+
+    /// Opens the file (the reserved, empty `.partial`) and writes the header. `minimumFragment` (microseconds) keeps
+    /// a stream whose every frame is a keyframe from cutting a fragment at each one: its fragments then last about
+    /// as long as an H.264 movie's.
+    func open(container: MovieSettings.Container, minimumFragment: Int? = nil) throws {
         try FFmpegError.check(avio_open(&context.pointee.pb, path, AVIO_FLAG_WRITE), "avio_open(\(path))")
         var options: OpaquePointer?
         if container != .mkv {
             av_dict_set(&options, "movflags", "+frag_keyframe+empty_moov+default_base_moof+skip_trailer", 0)
             av_dict_set(&options, "frag_duration", "500000", 0)
+            if let minimumFragment { av_dict_set(&options, "min_frag_duration", String(minimumFragment), 0) }
         }
         defer { av_dict_free(&options) }
         try FFmpegError.check(avformat_write_header(context, &options), "avformat_write_header(\(path))")

@@ -16,7 +16,7 @@ final class CanvasReuseTests: XCTestCase {
             }
             try pipeline.repeatVideo(at: MediaTime(value: 30, timescale: 30))
             try pipeline.finish()
-            XCTAssertEqual(pipeline.video.framesEncoded, 31)
+            XCTAssertEqual(pipeline.video?.framesEncoded, 31)
             XCTAssertLessThanOrEqual(pipeline.scaler.canvasesAllocated, CanvasScaler.spareLimit + 1,
                                      "30 frames drew into \(pipeline.scaler.canvasesAllocated) canvases")
         }

@@ -15,7 +15,7 @@ final class VideoWorkerTests: XCTestCase {
             for index in 0..<inFlight {
                 try pipeline.encodeVideo(frame(index), at: MediaTime(value: Int64(index), timescale: 30), keyframe: index == 0)
             }
-            XCTAssertEqual(pipeline.video.framesEncoded, 0, "the pictures wait for x264 on its worker, drawn already")
+            XCTAssertEqual(pipeline.video?.framesEncoded, 0, "the pictures wait for x264 on its worker, drawn already")
             // One more picture than may be in flight: its call waits until x264 takes one.
             let returned = DispatchSemaphore(value: 0)
             let caller = Thread {
@@ -29,7 +29,7 @@ final class VideoWorkerTests: XCTestCase {
             XCTAssertEqual(returned.wait(timeout: .now() + 10), .success, "room came when x264 took a picture")
             try pipeline.repeatVideo(at: MediaTime(value: Int64(inFlight + 1), timescale: 30))
             try pipeline.finish()
-            XCTAssertEqual(pipeline.video.framesEncoded, inFlight + 2, "every picture and the repeat were encoded")
+            XCTAssertEqual(pipeline.video?.framesEncoded, inFlight + 2, "every picture and the repeat were encoded")
             let probed = try MovieWriterFixture.run("ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0",
                                                                 "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0",
                                                                 partial])
