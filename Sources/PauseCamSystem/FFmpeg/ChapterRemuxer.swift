@@ -26,7 +26,8 @@ struct ChapterRemuxer {
     var discardedSpans: [Range<MediaTime>] = []
 
     /// Copies the streams and adds `chapters`; the final file appears at `outputPath` only when complete. Returns
-    /// how many audio samples (per channel) the discarded spans left out of the movie.
+    /// how many audio samples (per channel) were left out of the movie: by the discarded spans, and past the picture's
+    /// end.
     @discardableResult
     func remux(chapters: [Chapter]) throws -> Int {
         let temporaryPath = outputPath + ClipFileNames.remuxSuffix
@@ -49,7 +50,7 @@ struct ChapterRemuxer {
         }
     }
 
-    /// Returns the audio samples the discarded spans left out.
+    /// Returns the audio samples left out (discarded spans, sound past the picture).
     private func copy(to path: String, chapters: [Chapter]) throws -> Int {
         var input: UnsafeMutablePointer<AVFormatContext>?
         try FFmpegError.check(avformat_open_input(&input, inputPath, nil, nil), "avformat_open_input(\(inputPath))")
@@ -82,6 +83,10 @@ struct ChapterRemuxer {
             streamMap[index] = stream.pointee.index
         }
         for (number, chapter) in chapters.enumerated() { try addChapter(chapter, id: number + 1, to: output) }
+        // Sound is held back to the picture's end only when there is a picture (a sound-only file is copied as is).
+        let hasVideo = (0..<Int(input.pointee.nb_streams)).contains {
+            input.pointee.streams[$0]!.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO
+        }
 
         try FFmpegError.check(avio_open(&output.pointee.pb, path, AVIO_FLAG_WRITE), "avio_open(\(path))")
         var options: OpaquePointer?
@@ -96,9 +101,28 @@ struct ChapterRemuxer {
         var videoShift: Int64?
         // Per audio stream with fixed-size packets: where its packets are cut, and the samples a packet holds.
         var audioCuts: [Int: (cut: WholePacketAudioCut, samples: Int)] = [:]
-        // Per audio stream, the packet not written yet (see below); and where the picture ends, in seconds.
-        var heldAudio: [Int: FFmpegPacketBox] = [:]
+        // Per audio stream, the packets not written yet because they reach past the picture read so far (see
+        // below), oldest first; and where the picture ends, in seconds.
+        var heldAudio: [Int: [FFmpegPacketBox]] = [:]
         var videoEnd: Double?
+        func end(of packet: UnsafeMutablePointer<AVPacket>, in stream: UnsafeMutablePointer<AVStream>) -> Double {
+            Double(packet.pointee.pts + max(0, packet.pointee.duration)) * av_q2d(stream.pointee.time_base)
+        }
+        // Writes each stream's held audio packets that end within the picture read so far.
+        func writeHeldAudio() throws {
+            guard let videoEnd else { return }
+            for (sourceIndex, queue) in heldAudio {
+                let target = output.pointee.streams[Int(streamMap[sourceIndex])]!
+                var written = 0
+                for held in queue {
+                    guard end(of: held.packet, in: target) <= videoEnd else { break }
+                    try FFmpegError.check(av_interleaved_write_frame(output, held.packet),
+                                          "av_interleaved_write_frame(\(path))")
+                    written += 1
+                }
+                if written > 0 { heldAudio[sourceIndex] = Array(queue.dropFirst(written)) }
+            }
+        }
         for index in 0..<Int(input.pointee.nb_streams) where !discardedSpans.isEmpty {
             let source = input.pointee.streams[index]!
             let parameters = source.pointee.codecpar.pointee
@@ -162,37 +186,49 @@ struct ChapterRemuxer {
             av_packet_rescale_ts(box.packet, source.pointee.time_base, target.pointee.time_base)
             box.packet.pointee.stream_index = streamMap[sourceIndex]
             box.packet.pointee.pos = -1
-            if source.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO {
-                // Each audio packet waits for the next one, so the last can be trimmed to the picture's end below.
-                let held = heldAudio[sourceIndex] ?? FFmpegPacketBox()
-                if held.packet.pointee.data != nil {
-                    try FFmpegError.check(av_interleaved_write_frame(output, held.packet),
-                                          "av_interleaved_write_frame(\(path))")
-                }
+            if source.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO && hasVideo
+                && box.packet.pointee.pts != pausecam_av_nopts_value() {
+                // An audio packet waits until the picture reaches its end: the ones still waiting when the picture
+                // has ended are cut to it below.
+                let held = FFmpegPacketBox()
                 av_packet_move_ref(held.packet, box.packet)
-                heldAudio[sourceIndex] = held
+                heldAudio[sourceIndex, default: []].append(held)
+                try writeHeldAudio()
                 continue
             }
-            if box.packet.pointee.pts != pausecam_av_nopts_value() {
-                let end = Double(box.packet.pointee.pts + max(0, box.packet.pointee.duration))
-                    * av_q2d(target.pointee.time_base)
-                videoEnd = max(videoEnd ?? end, end)
+            if source.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO
+                && box.packet.pointee.pts != pausecam_av_nopts_value() {
+                let packetEnd = end(of: box.packet, in: target)
+                videoEnd = max(videoEnd ?? packetEnd, packetEnd)
             }
             try FFmpegError.check(av_interleaved_write_frame(output, box.packet), "av_interleaved_write_frame(\(path))")
+            try writeHeldAudio()
         }
-        // The last AAC packet is padded to a whole packet; its duration says how much of it plays. A movie's sound
-        // ends with its picture: the packet is cut at the last frame's end, never lengthened.
-        for (sourceIndex, held) in heldAudio.sorted(by: { $0.key < $1.key }) where held.packet.pointee.data != nil {
+        // A movie's sound ends with its picture. The last AAC packet is padded to a whole packet and its duration
+        // says how much of it plays: the packet that crosses the last frame's end is cut there (never lengthened),
+        // and packets that start at or after it (whole-packet cuts at retakes can leave sound up to half a packet
+        // longer than the picture) are left out, their samples counted with the ones the cuts left out.
+        var samplesPastThePicture = 0
+        for (sourceIndex, queue) in heldAudio.sorted(by: { $0.key < $1.key }) {
             let target = output.pointee.streams[Int(streamMap[sourceIndex])]!
-            if let videoEnd, held.packet.pointee.pts != pausecam_av_nopts_value() {
-                let endTicks = Int64((videoEnd / av_q2d(target.pointee.time_base)).rounded())
-                let room = endTicks - held.packet.pointee.pts
-                if room > 0 && room < held.packet.pointee.duration { held.packet.pointee.duration = room }
+            let endTicks = videoEnd.map { Int64(($0 / av_q2d(target.pointee.time_base)).rounded()) }
+            for held in queue {
+                if let endTicks {
+                    let room = endTicks - held.packet.pointee.pts
+                    if room <= 0 {
+                        samplesPastThePicture += Int(av_rescale_q(
+                            max(0, held.packet.pointee.duration), target.pointee.time_base,
+                            AVRational(num: 1, den: max(1, target.pointee.codecpar.pointee.sample_rate))))
+                        continue
+                    }
+                    if room < held.packet.pointee.duration { held.packet.pointee.duration = room }
+                }
+                try FFmpegError.check(av_interleaved_write_frame(output, held.packet),
+                                      "av_interleaved_write_frame(\(path))")
             }
-            try FFmpegError.check(av_interleaved_write_frame(output, held.packet), "av_interleaved_write_frame(\(path))")
         }
         try FFmpegError.check(av_write_trailer(output), "av_write_trailer(\(path))")
-        return audioCuts.values.reduce(0) { $0 + Int($1.cut.droppedPackets) * $1.samples }
+        return audioCuts.values.reduce(0) { $0 + Int($1.cut.droppedPackets) * $1.samples } + samplesPastThePicture
     }
 
     /// How far a packet at `pts` (in `timeBase`, already in file time) moves back: the length of every discarded

@@ -44,6 +44,34 @@ final class ChapterRemuxerTests: XCTestCase {
         XCTAssertEqual(files, ["clip.mov", "clip.mov.partial"], "no .remux left; the .partial is the caller's")
     }
 
+    /// Sound recorded past the last frame (whole AAC packets after it, and one that crosses it) is left out and
+    /// cut: the movie's sound ends with its picture, and the samples left out are counted.
+    func testSoundPastThePictureIsLeftOutAndCounted() throws {
+        let folder = try MovieWriterFixture.directory("remux-tail")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let input = folder + "/clip.mov.partial"
+        let (_, errors) = try MovieWriterFixture.run("ffmpeg", [
+            "-v", "error", "-f", "lavfi", "-i", "testsrc=size=160x90:rate=30:duration=2", "-f", "lavfi", "-i",
+            "sine=frequency=1000:sample_rate=48000:duration=2.3", "-c:v", "libx264", "-preset", "ultrafast",
+            "-g", "30", "-c:a", "aac", "-movflags", "+frag_keyframe+empty_moov+default_base_moof", "-f", "mov", input,
+        ])
+        XCTAssertEqual(errors, "")
+        let output = folder + "/clip.mov"
+        let leftOut = try ChapterRemuxer(inputPath: input, outputPath: output, container: .mov).remux(chapters: [])
+        let streams = try MovieWriterFixture.probe(output, ["-show_streams"])["streams"] as? [[String: Any]] ?? []
+        func duration(_ type: String) -> Double {
+            Double(streams.first { $0["codec_type"] as? String == type }?["duration"] as? String ?? "") ?? -1
+        }
+        // ffmpeg's fixture starts the picture one AAC packet late (0.021 s), so it ends at about 2.021 s.
+        XCTAssertEqual(duration("video"), 2.021, accuracy: 0.002)
+        XCTAssertLessThanOrEqual(duration("audio"), duration("video") + 0.0005, "the sound ends with the picture")
+        XCTAssertGreaterThan(duration("audio"), duration("video") - 0.001, "only the sound past the picture is left out")
+        // About 0.3 s of the 2.32 s of sound lies past the picture: whole packets of 1024 samples (what is cut off
+        // the packet that crosses the end is not counted: only whole packets left out are).
+        XCTAssertGreaterThanOrEqual(leftOut, 12 * 1024, "whole packets past the picture are counted")
+        XCTAssertLessThan(leftOut, 16 * 1024)
+    }
+
     /// A `.remux` from an earlier crash is not ours: the remux refuses and leaves it, and no movie appears.
     func testAStaleTemporaryFileIsNeverOverwritten() throws {
         let folder = try MovieWriterFixture.directory("remux-stale")
