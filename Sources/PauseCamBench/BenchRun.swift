@@ -39,6 +39,9 @@ struct BenchRun {
         if let finish = try FinishBench.run(folder: folder) {
             (results["finish_seconds_per_recorded_hour"], results["finish_extra_disk_ratio"]) = (finish.secondsPerHour, finish.extraDiskRatio)
         }
+        if let isos = try FinishIsoBench.run(folder: folder) {
+            (results["finish_seconds_per_recorded_hour_3_isos"], results["finish_extra_disk_ratio_3_isos"]) = (isos.secondsPerHour, isos.extraDiskRatio)
+        }
         let sound = try BenchSound(seconds: seconds + 1, folder: folder)
         var contents = [try BenchContent.pattern(width: 1920, height: 1080, count: distinctFrames, folder: folder)]
         if let camera = try BenchContent.camera(width: 1920, height: 1080, count: distinctFrames, folder: folder) {

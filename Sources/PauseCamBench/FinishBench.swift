@@ -39,7 +39,7 @@ enum FinishBench {
         return (perHour, ratio)
     }
 
-    private static func ffmpeg(_ arguments: [String]) -> Bool {
+    static func ffmpeg(_ arguments: [String]) -> Bool {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
         process.arguments = ["-v", "error", "-y"] + arguments

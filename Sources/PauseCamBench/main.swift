@@ -38,6 +38,12 @@ case "finish":
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     _ = try FinishBench.run(seconds: words.dropFirst().first.flatMap { Int($0) } ?? 3600, folder: folder)
+case "finish-isos":
+    // `finish-isos [SECONDS]`: the same with three ISOs beside the program (four movies finished one after another).
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pausecam-finish-\(getpid())")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    _ = try FinishIsoBench.run(seconds: words.dropFirst().first.flatMap { Int($0) } ?? 3600, folder: folder)
 case "monitor":
     // The browser monitor's CPU cost ratio (one viewer against none) and its capture-to-picture delay.
     try MonitorBench.run(seconds: words.dropFirst().first.flatMap { Int64($0) } ?? 6)

@@ -27,6 +27,9 @@ public protocol MovieSink: AnyObject, Sendable {
     /// True once the `.partial` being written was deleted (by hand, or with its folder): what is recorded from then
     /// on, and before, can no longer be saved. Checked by the periodic health check; cheap (one `fstat`).
     var partialFileDeleted: Bool { get }
+    /// How `finish` will turn the `.partial` into the movie: in place (only an index added) or by a copy (the
+    /// media written again). The health check keeps the free space that needs (`FinishingReserve`).
+    var finishing: MovieFinishing { get }
     /// Abandons the movie after a fatal error, leaving whatever was written (the `.partial` file) in place.
     func abort()
     /// Abandons a movie that has nothing in it (no video frame was appended) and removes the files it made, so an
@@ -39,6 +42,9 @@ extension MovieSink {
     public func discard() { abort() }
     /// Sinks that write no files (test fakes) have nothing to delete.
     public var partialFileDeleted: Bool { false }
+    /// Sinks that write no files (test fakes) are counted as copies: the larger reserve, as before the in-place
+    /// finish.
+    public var finishing: MovieFinishing { .byCopy }
 }
 
 /// Makes movie sinks: the composition root hands the recorder one of these (the FFmpeg writer, or a fake in tests).

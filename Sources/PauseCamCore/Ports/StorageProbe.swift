@@ -13,8 +13,8 @@ public struct StoragePolicy: Sendable, Equatable {
     public var interval: MediaTime
     /// Warn once when less than this is left beyond what finishing the clip needs.
     public var warnBelow: Int64
-    /// Stop and save when less than this is left beyond what finishing the clip needs (the final movie is a
-    /// copy of the `.partial`, so finishing needs about the `.partial`'s size again).
+    /// Stop and save when less than this is left beyond what finishing the clip needs (`FinishingReserve`: a new
+    /// index for a movie finished in place, the `.partial`'s size again for one finished by a copy).
     public var stopBelow: Int64
 
     public init(interval: MediaTime = .seconds(2), warnBelow: Int64 = 1 << 30, stopBelow: Int64 = 64 << 20) {

@@ -37,12 +37,13 @@ public struct HealthCheck: Sendable, Equatable {
     public init(policy: StoragePolicy) { self.policy = policy }
 
     /// One round: `droppedFrames` is the encoder's count so far, `freeBytes` the space left where the clip is
-    /// written (`nil` when unknown), `partialBytes` the `.partial`'s size (finishing needs about as much again);
+    /// written (`nil` when unknown), `finishingBytes` the free space finishing the clip's movies needs
+    /// (`FinishingReserve`: an index for a movie finished in place, the `.partial`'s size again for a copy);
     /// `partialDeleted` says the `.partial` (`partialPath`) no longer has a name. Nothing of such a clip can be
     /// saved any more, so it is stopped at once, with the reason.
     /// `suspensions` counts the suspensions noticed so far, and `now` is this round's time: a round much later than
     /// due is a suspension too. Drops in the round that notices a suspension and in the next are not reported.
-    public mutating func check(droppedFrames: Int, freeBytes: Int64?, partialBytes: Int64, partialDeleted: Bool = false,
+    public mutating func check(droppedFrames: Int, freeBytes: Int64?, finishingBytes: Int64, partialDeleted: Bool = false,
                                partialPath: String = "", suspensions: Int = 0, now: MediaTime? = nil) -> [Action] {
         if partialDeleted {
             return [.warnClip(.movieFileDeleted(partialPath: partialPath)),
@@ -65,7 +66,7 @@ public struct HealthCheck: Sendable, Equatable {
         }
         if excusedRoundsLeft > 0 { excusedRoundsLeft -= 1 }
         guard let free = freeBytes else { return actions }
-        let spare = free - partialBytes
+        let spare = free - finishingBytes
         if spare < policy.stopBelow {
             actions.append(.warnClip(.diskFull(freeBytes: free)))
             actions.append(.stop(reason: "the disk is nearly full"))

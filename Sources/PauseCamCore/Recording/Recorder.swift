@@ -133,6 +133,22 @@ public final class Recorder {
     /// True once the `.partial` was deleted while recording (see `MovieSink.partialFileDeleted`).
     public var partialFileDeleted: Bool { sink.partialFileDeleted }
 
+    /// What finishing this clip's movies — the program, then every ISO — will need in free space beyond their
+    /// `.partial`s, as they stand now; `partialBytes` gives a `.partial`'s size from its path.
+    public func finishingReserve(partialBytes: (String) -> Int64) -> FinishingReserve {
+        let audioPackets = FinishingReserve.samples(videoFrames: 0, audioSamples: audioSamplesAppended)
+        let program = FinishingReserve.Movie(finishing: sink.finishing, partialBytes: partialBytes(sink.partialPath),
+                                             samples: videoFramesAppended + audioPackets)
+        let isoMovies = isos.map { iso in
+            FinishingReserve.Movie(finishing: iso.sink.finishing, partialBytes: partialBytes(iso.sink.partialPath),
+                                   samples: iso.framesAppended + audioPackets)
+        }
+        // A title made unique gains a suffix (" 2"): 21 bytes covers any number.
+        let titleBytes = session.scenes.reduce(0) { $0 + $1.title.utf8.count + 21 }
+        return FinishingReserve(movies: [program] + isoMovies, chapters: session.scenes.count,
+                                chapterTitleBytes: titleBytes)
+    }
+
     /// Frames the sink dropped so far because the encoder fell behind.
     public var droppedVideoFrames: Int { sink.droppedVideoFrames }
     /// Suspensions of the process noticed while this clip recorded (the video hold's ticks came late).

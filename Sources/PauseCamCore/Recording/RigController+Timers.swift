@@ -12,9 +12,10 @@ extension RigController {
                   recorder.session.state == .recording || recorder.session.state == .paused else { return }
             var check = check
             let free = self.clips.storage?.availableBytes(at: self.clips.outputDirectory)
-            let partial = self.clips.storage?.fileSize(at: recorder.partialPath) ?? 0
+            let storage = self.clips.storage
+            let reserve = recorder.finishingReserve { storage?.fileSize(at: $0) ?? 0 }.bytes
             let actions = check.check(droppedFrames: recorder.droppedVideoFrames, freeBytes: free,
-                                      partialBytes: partial, partialDeleted: recorder.partialFileDeleted,
+                                      finishingBytes: reserve, partialDeleted: recorder.partialFileDeleted,
                                       partialPath: recorder.partialPath, suspensions: recorder.suspensions,
                                       now: self.serialContext.clock.now())
             recorder.healthCheck = check

@@ -76,6 +76,8 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
     /// mov/mp4 are finished in place (`InPlaceMovieFinisher`); `false` copies them (`ChapterRemuxer`), as the
     /// benchmark and the comparison tests do.
     let finishesInPlace: Bool
+    /// In place for mov/mp4 unless finishing by a copy is asked for; mkv is always copied (`finishMovie`).
+    public var finishing: MovieFinishing { settings.container != .mkv && finishesInPlace ? .inPlace : .byCopy }
     /// Fault injection: finishing kills the process at this step (see `InPlaceMovieFinisher.killAtStep`).
     let finishKillStep: Int?
     /// Sees every stage's work (the encoder thread's here, the pipeline's threads there); `nil` in the program.

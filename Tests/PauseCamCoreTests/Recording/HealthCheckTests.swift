@@ -9,7 +9,7 @@ final class HealthCheckTests: XCTestCase {
         var check = HealthCheck(policy: policy)
         let rounds: [(dropped: Int, expected: Int?)] = [(0, nil), (5, 5), (5, nil), (12, 7)]
         for (dropped, expected) in rounds {
-            let actions = check.check(droppedFrames: dropped, freeBytes: nil, partialBytes: 0)
+            let actions = check.check(droppedFrames: dropped, freeBytes: nil, finishingBytes: 0)
             XCTAssertEqual(actions, expected.map {
                 [.notify(.framesDropped(count: $0, interval: .seconds(2)))]
             } ?? [], "after \(dropped)")
@@ -18,13 +18,13 @@ final class HealthCheckTests: XCTestCase {
 
     func testTheDiskIsWarnedAboutOnceThenTheClipIsStoppedWhileThereIsRoomToFinishIt() {
         var check = HealthCheck(policy: policy)
-        // Free bytes minus the `.partial` (what finishing needs): 5000 spare, 900 (warn), 800 (quiet), 50 (stop).
-        let rounds: [(free: Int64, partial: Int64, warns: Bool, stops: Bool)] = [
+        // Free bytes minus what finishing needs: 5000 spare, 900 (warn), 800 (quiet), 50 (stop).
+        let rounds: [(free: Int64, reserve: Int64, warns: Bool, stops: Bool)] = [
             (6_000, 1_000, false, false), (1_900, 1_000, true, false), (1_800, 1_000, false, false),
             (1_050, 1_000, false, true),
         ]
-        for (free, partial, warns, stops) in rounds {
-            let actions = check.check(droppedFrames: 0, freeBytes: free, partialBytes: partial)
+        for (free, reserve, warns, stops) in rounds {
+            let actions = check.check(droppedFrames: 0, freeBytes: free, finishingBytes: reserve)
             XCTAssertEqual(actions.contains { if case .warnClip(let m) = $0 { m.text.contains("almost full") } else { false } },
                            warns, "\(free)")
             XCTAssertEqual(actions.contains(.stop(reason: "the disk is nearly full")), stops, "\(free)")
@@ -33,8 +33,8 @@ final class HealthCheckTests: XCTestCase {
 
     func testADeletedPartialStopsTheClipAtOnceWithItsReason() {
         var check = HealthCheck(policy: policy)
-        XCTAssertEqual(check.check(droppedFrames: 0, freeBytes: 5_000, partialBytes: 10, partialPath: "/v/a.mov.partial"), [])
-        let actions = check.check(droppedFrames: 3, freeBytes: nil, partialBytes: 0, partialDeleted: true,
+        XCTAssertEqual(check.check(droppedFrames: 0, freeBytes: 5_000, finishingBytes: 10, partialPath: "/v/a.mov.partial"), [])
+        let actions = check.check(droppedFrames: 3, freeBytes: nil, finishingBytes: 0, partialDeleted: true,
                                   partialPath: "/v/a.mov.partial")
         XCTAssertEqual(actions, [
             .warnClip(.movieFileDeleted(partialPath: "/v/a.mov.partial")),
@@ -58,21 +58,21 @@ final class HealthCheckTests: XCTestCase {
 
         var check = HealthCheck(policy: policy)
         let interval = policy.interval
-        XCTAssertEqual(check.check(droppedFrames: 0, freeBytes: nil, partialBytes: 0, now: .seconds(100)), [])
+        XCTAssertEqual(check.check(droppedFrames: 0, freeBytes: nil, finishingBytes: 0, now: .seconds(100)), [])
         // The video hold noticed a suspension: this round's drops and the next's are the catch-up.
-        XCTAssertEqual(check.check(droppedFrames: 300, freeBytes: nil, partialBytes: 0, suspensions: 1,
+        XCTAssertEqual(check.check(droppedFrames: 300, freeBytes: nil, finishingBytes: 0, suspensions: 1,
                                    now: .seconds(100) + interval), [])
         XCTAssertEqual(check.excusedDrops(atEnd: 345, suspensions: 1), 345, "the window is still open")
-        XCTAssertEqual(check.check(droppedFrames: 345, freeBytes: nil, partialBytes: 0, suspensions: 1,
+        XCTAssertEqual(check.check(droppedFrames: 345, freeBytes: nil, finishingBytes: 0, suspensions: 1,
                                    now: .seconds(100) + interval + interval), [])
         // After that, drops are the encoder's again.
-        XCTAssertEqual(check.check(droppedFrames: 350, freeBytes: nil, partialBytes: 0, suspensions: 1,
+        XCTAssertEqual(check.check(droppedFrames: 350, freeBytes: nil, finishingBytes: 0, suspensions: 1,
                                    now: .seconds(100) + interval + interval + interval),
                        [.notify(.framesDropped(count: 5, interval: interval))])
         XCTAssertEqual(check.excusedDrops, 345)
         XCTAssertEqual(check.excusedDrops(atEnd: 360, suspensions: 1), 345)
         // A round that itself comes 10 s late is a suspension too, whichever timer runs first after it.
-        XCTAssertEqual(check.check(droppedFrames: 400, freeBytes: nil, partialBytes: 0, suspensions: 1,
+        XCTAssertEqual(check.check(droppedFrames: 400, freeBytes: nil, finishingBytes: 0, suspensions: 1,
                                    now: .seconds(113) + interval + interval + interval), [])
         XCTAssertEqual(check.excusedDrops, 395)
     }
