@@ -340,8 +340,10 @@ public final class Shell {
         let saving = controller.clipsBeingSaved.map { ($0 as NSString).lastPathComponent }
         if !saving.isEmpty { say("waiting for \(saving.joined(separator: ", ")) to be saved \(why)…") }
         if finishingCurrent { whileBusy { _ = runner.finishClip() } }
-        guard !saving.isEmpty else { return }
+        // Also when no movie is being saved: the finisher's worker may still write or remove a sidecar (a clip
+        // whose only take was thrown away), which must be done before the process ends.
         whileBusy { controller.waitForSavedClips() }
+        guard !saving.isEmpty else { return }
         noticeEngineFailures()
     }
 

@@ -175,7 +175,10 @@ final class RigWiring: @unchecked Sendable {
                                                  "PAUSECAM_FAULT_FINISH_KILL_AT_STEP"].flatMap(Int.init),
                                              finishesInPlace: ProcessInfo.processInfo.environment[
                                                  "PAUSECAM_FINISH_BY_COPY"] != "1")
-        let clips = ClipController(rig: rig, sinkFactory: sinkFactory, store: AtomicSidecarStore(),
+        let slowSidecar = RigWiring.faultDelay("PAUSECAM_FAULT_SLOW_SIDECAR_MS")
+        let sidecarStore: any SidecarStore = slowSidecar > .zero
+            ? SlowSidecarStore(AtomicSidecarStore(), delay: slowSidecar) : AtomicSidecarStore()
+        let clips = ClipController(rig: rig, sinkFactory: sinkFactory, store: sidecarStore,
                                    serialContext: serialContext, wallClock: wallClock, outputDirectory: outputDirectory,
                                    warnings: warnings, storage: FileSystemStorageProbe(),
                                    storagePolicy: RigWiring.storagePolicy(),
@@ -289,7 +292,8 @@ final class RigWiring: @unchecked Sendable {
     /// A fault-injection delay from the environment variable `name` (milliseconds; zero when unset), to show (and
     /// test) what happens on a machine that cannot keep up: `PAUSECAM_FAULT_SLOW_ENCODER_MS` makes every video frame
     /// cost that much more to encode, `…_SLOW_OPEN_MS` every movie that much slower to open, `…_SLOW_CAMERA_START_MS`
-    /// keeps the device worker busy that long before it starts the cameras (a camera slow to open).
+    /// keeps the device worker busy that long before it starts the cameras (a camera slow to open),
+    /// `…_SLOW_SIDECAR_MS` makes every sidecar write return that much later (`SlowSidecarStore`).
     /// (`PAUSECAM_FAULT_REMUX_GATE=PATH`, read where the factory is made, makes every remux wait until PATH exists.)
     static func faultDelay(_ name: String) -> MediaTime {
         let milliseconds = ProcessInfo.processInfo.environment[name].flatMap(Int64.init) ?? 0

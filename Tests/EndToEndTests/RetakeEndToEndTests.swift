@@ -151,6 +151,18 @@ final class RetakeEndToEndTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), [])
     }
 
+    /// The sidecar written when the thrown-away take began, and its removal, run on the finisher's worker: quitting
+    /// waits for both, also on a disk whose writes return late, so nothing of the clip is left behind.
+    func testRetakingTheFirstSceneThenQuittingLeavesNothingOnASlowDisk() throws {
+        let directory = try ProcessRunner.temporaryDirectory("retake-everything-slow")
+        let result = try ProcessRunner.run(BinaryLocator.pausecam.path, [
+            "shell", ProcessRunner.rig("e2e.yaml"), "--clock", "simulated", "--output", directory.path,
+        ], input: "record A\nwait 1s\nretake\nstop\n", environment: ["PAUSECAM_FAULT_SLOW_SIDECAR_MS": "700"])
+        XCTAssertTrue((result.stdoutText + result.stderr).contains("nothing was recorded"),
+                      result.stdoutText + result.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), [])
+    }
+
     private func assertRetakenMovie(in directory: URL, tolerance: Double,
                                     file: StaticString = #filePath, line: UInt = #line) throws {
         let probe = MediaProbe(path: directory.appendingPathComponent("e2e-rig.mov").path)

@@ -109,10 +109,17 @@ public final class ClipFinisher: Sendable {
         park { $0.pending.contains(path) && $0.outcomes[path] == nil }
     }
 
-    /// Blocks the calling thread until every movie handed over is done. Never call it on the serial context with
-    /// `.whenFinished` pending collections in mind: it waits for the worker only, not for the collection.
+    /// Blocks the calling thread until every movie handed over is done, and every other work submitted to the
+    /// worker before the call has run: the scene-boundary sidecar writes, and the removal of the sidecar of a clip
+    /// that kept no frame (a write half done when the process ends would leave a `.json.tmp` behind, a finished one
+    /// a sidecar of nothing). Never call it on the serial context with `.whenFinished` pending collections in mind:
+    /// it waits for the worker only, not for the collection; never on the worker itself.
     public func waitUntilIdle() {
         park { state in state.pending.contains { state.outcomes[$0] == nil } }
+        // The worker runs its work in order: once this last piece runs, everything before it has.
+        let done = DispatchSemaphore(value: 0)
+        worker.submit { done.signal() }
+        done.wait()
     }
 
     /// Blocks the calling thread while `stillWaiting` holds, parking it until the next outcome each time.
