@@ -105,6 +105,25 @@ extension RigDecoder {
         return chosen
     }
 
+    /// Warns for each ISO lens whose `fps:` is not a whole multiple of the movie's rate (a lens without `fps:`
+    /// runs at whatever its camera gives, unknown here). An ISO's grid restarts where the program's stretches start,
+    /// which fall on the movie's frames: only a lens rate that is a multiple of the movie's has a frame edge at
+    /// every one of them.
+    mutating func warnIsoRates(_ lenses: [Rig.Lens], movieRate: FrameRate, at mark: SourceMark, path: KeyPath) {
+        for lens in lenses {
+            guard let rate = lens.rate else { continue }
+            // rate / movieRate = (rate.n · movie.d) / (rate.d · movie.n), a whole number or not.
+            let numerator = Int64(rate.numerator) * Int64(movieRate.denominator)
+            let denominator = Int64(rate.denominator) * Int64(movieRate.numerator)
+            guard numerator % denominator != 0 else { continue }
+            warn(.isoRateNotAMultiple,
+                 "lens \(lens.name) records its ISO at \(rate) fps, not a multiple of the movie's \(movieRate) fps: a "
+                 + "pause or cut inside one of its frames shortens that frame, so its ISO is not constant-rate (some "
+                 + "editors refuse that); give the lens fps: \(movieRate) or a multiple of it",
+                 at: mark, path: path)
+        }
+    }
+
     private mutating func checkNamePattern(_ pattern: String, _ node: YAMLNode, _ path: KeyPath) -> Bool {
         if pattern.contains("/") {
             report("a file name cannot contain \"/\" (set the folder with \"directory\")", at: node.mark, path: path)

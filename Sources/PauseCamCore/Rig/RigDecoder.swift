@@ -74,6 +74,8 @@ public struct RigDecoder {
         let lensNames = Self.declaredNames(top[.lenses])
         if let node = outputIsoNode {
             output.iso = isoLenses(node, .root.child(TopKey.output).child(OutputKey.iso), lenses: lensNames)
+            warnIsoRates(lenses.filter { output.iso.contains($0.name) }, movieRate: output.rate, at: node.mark,
+                         path: .root.child(TopKey.output).child(OutputKey.iso))
         }
         var defaultLens = lensNames.first ?? ""
         if let node = top[.defaultLens], let d = text(node, .root.child(TopKey.defaultLens)) {

@@ -11,6 +11,9 @@ public struct RigWarning: Sendable, Equatable, CustomStringConvertible {
         /// a file, cannot be created or written). `run` and `shell` refuse the rig for it unless `--output` names
         /// another folder; `check` only warns, since the folder may be a disk that is mounted later.
         case outputFolder(problem: String)
+        /// A lens recorded as an ISO (`output.iso`) runs at a rate that is not a whole multiple of the movie's: a
+        /// pause or cut that falls inside one of its frames shortens that frame, so its ISO is not constant-rate.
+        case isoRateNotAMultiple
     }
 
     public var kind: Kind
