@@ -74,6 +74,7 @@ public struct RigDecoder {
         let lensNames = Self.declaredNames(top[.lenses])
         if let node = outputIsoNode {
             output.iso = isoLenses(node, .root.child(TopKey.output).child(OutputKey.iso), lenses: lensNames)
+            output.isoMark = node.mark
         }
         var defaultLens = lensNames.first ?? ""
         if let node = top[.defaultLens], let d = text(node, .root.child(TopKey.defaultLens)) {
