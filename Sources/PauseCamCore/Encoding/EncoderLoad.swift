@@ -101,8 +101,13 @@ public struct EncoderLoad: Sendable, Equatable {
         let managed = measurement.framesPerSecond(of: preset).map { String(format: "%.1f fps", $0) }
             ?? "less than the last preset measured"
         var advice: [String] = []
-        // The longest run of the list, in its order, that the machine holds (passed-through lenses cost nothing).
-        var kept: [String] = []
+        if !presetIsAuto {
+            let faster = EncoderPresetChoice.ladder.prefix(while: { $0 != preset }).last(where: { fits($0, in: measurement) })
+            if let faster { advice.append("use a faster preset (`preset: auto` chooses \(choose(measurement)); \(faster) fits)") }
+        }
+        // The longest run of the list, in its order, that the machine holds at the preset in effect (at auto's
+        // choice when the rig says auto); passed-through lenses cost nothing and stay.
+        var kept: [String]?
         for count in stride(from: encoded.count - 1, through: 0, by: -1) {
             let keptEncoded = Set(encoded.prefix(count).map(\.lens))
             let trial = EncoderLoad(isos: isos.filter { $0.passesJPEGThrough || keptEncoded.contains($0.lens) })
@@ -111,14 +116,13 @@ public struct EncoderLoad: Sendable, Equatable {
                 break
             }
         }
-        advice.append(kept.isEmpty ? "record no ISO of an encoded lens (remove `iso:`)"
-                                   : "record fewer lenses (`iso: [\(kept.joined(separator: ", "))]` fits)")
+        if let kept, !kept.isEmpty {
+            advice.append("record fewer lenses (`iso: [\(kept.joined(separator: ", "))]` fits)")
+        } else if kept != nil {
+            advice.append("record no ISO (remove `iso:`)")
+        }
         advice.append("give the ISO lenses smaller sizes or lower rates")
         advice.append("use MJPEG lenses (`format: mjpeg`, an MJPEG file), whose ISOs are passed through with no encoder")
-        if !presetIsAuto {
-            let faster = EncoderPresetChoice.ladder.prefix(while: { $0 != preset }).last(where: { fits($0, in: measurement) })
-            if let faster { advice.append("use a faster preset (`preset: auto` chooses \(choose(measurement)); \(faster) fits)") }
-        }
         let list = encoded.map(\.sizeAndRate).joined(separator: ", ")
         let plural = encoded.count == 1 ? "" : "s"
         return "this machine cannot encode the program (\(program)) and \(encoded.count) ISO\(plural) "
