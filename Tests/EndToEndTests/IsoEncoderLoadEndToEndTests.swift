@@ -98,6 +98,22 @@ final class IsoEncoderLoadEndToEndTests: XCTestCase {
         }
     }
 
+    /// A rig that names its preset is measured once when it has x264 ISOs (without them a named preset never
+    /// delays a session), and `shell` refuses it as `run` does, before any command is read.
+    func testAShellWithANamedPresetAndEncodedIsosIsMeasuredAndRefused() throws {
+        let rigPath = try rig(mjpeg: false, preset: "superfast")
+        let folder = rigPath.deletingLastPathComponent()
+        let result = try ProcessRunner.run(BinaryLocator.pausecam.path,
+                                           ["shell", rigPath.path, "--output", folder.appendingPathComponent("out").path],
+                                           input: "record x\nstop\n",
+                                           environment: environment(slowMachine, cache: folder.appendingPathComponent("cache")))
+        XCTAssertEqual(result.status, 2, result.stdoutText + result.stderr)
+        XCTAssertTrue(result.stdoutText.contains("measuring encoder speed…"), result.stdoutText)
+        XCTAssertTrue(result.stderr.contains("preset superfast to encode 135.0 fps"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("`iso: [left]` fits with `preset: auto`"), result.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("out").path))
+    }
+
     /// `auto` chooses for the program plus its x264 ISO: the program alone would get veryfast (60 ≥ 45), with one
     /// 320x240 ISO beside it (90 needed) superfast. The preset that reached x264 is read from the settings it
     /// writes into the stream (`subme=1` is superfast's, `subme=2` veryfast's).

@@ -105,19 +105,23 @@ public struct EncoderLoad: Sendable, Equatable {
             let faster = EncoderPresetChoice.ladder.prefix(while: { $0 != preset }).last(where: { fits($0, in: measurement) })
             if let faster { advice.append("use a faster preset (`preset: auto` chooses \(choose(measurement)); \(faster) fits)") }
         }
-        // The longest run of the list, in its order, that the machine holds at the preset in effect (at auto's
-        // choice when the rig says auto); passed-through lenses cost nothing and stay.
-        var kept: [String]?
-        for count in stride(from: encoded.count - 1, through: 0, by: -1) {
-            let keptEncoded = Set(encoded.prefix(count).map(\.lens))
-            let trial = EncoderLoad(isos: isos.filter { $0.passesJPEGThrough || keptEncoded.contains($0.lens) })
-            if trial.fits(presetIsAuto ? trial.choose(measurement) : preset, in: measurement) {
-                kept = trial.isos.map(\.lens)
-                break
+        // The longest run of the list, in its order, that the machine holds (passed-through lenses cost nothing
+        // and stay): at the named preset, else at the preset auto would choose for that shorter list.
+        func longestRun(atNamedPreset: Bool) -> [String]? {
+            for count in stride(from: encoded.count - 1, through: 0, by: -1) {
+                let keptEncoded = Set(encoded.prefix(count).map(\.lens))
+                let trial = EncoderLoad(isos: isos.filter { $0.passesJPEGThrough || keptEncoded.contains($0.lens) })
+                if trial.fits(atNamedPreset ? preset : trial.choose(measurement), in: measurement) {
+                    return trial.isos.map(\.lens)
+                }
             }
+            return nil
         }
+        let keptAtPreset = presetIsAuto ? nil : longestRun(atNamedPreset: true)
+        let kept = keptAtPreset ?? longestRun(atNamedPreset: false)
+        let withAuto = keptAtPreset == nil && !presetIsAuto ? " with `preset: auto`" : ""
         if let kept, !kept.isEmpty {
-            advice.append("record fewer lenses (`iso: [\(kept.joined(separator: ", "))]` fits)")
+            advice.append("record fewer lenses (`iso: [\(kept.joined(separator: ", "))]` fits\(withAuto))")
         } else if kept != nil {
             advice.append("record no ISO (remove `iso:`)")
         }

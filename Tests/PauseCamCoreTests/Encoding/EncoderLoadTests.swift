@@ -69,6 +69,11 @@ final class EncoderLoadTests: XCTestCase {
         let named = try XCTUnwrap(EncoderLoad(isos: [iso("wide", 1920, 1080)])
             .refusal(at: "superfast", in: speeds, presetIsAuto: false))
         XCTAssertTrue(named.contains("use a faster preset (`preset: auto` chooses ultrafast; ultrafast fits)"), named)
+
+        // A named preset too slow even for the program alone: the shorter list is offered at auto's choice.
+        let tooSlow = try XCTUnwrap(load.refusal(at: "superfast", in: speeds, presetIsAuto: false))
+        XCTAssertTrue(tooSlow.contains("`iso: [wide, film]` fits with `preset: auto`"), tooSlow)
+        XCTAssertFalse(tooSlow.contains("use a faster preset"), "ultrafast does not hold both either: \(tooSlow)")
     }
 
     func testALoadThatFitsOrHasNoEncodedIsoIsNeverRefused() {
