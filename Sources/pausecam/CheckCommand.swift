@@ -13,7 +13,10 @@ import PauseCamSystem
 /// (`usbBandwidthPlanText`), whatever its verdict.
 ///
 /// With `--measure` (`pausecam check --measure RIG`) each clean rig's canvas size and rate are also measured: x264's
-/// speed per preset on camera-like frames and the preset `auto` chooses, printed and stored in the cache.
+/// speed per preset on camera-like frames and the preset `auto` chooses, printed and stored in the cache. A rig
+/// with ISOs also gets each ISO's size, rate and encoder (x264, or MJPEG passed through) and whether the program
+/// and the ISOs fit together (`EncoderLoad`); when they do not, that is an error at `output.iso` (exit status 2),
+/// as `run` and `shell` refuse the rig.
 func runCheck(_ paths: [String], measure: Bool = false, describeCameras: () throws -> [CameraDescription] = {
     try UdevDeviceManager().describeCameras()
 }) -> Int32 {
@@ -67,26 +70,48 @@ func listScripts(_ paths: [String]) -> Int32 {
     return status
 }
 
-/// Measures the encoder for `rig`'s output (always, ignoring the cache, which it refreshes) and prints the result.
+/// Measures the encoder for `rig`'s output (always, ignoring the cache, which it refreshes) and prints the result,
+/// with the ISOs' load when the rig has ISOs. Returns 2 when the program and the ISOs do not fit together.
 private func printMeasurement(of rig: Rig) -> Int32 {
     let output = rig.output
     let environment = ProcessInfo.processInfo.environment
     let cache = EncoderSpeedCache(environment: environment)
+    let measurement: EncoderSpeedMeasurement
     do {
-        let measurement = try EncoderPresetSetup.measureAndStore(width: output.width, height: output.height,
-                                                                 rate: output.rate, cache: cache,
-                                                                 environment: environment,
-                                                                 notify: { writeStandardError($0 + "\n") })
-        StandardStreamWriter.output.write(measurement.report)
-        if output.preset != EncoderPresetChoice.auto,
-           let warning = EncoderPresetChoice.warning(for: output.preset, in: measurement) {
-            StandardStreamWriter.output.write("  warning: \(warning)\n")
-        }
-        return 0
+        measurement = try EncoderPresetSetup.measureAndStore(width: output.width, height: output.height,
+                                                             rate: output.rate, cache: cache,
+                                                             environment: environment,
+                                                             notify: { writeStandardError($0 + "\n") })
     } catch {
         writeStandardError("the encoder speed could not be measured: \(error)\n")
         return 1
     }
+    let isAuto = output.preset == EncoderPresetChoice.auto
+    let isos = isoLoad(of: rig)
+    let preset = isAuto ? isos.choose(measurement) : output.preset
+    StandardStreamWriter.output.write(measurement.report)
+    if !isAuto, let warning = EncoderPresetChoice.warning(for: output.preset, in: measurement) {
+        StandardStreamWriter.output.write("  warning: \(warning)\n")
+    }
+    StandardStreamWriter.output.write(isos.report(at: preset, in: measurement))
+    if let refusal = isos.refusal(at: preset, in: measurement, presetIsAuto: isAuto) {
+        let mark = output.isoMark ?? SourceMark(file: rig.name, line: 0, column: 0)
+        writeStandardError(RigError(refusal, at: mark).description + "\n")
+        return 2
+    }
+    return 0
+}
+
+/// The rig's ISOs as `check` can know them without a session: a file lens's movie is read for its size, rate and
+/// codec; a camera lens counts at the size, rate and format its rig entry gives (a camera whose `format:` is not
+/// `mjpeg` counts as encoded, the safe side: the run decides on the camera's actual format).
+private func isoLoad(of rig: Rig) -> EncoderLoad {
+    var formats: [String: CameraFormat] = [:]
+    for role in rig.output.iso {
+        guard let lens = rig.lens(named: role), case .file(let path, _) = lens.source else { continue }
+        formats[role] = try? FileLens.format(ofMovieAt: RigWiring.expandDirectory(path))
+    }
+    return EncoderLoad(rig: rig, formats: formats)
 }
 
 private func writeStandardError(_ text: String) {

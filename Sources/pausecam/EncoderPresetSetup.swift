@@ -4,7 +4,15 @@ import PauseCamSystem
 
 /// Settles the rig's x264 preset before a session starts: `preset: auto` becomes the measured choice (measured once
 /// per machine, size and rate, then read from the cache), and a named preset that a cached measurement shows too
-/// slow gets a warning with the figure. A session with a named preset is never delayed by a measurement.
+/// slow gets a warning with the figure. A session with a named preset and no x264-encoded ISO is never delayed by a
+/// measurement.
+///
+/// ISOs (`output.iso`): each ISO lens that is x264-encoded is one more encoder on the same cores, so `auto` chooses
+/// for the program and those ISOs together (`EncoderLoad`), and when even that choice (or the named preset) cannot
+/// hold them, the session is refused before anything is recorded, with what to do: ISOs recorded at the price of
+/// program frames dropped for the whole clip would spoil the one movie the user surely wants, and a program recorded
+/// without the ISOs asked for would be found out only afterwards. To judge that, a rig with encoded ISOs is measured
+/// once even when it names its preset. MJPEG lenses passed through cost no encoder and never count.
 ///
 /// `PAUSECAM_FAULT_ENCODER_FPS="ultrafast=300,veryfast=20"` replaces the timing with these speeds (tests: no
 /// real timing on a loaded machine); the cache is still read and written as usual.
@@ -14,11 +22,13 @@ enum EncoderPresetSetup {
     /// the same movie whatever a cache holds.
     static let simulatedClockPreset = "veryfast"
 
-    /// `rig` with a concrete preset; `notify` receives "measuring encoder speed…" and warnings. On the
-    /// `simulated` clock nothing is measured or warned about: `auto` is `simulatedClockPreset`.
-    static func resolve(_ rig: Rig, simulated: Bool = false,
+    /// `rig` with a concrete preset; `isos` are its ISO movies as they will be recorded; `notify` receives
+    /// "measuring encoder speed…" and warnings. Throws a `RigError` at `output.iso` when the measured (or cached)
+    /// speed cannot hold the program and the encoded ISOs. On the `simulated` clock nothing is measured, warned
+    /// about or refused: `auto` is `simulatedClockPreset`.
+    static func resolve(_ rig: Rig, isos: EncoderLoad = EncoderLoad(), simulated: Bool = false,
                         environment: [String: String] = ProcessInfo.processInfo.environment,
-                        notify: (String) -> Void) -> Rig {
+                        notify: (String) -> Void) throws -> Rig {
         var rig = rig
         if simulated {
             if rig.output.preset == EncoderPresetChoice.auto { rig.output.preset = simulatedClockPreset }
@@ -26,26 +36,27 @@ enum EncoderPresetSetup {
         }
         let output = rig.output
         let cache = EncoderSpeedCache(environment: environment)
-        let cached = cache.measurement(width: output.width, height: output.height, rate: output.rate)
-        if output.preset == EncoderPresetChoice.auto {
-            var measurement = cached
-            if measurement == nil {
-                notify("measuring encoder speed… (once for \(output.width)x\(output.height) at \(output.rate) fps; "
-                       + "cached in \(cache.path))")
-                measurement = try? measureAndStore(width: output.width, height: output.height, rate: output.rate,
-                                                  cache: cache, environment: environment, notify: notify)
-            }
-            guard let measurement else {
+        let isAuto = output.preset == EncoderPresetChoice.auto
+        var measurement = cache.measurement(width: output.width, height: output.height, rate: output.rate)
+        if measurement == nil && (isAuto || !isos.encodedIsos.isEmpty) {
+            notify("measuring encoder speed… (once for \(output.width)x\(output.height) at \(output.rate) fps; "
+                   + "cached in \(cache.path))")
+            measurement = try? measureAndStore(width: output.width, height: output.height, rate: output.rate,
+                                              cache: cache, environment: environment, notify: notify)
+        }
+        guard let measurement else {
+            if isAuto {
                 notify("warning: the encoder speed could not be measured; preset auto uses ultrafast")
                 rig.output.preset = EncoderPresetChoice.ladder[0]
-                return rig
             }
-            rig.output.preset = EncoderPresetChoice.choose(measurement)
-            if let warning = EncoderPresetChoice.warning(for: rig.output.preset, in: measurement, chosenByAuto: true) {
-                notify("warning: \(warning)")
-            }
-        } else if let cached, let warning = EncoderPresetChoice.warning(for: output.preset, in: cached) {
+            return rig
+        }
+        if isAuto { rig.output.preset = isos.choose(measurement) }
+        if let warning = EncoderPresetChoice.warning(for: rig.output.preset, in: measurement, chosenByAuto: isAuto) {
             notify("warning: \(warning)")
+        }
+        if let refusal = isos.refusal(at: rig.output.preset, in: measurement, presetIsAuto: isAuto) {
+            throw RigError(refusal, at: output.isoMark ?? SourceMark(file: rig.name, line: 0, column: 0))
         }
         return rig
     }

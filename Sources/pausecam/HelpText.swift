@@ -104,7 +104,9 @@ enum HelpText {
 
     --measure also times x264 on camera-like frames at the rig's size and rate, per preset, prints each speed and
     the preset `preset: auto` chooses (the slowest that encodes 1.5 times the frame rate), and caches the result
-    in $XDG_CACHE_HOME/pausecam/ (default ~/.cache/pausecam/) for the sessions that follow.
+    in $XDG_CACHE_HOME/pausecam/ (default ~/.cache/pausecam/) for the sessions that follow. With output.iso it
+    lists each ISO's size, rate and encoder (x264, or MJPEG passed through) and whether the program and the ISOs
+    fit together; when they do not, that is an error at iso: (exit status 2), as run and shell refuse the rig.
 
     --list-scripts prints only the names of the rig's scripts, one a line (what the shell completions offer
     after --script).

@@ -39,7 +39,7 @@ final class RigWiring: @unchecked Sendable {
             let warning = "warning: "
             events(.notice(text: text, isWarning: text.hasPrefix(warning)))
         }
-        var rig = EncoderPresetSetup.resolve(rig, simulated: clock == .simulated, notify: notify)
+        var rig = rig
         let realLenses = rig.lenses.filter { if case .camera = $0.source { return true } else { return false } }
         // Where the cameras sit on USB, read once: for `standby: auto` and the hub's bandwidth fallback.
         let described = realLenses.isEmpty ? [] : (try? UdevDeviceManager().describeCameras()) ?? []
@@ -50,7 +50,6 @@ final class RigWiring: @unchecked Sendable {
             rig.autoColdLenses = Set(choices.filter { $0.standby == .cold }.map(\.lens))
             for choice in choices { notify("lens \(choice.lens): standby auto: \(choice.standby.rawValue) (\(choice.reason))") }
         }
-        self.rig = rig
         self.notify = notify
         let serialContext: any SerialContext
         switch clock {
@@ -122,6 +121,12 @@ final class RigWiring: @unchecked Sendable {
                 lensBuses[lens] = bus.name
             }
         }
+
+        // The preset is settled once the lenses are known: the ISOs count at the size, rate and format their
+        // cameras deliver, and a machine that cannot encode them all refuses the rig before anything is recorded.
+        rig = try EncoderPresetSetup.resolve(rig, isos: EncoderLoad(rig: rig, formats: cameras.mapValues(\.format)),
+                                             simulated: clock == .simulated, notify: notify)
+        self.rig = rig
 
         var microphone: (any Microphone)?
         switch rig.audio.device {

@@ -125,6 +125,8 @@ public struct Rig: Sendable, Equatable {
         /// `iso:`: the lenses recorded each into a movie of its own beside the program (`NAME.iso/ROLE.mov`), on
         /// the program's timeline; empty records the program only.
         public var iso: [String] = []
+        /// Where `iso:` is written, for a verdict on this machine that names it (ISOs too many for the encoder).
+        public var isoMark: SourceMark?
 
         public init(directory: String = "~/Videos/PauseCam", namePattern: String = "{rig}-{date}-{time}",
                     container: MovieSettings.Container = .mov, width: Int = 1920, height: Int = 1080,

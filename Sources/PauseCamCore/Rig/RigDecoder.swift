@@ -74,6 +74,7 @@ public struct RigDecoder {
         let lensNames = Self.declaredNames(top[.lenses])
         if let node = outputIsoNode {
             output.iso = isoLenses(node, .root.child(TopKey.output).child(OutputKey.iso), lenses: lensNames)
+            output.isoMark = node.mark
             warnIsoRates(lenses.filter { output.iso.contains($0.name) }, movieRate: output.rate, at: node.mark,
                          path: .root.child(TopKey.output).child(OutputKey.iso))
         }

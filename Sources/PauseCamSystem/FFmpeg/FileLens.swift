@@ -71,6 +71,13 @@ public final class FileLens: Camera, @unchecked Sendable {
 
     deinit { feed?.cancel() }
 
+    /// What a file lens on `path` would deliver (its size, its own rate, `jpeg` when the file is MJPEG), read
+    /// without making a lens: `check` judges a rig's ISOs with it before any session exists. Throws the
+    /// `FileLensError` a lens on that path would.
+    public static func format(ofMovieAt path: String) throws -> CameraFormat {
+        try FileLensReader(path: path).format
+    }
+
     public func start(deliver: @escaping @Sendable (VideoFrame) -> Void,
                       onEnd: @escaping @Sendable (String) -> Void) throws {
         let reader = try lock.withLock { () -> FileLensReader? in

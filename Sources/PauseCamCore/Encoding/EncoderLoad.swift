@@ -1,0 +1,155 @@
+import Foundation
+
+/// Everything a session encodes at once — the program and each ISO lens (`output.iso`) — judged against the x264
+/// speeds measured for `preset: auto` (`EncoderSpeedMeasurement`), so that a machine that cannot hold them all
+/// says so before anything is recorded instead of dropping program frames for the whole clip.
+///
+/// How the movies combine: x264 is measured at the program's size and rate, with its threads spread over every
+/// core. The ISOs' encoders run beside the program's on those same cores, so what the machine must hold is the sum
+/// of the pixels per second every x264 encoder is given, against the pixels per second the preset was measured to
+/// encode. x264's cost grows about in proportion to a picture's pixels, a little less for smaller pictures (on two
+/// cores 720p measured 2.7 to 3.1 times faster than 1080p, for 2.25 times fewer pixels), so counting pixels errs
+/// on the safe side for an ISO smaller than the program. Written as frames per second at the measured size: the
+/// program alone needs `headroom × rate`, as `EncoderPresetChoice` has always asked, and each x264 ISO adds
+/// `headroom × its rate × its pixels ÷ the program's pixels`. An ISO passed through as the camera's JPEGs has no
+/// encoder (`passesJPEGThrough`) and adds nothing. Pure: the measuring and the lenses' formats come from outside.
+public struct EncoderLoad: Sendable, Equatable {
+    /// One ISO movie as it will be recorded: its lens's own size and rate, and whether it needs an encoder.
+    public struct IsoMovie: Sendable, Equatable {
+        public var lens: String
+        public var width: Int
+        public var height: Int
+        public var rate: FrameRate
+        /// The lens's JPEGs go into the movie as they came: no x264 encoder, no load.
+        public var passesJPEGThrough: Bool
+
+        public init(lens: String, width: Int, height: Int, rate: FrameRate, passesJPEGThrough: Bool) {
+            self.lens = lens
+            self.width = width
+            self.height = height
+            self.rate = rate
+            self.passesJPEGThrough = passesJPEGThrough
+        }
+
+        /// "wide 1920x1080 at 30 fps".
+        var sizeAndRate: String { "\(lens) \(width)x\(height) at \(rate) fps" }
+    }
+
+    /// The ISOs, in `output.iso`'s order; empty for a program-only rig.
+    public var isos: [IsoMovie]
+
+    public init(isos: [IsoMovie] = []) {
+        self.isos = isos
+    }
+
+    /// The ISOs of `rig` as they will be recorded, mirroring how a clip opens them: each at the size and rate its
+    /// camera delivers (`formats`, by lens name) or, without a camera now, at what the rig asks of the lens; passed
+    /// through when the camera sends JPEGs (or, without a camera, the lens names `format: mjpeg`) and the lens is
+    /// not turned or mirrored (a JPEG can only be turned once decoded).
+    public init(rig: Rig, formats: [String: CameraFormat]) {
+        isos = rig.output.iso.compactMap { role in
+            guard let lens = rig.lens(named: role) else { return nil }
+            let format = formats[role]
+            let sendsJPEG = format.map { $0.pixelFormat == .jpeg } ?? (lens.format == .mjpeg)
+            return IsoMovie(lens: role, width: format?.width ?? lens.width ?? rig.output.width,
+                            height: format?.height ?? lens.height ?? rig.output.height,
+                            rate: format?.rate ?? lens.rate ?? rig.output.rate,
+                            passesJPEGThrough: sendsJPEG && lens.orientation == .upright)
+        }
+    }
+
+    /// The ISOs that need an x264 encoder of their own.
+    public var encodedIsos: [IsoMovie] { isos.filter { !$0.passesJPEGThrough } }
+
+    /// Frames per second at the measured (program's) size and rate that a preset must reach to hold the program
+    /// and every encoded ISO: `headroom` × the pixels per second of all of them ÷ the program's pixels.
+    public func requiredFramesPerSecond(for measurement: EncoderSpeedMeasurement) -> Double {
+        let programPixels = Double(max(1, measurement.width * measurement.height))
+        var pixelsPerSecond = programPixels * measurement.rate.framesPerSecond
+        for iso in encodedIsos {
+            pixelsPerSecond += Double(iso.width * iso.height) * iso.rate.framesPerSecond
+        }
+        return EncoderPresetChoice.headroom * pixelsPerSecond / programPixels
+    }
+
+    /// Whether `preset` holds the whole load. A preset not measured is slower than the last one measured, which
+    /// was too slow for the program alone (the measurement stops there), so it does not hold.
+    public func fits(_ preset: String, in measurement: EncoderSpeedMeasurement) -> Bool {
+        guard let fps = measurement.framesPerSecond(of: preset) else { return false }
+        return fps >= requiredFramesPerSecond(for: measurement)
+    }
+
+    /// What `preset: auto` chooses for the whole load: the slowest preset of the leading run that holds it,
+    /// `ultrafast` when none does. Without encoded ISOs, exactly `EncoderPresetChoice.choose`.
+    public func choose(_ measurement: EncoderSpeedMeasurement) -> String {
+        var chosen = EncoderPresetChoice.ladder[0]
+        for preset in EncoderPresetChoice.ladder {
+            guard fits(preset, in: measurement) else { break }
+            chosen = preset
+        }
+        return chosen
+    }
+
+    /// Why the ISOs are refused at `preset`, with what to do; nil when there is no encoded ISO (the program
+    /// alone is `EncoderPresetChoice.warning`'s business) or when the whole load fits. `presetIsAuto` says the rig
+    /// wrote `preset: auto` (and `preset` is its choice): a faster preset is then no advice, auto took the fastest.
+    public func refusal(at preset: String, in measurement: EncoderSpeedMeasurement, presetIsAuto: Bool) -> String? {
+        let encoded = encodedIsos
+        guard !encoded.isEmpty, !fits(preset, in: measurement) else { return nil }
+        let required = requiredFramesPerSecond(for: measurement)
+        let program = "\(measurement.width)x\(measurement.height) at \(measurement.rate) fps"
+        let managed = measurement.framesPerSecond(of: preset).map { String(format: "%.1f fps", $0) }
+            ?? "less than the last preset measured"
+        var advice: [String] = []
+        if !presetIsAuto {
+            let faster = EncoderPresetChoice.ladder.prefix(while: { $0 != preset }).last(where: { fits($0, in: measurement) })
+            if let faster { advice.append("use a faster preset (`preset: auto` chooses \(choose(measurement)); \(faster) fits)") }
+        }
+        // The longest run of the list, in its order, that the machine holds (passed-through lenses cost nothing
+        // and stay): at the named preset, else at the preset auto would choose for that shorter list.
+        func longestRun(atNamedPreset: Bool) -> [String]? {
+            for count in stride(from: encoded.count - 1, through: 0, by: -1) {
+                let keptEncoded = Set(encoded.prefix(count).map(\.lens))
+                let trial = EncoderLoad(isos: isos.filter { $0.passesJPEGThrough || keptEncoded.contains($0.lens) })
+                if trial.fits(atNamedPreset ? preset : trial.choose(measurement), in: measurement) {
+                    return trial.isos.map(\.lens)
+                }
+            }
+            return nil
+        }
+        let keptAtPreset = presetIsAuto ? nil : longestRun(atNamedPreset: true)
+        let kept = keptAtPreset ?? longestRun(atNamedPreset: false)
+        let withAuto = keptAtPreset == nil && !presetIsAuto ? " with `preset: auto`" : ""
+        if let kept, !kept.isEmpty {
+            advice.append("record fewer lenses (`iso: [\(kept.joined(separator: ", "))]` fits\(withAuto))")
+        } else if kept != nil {
+            advice.append("record no ISO (remove `iso:`)")
+        }
+        advice.append("give the ISO lenses smaller sizes or lower rates")
+        advice.append("use MJPEG lenses (`format: mjpeg`, an MJPEG file), whose ISOs are passed through with no encoder")
+        let list = encoded.map(\.sizeAndRate).joined(separator: ", ")
+        let plural = encoded.count == 1 ? "" : "s"
+        return "this machine cannot encode the program (\(program)) and \(encoded.count) ISO\(plural) "
+            + "(\(list)) at once: together they need x264 preset \(preset) to encode "
+            + String(format: "%.1f fps of the program's size (%.1f × their pixels per second)", required,
+                     EncoderPresetChoice.headroom)
+            + ", and it manages \(managed); recording them would drop program frames, so ISO is refused. To record: "
+            + advice.joined(separator: "; ")
+    }
+
+    /// The lines `pausecam check --measure` prints under the speeds: each ISO's size, rate and encoder, and
+    /// whether the program and the ISOs fit at `preset`.
+    public func report(at preset: String, in measurement: EncoderSpeedMeasurement) -> String {
+        guard !isos.isEmpty else { return "" }
+        var lines = ["ISOs beside the program (\(measurement.width)x\(measurement.height) at \(measurement.rate) fps):"]
+        for iso in isos {
+            lines.append("  \(iso.sizeAndRate): " + (iso.passesJPEGThrough ? "MJPEG passed through (no encoder)" : "x264"))
+        }
+        let verdict = fits(preset, in: measurement) ? "fit" : "do not fit"
+        let count = encodedIsos.count
+        lines.append("  program plus \(count) encoded ISO\(count == 1 ? "" : "s") need "
+                     + String(format: "%.1f", requiredFramesPerSecond(for: measurement))
+                     + " fps at the program's size: \(verdict) at \(preset)")
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
