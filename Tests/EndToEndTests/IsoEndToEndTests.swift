@@ -71,6 +71,8 @@ final class IsoEndToEndTests: XCTestCase {
 
         // One timeline: frames, duration, chapters and audio equal to the program's; constant rate; own size.
         let programChapters = try program.chapters()
+        let programSound = try Self.audioPackets(program.path)
+        XCTAssertGreaterThan(programSound.count, 200, "5.5 s of AAC: 47 packets a second")
         XCTAssertEqual(programChapters.map(\.title), ["One", "Two", "Three"])
         var isoBars: [String: [Double]] = [:]
         for lens in Self.lenses {
@@ -84,6 +86,8 @@ final class IsoEndToEndTests: XCTestCase {
             XCTAssertEqual(frames.map(\.time), programFrames.map(\.time), lens.role)
             XCTAssertEqual(try iso.duration(), try program.duration(), accuracy: 1e-3, lens.role)
             XCTAssertEqual(try iso.audioDuration(), try program.audioDuration(), accuracy: 1e-3, lens.role)
+            // The program's AAC packets themselves, in the same places: the sound is encoded once.
+            XCTAssertEqual(try Self.audioPackets(iso.path), programSound, lens.role)
             let chapters = try iso.chapters()
             XCTAssertEqual(chapters.map(\.title), programChapters.map(\.title), lens.role)
             XCTAssertEqual(chapters.map(\.startTime), programChapters.map(\.startTime), lens.role)
@@ -119,6 +123,14 @@ final class IsoEndToEndTests: XCTestCase {
             }
             previous = change.lens
         }
+    }
+
+    /// Every audio packet of `path` as stored (`-c copy -f framemd5`): its times, size and MD5, one line each.
+    static func audioPackets(_ path: String) throws -> [String] {
+        let result = try ProcessRunner.run("/usr/bin/ffmpeg", ["-v", "error", "-i", path, "-map", "0:a", "-c", "copy",
+                                                                "-f", "framemd5", "-"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        return result.stdoutText.split(separator: "\n").filter { !$0.hasPrefix("#") }.map(String.init)
     }
 
     func testAnIsoNamingAnUnknownLensIsARigErrorWithItsPlace() throws {

@@ -27,6 +27,9 @@ public protocol MovieSink: AnyObject, Sendable {
     /// True once the `.partial` being written was deleted (by hand, or with its folder): what is recorded from then
     /// on, and before, can no longer be saved. Checked by the periodic health check; cheap (one `fstat`).
     var partialFileDeleted: Bool { get }
+    /// True for an ISO's sink made by `MovieSinkFactory.makeIsoSink` that takes the program's encoded sound
+    /// itself: the recorder then hands it no audio.
+    var takesProgramSound: Bool { get }
     /// Abandons the movie after a fatal error, leaving whatever was written (the `.partial` file) in place.
     func abort()
     /// Abandons a movie that has nothing in it (no video frame was appended) and removes the files it made, so an
@@ -39,6 +42,8 @@ extension MovieSink {
     public func discard() { abort() }
     /// Sinks that write no files (test fakes) have nothing to delete.
     public var partialFileDeleted: Bool { false }
+    /// A sink takes the audio the recorder hands it unless it says otherwise.
+    public var takesProgramSound: Bool { false }
 }
 
 /// Makes movie sinks: the composition root hands the recorder one of these (the FFmpeg writer, or a fake in tests).
@@ -46,6 +51,19 @@ public protocol MovieSinkFactory: AnyObject {
     /// Reserves a movie name in `directory` from `baseName` (adding `-2`, `-3`… when `NAME.mov`, its `.partial` or
     /// its sidecar exists; nothing is ever overwritten) and opens a sink that writes there.
     func makeSink(directory: String, baseName: String, settings: MovieSettings) throws -> any MovieSink
+    /// `makeSink` for an ISO of `program` (a sink this factory made, before it got any sound): the ISO has the
+    /// program's sound. A factory whose sinks can share it (the FFmpeg writer: the program's AAC packets, copied)
+    /// returns a sink whose `takesProgramSound` is true; otherwise the recorder hands the ISO the program's audio.
+    func makeIsoSink(directory: String, baseName: String, settings: MovieSettings,
+                     program: any MovieSink) throws -> any MovieSink
+}
+
+extension MovieSinkFactory {
+    /// A factory of sinks that cannot share sound: the ISO's sink is an ordinary one, given the program's audio.
+    public func makeIsoSink(directory: String, baseName: String, settings: MovieSettings,
+                            program: any MovieSink) throws -> any MovieSink {
+        try makeSink(directory: directory, baseName: baseName, settings: settings)
+    }
 }
 
 extension MovieSink {
