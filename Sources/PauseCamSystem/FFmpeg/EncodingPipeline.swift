@@ -141,6 +141,7 @@ final class EncodingPipeline: @unchecked Sendable {
     private func startThread(_ name: String, ended: DispatchGroup, _ body: @escaping @Sendable () -> Void) {
         ended.enter()
         let thread = Thread {
+            KernelThreadName.set(name)
             body()
             ended.leave()
         }
