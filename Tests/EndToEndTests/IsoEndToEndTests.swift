@@ -71,6 +71,8 @@ final class IsoEndToEndTests: XCTestCase {
 
         // One timeline: frames, duration, chapters and audio equal to the program's; constant rate; own size.
         let programChapters = try program.chapters()
+        let programSound = try Self.audioPackets(program.path)
+        XCTAssertGreaterThan(programSound.count, 200, "5.5 s of AAC: 47 packets a second")
         XCTAssertEqual(programChapters.map(\.title), ["One", "Two", "Three"])
         var isoBars: [String: [Double]] = [:]
         for lens in Self.lenses {
@@ -84,6 +86,8 @@ final class IsoEndToEndTests: XCTestCase {
             XCTAssertEqual(frames.map(\.time), programFrames.map(\.time), lens.role)
             XCTAssertEqual(try iso.duration(), try program.duration(), accuracy: 1e-3, lens.role)
             XCTAssertEqual(try iso.audioDuration(), try program.audioDuration(), accuracy: 1e-3, lens.role)
+            // The program's AAC packets themselves, in the same places: the sound is encoded once.
+            XCTAssertEqual(try Self.audioPackets(iso.path), programSound, lens.role)
             let chapters = try iso.chapters()
             XCTAssertEqual(chapters.map(\.title), programChapters.map(\.title), lens.role)
             XCTAssertEqual(chapters.map(\.startTime), programChapters.map(\.startTime), lens.role)
@@ -119,6 +123,76 @@ final class IsoEndToEndTests: XCTestCase {
             }
             previous = change.lens
         }
+    }
+
+    /// The clip's sound is encoded once however many ISOs it has: while three ISOs record (each `.partial` already
+    /// holds sound), the process has one AAC encoder thread (the program's, `PauseCam audio encoder`, whose kernel
+    /// name is its first 15 bytes) and each ISO a thread that only muxes the program's packets.
+    func testThreeIsosRecordWithOneAACEncoder() throws {
+        let directory = try ProcessRunner.temporaryDirectory("iso-aac")
+        let rigPath = directory.appendingPathComponent("iso.yaml")
+        try """
+        name: Iso rig
+        output: {name: "{rig}", size: 320x180, fps: 30, video: {codec: h264, preset: ultrafast, crf: 30}, iso: true}
+        audio: {device: virtual}
+        lenses:
+          wide: {zoom: 0.5, virtual: {color: "#20c040"}, size: 480x270, fps: 30}
+          main: {zoom: 1, virtual: {color: "#c03020"}, size: 320x180, fps: 30}
+          tele: {zoom: 3, virtual: {color: "#3050e0"}, size: 256x144, fps: 30}
+        default_lens: main
+        scripts:
+          take:
+            - record: One
+            - wait: 6s
+            - stop
+        """.write(to: rigPath, atomically: true, encoding: .utf8)
+        let out = directory.appendingPathComponent("out")
+        let run = try RunningCommand(["run", rigPath.path, "--script", "take", "--output", out.path])
+        let partials = Self.lenses.map { out.appendingPathComponent("iso-rig.iso/\($0.role).mov.partial").path }
+        // Every ISO's audio thread has run once its `.partial` holds an audio packet: wait for that.
+        var holdSound = false
+        while run.process.isRunning, !holdSound, Date().timeIntervalSince(run.started) < 60 {
+            holdSound = try partials.allSatisfy { try Self.audioPacketCount(inPartial: $0) > 0 }
+            if !holdSound { Thread.sleep(forTimeInterval: 0.1) }
+        }
+        let threads = Self.threadNames(of: run.process.processIdentifier)
+        XCTAssertEqual(run.waitForExit(), 0, run.stdout + run.stderr)
+        XCTAssertTrue(holdSound, "the three ISOs' .partial files held sound while the clip recorded")
+        XCTAssertEqual(threads.filter { $0.hasPrefix("PauseCam audio") }.count, 1,
+                       "one AAC encoder for the program and its three ISOs: \(threads.sorted())")
+        XCTAssertEqual(threads.filter { $0.hasPrefix("PauseCam ISO so") }.count, 3, "\(threads.sorted())")
+        for lens in Self.lenses {
+            let iso = out.appendingPathComponent("iso-rig.iso/\(lens.role).mov").path
+            XCTAssertEqual(try Self.audioPackets(iso), try Self.audioPackets(out.appendingPathComponent("iso-rig.mov").path),
+                           lens.role)
+        }
+    }
+
+    /// Audio packets in a `.partial` being written (0 while it has none, or is not there yet).
+    static func audioPacketCount(inPartial path: String) throws -> Int {
+        guard FileManager.default.fileExists(atPath: path) else { return 0 }
+        let result = try ProcessRunner.run("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "a", "-count_packets",
+                                                                 "-show_entries", "stream=nb_read_packets",
+                                                                 "-of", "csv=p=0", path])
+        return Int(result.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    }
+
+    /// The kernel's names of the threads of process `pid` (`/proc/PID/task/*/comm`).
+    static func threadNames(of pid: Int32) -> [String] {
+        let tasks = "/proc/\(pid)/task"
+        let ids = (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? []
+        return ids.compactMap { id in
+            (try? String(contentsOfFile: "\(tasks)/\(id)/comm", encoding: .utf8))?
+                .trimmingCharacters(in: .newlines)
+        }
+    }
+
+    /// Every audio packet of `path` as stored (`-c copy -f framemd5`): its times, size and MD5, one line each.
+    static func audioPackets(_ path: String) throws -> [String] {
+        let result = try ProcessRunner.run("/usr/bin/ffmpeg", ["-v", "error", "-i", path, "-map", "0:a", "-c", "copy",
+                                                                "-f", "framemd5", "-"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        return result.stdoutText.split(separator: "\n").filter { !$0.hasPrefix("#") }.map(String.init)
     }
 
     func testAnIsoNamingAnUnknownLensIsARigErrorWithItsPlace() throws {

@@ -92,6 +92,8 @@ final class IsoPassThroughEndToEndTests: XCTestCase {
         XCTAssertTrue(isoFrames.allSatisfy(\.keyframe), "every MJPEG frame is a keyframe")
         XCTAssertEqual(try iso.duration(), try program.duration(), accuracy: 1e-3)
         XCTAssertEqual(try iso.audioDuration(), try program.audioDuration(), accuracy: 1e-3)
+        XCTAssertEqual(try IsoEndToEndTests.audioPackets(isoPath), try IsoEndToEndTests.audioPackets(program.path),
+                       "the program's AAC packets, as they are")
         let programChapters = try program.chapters()
         XCTAssertEqual(programChapters.map(\.title), ["One", "Two", "Three"])
         let isoChapters = try iso.chapters()

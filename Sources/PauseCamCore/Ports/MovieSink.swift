@@ -30,6 +30,9 @@ public protocol MovieSink: AnyObject, Sendable {
     /// How `finish` will turn the `.partial` into the movie: in place (only an index added) or by a copy (the
     /// media written again). The health check keeps the free space that needs (`FinishingReserve`).
     var finishing: MovieFinishing { get }
+    /// True for an ISO's sink made by `MovieSinkFactory.makeIsoSink` that takes the program's encoded sound
+    /// itself: the recorder then hands it no audio.
+    var takesProgramSound: Bool { get }
     /// Abandons the movie after a fatal error, leaving whatever was written (the `.partial` file) in place.
     func abort()
     /// Abandons a movie that has nothing in it (no video frame was appended) and removes the files it made, so an
@@ -45,6 +48,8 @@ extension MovieSink {
     /// Sinks that write no files (test fakes) are counted as copies: the larger reserve, as before the in-place
     /// finish.
     public var finishing: MovieFinishing { .byCopy }
+    /// A sink takes the audio the recorder hands it unless it says otherwise.
+    public var takesProgramSound: Bool { false }
 }
 
 /// Makes movie sinks: the composition root hands the recorder one of these (the FFmpeg writer, or a fake in tests).
@@ -52,6 +57,19 @@ public protocol MovieSinkFactory: AnyObject {
     /// Reserves a movie name in `directory` from `baseName` (adding `-2`, `-3`… when `NAME.mov`, its `.partial` or
     /// its sidecar exists; nothing is ever overwritten) and opens a sink that writes there.
     func makeSink(directory: String, baseName: String, settings: MovieSettings) throws -> any MovieSink
+    /// `makeSink` for an ISO of `program` (a sink this factory made, before it got any sound): the ISO has the
+    /// program's sound. A factory whose sinks can share it (the FFmpeg writer: the program's AAC packets, copied)
+    /// returns a sink whose `takesProgramSound` is true; otherwise the recorder hands the ISO the program's audio.
+    func makeIsoSink(directory: String, baseName: String, settings: MovieSettings,
+                     program: any MovieSink) throws -> any MovieSink
+}
+
+extension MovieSinkFactory {
+    /// A factory of sinks that cannot share sound: the ISO's sink is an ordinary one, given the program's audio.
+    public func makeIsoSink(directory: String, baseName: String, settings: MovieSettings,
+                            program: any MovieSink) throws -> any MovieSink {
+        try makeSink(directory: directory, baseName: baseName, settings: settings)
+    }
 }
 
 extension MovieSink {

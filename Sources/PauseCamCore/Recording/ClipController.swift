@@ -86,7 +86,8 @@ public final class ClipController {
             isoSettings.rate = lens.rate
             isoSettings.videoCoding = lens.passesJPEGThrough ? .jpegPassThrough : .h264
             do {
-                let isoSink = try sinkFactory.makeSink(directory: isoDirectory, baseName: lens.role, settings: isoSettings)
+                let isoSink = try sinkFactory.makeIsoSink(directory: isoDirectory, baseName: lens.role,
+                                                          settings: isoSettings, program: sink)
                 recorder.addIso(IsoRecorder(lens: lens, sink: isoSink))
             } catch {
                 recorder.warn("the ISO of lens \(lens.role) could not start: \(error); the clip records without it")

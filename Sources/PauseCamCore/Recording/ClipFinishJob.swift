@@ -128,6 +128,10 @@ public struct ClipFinishJob: Sendable {
                     warnings.append("\(summary.videoFramesDropped) frames dropped in the ISO of lens \(entry.lens): "
                                     + "the encoder fell behind")
                 }
+                if summary.audioSamplesDropped > 0 {
+                    warnings.append("\(summary.audioSamplesDropped) audio samples missing in the ISO of lens "
+                                    + "\(entry.lens): its writer fell behind the program's sound")
+                }
             } catch {
                 warnings.append("the ISO of lens \(entry.lens) could not be finished: \(error); what it holds stays "
                                 + "in \(iso.sink.partialPath)")

@@ -3,7 +3,8 @@
 /// own (`NAME.iso/ROLE.mov`).
 ///
 /// A second consumer of the program's decisions, not a second recorder: the program's `Recorder` owns it, feeds it
-/// the lens's frames, the audio it sends to the program, and the `ProgramTimeline` of what the program keeps. The
+/// the lens's frames, the audio it sends to the program (unless the sink takes the program's encoded sound itself,
+/// as the FFmpeg writer does), and the `ProgramTimeline` of what the program keeps. The
 /// lens's frames go through an `OutputClock` of the lens's own rate whose grid restarts at each segment's first
 /// program slot, so at equal rates an ISO slot falls on every program slot and shows the frame the program would
 /// show of that lens. A slot reaches the sink once the timeline has decided its instant (kept, at the program's
@@ -110,9 +111,10 @@ public final class IsoRecorder {
         pending.removeAll()
     }
 
-    /// Audio the program sent to its sink, at the same file times.
+    /// Audio the program sent to its sink, at the same file times; nothing for a sink that takes the program's
+    /// encoded sound itself (`MovieSink.takesProgramSound`).
     func appendAudio(_ chunk: AudioChunk) {
-        guard failure == nil else { return }
+        guard failure == nil, !sink.takesProgramSound else { return }
         do { try sink.appendAudio(chunk) } catch { failure = error }
     }
 

@@ -15,6 +15,10 @@ import PauseCamCore
 /// A movie whose `videoCoding` is `jpegPassThrough` (the ISO of an MJPEG lens) has no x264 and no x264 thread: its
 /// `JPEGPassThrough` stage writes the camera's JPEGs as packets on the calling thread, which only copies bytes.
 ///
+/// An ISO's pipeline has no AAC encoder either: its sound is the program's (`CopiedSound`), whose audio thread
+/// hands every AAC packet to the ISO's packet channel (`SharedAudioTrack`); the ISO's audio thread only muxes
+/// them. The program's pipeline, in turn, hands every packet its audio thread makes to its `sharedAudio` as well.
+///
 /// Drawing the next picture while x264 takes the last keeps x264's frame threads fed: on the calling thread, the
 /// drawing delayed every next picture handed to x264 (and AAC had before it moved off). Drawn canvases reach the
 /// x264 thread through a `BoundedChannel` under `.block`: at most `picturesInFlight` of them are drawn and not yet
@@ -42,6 +46,14 @@ final class EncodingPipeline: @unchecked Sendable {
     /// The JPEG pass-through stage; `nil` when x264 encodes the pictures (`video`).
     let jpegs: JPEGPassThrough?
     let audio: AudioEncoder?
+    /// The AAC track's format: the program's encoder's, or the program's copied into an ISO; `nil` without sound.
+    let audioFormat: AudioTrackFormat?
+    /// The program's packets on their way to an ISO's audio thread; `nil` when the pipeline encodes its own sound.
+    private let copiedPackets: BoundedChannel<EncodedPacket>?
+    /// Where the audio thread also hands every packet it encodes (the program's ISOs); `nil` for an ISO.
+    private let sharedAudio: SharedAudioTrack?
+    /// Samples of the program's packets an ISO's audio thread muxed (its own; read after it ended).
+    private var copiedSamples: Int64 = 0
     /// Compressed frames that did not decode and were replaced by the previous picture (the calling thread's).
     private(set) var undecodablePictures = 0
 
@@ -70,17 +82,29 @@ final class EncodingPipeline: @unchecked Sendable {
     /// did not decode, can repeat it.
     private var lastPicture: UnsafeMutablePointer<AVFrame>?
 
+    /// The program's sound taken into an ISO as it is: its track's format (`nil`: the program has no sound) and
+    /// the channel its packets arrive on (its owner closes it when no more comes).
+    struct CopiedSound {
+        var format: AudioTrackFormat?
+        var packets: BoundedChannel<EncodedPacket>
+    }
+
     /// Opens the encoders, writes the `.partial` header and starts the x264 and audio threads. Audio is taken from
-    /// `audioChunks` when given (its owner closes it when no more comes), else from a channel of the pipeline's own.
-    /// `observer` is a test's view into the two threads; the program passes none.
+    /// `audioChunks` when given (its owner closes it when no more comes), else from a channel of the pipeline's own;
+    /// with `copiedSound` (an ISO) there is no AAC encoder, and the audio thread muxes the program's packets.
+    /// `sharedAudio` receives every packet the audio encoder makes, for the ISOs. `observer` is a test's view into
+    /// the two threads; the program passes none.
     init(partialPath: String, settings: MovieSettings, audioChunks: BoundedChannel<AudioChunk>? = nil,
+         copiedSound: CopiedSound? = nil, sharedAudio: SharedAudioTrack? = nil,
          observer: (any EncodingStageObserver)? = nil) throws {
         let muxer = try PartialMovieMuxer(path: partialPath, container: settings.container)
         let globalHeader = muxer.wantsGlobalHeader
         let passesJPEGThrough = settings.videoCoding == .jpegPassThrough
         let video = passesJPEGThrough ? nil : try VideoEncoder(settings: settings, globalHeader: globalHeader)
         let jpegs = passesJPEGThrough ? JPEGPassThrough(settings: settings) : nil
-        let audio = try settings.audio.map { try AudioEncoder(settings: $0, globalHeader: globalHeader) }
+        let audio = copiedSound != nil ? nil
+            : try settings.audio.map { try AudioEncoder(settings: $0, globalHeader: globalHeader) }
+        let audioFormat = try copiedSound.map(\.format) ?? audio.map { try AudioTrackFormat(encoder: $0) }
         let videoStream: Int32
         if let video {
             videoStream = try muxer.addStream(from: video.context)
@@ -88,17 +112,26 @@ final class EncodingPipeline: @unchecked Sendable {
             videoStream = try muxer.addStream(timeBase: AVRational(num: 1, den: JPEGPassThrough.timescale),
                                               describe: { jpegs?.describe($0) })
         }
-        let audioStream = try audio.map { try muxer.addStream(from: $0.context) }
+        let audioStream = try audioFormat.map { format in
+            try muxer.addStream(timeBase: format.timeBase) { _ = avcodec_parameters_copy($0, format.parameters) }
+        }
         try muxer.open(container: settings.container, minimumFragment: passesJPEGThrough ? 500_000 : nil)
         packets = PartialMuxerStage(muxer: muxer, videoStream: videoStream, audioStream: audioStream)
         self.video = video
         self.jpegs = jpegs
         self.audio = audio
+        self.audioFormat = audioFormat
+        copiedPackets = copiedSound?.packets
+        self.sharedAudio = sharedAudio
         self.audioChunks = audioChunks ?? BoundedChannel(capacity: Self.audioChunksInFlight, policy: .block)
         self.observer = observer
         scaler = CanvasScaler(width: settings.width, height: settings.height)
         if video != nil { startThread("PauseCam x264", ended: videoThreadEnded) { [self] in runVideoThread() } }
-        startThread("PauseCam audio encoder", ended: audioThreadEnded) { [self] in runAudioThread() }
+        if copiedPackets != nil {
+            startThread("PauseCam ISO sound", ended: audioThreadEnded) { [self] in runCopiedSoundThread() }
+        } else {
+            startThread("PauseCam audio encoder", ended: audioThreadEnded) { [self] in runAudioThread() }
+        }
     }
 
     deinit {
@@ -108,6 +141,7 @@ final class EncodingPipeline: @unchecked Sendable {
     private func startThread(_ name: String, ended: DispatchGroup, _ body: @escaping @Sendable () -> Void) {
         ended.enter()
         let thread = Thread {
+            KernelThreadName.set(name)
             body()
             ended.leave()
         }
@@ -190,7 +224,7 @@ final class EncodingPipeline: @unchecked Sendable {
             observer?.willHandle(.audio)
             if let audio, failureLock.withLock({ audioFailure == nil }) {
                 do {
-                    try audio.append(chunk, emit: packets.write)
+                    try audio.append(chunk, emit: emitAudio)
                 } catch {
                     failureLock.withLock { audioFailure = error }
                 }
@@ -199,10 +233,38 @@ final class EncodingPipeline: @unchecked Sendable {
         }
     }
 
+    /// An AAC packet of this pipeline's encoder: into the `.partial`, then to the ISOs.
+    private func emitAudio(_ packet: EncodedPacket) throws {
+        try packets.write(packet)
+        sharedAudio?.write(packet)
+    }
+
+    /// An ISO's audio thread: muxes the program's packets in order until the channel closes; after an error it
+    /// only drains, so the program's audio thread never waits on it.
+    private func runCopiedSoundThread() {
+        guard let copiedPackets else { return }
+        while let packet = copiedPackets.receive() {
+            observer?.willHandle(.audio)
+            if failureLock.withLock({ audioFailure == nil }) {
+                do {
+                    try packets.write(packet)
+                    copiedSamples += packet.duration
+                } catch {
+                    failureLock.withLock { audioFailure = error }
+                }
+            }
+            observer?.didHandle(.audio)
+        }
+    }
+
+    /// Sample frames in the movie's sound: encoded here, or the program's packets muxed.
+    var audioSamplesWritten: Int { audio?.samplesWritten ?? Int(copiedSamples) }
+
     /// Ends both threads once they have done everything handed over (the calling thread's, before it flushes).
     private func endThreads() {
         pictures.close()
         audioChunks.close()
+        copiedPackets?.close()
         videoThreadEnded.wait()
         audioThreadEnded.wait()
     }
@@ -223,7 +285,7 @@ final class EncodingPipeline: @unchecked Sendable {
         endThreads()
         try throwWorkerFailure()
         try video?.flush(emit: packets.write)
-        try audio?.flush(emit: packets.write)
+        try audio?.flush(emit: emitAudio)
         try packets.finish()
     }
 

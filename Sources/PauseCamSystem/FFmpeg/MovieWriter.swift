@@ -21,6 +21,9 @@ import PauseCamCore
 /// frames pile up in front of it. Memory stays bounded by the limits, but for the repeats, a few bytes each for as
 /// long as the encoder stays behind. An encoder error stops encoding and is thrown by the next append, or by
 /// `finish`.
+/// An ISO's writer (`init`'s `soundOf`) encodes no sound: it takes the program writer's AAC packets as they are
+/// (`SharedAudioTrack`), through a packet channel with the same limit and policy as the audio chunks' (on the real
+/// clock a packet that finds no room is dropped and counted), and ignores the chunks `appendAudio` hands it.
 /// The owner must end every writer with `finish` or `abort`: the encoder thread holds the writer until then.
 /// Unchecked Sendable: mutable state only under `lock` or owned by the encoder thread; the FFmpeg objects never leave that thread.
 public final class MovieWriter: MovieSink, @unchecked Sendable {
@@ -49,6 +52,10 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
     private let videoJobs: BoundedChannel<Job>
     /// The audio chunks for the pipeline's audio thread, so the ~1.5 chunks per frame do not eat the video slack.
     private let audioJobs: BoundedChannel<AudioChunk>
+    /// Every AAC packet this writer's encoder makes goes here too, for the clip's ISOs (`soundOf`).
+    let sharedAudio = SharedAudioTrack()
+    /// An ISO's: the program's track, and the channel its packets arrive on for the pipeline's audio thread.
+    private let programSound: (track: SharedAudioTrack, packets: BoundedChannel<EncodedPacket>)?
     private let threadEnded = DispatchSemaphore(value: 0)
     private let lock = NSLock()
     private var failure: Error?
@@ -85,11 +92,13 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
 
     /// Starts the encoder thread, which opens the encoders on the reserved `.partial` before it takes any job.
     /// `openingQueueLimit` (default: a second of frames, at least `videoQueueLimit`) is the video room while it opens.
-    /// `observer` is a test's view into the encoding threads; the program passes none.
+    /// `observer` is a test's view into the encoding threads; the program passes none. With `soundOf` (an ISO's
+    /// writer, made before the program's writer gets any sound) the movie's sound is that writer's AAC packets.
     init(paths: MovieNameReserver.Reservation, settings: MovieSettings, videoQueueLimit: Int = 8,
          openingQueueLimit: Int? = nil, audioQueueLimit: Int = 1000, warn: @escaping (String) -> Void = { _ in }, extraEncodeTime: MediaTime = .zero,
          extraOpenTime: MediaTime = .zero, remuxGate: String? = nil, finishKillStep: Int? = nil,
-         finishesInPlace: Bool = true, observer: (any EncodingStageObserver)? = nil) {
+         finishesInPlace: Bool = true, soundOf program: MovieWriter? = nil,
+         observer: (any EncodingStageObserver)? = nil) {
         self.finishKillStep = finishKillStep
         self.finishesInPlace = finishesInPlace
         self.audioQueueLimit = max(1, audioQueueLimit)
@@ -109,6 +118,14 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
         let policy: BoundedChannelPolicy = settings.blockWhenBehind ? .block : .refuse
         videoJobs = BoundedChannel(capacity: self.openingQueueLimit, policy: policy, weight: \.weight)
         audioJobs = BoundedChannel(capacity: self.audioQueueLimit, policy: policy)
+        let packetLimit = self.audioQueueLimit
+        programSound = program.map { ($0.sharedAudio, BoundedChannel(capacity: packetLimit, policy: policy)) }
+        if let programSound {
+            let packets = programSound.packets
+            programSound.track.subscribe { [weak self] packet in
+                if packets.send(packet) == .refused { self?.noteDroppedAudio(Int(packet.duration)) }
+            }
+        }
         let thread = Thread { [self] in runEncoder(open()) }
         thread.name = "PauseCam encoder"
         thread.start()
@@ -151,9 +168,15 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
 
     public func appendAudio(_ chunk: AudioChunk) throws {
         try throwIfFailed()
-        if audioJobs.send(chunk) == .refused {
-            lock.withLock { droppedAudio += chunk.frameCount }
-        }
+        guard programSound == nil else { return }
+        if audioJobs.send(chunk) == .refused { noteDroppedAudio(chunk.frameCount) }
+    }
+
+    /// True for an ISO's writer: its sound is the program writer's packets, so it needs no chunks.
+    public var takesProgramSound: Bool { programSound != nil }
+
+    private func noteDroppedAudio(_ samples: Int) {
+        lock.withLock { droppedAudio += samples }
     }
 
     public func finish(chapters: [Chapter]) throws -> MovieSummary {
@@ -205,7 +228,7 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
         }
         var summary = MovieSummary(path: moviePath, videoFramesWritten: pipeline.videoFramesWritten,
                                    videoFramesDropped: droppedCount,
-                                   audioSamplesWritten: max(0, (pipeline.audio?.samplesWritten ?? 0) - audioLeftOut),
+                                   audioSamplesWritten: max(0, pipeline.audioSamplesWritten - audioLeftOut),
                                    audioSamplesDropped: droppedAudioCount, thumbnailPath: writtenThumbnail)
         if let corrector = pipeline.audio?.corrector {
             summary.audioStalls = AudioStallReport(count: corrector.stalls, silenceSamples: corrector.silenceInserted,
@@ -224,10 +247,10 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
             var finisher = InPlaceMovieFinisher(partialPath: partialPath, moviePath: moviePath,
                                                 container: settings.container, killAtStep: finishKillStep)
             finisher.edit.discardedSpans = spans
-            if let audio = pipeline.audio {
-                finisher.edit.audioPrimingSamples = Int64(audio.context.pointee.initial_padding)
+            if let audio = pipeline.audioFormat {
+                finisher.edit.audioPrimingSamples = audio.primingSamples
                 finisher.edit.audioSampleRate = audio.sampleRate
-                finisher.edit.audioPacketSamples = Int64(audio.context.pointee.frame_size)
+                finisher.edit.audioPacketSamples = audio.packetSamples
             }
             do {
                 return try finisher.finish(chapters: chapters).audioSamplesLeftOut
@@ -238,8 +261,8 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
         var remuxer = ChapterRemuxer(inputPath: partialPath, outputPath: moviePath, container: settings.container)
         remuxer.videoFrameDuration = settings.rate.frameDuration
         remuxer.discardedSpans = spans
-        if let audio = pipeline.audio {
-            remuxer.audioPrimingSamples = Int64(audio.context.pointee.initial_padding)
+        if let audio = pipeline.audioFormat {
+            remuxer.audioPrimingSamples = audio.primingSamples
             remuxer.audioSampleRate = audio.sampleRate
         }
         return try remuxer.remux(chapters: chapters)
@@ -269,9 +292,11 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
         if discarding {
             videoJobs.discardAndClose()
             audioJobs.discardAndClose()
+            programSound?.packets.discardAndClose()
         } else {
             videoJobs.close()
             audioJobs.close()
+            programSound?.packets.close()
         }
         threadEnded.wait()
     }
@@ -288,7 +313,11 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
     private func open() -> EncodingPipeline? {
         if extraOpenMicroseconds > 0 { usleep(extraOpenMicroseconds) }
         let result = Result {
-            try EncodingPipeline(partialPath: partialPath, settings: settings, audioChunks: audioJobs, observer: observer)
+            let copiedSound = try programSound.map { program in
+                EncodingPipeline.CopiedSound(format: try program.track.waitForFormat(), packets: program.packets)
+            }
+            return try EncodingPipeline(partialPath: partialPath, settings: settings, audioChunks: audioJobs,
+                                        copiedSound: copiedSound, sharedAudio: sharedAudio, observer: observer)
         }
         lock.withLock {
             switch result {
@@ -297,8 +326,15 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
             }
         }
         videoJobs.setCapacity(videoQueueLimit)
-        // Without a pipeline no audio thread takes the chunks: senders must not wait for one.
-        if case .failure = result { audioJobs.discardAndClose() }
+        switch result {
+        case .success(let made):
+            sharedAudio.publish(made.audioFormat)
+        case .failure(let error):
+            sharedAudio.publish(failure: error)
+            // Without a pipeline no audio thread takes the chunks or packets: senders must not wait for one.
+            audioJobs.discardAndClose()
+            programSound?.packets.discardAndClose()
+        }
         return try? result.get()
     }
 

@@ -59,4 +59,21 @@ public final class MovieWriterFactory: MovieSinkFactory {
                            extraEncodeTime: extraEncodeTime, extraOpenTime: extraOpenTime, remuxGate: remuxGate,
                            finishKillStep: finishKillStep, finishesInPlace: finishesInPlace)
     }
+
+    /// An ISO's writer whose sound is `program`'s AAC packets, muxed as they are (no AAC encoder of its own), when
+    /// `program` is one of these writers; otherwise an ordinary one.
+    public func makeIsoSink(directory: String, baseName: String, settings: MovieSettings,
+                            program: any MovieSink) throws -> any MovieSink {
+        guard let program = program as? MovieWriter else {
+            return try makeSink(directory: directory, baseName: baseName, settings: settings)
+        }
+        let paths = try MovieNameReserver(directory: directory, baseName: baseName,
+                                          fileExtension: settings.container.rawValue).reserve()
+        if let taken = paths.nameTakenBy {
+            warn("\((taken as NSString).lastPathComponent) exists; recording to \(paths.moviePath)")
+        }
+        return MovieWriter(paths: paths, settings: settings, videoQueueLimit: videoQueueLimit, warn: warn,
+                           extraEncodeTime: extraEncodeTime, extraOpenTime: extraOpenTime, remuxGate: remuxGate,
+                           finishKillStep: finishKillStep, finishesInPlace: finishesInPlace, soundOf: program)
+    }
 }
