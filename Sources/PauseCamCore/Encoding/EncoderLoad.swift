@@ -42,19 +42,12 @@ public struct EncoderLoad: Sendable, Equatable {
         self.isos = isos
     }
 
-    /// The ISOs of `rig` as they will be recorded, mirroring how a clip opens them: each at the size and rate its
-    /// camera delivers (`formats`, by lens name) or, without a camera now, at what the rig asks of the lens; passed
-    /// through when the camera sends JPEGs (or, without a camera, the lens names `format: mjpeg`) and the lens is
-    /// not turned or mirrored (a JPEG can only be turned once decoded).
+    /// The ISOs of `rig` as a clip will record them (`IsoRecorder.Lens.planned`: each at its camera's size and rate
+    /// from `formats`, by lens name, or the rig's; passed through or encoded).
     public init(rig: Rig, formats: [String: CameraFormat]) {
-        isos = rig.output.iso.compactMap { role in
-            guard let lens = rig.lens(named: role) else { return nil }
-            let format = formats[role]
-            let sendsJPEG = format.map { $0.pixelFormat == .jpeg } ?? (lens.format == .mjpeg)
-            return IsoMovie(lens: role, width: format?.width ?? lens.width ?? rig.output.width,
-                            height: format?.height ?? lens.height ?? rig.output.height,
-                            rate: format?.rate ?? lens.rate ?? rig.output.rate,
-                            passesJPEGThrough: sendsJPEG && lens.orientation == .upright)
+        isos = IsoRecorder.Lens.planned(for: rig, formats: formats).map {
+            IsoMovie(lens: $0.role, width: $0.width, height: $0.height, rate: $0.rate,
+                     passesJPEGThrough: $0.passesJPEGThrough)
         }
     }
 

@@ -32,6 +32,24 @@ public final class IsoRecorder {
             self.rate = rate
             self.passesJPEGThrough = passesJPEGThrough
         }
+
+        /// The lenses of `rig`'s `output.iso` as a clip records them: each at the size and rate its camera delivers
+        /// (`formats`, by lens name; turned as the lens's `rotate:` turns it) or, without a camera now, at what the
+        /// rig asks of the lens; passed through when the camera sends JPEGs (or, without a camera, the lens names
+        /// `format: mjpeg`) and the lens is not turned or mirrored (a JPEG can only be turned once decoded). The one
+        /// rule for the recorder and for the encoder-load judgement made before recording.
+        public static func planned(for rig: Rig, formats: [String: CameraFormat]) -> [Lens] {
+            rig.output.iso.compactMap { role in
+                guard let lens = rig.lens(named: role) else { return nil }
+                let format = formats[role]
+                let size = lens.orientation.orientedSize(width: format?.width ?? lens.width ?? rig.output.width,
+                                                         height: format?.height ?? lens.height ?? rig.output.height)
+                let sendsJPEG = format.map { $0.pixelFormat == .jpeg } ?? (lens.format == .mjpeg)
+                return Lens(role: role, width: size.width, height: size.height,
+                            rate: format?.rate ?? lens.rate ?? rig.output.rate,
+                            passesJPEGThrough: sendsJPEG && lens.orientation == .upright)
+            }
+        }
     }
 
     public let lens: Lens

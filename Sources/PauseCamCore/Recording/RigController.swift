@@ -245,21 +245,9 @@ public final class RigController {
         return state(.record(name: name), at: time)
     }
 
-    /// The lenses of `output.iso`, each at the size and rate its camera delivers (turned as the lens's `rotate:`
-    /// turns it); a lens without a camera now, at the size and rate the rig asks of it. A lens whose camera sends
-    /// JPEGs (or, without a camera now, whose rig asks for `format: mjpeg`) keeps them as they came, unless it is
-    /// turned or mirrored: a JPEG can only be turned once decoded, so that one is encoded like the others.
+    /// The lenses of `output.iso` as the cameras deliver them now (`IsoRecorder.Lens.planned`).
     private func isoLenses() -> [IsoRecorder.Lens] {
-        rig.output.iso.compactMap { role in
-            guard let lens = rig.lens(named: role) else { return nil }
-            let format = cameras[role]?.format
-            let size = lens.orientation.orientedSize(width: format?.width ?? lens.width ?? rig.output.width,
-                                                     height: format?.height ?? lens.height ?? rig.output.height)
-            let sendsJPEG = format.map { $0.pixelFormat == .jpeg } ?? (lens.format == .mjpeg)
-            return IsoRecorder.Lens(role: role, width: size.width, height: size.height,
-                                    rate: format?.rate ?? lens.rate ?? rig.output.rate,
-                                    passesJPEGThrough: sendsJPEG && lens.orientation == .upright)
-        }
+        IsoRecorder.Lens.planned(for: rig, formats: cameras.mapValues(\.format))
     }
 
     private func movieSettings() -> MovieSettings {
