@@ -102,11 +102,12 @@ struct ChapterRemuxer {
         // Per audio stream with fixed-size packets: where its packets are cut, and the samples a packet holds.
         var audioCuts: [Int: (cut: WholePacketAudioCut, samples: Int)] = [:]
         // Per audio stream, the packets not written yet because they reach past the picture read so far (see
-        // below), oldest first; and where the picture ends, in seconds.
+        // below), oldest first; and where the picture ends, exact, in the video stream's ticks.
         var heldAudio: [Int: [FFmpegPacketBox]] = [:]
-        var videoEnd: Double?
-        func end(of packet: UnsafeMutablePointer<AVPacket>, in stream: UnsafeMutablePointer<AVStream>) -> Double {
-            Double(packet.pointee.pts + max(0, packet.pointee.duration)) * av_q2d(stream.pointee.time_base)
+        var videoEnd: (ticks: Int64, timeBase: AVRational)?
+        func end(of packet: UnsafeMutablePointer<AVPacket>, in stream: UnsafeMutablePointer<AVStream>)
+            -> (ticks: Int64, timeBase: AVRational) {
+            (packet.pointee.pts + max(0, packet.pointee.duration), stream.pointee.time_base)
         }
         // Writes each stream's held audio packets that end within the picture read so far.
         func writeHeldAudio() throws {
@@ -115,7 +116,9 @@ struct ChapterRemuxer {
                 let target = output.pointee.streams[Int(streamMap[sourceIndex])]!
                 var written = 0
                 for held in queue {
-                    guard end(of: held.packet, in: target) <= videoEnd else { break }
+                    let packetEnd = end(of: held.packet, in: target)
+                    guard av_compare_ts(packetEnd.ticks, packetEnd.timeBase, videoEnd.ticks, videoEnd.timeBase) <= 0
+                    else { break }
                     try FFmpegError.check(av_interleaved_write_frame(output, held.packet),
                                           "av_interleaved_write_frame(\(path))")
                     written += 1
@@ -199,7 +202,9 @@ struct ChapterRemuxer {
             if source.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO
                 && box.packet.pointee.pts != pausecam_av_nopts_value() {
                 let packetEnd = end(of: box.packet, in: target)
-                videoEnd = max(videoEnd ?? packetEnd, packetEnd)
+                if videoEnd.map({ av_compare_ts(packetEnd.ticks, packetEnd.timeBase, $0.ticks, $0.timeBase) > 0 }) ?? true {
+                    videoEnd = packetEnd
+                }
             }
             try FFmpegError.check(av_interleaved_write_frame(output, box.packet), "av_interleaved_write_frame(\(path))")
             try writeHeldAudio()
@@ -211,7 +216,7 @@ struct ChapterRemuxer {
         var samplesPastThePicture = 0
         for (sourceIndex, queue) in heldAudio.sorted(by: { $0.key < $1.key }) {
             let target = output.pointee.streams[Int(streamMap[sourceIndex])]!
-            let endTicks = videoEnd.map { Int64(($0 / av_q2d(target.pointee.time_base)).rounded()) }
+            let endTicks = videoEnd.map { av_rescale_q($0.ticks, $0.timeBase, target.pointee.time_base) }
             for held in queue {
                 if let endTicks {
                     let room = endTicks - held.packet.pointee.pts
