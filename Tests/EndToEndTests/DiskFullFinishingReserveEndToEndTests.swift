@@ -99,7 +99,7 @@ extension DiskFullEndToEndTests {
     static func files(in folder: URL) throws -> [String] {
         try FileManager.default.subpathsOfDirectory(atPath: folder.path).filter { name in
             var isDirectory: ObjCBool = false
-            FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path, isDirectory: &isDirectory)
+            _ = FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path, isDirectory: &isDirectory)
             return !isDirectory.boolValue
         }
     }

@@ -95,7 +95,6 @@ public struct MovieIndexWriter: Sendable {
     private func trak(_ writer: inout BigEndianWriter, _ edited: MovieIndexEdit.EditedTrack, duration: Int64,
                       chapterTrack: UInt32?) {
         let children = MovieBox.children(of: edited.track.trakBody) ?? []
-        let timescale = Int64(edited.track.timescale)
         for (box, body) in children {
             switch box.type {
             case "tkhd":

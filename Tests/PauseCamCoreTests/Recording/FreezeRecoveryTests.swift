@@ -59,7 +59,7 @@ final class FreezeRecoveryTests: XCTestCase {
         let start = serialContext.clock.now()
         serialContext.perform { _ = hub.startCamera(lens: "main") }
         // The hub's timers hold it weakly: it must live through the wait.
-        withExtendedLifetime(hub) { serialContext.advance(until: start + .seconds(6)) }
+        withExtendedLifetime(hub) { _ = serialContext.advance(until: start + .seconds(6)) }
 
         XCTAssertEqual(log.events, [
             "lens main has sent no frame for 2.0 s: restarting its camera's stream (attempt 1 of 3)",
@@ -83,7 +83,7 @@ final class FreezeRecoveryTests: XCTestCase {
         stuck.frozen = true
         let start = serialContext.clock.now()
         serialContext.perform { _ = hub.startCamera(lens: "main") }
-        withExtendedLifetime(hub) { serialContext.advance(until: start + .seconds(20)) }
+        withExtendedLifetime(hub) { _ = serialContext.advance(until: start + .seconds(20)) }
         XCTAssertEqual(log.events, [
             "lens main has sent no frame for 2.0 s: restarting its camera's stream (attempt 1 of 3)",
             "lens main has sent no frame for 4.0 s: closing and reopening its camera (attempt 2 of 3)",
@@ -94,7 +94,7 @@ final class FreezeRecoveryTests: XCTestCase {
                 + "its last picture, then the slate); unplug and replug its camera, or try another USB port",
         ])
         XCTAssertEqual(stuck.starts, 2, "the first start and the stream restart; reopens failed")
-        withExtendedLifetime(hub) { serialContext.advance(until: start + .seconds(60)) }
+        withExtendedLifetime(hub) { _ = serialContext.advance(until: start + .seconds(60)) }
         XCTAssertEqual(log.events.count, 6, "given up: nothing more is tried or told")
 
     }
@@ -108,7 +108,7 @@ final class FreezeRecoveryTests: XCTestCase {
         serialContext.perform { _ = hub.startCamera(lens: "main") }
         serialContext.advance(until: start + .seconds(1))
         serialContext.perform { hub.stopCamera(lens: "main") }
-        withExtendedLifetime(hub) { serialContext.advance(until: start + .seconds(30)) }
+        withExtendedLifetime(hub) { _ = serialContext.advance(until: start + .seconds(30)) }
         XCTAssertEqual(log.events, [])
         XCTAssertEqual(camera.starts, 1)
     }
