@@ -46,7 +46,8 @@ final class BackgroundFinishEndToEndTests: XCTestCase {
                                                       environment: ["PAUSECAM_FAULT_REMUX_GATE": gate.path])
         shell.send("record")
         XCTAssertTrue(shell.waitFor("recording scene 1"), shell.text)
-        Thread.sleep(forTimeInterval: 1.5)
+        let partial = shell.directory.appendingPathComponent("tiny-long-rig.mov.partial").path
+        XCTAssertGreaterThanOrEqual(MediaProbe.waitUntilHeld([partial], seconds: 1.5)[0], 1.5, shell.text)
         shell.send("stop")
         XCTAssertTrue(shell.waitFor("stopping…"), shell.text)
         shell.send("record")
@@ -55,8 +56,7 @@ final class BackgroundFinishEndToEndTests: XCTestCase {
         XCTAssertTrue(shell.waitFor("saving tiny-long-rig.mov…"), shell.text)
         kill(shell.process.processIdentifier, SIGTERM)
         XCTAssertTrue(shell.waitFor("waiting for tiny-long-rig.mov to be saved before quitting…"), shell.text)
-        Thread.sleep(forTimeInterval: 0.3)
-        XCTAssertTrue(shell.process.isRunning, "the shell quit before the clip was saved")
+        // Had the shell quit here, the held remux would leave a `.partial` and no movie: checked below.
         XCTAssertTrue(FileManager.default.createFile(atPath: gate.path, contents: Data()))
         XCTAssertTrue(shell.waitForExit(seconds: 60), shell.text)
         XCTAssertEqual(shell.process.terminationStatus, 143, shell.text)

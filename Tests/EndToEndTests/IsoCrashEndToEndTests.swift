@@ -33,18 +33,9 @@ final class IsoCrashEndToEndTests: XCTestCase {
         try process.run()
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         let partials = ["wide", "tele"].map { out.appendingPathComponent("iso-kill.iso/\($0).mov.partial").path }
-        func held(_ path: String) -> Double {
-            guard let frames = try? MediaProbe(path: path).videoFrames(), let last = frames.last else { return 0 }
-            return last.time + 1.0 / 30
-        }
         // Two seconds of every ISO on disk (each written as the program's timeline decides its instants); the
         // script's second wait lasts 60 s, so 30 s of watching is far more than that needs.
-        let deadline = Date().addingTimeInterval(30)
-        var onDisk = partials.map { _ in 0.0 }
-        while Date() < deadline && onDisk.contains(where: { $0 < 2.0 }) {
-            Thread.sleep(forTimeInterval: 0.1)
-            onDisk = partials.map(held)
-        }
+        let onDisk = MediaProbe.waitUntilHeld(partials, seconds: 2.0)
         XCTAssertTrue(onDisk.allSatisfy { $0 >= 2.0 }, "the ISOs' .partial files did not grow: \(onDisk)")
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
@@ -53,7 +44,7 @@ final class IsoCrashEndToEndTests: XCTestCase {
         for (path, before) in zip(partials, onDisk) {
             XCTAssertFalse(FileManager.default.fileExists(atPath: String(path.dropLast(".partial".count))), path)
             let probe = MediaProbe(path: path)
-            XCTAssertGreaterThanOrEqual(held(path), before, "\(path) still reads as far as before the kill")
+            XCTAssertGreaterThanOrEqual(probe.heldSeconds(), before, "\(path) still reads as far as before the kill")
             XCTAssertEqual(try probe.decodeErrors(), "", path)
             XCTAssertGreaterThan(try probe.audioDuration(), 1.0, "\(path) holds the program's sound")
         }

@@ -47,6 +47,26 @@ struct MediaProbe {
     func streams() throws -> [Stream] { try decode([Stream].self, key: "streams", ["-show_streams"]) }
     func chapters() throws -> [Chapter] { try decode([Chapter].self, key: "chapters", ["-show_chapters"]) }
 
+    /// How far a movie that is still being written (a fragmented `.partial`) plays now: its last video frame's
+    /// time plus one frame at `rate`; 0 while it holds no complete fragment (or does not exist yet).
+    func heldSeconds(rate: Double = 30) -> Double {
+        guard let frames = try? videoFrames(), let last = frames.last else { return 0 }
+        return last.time + 1 / rate
+    }
+
+    /// Waits (at most `timeout` seconds) until every movie in `paths` plays at least `seconds`, and returns how
+    /// far each plays: the condition a test waits on instead of guessing how long the recording takes to get there.
+    static func waitUntilHeld(_ paths: [String], seconds: Double, rate: Double = 30,
+                              timeout: TimeInterval = 30) -> [Double] {
+        let deadline = Date().addingTimeInterval(timeout)
+        var held = paths.map { MediaProbe(path: $0).heldSeconds(rate: rate) }
+        while held.contains(where: { $0 < seconds }) && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.1)
+            held = paths.map { MediaProbe(path: $0).heldSeconds(rate: rate) }
+        }
+        return held
+    }
+
     /// Container duration in seconds.
     func duration() throws -> Double {
         let format = try json(["-show_format"])["format"] as? [String: Any]

@@ -334,17 +334,8 @@ final class RecordingEndToEndTests: XCTestCase {
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         let sidecarURL = directory.appendingPathComponent("e2e-rig.json")
         let partial = directory.appendingPathComponent("e2e-rig.mov.partial").path
-        func held() -> Double {
-            guard let frames = try? MediaProbe(path: partial).videoFrames(), let last = frames.last else { return 0 }
-            return last.time + Self.frame
-        }
         // The script's second scene lasts 60 s; 30 s of watching is far more than 3 s of movie needs.
-        let deadline = Date().addingTimeInterval(30)
-        var onDisk = 0.0
-        while Date() < deadline && onDisk < 3.0 {
-            Thread.sleep(forTimeInterval: 0.1)
-            onDisk = held()
-        }
+        let onDisk = MediaProbe.waitUntilHeld([partial], seconds: 3.0)[0]
         XCTAssertGreaterThanOrEqual(onDisk, 3.0, "the .partial did not grow while recording")
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
@@ -352,7 +343,7 @@ final class RecordingEndToEndTests: XCTestCase {
 
         XCTAssertTrue(FileManager.default.fileExists(atPath: partial))
         XCTAssertFalse(FileManager.default.fileExists(atPath: directory.appendingPathComponent("e2e-rig.mov").path))
-        XCTAssertGreaterThanOrEqual(held(), onDisk, "the .partial still reads, as far as before the kill")
+        XCTAssertGreaterThanOrEqual(MediaProbe(path: partial).heldSeconds(), onDisk, "the .partial still reads, as far as before the kill")
         let sidecar = try Sidecar.decode(try Data(contentsOf: sidecarURL))
         XCTAssertFalse(sidecar.complete)
         XCTAssertEqual(sidecar.scenes.first?.name, "First")

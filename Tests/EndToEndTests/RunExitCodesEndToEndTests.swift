@@ -111,7 +111,8 @@ final class RunExitCodesEndToEndTests: XCTestCase {
             let run = try RunningCommand(["run", ProcessRunner.rig("e2e.yaml"), "--script", "long",
                                           "--output", output.path])
             XCTAssertTrue(run.waitFor("] record"), run.stdout + run.stderr)
-            Thread.sleep(forTimeInterval: 1)
+            let partial = output.appendingPathComponent("e2e-rig.mov.partial").path
+            XCTAssertGreaterThanOrEqual(MediaProbe.waitUntilHeld([partial], seconds: 1)[0], 1, run.stdout + run.stderr)
             kill(run.process.processIdentifier, signal)
             XCTAssertEqual(run.waitForExit(seconds: 60), status, "signal \(signal):\n" + run.stdout + run.stderr)
             let names = try FileManager.default.contentsOfDirectory(atPath: output.path).sorted()

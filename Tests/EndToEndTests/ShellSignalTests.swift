@@ -66,13 +66,15 @@ final class ShellSignalTests: XCTestCase {
         }
     }
 
-    /// Starts recording, lets a second pass, and returns the shell.
-    func recordingShell(_ name: String, rig: String = "e2e.yaml", environment: [String: String] = [:]) throws
-        -> RunningShell {
+    /// Starts recording, waits until the `.partial` plays a second, and returns the shell.
+    func recordingShell(_ name: String, rig: String = "e2e.yaml", base: String = "e2e-rig",
+                        environment: [String: String] = [:]) throws -> RunningShell {
         let shell = try RunningShell(name: name, rig: rig, environment: environment)
         shell.send("record Take")
         XCTAssertTrue(shell.waitFor("recording scene 1"), shell.text)
-        Thread.sleep(forTimeInterval: 1.0)
+        let partial = shell.directory.appendingPathComponent("\(base).mov.partial").path
+        let held = MediaProbe.waitUntilHeld([partial], seconds: 1.0)[0]
+        XCTAssertGreaterThanOrEqual(held, 1.0, "the .partial did not grow:\n\(shell.text)")
         return shell
     }
 
@@ -95,7 +97,11 @@ final class ShellSignalTests: XCTestCase {
         let shell = try recordingShell("sigint")
         kill(shell.process.processIdentifier, SIGINT)
         XCTAssertTrue(shell.waitFor("press Ctrl-C again"), shell.text)
-        Thread.sleep(forTimeInterval: 0.3)
+        // Still recording after it: the movie goes on growing. (Typing a command here would cancel the question.)
+        let partial = MediaProbe(path: shell.directory.appendingPathComponent("e2e-rig.mov.partial").path)
+        let asked = partial.heldSeconds()
+        XCTAssertGreaterThanOrEqual(MediaProbe.waitUntilHeld([partial.path], seconds: asked + 1)[0], asked + 1,
+                                    "the first Ctrl-C ended the recording:\n\(shell.text)")
         XCTAssertTrue(shell.process.isRunning, "the first Ctrl-C ended the shell")
         kill(shell.process.processIdentifier, SIGINT)
         XCTAssertTrue(shell.waitForExit(), shell.text)
@@ -153,7 +159,7 @@ final class ShellSignalTests: XCTestCase {
     /// A signal that arrives while the clip is being saved at the end of input still gives the signal's status
     /// (before, the session ended 0 as if nothing had happened). The slow encoder makes the save take a while.
     func testASignalWhileTheLastClipIsSavedGivesItsStatus() throws {
-        let shell = try recordingShell("sigterm-saving", rig: "slow-encoder.yaml",
+        let shell = try recordingShell("sigterm-saving", rig: "slow-encoder.yaml", base: "slow-encoder-rig",
                                        environment: ["PAUSECAM_FAULT_SLOW_ENCODER_MS": "100"])
         try shell.input.fileHandleForWriting.close()
         XCTAssertTrue(shell.waitFor("end of input: stopping and saving the clip"), shell.text)
