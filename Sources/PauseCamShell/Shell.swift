@@ -337,7 +337,7 @@ public final class Shell {
     private func waitForSaving(_ why: String, finishingCurrent: Bool = false) {
         let controller = self.controller
         if !finishingCurrent && state == .stopping { whileBusy { handOverStoppedClip() } }
-        let saving = controller.clipsBeingSaved.map { ($0 as NSString).lastPathComponent }
+        let saving = controller.clipsBeingSaved.map { PathText.lastComponent(of: $0) }
         if !saving.isEmpty { say("waiting for \(saving.joined(separator: ", ")) to be saved \(why)…") }
         if finishingCurrent { whileBusy { _ = runner.finishClip() } }
         // Also when no movie is being saved: the finisher's worker may still write or remove a sidecar (a clip

@@ -152,7 +152,7 @@ enum CtlCommand {
             return live[0]
         default:
             let list = live.map { path -> String in
-                let rig = String((path as NSString).lastPathComponent.dropLast(".sock".count))
+                let rig = String(PathText.lastComponent(of: path).dropLast(".sock".count))
                 let pid = ControlSocketPaths.holderPID(socket: path).map { ", pid \($0)" } ?? ""
                 return "  --rig \(rig)   (\(path)\(pid))"
             }

@@ -1,4 +1,5 @@
 import Foundation
+import PauseCamCore
 
 /// The folder movies go to, made ready before anything records: created when missing, and refused with a plain
 /// reason when it is a file, sits under a file, or cannot be created or written — so a failing output folder ends
@@ -20,9 +21,9 @@ enum OutputFolder {
             }
         } else {
             // The nearest existing parent says why a folder cannot be made under it.
-            var parent = (path as NSString).deletingLastPathComponent
+            var parent = PathText.folder(of: path)
             while !parent.isEmpty && parent != "/" && !manager.fileExists(atPath: parent) {
-                parent = (parent as NSString).deletingLastPathComponent
+                parent = PathText.folder(of: parent)
             }
             if !parent.isEmpty, manager.fileExists(atPath: parent, isDirectory: &isDirectory), !isDirectory.boolValue {
                 throw Problem(description: "cannot create the output folder \(path): \(parent) is a file, not a "
@@ -52,9 +53,9 @@ enum OutputFolder {
             return manager.isWritableFile(atPath: path) ? nil
                 : "the output folder \(path) cannot be written (no permission, or a read-only file system)"
         }
-        var parent = (path as NSString).deletingLastPathComponent
+        var parent = PathText.folder(of: path)
         while !parent.isEmpty && parent != "/" && !manager.fileExists(atPath: parent) {
-            parent = (parent as NSString).deletingLastPathComponent
+            parent = PathText.folder(of: parent)
         }
         if parent.isEmpty { return nil }
         guard manager.fileExists(atPath: parent, isDirectory: &isDirectory), isDirectory.boolValue else {

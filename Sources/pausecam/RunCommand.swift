@@ -90,7 +90,7 @@ enum RunCommand {
         if let group = wiring.group {
             serialContext.advance(until: serialContext.clock.now() + group.settings.lead + .milliseconds(500))
         }
-        let earlier = controller.clipsBeingSaved.map { ($0 as NSString).lastPathComponent }
+        let earlier = controller.clipsBeingSaved.map { PathText.lastComponent(of: $0) }
         if !earlier.isEmpty {
             progressSlot.drawer?.clear()
             console.event("waiting for \(earlier.joined(separator: ", ")) to be saved before exiting…")

@@ -139,6 +139,32 @@ final class RetakeEndToEndTests: XCTestCase {
         }
     }
 
+    /// A retake of a scene that got no frame, given right after the `chapter` that follows another retake: the first
+    /// retake's discarded take is left out of the timer, the chapters and the sidecar as it is out of the picture,
+    /// so the movie is 3 s throughout (A 0–2 s, C 2–3 s; B, retaken and left empty, is no chapter).
+    func testARetakeOfAnEmptySceneAfterARetakeKeepsTheTimelineWhole() throws {
+        let take = try SoundRig(audio: [], steps: ["record: A", "wait: 2s", "chapter: B", "wait: 1s", "retake",
+                                                   "chapter: C", "retake", "wait: 1s", "stop"])
+            .record("retake-empty-scene")
+        XCTAssertTrue(take.stdout.contains("[script 00:00:03.0 movie 00:00:02.0] retake: retake: scene 3 again"),
+                      take.stdout)
+        XCTAssertTrue(take.stdout.contains("[script 00:00:04.0 movie 00:00:03.0] stop"), take.stdout)
+        let probe = take.probe
+        let video = try XCTUnwrap(Double(try probe.streams().first { $0.codecType == "video" }?.duration ?? ""))
+        XCTAssertEqual(video, 3, accuracy: 1e-6, "the picture")
+        XCTAssertEqual(try probe.duration(), 3, accuracy: 1e-6, "the movie's duration")
+        let chapters = try probe.chapters()
+        XCTAssertEqual(chapters.map { $0.title ?? "" }, ["A", "C"])
+        XCTAssertEqual(chapters.map(\.start), [0, 2])
+        XCTAssertEqual(chapters.map { Double($0.endTime) ?? -1 }, [2, 3])
+        let sidecar = take.sidecar
+        XCTAssertEqual(sidecar.duration, 3, accuracy: 1e-6)
+        XCTAssertEqual(sidecar.scenes.map(\.title), ["A", "C"])
+        XCTAssertEqual(sidecar.scenes.map(\.start), [0, 2])
+        XCTAssertEqual(sidecar.scenes.map(\.duration), [2, 1])
+        XCTAssertEqual(sidecar.retakes?.map(\.discardedDuration).reduce(0, +) ?? -1, 1, accuracy: 1e-6)
+    }
+
     /// A `retake` in the first scene throws away everything recorded: a `stop` right after it leaves what a clip
     /// with no frame leaves — no movie, no sidecar, and "nothing was recorded" — not a 0 s movie.
     func testRetakingTheFirstSceneThenStoppingRecordsNothing() throws {

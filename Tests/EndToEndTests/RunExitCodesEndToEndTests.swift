@@ -105,6 +105,37 @@ final class RunExitCodesEndToEndTests: XCTestCase {
         }
     }
 
+    /// A relative output folder that does not exist yet is created, however short its components: walking up
+    /// `a/b` or `o` to the nearest existing folder trapped in Foundation's path maths (SIGILL) before anything
+    /// recorded. The same walk serves `check`, `doctor` and `shell`. Run in a fresh current folder (`env -C`).
+    func testARelativeOutputFolderThatDoesNotExistYetIsCreated() throws {
+        let folder = try ProcessRunner.temporaryDirectory("relative-output")
+        func pausecam(_ arguments: [String], input: String? = nil) throws -> ProcessResult {
+            try ProcessRunner.run("/usr/bin/env", ["-C", folder.path, BinaryLocator.pausecam.path] + arguments,
+                                  input: input)
+        }
+        for output in ["a/b", "o", "o2/", "x/y/z"] {
+            let result = try pausecam(["run", ProcessRunner.rig("e2e.yaml"), "--script", "short", "--clock",
+                                       "simulated", "--output", output])
+            XCTAssertEqual(result.status, 0, "--output \(output): \(result.stderr)")
+            XCTAssertTrue(FileManager.default.fileExists(atPath: folder.path + "/\(output)/e2e-rig.mov"), output)
+        }
+        let shell = try pausecam(["shell", ProcessRunner.rig("e2e.yaml"), "--clock", "simulated", "--output", "s"],
+                                 input: "record\nwait 0.5s\nstop\n")
+        XCTAssertEqual(shell.status, 0, shell.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: folder.path + "/s/e2e-rig.mov"), shell.stdoutText)
+
+        let rig = folder.appendingPathComponent("relative.yaml")
+        try String(contentsOfFile: ProcessRunner.rig("e2e.yaml"), encoding: .utf8)
+            .replacingOccurrences(of: "\noutput:\n", with: "\noutput:\n  directory: q/r\n")
+            .write(to: rig, atomically: true, encoding: .utf8)
+        let check = try pausecam(["check", rig.path])
+        XCTAssertEqual(check.status, 0, check.stderr)
+        let doctor = try pausecam(["doctor", rig.path])
+        XCTAssertTrue([0, 1].contains(doctor.status), "doctor exited \(doctor.status): \(doctor.stderr)")
+        XCTAssertTrue(doctor.stdoutText.contains("output folder q/r does not exist yet"), doctor.stdoutText)
+    }
+
     func testSignalsGive128PlusTheirNumberAndAFinishedMovie() throws {
         for (signal, status) in [(SIGTERM, Int32(143)), (SIGHUP, 129), (SIGINT, 130)] {
             let output = try ProcessRunner.temporaryDirectory("signal-\(signal)")

@@ -42,7 +42,7 @@ public struct RigStatus: Sendable, Equatable {
         if droppedFrames > 0 { parts.append("dropped \(droppedFrames)") }
         if let clippedSamples, clippedSamples > 0 { parts.append("clipped \(clippedSamples) samples") }
         if let moviePath { parts.append("file \(moviePath)") }
-        for path in saving { parts.append("saving \((path as NSString).lastPathComponent)…") }
+        for path in saving { parts.append("saving \(PathText.lastComponent(of: path))…") }
         return parts.joined(separator: " · ")
     }
 

@@ -117,6 +117,9 @@ public struct Session: Sendable {
     public private(set) var state: State = .idle
     /// Every `retake` of the clip, in order.
     public private(set) var retakes: [Retake] = []
+    /// Index in `retakes` of the first retake whose new take has no frame yet (`fileEnd == nil`); every one before
+    /// it is resolved, every one from it on is open.
+    private var firstOpenRetake = 0
     /// The total of the discarded spans resolved so far: `.partial` file time − movie time for new frames.
     public private(set) var discarded: MediaTime = .zero
     public private(set) var scenes: [Scene] = []
@@ -232,19 +235,27 @@ public struct Session: Sendable {
     /// Records that the retimer appended a video frame captured at `capturePTS` at `fileTime`; `startsSegment` as
     /// the retimer said. Moves the timer and the current scene's bounds.
     public mutating func videoAppended(capturePTS: MediaTime, fileTime partialTime: MediaTime, startsSegment: Bool) {
-        // Frames captured before the discarded take began still go to the scene before it.
-        if var retake = retakes.last, retake.fileEnd == nil, capturePTS >= retake.takeBegan {
+        // Every retake whose new take has no frame yet is still open, and there can be several: `retake`,
+        // `chapter`, `retake` at one instant leaves the first one open while the second is given. They are resolved
+        // in order by this frame's capture time: a frame at or after a retake's command ends that retake's span
+        // (the new take starts here); a frame captured inside a discarded take (capture latency) joins its span and
+        // is kept out of every scene; a frame captured before a take began goes to the scene before it, and so
+        // does every later open retake, whose take began later still.
+        var open = firstOpenRetake
+        while open < retakes.endIndex {
+            var retake = retakes[open]
+            guard capturePTS >= retake.takeBegan else { break }
+            if retake.fileStart == nil { retake.fileStart = partialTime }
             if capturePTS < retake.commandTime {
-                // A frame of the discarded take that arrived after the retake (capture latency).
-                if retake.fileStart == nil { retake.fileStart = partialTime }
                 retake.lastEnd = partialTime + frameDuration
-                retakes[retakes.count - 1] = retake
+                retakes[open] = retake
                 return
             }
             retake.fileEnd = partialTime
-            if retake.fileStart == nil { retake.fileStart = partialTime }
-            retakes[retakes.count - 1] = retake
+            retakes[open] = retake
             discarded = discarded + retake.discardedDuration
+            open += 1
+            firstOpenRetake = open
         }
         let fileTime = partialTime - discarded
         // A frame belongs to the latest scene begun at or before its capture time. A new segment (after record or

@@ -19,9 +19,9 @@ enum OutputFolderInspection {
                 state = writable(path).map { .notWritable(path: path, reason: $0) } ?? .writable
             }
         } else {
-            var parent = (path as NSString).deletingLastPathComponent
+            var parent = PathText.folder(of: path)
             while !parent.isEmpty && parent != "/" && !manager.fileExists(atPath: parent) {
-                parent = (parent as NSString).deletingLastPathComponent
+                parent = PathText.folder(of: parent)
             }
             if parent.isEmpty { parent = "." }
             measured = parent

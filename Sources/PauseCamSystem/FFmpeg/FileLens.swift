@@ -65,7 +65,7 @@ public final class FileLens: Camera, @unchecked Sendable {
         self.serialContext = serialContext
         format = reader.format
         isMJPEG = reader.isMJPEG
-        displayName = "File \(lens) (\((path as NSString).lastPathComponent))"
+        displayName = "File \(lens) (\(PathText.lastComponent(of: path)))"
         prepared = reader
     }
 

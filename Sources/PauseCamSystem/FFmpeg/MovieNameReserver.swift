@@ -86,7 +86,7 @@ struct MovieNameReserver {
 
     /// What to do about a path the kernel found too long (`ENAMETOOLONG`): which limit it passes, in bytes.
     static func nameTooLongAdvice(_ path: String) -> String {
-        let name = (path as NSString).lastPathComponent.utf8.count
+        let name = PathText.lastComponent(of: path).utf8.count
         let whole = path.utf8.count
         if name > ClipFileNames.maximumNameBytes {
             return "the file name is \(name) bytes and a file name holds at most \(ClipFileNames.maximumNameBytes); "

@@ -44,7 +44,7 @@ public final class AtomicSidecarStore: SidecarStore {
     /// Flushes the folder holding `path`, which makes the rename itself durable. The corresponding C calls are
     /// `open(O_DIRECTORY)` and `fsync`.
     static func synchronizeFolder(of path: String) throws(FileWriteError) {
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = PathText.folder(of: path)
         let directory = folder.isEmpty ? "." : folder
         let descriptor = try FileSystemCalls.openDirectory(directory)
         try FileSystemCalls.synchronize(descriptor, path: directory)

@@ -70,7 +70,7 @@ public struct EncoderSpeedCache: Sendable {
             measurement.samples.map { ["preset": $0.preset, "fps": $0.framesPerSecond] as [String: Any] }
         let data = try JSONSerialization.data(withJSONObject: ["version": 1, "entries": all],
                                               options: [.prettyPrinted, .sortedKeys])
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = PathText.folder(of: path)
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             let temporary = path + ".\(getpid()).tmp"

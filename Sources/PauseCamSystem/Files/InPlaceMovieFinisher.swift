@@ -129,7 +129,7 @@ struct InPlaceMovieFinisher {
         if case .failure(let failure) = retryingOnInterrupt({ link(partialPath, moviePath) }) {
             throw FileWriteError("link", path: moviePath, errno: failure)
         }
-        let folder = (moviePath as NSString).deletingLastPathComponent
+        let folder = PathText.folder(of: moviePath)
         if let directory = try? FileSystemCalls.openDirectory(folder.isEmpty ? "." : folder) {
             try? FileSystemCalls.synchronize(directory, path: folder)
             try? directory.close()

@@ -53,7 +53,7 @@ public final class LibEditLineReader: LineReader, @unchecked Sendable {
         using_history()
         stifle_history(1000)
         if let historyPath {
-            LineEditorSystemCalls.makeDirectories((historyPath as NSString).deletingLastPathComponent)
+            LineEditorSystemCalls.makeDirectories(PathText.folder(of: historyPath))
             _ = read_history(historyPath)
         }
         pausecam_rl_set_completion_function(libEditComplete)

@@ -69,6 +69,23 @@ final class SessionRetakeTests: XCTestCase {
                 commands: [(0, .record(name: "A")), (30, .retake), (60, .pause), (90, .resume(name: nil)),
                            (120, .stop)],
                 timer: 60, scenes: [(1, 0, 30), (2, 30, 60)], discarded: [30], spans: [0..<30]),
+            // The second retake throws away a scene that got no frame: the first retake's span is still the one
+            // left out, and C starts where B's discarded take began.
+            Row(name: "retake, chapter, retake at one instant",
+                commands: [(0, .record(name: "A")), (60, .chapter(name: "B")), (90, .retake),
+                           (90, .chapter(name: "C")), (90, .retake), (120, .stop)],
+                timer: 90, scenes: [(1, 0, 60), (3, 60, 90)], discarded: [30, 0], spans: [60..<90]),
+            Row(name: "retake right after a chapter",
+                commands: [(0, .record(name: "A")), (60, .chapter(name: "B")), (60, .retake), (90, .stop)],
+                timer: 90, scenes: [(1, 0, 60), (2, 60, 90)], discarded: [0], spans: []),
+            Row(name: "retake, chapter, a frame later retake",
+                commands: [(0, .record(name: "A")), (60, .chapter(name: "B")), (90, .retake),
+                           (90, .chapter(name: "C")), (91, .retake), (121, .stop)],
+                timer: 90, scenes: [(1, 0, 60), (3, 60, 90)], discarded: [30, 1], spans: [60..<90, 90..<91]),
+            Row(name: "retake, a frame of the new take, chapter, retake",
+                commands: [(0, .record(name: "A")), (60, .chapter(name: "B")), (90, .retake),
+                           (91, .chapter(name: "C")), (91, .retake), (121, .stop)],
+                timer: 91, scenes: [(1, 0, 60), (2, 60, 61), (3, 61, 91)], discarded: [30, 0], spans: [60..<90]),
         ]
         for row in rows {
             let session = run(row.commands, through: row.commands.last!.0 + 5)
