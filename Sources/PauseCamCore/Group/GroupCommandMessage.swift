@@ -59,6 +59,15 @@ public struct GroupCommandMessage: Codable, Sendable, Equatable {
         return "\(Int64(rate.numerator) / d)/\(Int64(rate.denominator) / d)"
     }
 
+    /// The first field outside what `GroupMessageDecoder` accepts (`at_ns`, `sent_ns`: `acceptedInstants`; `seq`: at
+    /// most `maximumSequenceNumber`), or `nil` when every one is in range. `fps` is checked by the decoder.
+    public var outOfRangeField: String? {
+        if !GroupMessageDecoder.acceptedInstants.contains(atNanoseconds) { return CodingKeys.atNanoseconds.rawValue }
+        if !GroupMessageDecoder.acceptedInstants.contains(sentNanoseconds) { return CodingKeys.sentNanoseconds.rawValue }
+        if seq > GroupMessageDecoder.maximumSequenceNumber { return CodingKeys.seq.rawValue }
+        return nil
+    }
+
     /// The JSON bytes published on the command topic (keys sorted, so a message is byte-for-byte reproducible).
     public func payload() -> [UInt8] {
         let encoder = JSONEncoder()
