@@ -96,4 +96,40 @@ final class GroupHostileMessagesEndToEndTests: XCTestCase {
                        "\(sidecar.scenes.flatMap(\.markers))")
         XCTAssertEqual(sidecar.group?.dropped?["out_of_range"], hostile.count, "\(String(describing: sidecar.group))")
     }
+
+    /// Retained statuses that crashed `ctl --group status` (a timer past what an `Int64` of nanoseconds holds, a
+    /// `seen_ns` whose age overflows) and one whose state would retitle and clear the terminal: every later call
+    /// still answers, lists only the member whose numbers are in range, and shows its state as the shell does.
+    func testCtlStatusSurvivesHostileRetainedStatusesAndShowsTheirTextVisibly() throws {
+        guard FileManager.default.isExecutableFile(atPath: publisher) else {
+            throw XCTSkip("\(publisher) is not installed (Debian package mosquitto-clients)")
+        }
+        let broker = try MosquittoBroker()
+        defer { broker.stop() }
+        let now = Int64(Date().timeIntervalSince1970 * 1e9)
+        func status(host: String, state: String = "idle", timer: String = "0", seen: String = "\(now)") -> String {
+            #"{"v":1,"host":"\#(host)","state":"\#(state)","scene":1,"timer":\#(timer),"dropped":0,"#
+                + #""seen_ns":\#(seen),"online":true,"fps":"30/1"}"#
+        }
+        for (host, payload) in [("cam-a", status(host: "cam-a", state: #"rec\u001b]0;PWNED\u0007\u001b[2J"#)),
+                                ("cam-b", status(host: "cam-b", timer: "1e10")),
+                                ("cam-c", status(host: "cam-c", seen: "\(Int64.min)")),
+                                ("cam-d", status(host: "cam-d", timer: "9.2233720368547758e9"))] {
+            let published = try ProcessRunner.run(publisher, ["-h", "127.0.0.1", "-p", "\(broker.port)", "-q", "1",
+                                                              "-r", "-t", "pausecam/studio/status/\(host)",
+                                                              "-m", payload])
+            XCTAssertEqual(published.status, 0, published.stderr)
+        }
+        for _ in 0..<2 {
+            let listed = try ProcessRunner.run(BinaryLocator.pausecam.path,
+                                               ["ctl", "--group", "studio", "--broker", broker.url, "--timeout", "10",
+                                                "status"])
+            XCTAssertEqual(listed.status, 0, listed.stdoutText + listed.stderr)
+            let lines = listed.stdoutText.split(separator: "\n")
+            XCTAssertEqual(lines.count, 1, listed.stdoutText)
+            XCTAssertTrue(listed.stdoutText.hasPrefix("cam-a: rec^[]0;PWNED^G^[[2J, scene 1"), listed.stdoutText)
+            XCTAssertFalse(listed.stdout.contains(0x1B), "an escape reached the terminal")
+            XCTAssertFalse(listed.stdout.contains(0x07), "a bell reached the terminal")
+        }
+    }
 }
