@@ -66,11 +66,15 @@ enum GroupCtl {
                                              + "(\(rates.sorted().joined(separator: ", ")) fps): nothing was sent\n")
             return 1
         }
+        let line = CommandParser.line(for: command)
+        if let problem = GroupCommandMessage.sizeProblem(group: group, from: sender, line: line, fps: rate) {
+            throw UsageError(problem)
+        }
         let now = ClockPairReading.read().realtimeNanoseconds
         let at = EpochGrid(rate: rate).effectiveTime(now: now, lead: lead)
         let message = GroupCommandMessage(group: group, from: sender,
                                           seq: GroupMember.firstSequenceNumber(realtimeNanoseconds: now),
-                                          command: CommandParser.line(for: command), atNanoseconds: at,
+                                          command: line, atNanoseconds: at,
                                           sentNanoseconds: now, fps: rate)
         try bus.publish(GroupBusMessage(topic: topics.command, payload: message.payload()))
         guard inbox.wait(until: deadline, for: { $0.echoed.contains(message.seq) }) else {

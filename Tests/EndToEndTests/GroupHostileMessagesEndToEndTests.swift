@@ -132,4 +132,46 @@ final class GroupHostileMessagesEndToEndTests: XCTestCase {
             XCTAssertFalse(listed.stdout.contains(0x07), "a bell reached the terminal")
         }
     }
+
+    /// A mark whose group message would pass the 4 KiB every member reads is refused before it is sent, in the shell
+    /// and by `ctl --group`, saying so; a long mark that fits goes round the group and lands in the clip.
+    func testAMarkTooLongForTheGroupIsRefusedBeforeItIsSent() throws {
+        let broker = try MosquittoBroker()
+        defer { broker.stop() }
+        let directory = try ProcessRunner.temporaryDirectory("group-long-mark")
+        let member = try member(broker: broker, in: directory)
+        XCTAssertTrue(wait(member, for: "joined group studio"), member.stdout + member.stderr)
+        member.send("record Take")
+        XCTAssertTrue(wait(member, for: "recording scene 1"), member.stdout + member.stderr)
+
+        let fits = String(repeating: "f", count: 3_500)
+        let tooLong = String(repeating: "x", count: 4_200)
+        member.send("mark \(tooLong)")
+        member.send("mark \(fits)")
+        XCTAssertTrue(wait(member, for: "sent to group studio: mark fff"), member.stdout + member.stderr)
+        let deadline = Date().addingTimeInterval(30)
+        while !member.stderr.contains("\"mark\" is too long for the group") && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        XCTAssertTrue(member.stderr.contains("\"mark\" is too long for the group"), member.stderr)
+        XCTAssertTrue(member.stderr.contains("members read at most 4096"), member.stderr)
+        XCTAssertFalse(member.stdout.contains("sent to group studio: mark xxx"), member.stdout)
+
+        let sent = try ProcessRunner.run(BinaryLocator.pausecam.path,
+                                         ["ctl", "--group", "studio", "--broker", broker.url, "--timeout", "10",
+                                          "mark", tooLong])
+        XCTAssertEqual(sent.status, 2, sent.stdoutText + sent.stderr)
+        XCTAssertTrue(sent.stderr.contains("\"mark\" is too long for the group"), sent.stderr)
+        XCTAssertFalse(sent.stdoutText.contains("ok sent"), sent.stdoutText)
+
+        guard member.process.isRunning else { return XCTFail("the member died: " + member.stdout + member.stderr) }
+        member.send("stop")
+        XCTAssertTrue(wait(member, for: "saved "), member.stdout + member.stderr)
+        member.send("quit")
+        member.closeInput()
+        XCTAssertEqual(member.waitForExit(seconds: 60), 1, "the refused mark is a failed command: " + member.stderr)
+        let sidecar = try Sidecar.decode(Data(contentsOf: directory.appendingPathComponent("cam-a/group-cam-a.json")))
+        XCTAssertEqual(sidecar.scenes.flatMap(\.markers).map(\.text), [fits])
+        XCTAssertNil(sidecar.group?.dropped, "nothing oversized was published: \(String(describing: sidecar.group))")
+    }
 }

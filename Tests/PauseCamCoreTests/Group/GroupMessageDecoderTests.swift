@@ -167,4 +167,30 @@ final class GroupMessageDecoderTests: XCTestCase {
             return XCTFail("timer 1e400 was read")
         }
     }
+
+    /// The size a sender checks is the decoder's own limit, counted on the JSON as published (escapes included),
+    /// with every number at its longest: what passes the check is never dropped as oversized.
+    func testSizeProblemUsesTheDecodersLimitOnTheEncodedMessage() {
+        func problem(_ line: String) -> String? {
+            GroupCommandMessage.sizeProblem(group: "studio", from: "cam-a", line: line, fps: FrameRate(30000, 1001))
+        }
+        var longest = 0
+        for count in stride(from: 3_900, through: 4_100, by: 1) where problem("mark " + String(repeating: "a", count: count)) == nil {
+            longest = count
+        }
+        XCTAssertGreaterThan(longest, 3_900)
+        let line = "mark " + String(repeating: "a", count: longest)
+        let message = GroupCommandMessage(group: "studio", from: "cam-a", seq: GroupMessageDecoder.maximumSequenceNumber,
+                                          command: line, atNanoseconds: GroupMessageDecoder.acceptedInstants.upperBound,
+                                          sentNanoseconds: GroupMessageDecoder.acceptedInstants.upperBound,
+                                          fps: FrameRate(30000, 1001))
+        guard case .command = decoder.decode(GroupBusMessage(topic: commandTopic, payload: message.payload())) else {
+            return XCTFail("the longest mark that passes the check was dropped")
+        }
+        XCTAssertEqual(message.payload().count, GroupMessageDecoder.maximumPayloadBytes)
+        XCTAssertNotNil(problem(line + "a"))
+        // Each ESC is six bytes of JSON (\u001b): 700 of them do not fit, though the text is 700 characters.
+        XCTAssertNotNil(problem("mark " + String(repeating: "\u{1B}", count: 700)))
+        XCTAssertTrue(problem("chapter " + String(repeating: "b", count: 5_000))?.hasPrefix("\"chapter\" is too long") ?? false)
+    }
 }
