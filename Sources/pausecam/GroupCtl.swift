@@ -66,11 +66,15 @@ enum GroupCtl {
                                              + "(\(rates.sorted().joined(separator: ", ")) fps): nothing was sent\n")
             return 1
         }
+        let line = CommandParser.line(for: command)
+        if let problem = GroupCommandMessage.sizeProblem(group: group, from: sender, line: line, fps: rate) {
+            throw UsageError(problem)
+        }
         let now = ClockPairReading.read().realtimeNanoseconds
         let at = EpochGrid(rate: rate).effectiveTime(now: now, lead: lead)
         let message = GroupCommandMessage(group: group, from: sender,
                                           seq: GroupMember.firstSequenceNumber(realtimeNanoseconds: now),
-                                          command: CommandParser.line(for: command), atNanoseconds: at,
+                                          command: line, atNanoseconds: at,
                                           sentNanoseconds: now, fps: rate)
         try bus.publish(GroupBusMessage(topic: topics.command, payload: message.payload()))
         guard inbox.wait(until: deadline, for: { $0.echoed.contains(message.seq) }) else {
@@ -84,25 +88,29 @@ enum GroupCtl {
         return 0
     }
 
-    /// One member's status line.
+    /// One member's status line. Its text came from whoever published on the broker: control characters are shown
+    /// visibly (`VisibleText`, as the shell shows a remote's mark), and its numbers, range-checked by the decoder,
+    /// are printed with arithmetic that cannot trap.
     static func line(for member: GroupStatusMessage, now: Int64) -> String {
+        let host = VisibleText.escaped(member.host)
         guard member.online else {
-            return "\(member.host): offline (last seen \(ago(member.seenNanoseconds, now)))"
+            return "\(host): offline (last seen \(ago(member.seenNanoseconds, now)))"
         }
-        var parts = ["\(member.host): \(member.state)", "scene \(member.scene)",
-                     "timer \(DurationParser.clockString(MediaTime.nanoseconds(Int64(member.timer * 1e9))))",
+        let timer = Int64(exactly: (member.timer * 1e9).rounded()) ?? 0
+        var parts = ["\(host): \(VisibleText.escaped(member.state))", "scene \(member.scene)",
+                     "timer \(DurationParser.clockString(MediaTime.nanoseconds(timer)))",
                      "dropped \(member.dropped)"]
         if let disk = member.diskLeftBytes { parts.append("disk left \(disk / 1_000_000) MB") }
         parts.append("seen \(ago(member.seenNanoseconds, now))")
         if let error = member.clockErrorNanoseconds {
             parts.append("clock error ±" + String(format: "%.3f", Double(error) / 1e6) + " ms")
         }
-        if let fps = member.fps { parts.append("\(fps) fps") }
+        if let fps = member.fps { parts.append("\(VisibleText.escaped(fps)) fps") }
         return parts.joined(separator: ", ")
     }
 
     private static func ago(_ seen: Int64, _ now: Int64) -> String {
-        String(format: "%.1f", max(0, Double(now - seen) / 1e9)) + " s ago"
+        String(format: "%.1f", max(0, (Double(now) - Double(seen)) / 1e9)) + " s ago"
     }
 
     private static func frameRate(_ text: String) -> FrameRate? {

@@ -59,6 +59,30 @@ public struct GroupCommandMessage: Codable, Sendable, Equatable {
         return "\(Int64(rate.numerator) / d)/\(Int64(rate.denominator) / d)"
     }
 
+    /// The first field outside what `GroupMessageDecoder` accepts (`at_ns`, `sent_ns`: `acceptedInstants`; `seq`: at
+    /// most `maximumSequenceNumber`), or `nil` when every one is in range. `fps` is checked by the decoder.
+    public var outOfRangeField: String? {
+        if !GroupMessageDecoder.acceptedInstants.contains(atNanoseconds) { return CodingKeys.atNanoseconds.rawValue }
+        if !GroupMessageDecoder.acceptedInstants.contains(sentNanoseconds) { return CodingKeys.sentNanoseconds.rawValue }
+        if seq > GroupMessageDecoder.maximumSequenceNumber { return CodingKeys.seq.rawValue }
+        return nil
+    }
+
+    /// Why the command `line` cannot go to `group` from `from` at `fps`, or `nil` when it can: the message it makes,
+    /// with its numbers at their longest, would pass `GroupMessageDecoder.maximumPayloadBytes`, so every member
+    /// (and `ctl --group`, waiting for it to come back) would drop it. Asked before anything is published.
+    public static func sizeProblem(group: String, from: String, line: String, fps: FrameRate) -> String? {
+        let longest = GroupMessageDecoder.acceptedInstants.upperBound
+        let message = GroupCommandMessage(group: group, from: from, seq: GroupMessageDecoder.maximumSequenceNumber,
+                                          command: line, atNanoseconds: longest, sentNanoseconds: longest, fps: fps)
+        let size = message.payload().count
+        let limit = GroupMessageDecoder.maximumPayloadBytes
+        guard size > limit else { return nil }
+        let word = line.split(separator: " ", maxSplits: 1).first.map(String.init) ?? line
+        return "\"\(word)\" is too long for the group: its message would be \(size) bytes and members read at most "
+            + "\(limit); shorten its text by \(size - limit) bytes or more (nothing was sent)"
+    }
+
     /// The JSON bytes published on the command topic (keys sorted, so a message is byte-for-byte reproducible).
     public func payload() -> [UInt8] {
         let encoder = JSONEncoder()

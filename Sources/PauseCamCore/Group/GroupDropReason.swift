@@ -5,6 +5,9 @@ public enum GroupDropReason: String, Sendable, Equatable, CaseIterable {
     case oversized
     /// Not JSON, another schema version, a missing or mistyped field.
     case wrongSchema = "wrong_schema"
+    /// A time or number outside what any sender writes (`GroupMessageDecoder`'s ranges: an instant before 1970 or
+    /// after 2100, a rate outside 1–240 fps, a negative count…): arithmetic on it could overflow.
+    case outOfRange = "out_of_range"
     /// Says it belongs to another group, or came on another group's topic.
     case otherGroup = "other_group"
     /// A command line that is not one of the group's recording commands, or not the shell grammar at all.

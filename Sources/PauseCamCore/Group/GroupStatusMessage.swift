@@ -61,6 +61,21 @@ public struct GroupStatusMessage: Codable, Sendable, Equatable {
                            seenNanoseconds: seenNanoseconds, clockErrorNanoseconds: nil, online: false, fps: fps)
     }
 
+    /// The first field outside what `GroupMessageDecoder` accepts, or `nil` when every one is in range: `seen_ns` in
+    /// `acceptedInstants`; `timer` finite, from 0 to `maximumTimerSeconds`; `scene`, `dropped`, `disk_left_bytes` and
+    /// `clock_error_ns` not negative. `fps` is checked by the decoder.
+    public var outOfRangeField: String? {
+        if !GroupMessageDecoder.acceptedInstants.contains(seenNanoseconds) { return CodingKeys.seenNanoseconds.rawValue }
+        if !(timer.isFinite && (0...GroupMessageDecoder.maximumTimerSeconds).contains(timer)) {
+            return CodingKeys.timer.rawValue
+        }
+        if scene < 0 { return CodingKeys.scene.rawValue }
+        if dropped < 0 { return CodingKeys.dropped.rawValue }
+        if let bytes = diskLeftBytes, bytes < 0 { return CodingKeys.diskLeftBytes.rawValue }
+        if let error = clockErrorNanoseconds, error < 0 { return CodingKeys.clockErrorNanoseconds.rawValue }
+        return nil
+    }
+
     /// The JSON bytes published, retained, on the member's status topic.
     public func payload() -> [UInt8] {
         let encoder = JSONEncoder()

@@ -5,6 +5,10 @@ extension RigController {
     /// Publishes `command` to the group; the reply says when it takes effect. A `record --countdown` counts down
     /// here first (`countdownSeconds`), then the group's `record` is sent.
     func sendToGroup(_ command: Command, from source: CommandSource, via group: GroupMember) -> Reply {
+        if let problem = GroupCommandMessage.sizeProblem(group: group.settings.name, from: group.host,
+                                                         line: CommandParser.line(for: command), fps: group.rate) {
+            return .failed("group \(group.settings.name): \(problem)")
+        }
         var command = command
         if case .record(let name, let requested) = command {
             let seconds = countdownSeconds(requested, source: source)

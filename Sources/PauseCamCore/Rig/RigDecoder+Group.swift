@@ -58,6 +58,13 @@ extension RigDecoder {
             report("\(key.rawValue) needs \(other.rawValue) beside it (a client certificate and its key go together)",
                    at: f.keyNode(key)?.mark ?? node.mark, path: path)
         }
+        // Read when the member starts, by this process: a named pipe or a device would hang that start.
+        let readFiles = [(GroupKey.passwordFile, passwordFile, "a regular file with the password on its first line")]
+            + [GroupKey.cafile, .certfile, .keyfile].map { ($0, files[$0], "a PEM file") }
+        for (key, written, what) in readFiles {
+            guard let written, let n = f[key], let problem = surroundings.movieFileProblem(written) else { continue }
+            report("\(written) \(problem); give \(what)", at: n.mark, path: path.child(key))
+        }
         guard let name, let broker else { return nil }
         return GroupSettings(name: name, broker: broker, host: host, lead: lead ?? GroupSettings.defaultLead,
                              requireSync: requireSync ?? true, username: username, passwordFile: passwordFile,

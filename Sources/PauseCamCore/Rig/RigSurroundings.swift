@@ -5,6 +5,7 @@
 public struct RigSurroundings: Sendable {
     /// Why the movie at this path (as `RigDecoder.resolve(moviePath:rigFile:)` made it) cannot be a lens — it does
     /// not exist, or is a named pipe, a device, a folder: what it is instead — or `nil` when it is a regular file.
+    /// Asked too of the files a `group:` reads (`password_file`, the TLS files), as written in the rig.
     /// `check` thus finds what a run would fail on, with the rig file's position. The answer must come without
     /// opening the path: opening a named pipe waits for a writer forever.
     public var movieFileProblem: @Sendable (String) -> String?

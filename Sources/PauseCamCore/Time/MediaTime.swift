@@ -83,6 +83,16 @@ public struct MediaTime: Sendable, Hashable, CustomStringConvertible {
         return MediaTime(value: difference, timescale: scale)
     }
 
+    /// The sum as `adding` makes it, or, when that overflows, the time furthest from zero its timescale holds on
+    /// the sum's side (`Int64.max` or `Int64.min` ticks): for times computed from outside numbers, where an answer
+    /// far off in the future or past is harmless and a trap is not.
+    public func saturatingAdding(_ other: MediaTime) -> MediaTime {
+        if let sum = try? adding(other) { return sum }
+        // The exact sum's sign: a/s + b/t has the sign of a·t + b·s (under 2^95 in magnitude).
+        let crossed = Int128(value) * Int128(other.timescale) + Int128(other.value) * Int128(timescale)
+        return MediaTime(value: crossed < 0 ? .min : .max, timescale: MediaTime.commonTimescale(timescale, other.timescale))
+    }
+
     /// This time `count` times over (a frame duration × a frame count, say).
     public func multiplied(by count: Int64) throws(MediaTimeError) -> MediaTime {
         let (product, overflow) = value.multipliedReportingOverflow(by: count)

@@ -149,10 +149,14 @@ public struct OutputClock: Sendable {
     }
 
     /// Slot `index` of the grid of `frameDuration` anchored at `anchor`: the time this clock stamps it with, to
-    /// the tick, so a caller that computes a command's time here meets the slot exactly.
+    /// the tick, so a caller that computes a command's time here meets the slot exactly. An index whose slot lies
+    /// beyond what a `MediaTime` holds gives the furthest time on its side, never a trap (a group command's slot
+    /// comes from another host).
     static func slotTime(anchor: MediaTime, index: Int64, frameDuration: MediaTime) -> MediaTime {
-        let offset = (try? frameDuration.multiplied(by: index)) ?? .zero
-        return anchor + offset
+        guard let offset = try? frameDuration.multiplied(by: index) else {
+            return MediaTime(value: (index < 0) == (frameDuration.value < 0) ? .max : .min, timescale: anchor.timescale)
+        }
+        return anchor.saturatingAdding(offset)
     }
 
     /// The smallest index whose slot on the grid anchored at `anchor` is at or after `time`.

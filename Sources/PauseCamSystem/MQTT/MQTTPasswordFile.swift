@@ -9,15 +9,24 @@ public enum MQTTPasswordFile {
     static let maximumBytes = 4096
 
     /// The file's first line, without its line end (`\n` or `\r\n`). An empty first line is an error: a broker set up
-    /// with credentials refuses an empty password, and the user meant to write one. The corresponding C functions
-    /// is `open`.
+    /// with credentials refuses an empty password, and the user meant to write one. Only a regular file is read:
+    /// the path is looked at with `stat` before it is opened, since opening a named pipe waits for a writer (the
+    /// member's start would hang), and opened without blocking and looked at again, for a path replaced between
+    /// the two. The corresponding C functions are `stat`, `open` and `fstat`.
     public static func read(path: String) throws(MQTTError) -> String {
-        let opened = retryingOnInterrupt { open(path, O_RDONLY | O_CLOEXEC) }
+        var info = stat()
+        if stat(path, &info) == 0, let kind = RigFileReader.nonRegularKind(info.st_mode) {
+            throw .passwordFile(path: path, reason: "it is \(kind), not a regular file")
+        }
+        let opened = retryingOnInterrupt { open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
         guard case .success(let number) = opened else {
             if case .failure(let failure) = opened { throw .passwordFile(path: path, reason: failure.message) }
             preconditionFailure("a Result is a success or a failure")
         }
         let file = FileDescriptor(owning: number)
+        if fstat(file.rawValue, &info) == 0, let kind = RigFileReader.nonRegularKind(info.st_mode) {
+            throw .passwordFile(path: path, reason: "it is \(kind), not a regular file")
+        }
         var bytes = [UInt8](repeating: 0, count: maximumBytes)
         var filled = 0
         while filled < bytes.count {

@@ -84,4 +84,113 @@ final class GroupMessageDecoderTests: XCTestCase {
         XCTAssertNil(read.fps)
         XCTAssertNil(read.diskLeftBytes)
     }
+
+    /// A command JSON with the given field texts (numbers as written, strings quoted by the caller).
+    private func command(at: String = "1000", sent: String = "900", seq: String = "7", fps: String = #""30/1""#)
+        -> GroupBusMessage {
+        GroupBusMessage(topic: commandTopic, payload: json(
+            #"{"v":1,"group":"studio","from":"x","seq":\#(seq),"command":"stop","at_ns":\#(at),"sent_ns":\#(sent),"#
+            + #""fps":\#(fps)}"#))
+    }
+
+    func testTimesAndNumbersOutOfRangeAreDroppedAsOutOfRange() {
+        let last = GroupMessageDecoder.acceptedInstants.upperBound
+        let rows: [(String, GroupBusMessage, GroupDropReason?)] = [
+            ("at_ns Int64.max", command(at: "\(Int64.max)"), .outOfRange),
+            ("at_ns Int64.min", command(at: "\(Int64.min)"), .outOfRange),
+            ("at_ns -1", command(at: "-1"), .outOfRange),
+            ("at_ns after 2100", command(at: "\(last + 1)"), .outOfRange),
+            ("at_ns at 2100", command(at: "\(last)"), nil),
+            ("at_ns 0", command(at: "0"), nil),
+            ("sent_ns Int64.max", command(sent: "\(Int64.max)"), .outOfRange),
+            ("sent_ns negative", command(sent: "-5"), .outOfRange),
+            ("at_ns beyond Int64", command(at: "9223372036854775808"), .wrongSchema),
+            ("at_ns fractional", command(at: "1.5"), .wrongSchema),
+            ("seq UInt64.max", command(seq: "\(UInt64.max)"), .outOfRange),
+            ("seq 2^53", command(seq: "\(UInt64(1) << 53)"), nil),
+            ("seq 2^53 + 1", command(seq: "\((UInt64(1) << 53) + 1)"), .outOfRange),
+            ("seq negative", command(seq: "-1"), .wrongSchema),
+            ("fps 0/1", command(fps: #""0/1""#), .outOfRange),
+            ("fps 30/0", command(fps: #""30/0""#), .outOfRange),
+            ("fps -30/-1", command(fps: #""-30/-1""#), .outOfRange),
+            ("fps Int32.max", command(fps: #""2147483647/1""#), .outOfRange),
+            ("fps 241/1", command(fps: #""241/1""#), .outOfRange),
+            ("fps 1/2", command(fps: #""1/2""#), .outOfRange),
+            ("fps without a slash", command(fps: #""30""#), .outOfRange),
+            ("fps text", command(fps: #""NaN""#), .outOfRange),
+            ("fps a number", command(fps: "30"), .wrongSchema),
+            ("fps 240/1", command(fps: #""240/1""#), nil),
+            ("fps 30000/1001", command(fps: #""30000/1001""#), nil),
+        ]
+        for (name, message, reason) in rows {
+            let decoded = decoder.decode(message)
+            if let reason {
+                XCTAssertEqual(decoded, .dropped(reason), name)
+            } else if case .dropped(let why) = decoded {
+                XCTFail("\(name): dropped as \(why)")
+            }
+        }
+        guard case .command(let reduced, _) = decoder.decode(command(fps: #""60/2""#)) else {
+            return XCTFail("60/2 fps dropped")
+        }
+        XCTAssertEqual(reduced.fps, "30/1", "a rate is compared in its reduced form")
+    }
+
+    func testStatusesOutOfRangeAreDroppedAsOutOfRange() {
+        let topic = "pausecam/studio/status/cam-b"
+        func status(_ fields: String) -> GroupBusMessage {
+            GroupBusMessage(topic: topic, payload: json(#"{"v":1,"host":"cam-b","state":"idle","online":true,"#
+                                                        + fields + "}"))
+        }
+        let rows: [(String, String, GroupDropReason?)] = [
+            ("timer 1e10", #""scene":0,"timer":1e10,"dropped":0,"seen_ns":1"#, .outOfRange),
+            ("timer negative", #""scene":0,"timer":-1,"dropped":0,"seen_ns":1"#, .outOfRange),
+            ("seen_ns Int64.min", #""scene":0,"timer":0,"dropped":0,"seen_ns":-9223372036854775808"#, .outOfRange),
+            ("seen_ns Int64.max", #""scene":0,"timer":0,"dropped":0,"seen_ns":9223372036854775807"#, .outOfRange),
+            ("scene negative", #""scene":-1,"timer":0,"dropped":0,"seen_ns":1"#, .outOfRange),
+            ("dropped negative", #""scene":0,"timer":0,"dropped":-1,"seen_ns":1"#, .outOfRange),
+            ("disk negative", #""scene":0,"timer":0,"dropped":0,"seen_ns":1,"disk_left_bytes":-1"#, .outOfRange),
+            ("clock error negative", #""scene":0,"timer":0,"dropped":0,"seen_ns":1,"clock_error_ns":-1"#, .outOfRange),
+            ("fps 0/0", #""scene":0,"timer":0,"dropped":0,"seen_ns":1,"fps":"0/0""#, .outOfRange),
+            ("timer 1e9", #""scene":0,"timer":1e9,"dropped":0,"seen_ns":1,"fps":"30/1""#, nil),
+        ]
+        for (name, fields, reason) in rows {
+            let decoded = decoder.decode(status(fields))
+            if let reason {
+                XCTAssertEqual(decoded, .dropped(reason), name)
+            } else if case .dropped(let why) = decoded {
+                XCTFail("\(name): dropped as \(why)")
+            }
+        }
+        // JSON allows 1e400; whether Foundation refuses it or reads it as infinity, it is dropped.
+        guard case .dropped = decoder.decode(status(#""scene":0,"timer":1e400,"dropped":0,"seen_ns":1"#)) else {
+            return XCTFail("timer 1e400 was read")
+        }
+    }
+
+    /// The size a sender checks is the decoder's own limit, counted on the JSON as published (escapes included),
+    /// with every number at its longest: what passes the check is never dropped as oversized.
+    func testSizeProblemUsesTheDecodersLimitOnTheEncodedMessage() {
+        func problem(_ line: String) -> String? {
+            GroupCommandMessage.sizeProblem(group: "studio", from: "cam-a", line: line, fps: FrameRate(30000, 1001))
+        }
+        var longest = 0
+        for count in stride(from: 3_900, through: 4_100, by: 1) where problem("mark " + String(repeating: "a", count: count)) == nil {
+            longest = count
+        }
+        XCTAssertGreaterThan(longest, 3_900)
+        let line = "mark " + String(repeating: "a", count: longest)
+        let message = GroupCommandMessage(group: "studio", from: "cam-a", seq: GroupMessageDecoder.maximumSequenceNumber,
+                                          command: line, atNanoseconds: GroupMessageDecoder.acceptedInstants.upperBound,
+                                          sentNanoseconds: GroupMessageDecoder.acceptedInstants.upperBound,
+                                          fps: FrameRate(30000, 1001))
+        guard case .command = decoder.decode(GroupBusMessage(topic: commandTopic, payload: message.payload())) else {
+            return XCTFail("the longest mark that passes the check was dropped")
+        }
+        XCTAssertEqual(message.payload().count, GroupMessageDecoder.maximumPayloadBytes)
+        XCTAssertNotNil(problem(line + "a"))
+        // Each ESC is six bytes of JSON (\u001b): 700 of them do not fit, though the text is 700 characters.
+        XCTAssertNotNil(problem("mark " + String(repeating: "\u{1B}", count: 700)))
+        XCTAssertTrue(problem("chapter " + String(repeating: "b", count: 5_000))?.hasPrefix("\"chapter\" is too long") ?? false)
+    }
 }

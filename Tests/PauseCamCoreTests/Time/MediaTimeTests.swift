@@ -96,4 +96,21 @@ final class MediaTimeArithmeticTests: XCTestCase {
         XCTAssertEqual(FrameRate(60, 2).description, "30")
         XCTAssertEqual(FrameRate(25).description, "25")
     }
+
+    func testSaturatingAddingTable() {
+        let rows: [(MediaTime, MediaTime, MediaTime)] = [
+            (.seconds(1), .milliseconds(500), .milliseconds(1500)),
+            (MediaTime(value: .max, timescale: 1000), .milliseconds(1), MediaTime(value: .max, timescale: 1000)),
+            (MediaTime(value: .min, timescale: 1000), .milliseconds(-1), MediaTime(value: .min, timescale: 1000)),
+            // The rescale to nanoseconds overflows: the sum's side decides the bound.
+            (.seconds(.max), .nanoseconds(-1), MediaTime(value: .max, timescale: 1_000_000_000)),
+            (.seconds(.min), .nanoseconds(.max), MediaTime(value: .min, timescale: 1_000_000_000)),
+            (.nanoseconds(.max), .nanoseconds(.min), .nanoseconds(-1)),
+        ]
+        for (a, b, sum) in rows {
+            let result = a.saturatingAdding(b)
+            XCTAssertEqual(result, sum, "\(a) + \(b)")
+            XCTAssertEqual(result.timescale, sum.timescale, "\(a) + \(b)")
+        }
+    }
 }

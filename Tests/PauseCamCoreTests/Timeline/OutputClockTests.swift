@@ -231,4 +231,16 @@ final class OutputClockTests: XCTestCase {
             }
         }
     }
+
+    /// A slot index from another host (a group command's) can be anything: far slots give far times, never a trap.
+    func testSlotTimesOfExtremeIndicesSaturateInsteadOfTrapping() {
+        let anchor = MediaTime.nanoseconds(-1_796_433_234_592_842_495)
+        let frame = FrameRate(30).frameDuration
+        // Int64.max ns on a 30 fps grid: the slot past it, whose time no nanosecond count holds.
+        let far = OutputClock.slotTime(anchor: anchor, index: 276_701_161_106, frameDuration: frame)
+        XCTAssertGreaterThan(far, .seconds(7_000_000_000))
+        XCTAssertEqual(OutputClock.slotTime(anchor: anchor, index: .max, frameDuration: frame).value, .max)
+        XCTAssertEqual(OutputClock.slotTime(anchor: anchor, index: .min, frameDuration: frame).value, .min)
+        XCTAssertEqual(OutputClock.slotTime(anchor: .zero, index: 30, frameDuration: frame), .seconds(1))
+    }
 }

@@ -38,4 +38,16 @@ final class MQTTPasswordFileTests: XCTestCase {
             XCTAssertEqual(error as? MQTTError, .passwordFile(path: empty, reason: "its first line is empty"))
         }
     }
+
+    /// A named pipe would block `open` until a writer came: it is refused from `stat` alone, never opened.
+    func testANamedPipeOrAFolderIsRefusedWithoutBeingOpened() throws {
+        let pipe = folder.appendingPathComponent("fifo").path
+        XCTAssertEqual(mkfifo(pipe, 0o600), 0)
+        XCTAssertThrowsError(try MQTTPasswordFile.read(path: pipe)) { error in
+            XCTAssertEqual(error as? MQTTError, .passwordFile(path: pipe, reason: "it is a named pipe, not a regular file"))
+        }
+        XCTAssertThrowsError(try MQTTPasswordFile.read(path: folder.path)) { error in
+            XCTAssertEqual(error as? MQTTError, .passwordFile(path: folder.path, reason: "it is a folder, not a regular file"))
+        }
+    }
 }
