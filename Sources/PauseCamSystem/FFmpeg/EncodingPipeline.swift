@@ -69,8 +69,8 @@ final class EncodingPipeline: @unchecked Sendable {
     static let audioChunksInFlight = 512
     private let videoThreadEnded = DispatchGroup()
     private let audioThreadEnded = DispatchGroup()
-    /// Sees the x264 and audio threads' work; `nil` in the program.
-    private let observer: (any EncodingStageObserver)?
+    /// Sees the x264 and audio threads' work (`SystemHooks`); `nil` in the program's normal runs.
+    private let hooks: (any SystemHooks)?
     /// Guards the threads' failures.
     private let failureLock = NSLock()
     private var audioFailure: Error?
@@ -92,11 +92,11 @@ final class EncodingPipeline: @unchecked Sendable {
     /// Opens the encoders, writes the `.partial` header and starts the x264 and audio threads. Audio is taken from
     /// `audioChunks` when given (its owner closes it when no more comes), else from a channel of the pipeline's own;
     /// with `copiedSound` (an ISO) there is no AAC encoder, and the audio thread muxes the program's packets.
-    /// `sharedAudio` receives every packet the audio encoder makes, for the ISOs. `observer` is a test's view into
-    /// the two threads; the program passes none.
+    /// `sharedAudio` receives every packet the audio encoder makes, for the ISOs. `hooks` is a test's view into the
+    /// two threads (or a fault injection); the program normally passes none.
     init(partialPath: String, settings: MovieSettings, audioChunks: BoundedChannel<AudioChunk>? = nil,
          copiedSound: CopiedSound? = nil, sharedAudio: SharedAudioTrack? = nil,
-         observer: (any EncodingStageObserver)? = nil) throws {
+         hooks: (any SystemHooks)? = nil) throws {
         let muxer = try PartialMovieMuxer(path: partialPath, container: settings.container)
         let globalHeader = muxer.wantsGlobalHeader
         let passesJPEGThrough = settings.videoCoding == .jpegPassThrough
@@ -124,8 +124,8 @@ final class EncodingPipeline: @unchecked Sendable {
         copiedPackets = copiedSound?.packets
         self.sharedAudio = sharedAudio
         self.audioChunks = audioChunks ?? BoundedChannel(capacity: Self.audioChunksInFlight, policy: .block)
-        self.observer = observer
-        scaler = CanvasScaler(width: settings.width, height: settings.height)
+        self.hooks = hooks
+        scaler = CanvasScaler(width: settings.width, height: settings.height, hooks: hooks)
         if video != nil { startThread("PauseCam x264", ended: videoThreadEnded) { [self] in runVideoThread() } }
         if copiedPackets != nil {
             startThread("PauseCam ISO sound", ended: audioThreadEnded) { [self] in runCopiedSoundThread() }
@@ -187,7 +187,7 @@ final class EncodingPipeline: @unchecked Sendable {
     /// drains, so the caller never waits forever.
     private func runVideoThread() {
         while let work = pictures.receive() {
-            observer?.willHandle(.x264)
+            hooks?.willHandle(.x264)
             switch work {
             case let .picture(handOff, fileTime, keyframe):
                 if let previous = lastPicture { scaler.recycle(previous) }
@@ -196,7 +196,7 @@ final class EncodingPipeline: @unchecked Sendable {
             case let .repeatLast(fileTime, keyframe):
                 if let lastPicture { encodeOnWorker(lastPicture, at: fileTime, keyframe: keyframe) }
             }
-            observer?.didHandle(.x264)
+            hooks?.didHandle(.x264)
         }
     }
 
@@ -221,7 +221,7 @@ final class EncodingPipeline: @unchecked Sendable {
     /// The audio thread: encodes every chunk in order until the channel closes; after an error it only drains.
     private func runAudioThread() {
         while let chunk = audioChunks.receive() {
-            observer?.willHandle(.audio)
+            hooks?.willHandle(.audio)
             if let audio, failureLock.withLock({ audioFailure == nil }) {
                 do {
                     try audio.append(chunk, emit: emitAudio)
@@ -229,7 +229,7 @@ final class EncodingPipeline: @unchecked Sendable {
                     failureLock.withLock { audioFailure = error }
                 }
             }
-            observer?.didHandle(.audio)
+            hooks?.didHandle(.audio)
         }
     }
 
@@ -244,7 +244,7 @@ final class EncodingPipeline: @unchecked Sendable {
     private func runCopiedSoundThread() {
         guard let copiedPackets else { return }
         while let packet = copiedPackets.receive() {
-            observer?.willHandle(.audio)
+            hooks?.willHandle(.audio)
             if failureLock.withLock({ audioFailure == nil }) {
                 do {
                     try packets.write(packet)
@@ -253,7 +253,7 @@ final class EncodingPipeline: @unchecked Sendable {
                     failureLock.withLock { audioFailure = error }
                 }
             }
-            observer?.didHandle(.audio)
+            hooks?.didHandle(.audio)
         }
     }
 

@@ -70,50 +70,47 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
     /// The `.partial` opened read-only beside the encoder's own descriptor, to notice its deletion (`fstat`'s
     /// link count drops to 0); `nil` if it could not be opened.
     private let partialWatch: FileDescriptor?
-    /// Fault injection: extra time spent on each video frame (see `MovieWriterFactory`).
-    private let extraEncodeMicroseconds: UInt32
-    /// Fault injection: extra time spent opening the movie (see `MovieWriterFactory`).
-    private let extraOpenMicroseconds: UInt32
     /// Made by the encoder thread once it has opened the movie (under `lock`); after `finish` or `abort`, the
     /// caller's. `nil` before the open, and for good when it failed.
     private var pipeline: EncodingPipeline?
-    /// Fault injection: the remux waits until this file exists (see `MovieWriterFactory`), at most `remuxGateLimit`.
-    private let remuxGate: String?
-    private static let remuxGateLimit = Duration.seconds(120)
     /// mov/mp4 are finished in place (`InPlaceMovieFinisher`); `false` copies them (`ChapterRemuxer`), as the
     /// benchmark and the comparison tests do.
     let finishesInPlace: Bool
     /// In place for mov/mp4 unless finishing by a copy is asked for; mkv is always copied (`finishMovie`).
     public var finishing: MovieFinishing { settings.container != .mkv && finishesInPlace ? .inPlace : .byCopy }
-    /// Fault injection: finishing kills the process at this step (see `InPlaceMovieFinisher.killAtStep`).
-    let finishKillStep: Int?
-    /// Sees every stage's work (the encoder thread's here, the pipeline's threads there); `nil` in the program.
-    private let observer: (any EncodingStageObserver)?
+    /// Fault injection and tests' views into the encoding threads (the encoder thread's here, the pipeline's
+    /// there, the finish); `nil` in the program's normal runs.
+    private let hooks: (any SystemHooks)?
+
+    /// How much work may wait for the writer's threads.
+    struct QueueLimits: Sendable {
+        /// Video frames that may wait once the encoders are open.
+        var video = 8
+        /// Video frames that may wait while the encoder thread still opens the movie; `nil`: a second of frames,
+        /// at least `video`.
+        var opening: Int?
+        /// Audio chunks (or an ISO's program packets) that may wait.
+        var audio = 1000
+    }
 
     /// Starts the encoder thread, which opens the encoders on the reserved `.partial` before it takes any job.
-    /// `openingQueueLimit` (default: a second of frames, at least `videoQueueLimit`) is the video room while it opens.
-    /// `observer` is a test's view into the encoding threads; the program passes none. With `soundOf` (an ISO's
-    /// writer, made before the program's writer gets any sound) the movie's sound is that writer's AAC packets.
-    init(paths: MovieNameReserver.Reservation, settings: MovieSettings, videoQueueLimit: Int = 8,
-         openingQueueLimit: Int? = nil, audioQueueLimit: Int = 1000, warn: @escaping (String) -> Void = { _ in }, extraEncodeTime: MediaTime = .zero,
-         extraOpenTime: MediaTime = .zero, remuxGate: String? = nil, finishKillStep: Int? = nil,
-         finishesInPlace: Bool = true, soundOf program: MovieWriter? = nil,
-         observer: (any EncodingStageObserver)? = nil) {
-        self.finishKillStep = finishKillStep
+    /// `limits` is the room in the writer's channels. `hooks` is a fault injection or a test's view into the
+    /// encoding threads; the program normally passes none. With `soundOf` (an ISO's writer, made before the
+    /// program's writer gets any sound) the movie's sound is that writer's AAC packets.
+    init(paths: MovieNameReserver.Reservation, settings: MovieSettings, limits: QueueLimits = QueueLimits(),
+         warn: @escaping (String) -> Void = { _ in }, finishesInPlace: Bool = true, soundOf program: MovieWriter? = nil,
+         hooks: (any SystemHooks)? = nil) {
         self.finishesInPlace = finishesInPlace
-        self.audioQueueLimit = max(1, audioQueueLimit)
-        self.observer = observer
-        self.remuxGate = remuxGate
+        self.audioQueueLimit = max(1, limits.audio)
+        self.hooks = hooks
         self.warn = warn
-        extraEncodeMicroseconds = UInt32(clamping: (try? extraEncodeTime.rescaled(to: 1_000_000, rounding: .up).value) ?? 0)
-        extraOpenMicroseconds = UInt32(clamping: (try? extraOpenTime.rescaled(to: 1_000_000, rounding: .up).value) ?? 0)
         moviePath = paths.moviePath
         partialPath = paths.partialPath
         thumbnailPath = paths.thumbnailPath
         self.settings = settings
-        self.videoQueueLimit = max(1, videoQueueLimit)
+        self.videoQueueLimit = max(1, limits.video)
         let framesPerSecond = Int((Double(settings.rate.numerator) / Double(max(1, settings.rate.denominator))).rounded(.up))
-        self.openingQueueLimit = openingQueueLimit.map { max(1, $0) } ?? max(self.videoQueueLimit, framesPerSecond)
+        self.openingQueueLimit = limits.opening.map { max(1, $0) } ?? max(self.videoQueueLimit, framesPerSecond)
         partialWatch = try? FileDescriptor.open(paths.partialPath, O_RDONLY | O_CLOEXEC)
         let policy: BoundedChannelPolicy = settings.blockWhenBehind ? .block : .refuse
         videoJobs = BoundedChannel(capacity: self.openingQueueLimit, policy: policy, weight: \.weight)
@@ -202,13 +199,7 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
             pipeline.abandon()
             throw error
         }
-        if let remuxGate {
-            // A test that forgot to open the gate still ends.
-            let giveUp = ContinuousClock.now + Self.remuxGateLimit
-            while !FileManager.default.fileExists(atPath: remuxGate) && ContinuousClock.now < giveUp {
-                Thread.sleep(forTimeInterval: 0.02)
-            }
-        }
+        hooks?.willFinishMovie(moviePath)
         let audioLeftOut = try finishMovie(chapters: chapters, discarding: spans, pipeline: pipeline)
         unlink(partialPath)
         lock.lock()
@@ -245,7 +236,7 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
                              pipeline: EncodingPipeline) throws -> Int {
         if settings.container != .mkv && finishesInPlace {
             var finisher = InPlaceMovieFinisher(partialPath: partialPath, moviePath: moviePath,
-                                                container: settings.container, killAtStep: finishKillStep)
+                                                container: settings.container, hooks: hooks)
             finisher.edit.discardedSpans = spans
             if let audio = pipeline.audioFormat {
                 finisher.edit.audioPrimingSamples = audio.primingSamples
@@ -311,13 +302,13 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
     /// The encoder thread's first step: opens the encoders and the `.partial`'s muxer. A failure is kept, and is
     /// the next append's (or `finish`'s) error.
     private func open() -> EncodingPipeline? {
-        if extraOpenMicroseconds > 0 { usleep(extraOpenMicroseconds) }
+        hooks?.willOpenMovie(moviePath)
         let result = Result {
             let copiedSound = try programSound.map { program in
                 EncodingPipeline.CopiedSound(format: try program.track.waitForFormat(), packets: program.packets)
             }
             return try EncodingPipeline(partialPath: partialPath, settings: settings, audioChunks: audioJobs,
-                                        copiedSound: copiedSound, sharedAudio: sharedAudio, observer: observer)
+                                        copiedSound: copiedSound, sharedAudio: sharedAudio, hooks: hooks)
         }
         lock.withLock {
             switch result {
@@ -342,12 +333,12 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
     /// only drain (so producers never wait forever) and remember the error for the caller.
     private func runEncoder(_ pipeline: EncodingPipeline?) {
         while let job = videoJobs.receive() {
-            observer?.willHandle(.drawing)
+            hooks?.willHandle(.drawing)
             if lock.withLock({ failure == nil }), let pipeline {
                 do {
                     switch job {
                     case let .video(frame, time, keyframe):
-                        if extraEncodeMicroseconds > 0 { usleep(extraEncodeMicroseconds) }
+                        hooks?.willEncodeVideoFrame()
                         try pipeline.encodeVideo(frame, at: time, keyframe: keyframe)
                     case let .repeatVideo(time):
                         try pipeline.repeatVideo(at: time)
@@ -356,7 +347,7 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
                     lock.withLock { failure = error }
                 }
             }
-            observer?.didHandle(.drawing)
+            hooks?.didHandle(.drawing)
         }
         threadEnded.signal()
     }
