@@ -82,10 +82,15 @@ final class CanvasScaler {
     }
 
     /// Canvas frames handed back by `recycle`, reused by `scale` so a recording allocates (and the kernel zeroes
-    /// and faults in) no new 3 MB picture per frame. Guarded by `spareLock`: `recycle` may come from another thread
-    /// (the encoding pipeline's x264 worker) than `scale`.
-    private var spareCanvases: [UnsafeMutablePointer<AVFrame>] = []
-    private let spareLock = NSLock()
+    /// and faults in) no new 3 MB picture per frame. Guarded: `recycle` may come from another thread (the encoding
+    /// pipeline's x264 worker) than `scale`.
+    private let spareCanvases = Guarded(SpareCanvases())
+    /// The canvases waiting to be drawn over.
+    /// Unchecked Sendable: under lock. Raw frames that the list alone holds, reached only inside `spareCanvases`;
+    /// `recycle`'s caller keeps no reference to the canvas it hands back, and `scale` owns the one it takes out.
+    private struct SpareCanvases: @unchecked Sendable {
+        var frames: [UnsafeMutablePointer<AVFrame>] = []
+    }
     /// How many spare canvases to keep: the canvases drawn and waiting for x264, the one x264 holds for repeats and
     /// the one being drawn.
     static let spareLimit = EncodingPipeline.picturesInFlight + 2
@@ -94,7 +99,7 @@ final class CanvasScaler {
     private var orientedPicture: UnsafeMutableRawBufferPointer?
 
     deinit {
-        spareCanvases.forEach(FFmpegFrame.release)
+        spareCanvases.withLock { $0.frames.forEach(FFmpegFrame.release) }
         orientedPicture?.deallocate()
     }
 
@@ -119,17 +124,16 @@ final class CanvasScaler {
     }
 
     private func takeSpare() -> UnsafeMutablePointer<AVFrame>? {
-        spareLock.lock()
-        defer { spareLock.unlock() }
-        return spareCanvases.popLast()
+        spareCanvases.withLock { $0.frames.popLast() }
     }
 
     /// Takes back a canvas from `scale` for reuse (beyond `spareLimit` it is freed). Any thread.
     func recycle(_ canvas: UnsafeMutablePointer<AVFrame>) {
-        spareLock.lock()
-        let kept = spareCanvases.count < Self.spareLimit
-        if kept { spareCanvases.append(canvas) }
-        spareLock.unlock()
+        let kept = spareCanvases.withLock { spare in
+            guard spare.frames.count < Self.spareLimit else { return false }
+            spare.frames.append(canvas)
+            return true
+        }
         if !kept { FFmpegFrame.release(canvas) }
     }
 

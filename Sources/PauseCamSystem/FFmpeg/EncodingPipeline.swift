@@ -29,7 +29,7 @@ import PauseCamCore
 /// first wait for both threads to end, so after them the encoders are the caller's again. A thread's error is kept
 /// and thrown by the next call.
 /// Unchecked Sendable: the FFmpeg objects are each used by one thread at a time (the muxer inside its stage's lock);
-/// the failures under `failureLock`.
+/// the threads' failures are one `Guarded` value.
 final class EncodingPipeline: @unchecked Sendable {
     /// Work for the x264 thread, in order.
     private enum VideoWork: Sendable {
@@ -71,10 +71,13 @@ final class EncodingPipeline: @unchecked Sendable {
     private let audioThreadEnded = DispatchGroup()
     /// Sees the x264 and audio threads' work (`SystemHooks`); `nil` in the program's normal runs.
     private let hooks: (any SystemHooks)?
-    /// Guards the threads' failures.
-    private let failureLock = NSLock()
-    private var audioFailure: Error?
-    private var videoFailure: Error?
+    /// The first error each thread met; either stops that thread's encoding and is thrown by the next call.
+    private struct Failures {
+        var video: Error?
+        var audio: Error?
+    }
+
+    private let failures = Guarded(Failures())
     /// Whether a picture was ever drawn (the calling thread's): a repeat before the first picture does nothing.
     private var hasPicture = false
 
@@ -202,11 +205,11 @@ final class EncodingPipeline: @unchecked Sendable {
 
     /// x264 on the x264 thread; an error stops video encoding and is kept for the caller.
     private func encodeOnWorker(_ picture: UnsafeMutablePointer<AVFrame>, at fileTime: MediaTime, keyframe: Bool) {
-        guard let video, failureLock.withLock({ videoFailure == nil }) else { return }
+        guard let video, failures.withLock({ $0.video == nil }) else { return }
         do {
             try video.encode(picture, at: fileTime, keyframe: keyframe, emit: packets.write)
         } catch {
-            failureLock.withLock { videoFailure = error }
+            failures.withLock { $0.video = error }
         }
     }
 
@@ -222,11 +225,11 @@ final class EncodingPipeline: @unchecked Sendable {
     private func runAudioThread() {
         while let chunk = audioChunks.receive() {
             hooks?.willHandle(.audio)
-            if let audio, failureLock.withLock({ audioFailure == nil }) {
+            if let audio, failures.withLock({ $0.audio == nil }) {
                 do {
                     try audio.append(chunk, emit: emitAudio)
                 } catch {
-                    failureLock.withLock { audioFailure = error }
+                    failures.withLock { $0.audio = error }
                 }
             }
             hooks?.didHandle(.audio)
@@ -245,12 +248,12 @@ final class EncodingPipeline: @unchecked Sendable {
         guard let copiedPackets else { return }
         while let packet = copiedPackets.receive() {
             hooks?.willHandle(.audio)
-            if failureLock.withLock({ audioFailure == nil }) {
+            if failures.withLock({ $0.audio == nil }) {
                 do {
                     try packets.write(packet)
                     copiedSamples += packet.duration
                 } catch {
-                    failureLock.withLock { audioFailure = error }
+                    failures.withLock { $0.audio = error }
                 }
             }
             hooks?.didHandle(.audio)
@@ -271,10 +274,7 @@ final class EncodingPipeline: @unchecked Sendable {
 
     /// The first error either thread met, if any.
     private func throwWorkerFailure() throws {
-        try failureLock.withLock {
-            if let videoFailure { throw videoFailure }
-            if let audioFailure { throw audioFailure }
-        }
+        if let failure = failures.withLock({ $0.video ?? $0.audio }) { throw failure }
     }
 
     /// Video frames in the movie: encoded by x264, or JPEG packets written.

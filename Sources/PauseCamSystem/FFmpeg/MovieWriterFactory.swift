@@ -4,7 +4,7 @@ import PauseCamCore
 /// The composition root's `MovieSinkFactory` for real movies: reserves a free name (`MovieNameReserver`) and opens
 /// a `MovieWriter` on it. Quiets FFmpeg's info logging once, since x264's statistics would spam the terminal.
 public final class MovieWriterFactory: MovieSinkFactory {
-    private let warn: (String) -> Void
+    private let warn: @Sendable (String) -> Void
     /// Video frames the encoder queue holds before the recorder waits or drops (tests make it tiny).
     let videoQueueLimit: Int
     /// Handed to every writer: the program's injected faults (`InjectedFaults`) or a test's view; nil normally.
@@ -16,12 +16,12 @@ public final class MovieWriterFactory: MovieSinkFactory {
     /// `warn` receives messages worth showing the user (nothing is printed by the writer itself). `hooks` reach
     /// into every writer's threads and finish (`SystemHooks`): the program passes `InjectedFaults` when a
     /// `PAUSECAM_FAULT_*` variable asks for one, and otherwise none.
-    public convenience init(warn: @escaping (String) -> Void = { _ in }, hooks: (any SystemHooks)? = nil,
+    public convenience init(warn: @escaping @Sendable (String) -> Void = { _ in }, hooks: (any SystemHooks)? = nil,
                             finishesInPlace: Bool = true) {
         self.init(warn: warn, videoQueueLimit: 8, hooks: hooks, finishesInPlace: finishesInPlace)
     }
 
-    init(warn: @escaping (String) -> Void, videoQueueLimit: Int, hooks: (any SystemHooks)? = nil,
+    init(warn: @escaping @Sendable (String) -> Void, videoQueueLimit: Int, hooks: (any SystemHooks)? = nil,
          finishesInPlace: Bool = true) {
         self.finishesInPlace = finishesInPlace
         self.hooks = hooks
