@@ -1,4 +1,5 @@
 import Foundation
+import PauseCamCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -6,17 +7,15 @@ import Glibc
 /// One member of the group benchmark: `pausecam shell RIG --output FOLDER` of the release binary, its standard input
 /// a pipe the bench writes lines into, its standard output collected as it comes so the bench can wait for what
 /// the member says ("joined group", "recording scene 2") instead of guessing how long things take.
-/// Unchecked Sendable: `text` is touched only under `lock` (the pipe's handler writes it, the bench reads it); the
-/// process and pipes are set up in `init` and not changed after.
-final class GroupBenchMember: @unchecked Sendable {
+final class GroupBenchMember: Sendable {
     let host: String
     /// Where the member writes its movie and sidecar.
     let output: URL
     private let process = Process()
     private let input = Pipe()
     private let outputPipe = Pipe()
-    private let lock = NSLock()
-    private var text = ""
+    /// What the member has said: the pipe's handler appends, the bench reads.
+    private let text = Guarded("")
     private let changed = DispatchSemaphore(value: 0)
 
     /// Starts the member; `environment` is added to this process's own.
@@ -35,7 +34,7 @@ final class GroupBenchMember: @unchecked Sendable {
             if chunk.isEmpty {
                 handle.readabilityHandler = nil
             } else {
-                self.lock.withLock { self.text += String(decoding: chunk, as: UTF8.self) }
+                self.text.withLock { $0 += String(decoding: chunk, as: UTF8.self) }
             }
             self.changed.signal()
         }
@@ -43,7 +42,7 @@ final class GroupBenchMember: @unchecked Sendable {
     }
 
     /// Everything the member has written so far (standard output and error).
-    var said: String { lock.withLock { text } }
+    var said: String { text.withLock { $0 } }
 
     /// Writes one line to the member's shell.
     func send(_ line: String) { input.fileHandleForWriting.write(Data((line + "\n").utf8)) }

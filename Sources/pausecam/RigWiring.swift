@@ -173,11 +173,7 @@ final class RigWiring: @unchecked Sendable {
                                 monitor: monitor, opener: SystemDeviceOpener(rig: rig, notify: notify),
                                 lensNodes: lensNodes, lensBuses: lensBuses, microphoneCard: microphoneCard,
                                 notify: events)
-        let sinkFactory = MovieWriterFactory(extraEncodeTime: RigWiring.faultDelay("PAUSECAM_FAULT_SLOW_ENCODER_MS"),
-                                             extraOpenTime: RigWiring.faultDelay("PAUSECAM_FAULT_SLOW_OPEN_MS"),
-                                             remuxGate: ProcessInfo.processInfo.environment["PAUSECAM_FAULT_REMUX_GATE"],
-                                             finishKillStep: ProcessInfo.processInfo.environment[
-                                                 "PAUSECAM_FAULT_FINISH_KILL_AT_STEP"].flatMap(Int.init),
+        let sinkFactory = MovieWriterFactory(hooks: RigWiring.injectedFaults(),
                                              finishesInPlace: ProcessInfo.processInfo.environment[
                                                  "PAUSECAM_FINISH_BY_COPY"] != "1")
         let slowSidecar = RigWiring.faultDelay("PAUSECAM_FAULT_SLOW_SIDECAR_MS")
@@ -299,10 +295,22 @@ final class RigWiring: @unchecked Sendable {
     /// cost that much more to encode, `…_SLOW_OPEN_MS` every movie that much slower to open, `…_SLOW_CAMERA_START_MS`
     /// keeps the device worker busy that long before it starts the cameras (a camera slow to open),
     /// `…_SLOW_SIDECAR_MS` makes every sidecar write return that much later (`SlowSidecarStore`).
-    /// (`PAUSECAM_FAULT_REMUX_GATE=PATH`, read where the factory is made, makes every remux wait until PATH exists.)
     static func faultDelay(_ name: String) -> MediaTime {
         let milliseconds = ProcessInfo.processInfo.environment[name].flatMap(Int64.init) ?? 0
         return .milliseconds(Swift.max(0, milliseconds))
+    }
+
+    /// The movie writers' injected faults (`InjectedFaults`), or nil when no variable asks for one:
+    /// `…_SLOW_ENCODER_MS`, `…_SLOW_OPEN_MS`, `PAUSECAM_FAULT_REMUX_GATE=PATH` (every finish waits until PATH
+    /// exists) and `PAUSECAM_FAULT_FINISH_KILL_AT_STEP=N` (the in-place finish SIGKILLs the process at step N, 1–5).
+    static func injectedFaults() -> InjectedFaults? {
+        let environment = ProcessInfo.processInfo.environment
+        let faults = InjectedFaults(encodeDelay: faultDelay("PAUSECAM_FAULT_SLOW_ENCODER_MS"),
+                                    openDelay: faultDelay("PAUSECAM_FAULT_SLOW_OPEN_MS"),
+                                    remuxGate: environment["PAUSECAM_FAULT_REMUX_GATE"],
+                                    killAt: environment["PAUSECAM_FAULT_FINISH_KILL_AT_STEP"]
+                                        .flatMap(Int.init).flatMap(InPlaceFinishStep.init(rawValue:)))
+        return faults.isEmpty ? nil : faults
     }
 
     /// Fault injection: `PAUSECAM_FAULT_USB_STREAMS=N:LENS,LENS…` puts those virtual lenses on one simulated USB

@@ -27,7 +27,7 @@ public final class SimulatedClock: Clock {
 /// `advance` waits for the event in progress, runs alone, and lets the loop go on. `advance` takes the context per
 /// event, never for its whole span, so a `wait 10m` on the simulated clock still answers `status` at once.
 /// Unchecked Sendable: a ticket lock built on `NSCondition` (a `Guarded` cannot wait): `owner`, `depth` and the
-/// tickets are touched only while `context` is locked, the heap only under `lock`.
+/// tickets are touched only while `context` is locked; the events wait in a `Guarded` queue.
 public final class SimulatedSerialContext: SerialContext, @unchecked Sendable {
     private struct Event {
         let time: MediaTime
@@ -35,14 +35,57 @@ public final class SimulatedSerialContext: SerialContext, @unchecked Sendable {
         let work: @Sendable () -> Void
     }
 
+    /// The scheduled events, a binary heap ordered by (time, sequence), and whether `interrupt()` was asked.
+    private struct EventQueue {
+        var heap: [Event] = []
+        var nextSequence: UInt64 = 0
+        var interrupted = false
+
+        mutating func push(_ time: MediaTime, _ work: @escaping @Sendable () -> Void) {
+            heap.append(Event(time: time, sequence: nextSequence, work: work))
+            nextSequence += 1
+            siftUp(heap.count - 1)
+        }
+
+        private func before(_ a: Event, _ b: Event) -> Bool {
+            a.time != b.time ? a.time < b.time : a.sequence < b.sequence
+        }
+
+        private mutating func siftUp(_ start: Int) {
+            var child = start
+            while child > 0 {
+                let parent = (child - 1) / 2
+                guard before(heap[child], heap[parent]) else { return }
+                heap.swapAt(child, parent)
+                child = parent
+            }
+        }
+
+        mutating func popFirst() -> Event {
+            let first = heap[0]
+            let last = heap.removeLast()
+            if !heap.isEmpty {
+                heap[0] = last
+                var parent = 0
+                while true {
+                    let left = 2 * parent + 1, right = left + 1
+                    var smallest = parent
+                    if left < heap.count && before(heap[left], heap[smallest]) { smallest = left }
+                    if right < heap.count && before(heap[right], heap[smallest]) { smallest = right }
+                    if smallest == parent { break }
+                    heap.swapAt(parent, smallest)
+                    parent = smallest
+                }
+            }
+            return first
+        }
+    }
+
     public let simulatedClock: SimulatedClock
     public var clock: any Clock { simulatedClock }
     /// Simulated time moves only when the loop runs, so slow work must hold the loop back, never be skipped.
     public var timeWaitsForWork: Bool { true }
-    private let lock = NSLock()
-    private var heap: [Event] = []
-    private var nextSequence: UInt64 = 0
-    private var interrupted = false
+    private let events = Guarded(EventQueue())
 
     /// The context's owner and its nesting depth, and the ticket lock that hands it over in arrival order.
     private let context = NSCondition()
@@ -88,11 +131,7 @@ public final class SimulatedSerialContext: SerialContext, @unchecked Sendable {
     }
 
     public func schedule(at time: MediaTime, _ work: @escaping @Sendable () -> Void) {
-        lock.withLock {
-            heap.append(Event(time: time, sequence: nextSequence, work: work))
-            nextSequence += 1
-            siftUp(heap.count - 1)
-        }
+        events.withLock { $0.push(time, work) }
     }
 
     public func perform<T>(_ work: () throws -> T) rethrows -> T {
@@ -105,10 +144,10 @@ public final class SimulatedSerialContext: SerialContext, @unchecked Sendable {
     public func advance(until time: MediaTime) -> Bool {
         while true {
             enter()
-            let next: Event? = lock.withLock {
-                if interrupted { return nil }
-                guard let first = heap.first, first.time <= time else { return nil }
-                return popFirst()
+            let next: Event? = events.withLock { events in
+                if events.interrupted { return nil }
+                guard let first = events.heap.first, first.time <= time else { return nil }
+                return events.popFirst()
             }
             guard let event = next else {
                 leave()
@@ -118,10 +157,9 @@ public final class SimulatedSerialContext: SerialContext, @unchecked Sendable {
             event.work()
             leave()
         }
-        let wasInterrupted = lock.withLock { () -> Bool in
-            let was = interrupted
-            interrupted = false
-            return was
+        let wasInterrupted = events.withLock { events -> Bool in
+            defer { events.interrupted = false }
+            return events.interrupted
         }
         if wasInterrupted { return false }
         if time > simulatedClock.now() { simulatedClock.set(time) }
@@ -131,43 +169,8 @@ public final class SimulatedSerialContext: SerialContext, @unchecked Sendable {
     /// Runs every pending event whose time has come (`<= now`), without moving the clock.
     public func runDue() { advance(until: simulatedClock.now()) }
 
-    public func interrupt() { lock.withLock { interrupted = true } }
+    public func interrupt() { events.withLock { $0.interrupted = true } }
 
     /// How many events are waiting.
-    public var pendingCount: Int { lock.withLock { heap.count } }
-
-    // MARK: Binary heap ordered by (time, sequence)
-
-    private func before(_ a: Event, _ b: Event) -> Bool {
-        a.time != b.time ? a.time < b.time : a.sequence < b.sequence
-    }
-
-    private func siftUp(_ start: Int) {
-        var child = start
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard before(heap[child], heap[parent]) else { return }
-            heap.swapAt(child, parent)
-            child = parent
-        }
-    }
-
-    private func popFirst() -> Event {
-        let first = heap[0]
-        let last = heap.removeLast()
-        if !heap.isEmpty {
-            heap[0] = last
-            var parent = 0
-            while true {
-                let left = 2 * parent + 1, right = left + 1
-                var smallest = parent
-                if left < heap.count && before(heap[left], heap[smallest]) { smallest = left }
-                if right < heap.count && before(heap[right], heap[smallest]) { smallest = right }
-                if smallest == parent { break }
-                heap.swapAt(parent, smallest)
-                parent = smallest
-            }
-        }
-        return first
-    }
+    public var pendingCount: Int { events.withLock { $0.heap.count } }
 }

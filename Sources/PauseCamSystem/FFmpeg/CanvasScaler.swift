@@ -31,23 +31,23 @@ final class CanvasScaler {
     /// The canvas's colour standard, decided by its height; the encoder tags the movie with the same.
     let colorimetry: VideoColorimetry
     /// Contexts built so far, most recently used first.
-    private var contexts: [ScalerContext] = []
+    private(set) var contexts: [ScalerContext] = []
     /// How many contexts to keep: a rig's lenses at a zoom or two, without growing while a zoom changes.
     static let cacheLimit = 4
     /// The JPEG decoder, made at the first compressed frame (a rig without MJPEG never opens one).
     private var jpegDecoder: MJPEGDecoder?
     /// The last JPEG decoded (its lens, capture time and size in bytes) and its picture.
     private var lastDecoded: (lens: String, pts: MediaTime, byteCount: Int, picture: DecodedPicture)?
-    /// How many JPEGs this scaler decoded (for tests: a repeated frame is decoded once, and a frame the monitor
-    /// decoded for its program picture is not decoded again).
-    private(set) var decodedJPEGCount = 0
+    /// Told of each JPEG decoded and each canvas allocated (a test's view); `nil` in the program.
+    private let hooks: (any SystemHooks)?
     /// Whether a full-range planar picture (a decoded JPEG) of the canvas's size is drawn by
     /// `FullRangePictureConverter`'s one pass instead of libswscale and the matrix pass: in optimized builds (see
     /// `FullRangePictureConverter.isDefault`); tests set it to compare the two.
     var drawsFullRangeInOnePass = FullRangePictureConverter.isDefault
 
     /// A canvas of `width`×`height`; both are made even (4:2:0 chroma needs it).
-    init(width: Int, height: Int) {
+    init(width: Int, height: Int, hooks: (any SystemHooks)? = nil) {
+        self.hooks = hooks
         self.width = width & ~1
         self.height = height & ~1
         colorimetry = VideoColorimetry(height: self.height)
@@ -66,9 +66,6 @@ final class CanvasScaler {
         return made
     }
 
-    /// How many contexts are cached (for tests).
-    var cachedContextCount: Int { contexts.count }
-
     /// Where a source of `sourceWidth`×`sourceHeight` lands on the canvas: the largest centred rectangle with the
     /// source's aspect, with even origin and size.
     func placement(sourceWidth: Int, sourceHeight: Int) -> PixelRect {
@@ -85,21 +82,24 @@ final class CanvasScaler {
     }
 
     /// Canvas frames handed back by `recycle`, reused by `scale` so a recording allocates (and the kernel zeroes
-    /// and faults in) no new 3 MB picture per frame. Guarded by `spareLock`: `recycle` may come from another thread
-    /// (the encoding pipeline's x264 worker) than `scale`.
-    private var spareCanvases: [UnsafeMutablePointer<AVFrame>] = []
-    private let spareLock = NSLock()
+    /// and faults in) no new 3 MB picture per frame. Guarded: `recycle` may come from another thread (the encoding
+    /// pipeline's x264 worker) than `scale`.
+    private let spareCanvases = Guarded(SpareCanvases())
+    /// The canvases waiting to be drawn over.
+    /// Unchecked Sendable: under lock. Raw frames that the list alone holds, reached only inside `spareCanvases`;
+    /// `recycle`'s caller keeps no reference to the canvas it hands back, and `scale` owns the one it takes out.
+    private struct SpareCanvases: @unchecked Sendable {
+        var frames: [UnsafeMutablePointer<AVFrame>] = []
+    }
     /// How many spare canvases to keep: the canvases drawn and waiting for x264, the one x264 holds for repeats and
     /// the one being drawn.
     static let spareLimit = EncodingPipeline.picturesInFlight + 2
-    /// How many canvas frames were allocated (for tests: a recording reuses a few).
-    private(set) var canvasesAllocated = 0
 
     /// The oriented copy of the picture being drawn, for lenses that are turned or mirrored; `nil` until one is.
     private var orientedPicture: UnsafeMutableRawBufferPointer?
 
     deinit {
-        spareCanvases.forEach(FFmpegFrame.release)
+        spareCanvases.withLock { $0.frames.forEach(FFmpegFrame.release) }
         orientedPicture?.deallocate()
     }
 
@@ -124,24 +124,23 @@ final class CanvasScaler {
     }
 
     private func takeSpare() -> UnsafeMutablePointer<AVFrame>? {
-        spareLock.lock()
-        defer { spareLock.unlock() }
-        return spareCanvases.popLast()
+        spareCanvases.withLock { $0.frames.popLast() }
     }
 
     /// Takes back a canvas from `scale` for reuse (beyond `spareLimit` it is freed). Any thread.
     func recycle(_ canvas: UnsafeMutablePointer<AVFrame>) {
-        spareLock.lock()
-        let kept = spareCanvases.count < Self.spareLimit
-        if kept { spareCanvases.append(canvas) }
-        spareLock.unlock()
+        let kept = spareCanvases.withLock { spare in
+            guard spare.frames.count < Self.spareLimit else { return false }
+            spare.frames.append(canvas)
+            return true
+        }
         if !kept { FFmpegFrame.release(canvas) }
     }
 
     /// A newly allocated canvas frame holding `frame`; the caller owns it.
     private func newCanvas(holding frame: VideoFrame) throws -> UnsafeMutablePointer<AVFrame> {
         let output = try FFmpegFrame.allocate("canvas")
-        canvasesAllocated += 1
+        hooks?.didAllocateCanvas()
         output.pointee.width = Int32(width)
         output.pointee.height = Int32(height)
         output.pointee.format = AV_PIX_FMT_YUV420P.rawValue
@@ -172,7 +171,7 @@ final class CanvasScaler {
         guard let bytes = frame.planes.first?.bytes,
               let picture = try DecodedPictureShare.shared.picture(DecodedPictureShare.Key(lens: frame.lens, bytes: bytes),
                                                                    publish: false, decode: {
-                                                                       decodedJPEGCount += 1
+                                                                       hooks?.didDecodeJPEG()
                                                                        return try jpegDecoder!.decodePicture(bytes)
                                                                    })
         else {

@@ -29,7 +29,7 @@ import PauseCamCore
 /// first wait for both threads to end, so after them the encoders are the caller's again. A thread's error is kept
 /// and thrown by the next call.
 /// Unchecked Sendable: the FFmpeg objects are each used by one thread at a time (the muxer inside its stage's lock);
-/// the failures under `failureLock`.
+/// the threads' failures are one `Guarded` value.
 final class EncodingPipeline: @unchecked Sendable {
     /// Work for the x264 thread, in order.
     private enum VideoWork: Sendable {
@@ -69,12 +69,15 @@ final class EncodingPipeline: @unchecked Sendable {
     static let audioChunksInFlight = 512
     private let videoThreadEnded = DispatchGroup()
     private let audioThreadEnded = DispatchGroup()
-    /// Sees the x264 and audio threads' work; `nil` in the program.
-    private let observer: (any EncodingStageObserver)?
-    /// Guards the threads' failures.
-    private let failureLock = NSLock()
-    private var audioFailure: Error?
-    private var videoFailure: Error?
+    /// Sees the x264 and audio threads' work (`SystemHooks`); `nil` in the program's normal runs.
+    private let hooks: (any SystemHooks)?
+    /// The first error each thread met; either stops that thread's encoding and is thrown by the next call.
+    private struct Failures {
+        var video: Error?
+        var audio: Error?
+    }
+
+    private let failures = Guarded(Failures())
     /// Whether a picture was ever drawn (the calling thread's): a repeat before the first picture does nothing.
     private var hasPicture = false
 
@@ -92,11 +95,11 @@ final class EncodingPipeline: @unchecked Sendable {
     /// Opens the encoders, writes the `.partial` header and starts the x264 and audio threads. Audio is taken from
     /// `audioChunks` when given (its owner closes it when no more comes), else from a channel of the pipeline's own;
     /// with `copiedSound` (an ISO) there is no AAC encoder, and the audio thread muxes the program's packets.
-    /// `sharedAudio` receives every packet the audio encoder makes, for the ISOs. `observer` is a test's view into
-    /// the two threads; the program passes none.
+    /// `sharedAudio` receives every packet the audio encoder makes, for the ISOs. `hooks` is a test's view into the
+    /// two threads (or a fault injection); the program normally passes none.
     init(partialPath: String, settings: MovieSettings, audioChunks: BoundedChannel<AudioChunk>? = nil,
          copiedSound: CopiedSound? = nil, sharedAudio: SharedAudioTrack? = nil,
-         observer: (any EncodingStageObserver)? = nil) throws {
+         hooks: (any SystemHooks)? = nil) throws {
         let muxer = try PartialMovieMuxer(path: partialPath, container: settings.container)
         let globalHeader = muxer.wantsGlobalHeader
         let passesJPEGThrough = settings.videoCoding == .jpegPassThrough
@@ -124,8 +127,8 @@ final class EncodingPipeline: @unchecked Sendable {
         copiedPackets = copiedSound?.packets
         self.sharedAudio = sharedAudio
         self.audioChunks = audioChunks ?? BoundedChannel(capacity: Self.audioChunksInFlight, policy: .block)
-        self.observer = observer
-        scaler = CanvasScaler(width: settings.width, height: settings.height)
+        self.hooks = hooks
+        scaler = CanvasScaler(width: settings.width, height: settings.height, hooks: hooks)
         if video != nil { startThread("PauseCam x264", ended: videoThreadEnded) { [self] in runVideoThread() } }
         if copiedPackets != nil {
             startThread("PauseCam ISO sound", ended: audioThreadEnded) { [self] in runCopiedSoundThread() }
@@ -187,7 +190,7 @@ final class EncodingPipeline: @unchecked Sendable {
     /// drains, so the caller never waits forever.
     private func runVideoThread() {
         while let work = pictures.receive() {
-            observer?.willHandle(.x264)
+            hooks?.willHandle(.x264)
             switch work {
             case let .picture(handOff, fileTime, keyframe):
                 if let previous = lastPicture { scaler.recycle(previous) }
@@ -196,17 +199,17 @@ final class EncodingPipeline: @unchecked Sendable {
             case let .repeatLast(fileTime, keyframe):
                 if let lastPicture { encodeOnWorker(lastPicture, at: fileTime, keyframe: keyframe) }
             }
-            observer?.didHandle(.x264)
+            hooks?.didHandle(.x264)
         }
     }
 
     /// x264 on the x264 thread; an error stops video encoding and is kept for the caller.
     private func encodeOnWorker(_ picture: UnsafeMutablePointer<AVFrame>, at fileTime: MediaTime, keyframe: Bool) {
-        guard let video, failureLock.withLock({ videoFailure == nil }) else { return }
+        guard let video, failures.withLock({ $0.video == nil }) else { return }
         do {
             try video.encode(picture, at: fileTime, keyframe: keyframe, emit: packets.write)
         } catch {
-            failureLock.withLock { videoFailure = error }
+            failures.withLock { $0.video = error }
         }
     }
 
@@ -221,15 +224,15 @@ final class EncodingPipeline: @unchecked Sendable {
     /// The audio thread: encodes every chunk in order until the channel closes; after an error it only drains.
     private func runAudioThread() {
         while let chunk = audioChunks.receive() {
-            observer?.willHandle(.audio)
-            if let audio, failureLock.withLock({ audioFailure == nil }) {
+            hooks?.willHandle(.audio)
+            if let audio, failures.withLock({ $0.audio == nil }) {
                 do {
                     try audio.append(chunk, emit: emitAudio)
                 } catch {
-                    failureLock.withLock { audioFailure = error }
+                    failures.withLock { $0.audio = error }
                 }
             }
-            observer?.didHandle(.audio)
+            hooks?.didHandle(.audio)
         }
     }
 
@@ -244,16 +247,16 @@ final class EncodingPipeline: @unchecked Sendable {
     private func runCopiedSoundThread() {
         guard let copiedPackets else { return }
         while let packet = copiedPackets.receive() {
-            observer?.willHandle(.audio)
-            if failureLock.withLock({ audioFailure == nil }) {
+            hooks?.willHandle(.audio)
+            if failures.withLock({ $0.audio == nil }) {
                 do {
                     try packets.write(packet)
                     copiedSamples += packet.duration
                 } catch {
-                    failureLock.withLock { audioFailure = error }
+                    failures.withLock { $0.audio = error }
                 }
             }
-            observer?.didHandle(.audio)
+            hooks?.didHandle(.audio)
         }
     }
 
@@ -271,10 +274,7 @@ final class EncodingPipeline: @unchecked Sendable {
 
     /// The first error either thread met, if any.
     private func throwWorkerFailure() throws {
-        try failureLock.withLock {
-            if let videoFailure { throw videoFailure }
-            if let audioFailure { throw audioFailure }
-        }
+        if let failure = failures.withLock({ $0.video ?? $0.audio }) { throw failure }
     }
 
     /// Video frames in the movie: encoded by x264, or JPEG packets written.

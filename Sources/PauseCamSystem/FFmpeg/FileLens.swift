@@ -19,8 +19,8 @@ import PauseCamCore
 /// `FileLens.lookahead` pictures ready in a `FileLensFeed`. At the end of the file, `loop: true` opens the file
 /// again and goes on counting frames; otherwise the lens ends like an unplugged camera (`onEnd("end of file …")`).
 /// The thread owns its reader (and so the C objects); it leaves when the lens stops or is released.
-/// Unchecked Sendable: mutable state (running, generation, feed, onEnd) only under `lock`; the C reader lives on its own thread.
-public final class FileLens: Camera, @unchecked Sendable {
+/// Sendable: what starts, ticks and stops share is one `Guarded` value; the C reader lives on its own thread.
+public final class FileLens: Camera {
     public let displayName: String
     public let format: CameraFormat
     /// The rig role this lens serves; stamped on every frame.
@@ -37,13 +37,28 @@ public final class FileLens: Camera, @unchecked Sendable {
     public let frameCount: Int64?
 
     private let serialContext: any SerialContext
-    private let lock = NSLock()
-    private var running = false
-    private var generation = 0
-    private var feed: FileLensFeed?
-    private var onEnd: (@Sendable (String) -> Void)?
-    /// The reader opened by `init` to check the file, handed to the first start so the file is not opened twice.
-    private var prepared: FileLensReader?
+    /// What `start`, `stop` and the ticks on the serial context share.
+    private struct State {
+        var running = false
+        /// Counts starts and stops, so a tick of an earlier start stops by itself.
+        var generation = 0
+        var feed: FileLensFeed?
+        var onEnd: (@Sendable (String) -> Void)?
+        /// The reader opened by `init` to check the file, handed to the first start so the file is not opened twice.
+        var prepared: FileLensReader?
+
+        /// Stops delivery: ticks of the current start find another generation, and the decode thread's feed is
+        /// cancelled.
+        mutating func halt() {
+            running = false
+            generation += 1
+            onEnd = nil
+            feed?.cancel()
+            feed = nil
+        }
+    }
+
+    private let state: Guarded<State>
 
     /// How many decoded pictures the decode thread keeps ready: enough to absorb a slow frame, small enough that a
     /// 1080p lens holds a few megabytes, not a movie.
@@ -66,10 +81,10 @@ public final class FileLens: Camera, @unchecked Sendable {
         format = reader.format
         isMJPEG = reader.isMJPEG
         displayName = "File \(lens) (\(PathText.lastComponent(of: path)))"
-        prepared = reader
+        state = Guarded(State(prepared: reader))
     }
 
-    deinit { feed?.cancel() }
+    deinit { state.withLock { $0.feed?.cancel() } }
 
     /// What a file lens on `path` would deliver (its size, its own rate, `jpeg` when the file is MJPEG), read
     /// without making a lens: `check` judges a rig's ISOs with it before any session exists. Throws the
@@ -80,18 +95,18 @@ public final class FileLens: Camera, @unchecked Sendable {
 
     public func start(deliver: @escaping @Sendable (VideoFrame) -> Void,
                       onEnd: @escaping @Sendable (String) -> Void) throws {
-        let reader = try lock.withLock { () -> FileLensReader? in
-            defer { prepared = nil }
-            return prepared
+        let reader = try state.withLock { state -> FileLensReader? in
+            defer { state.prepared = nil }
+            return state.prepared
         } ?? FileLensReader(path: path)
         let feed = FileLensFeed(capacity: Self.lookahead)
-        let myGeneration: Int = lock.withLock {
-            self.feed?.cancel()
-            self.feed = feed
-            running = true
-            generation += 1
-            self.onEnd = onEnd
-            return generation
+        let myGeneration: Int = state.withLock { state in
+            state.feed?.cancel()
+            state.feed = feed
+            state.running = true
+            state.generation += 1
+            state.onEnd = onEnd
+            return state.generation
         }
         let duration = format.rate.frameDuration
         // The first grid point at or after now.
@@ -171,34 +186,23 @@ public final class FileLens: Camera, @unchecked Sendable {
     }
 
     private func isCurrent(_ myGeneration: Int) -> Bool {
-        lock.withLock { running && generation == myGeneration }
+        state.withLock { $0.running && $0.generation == myGeneration }
     }
 
     /// The lens ended by itself (end of file, a read error): frames stop and `onEnd` is called once.
     private func end(_ myGeneration: Int, reason: String) {
-        let end: (@Sendable (String) -> Void)? = lock.withLock {
-            guard running, generation == myGeneration else { return nil }
-            let end = onEnd
-            running = false
-            generation += 1
-            onEnd = nil
-            feed?.cancel()
-            feed = nil
-            return end
+        let end: (@Sendable (String) -> Void)? = state.withLock { state in
+            guard state.running, state.generation == myGeneration else { return nil }
+            defer { state.halt() }
+            return state.onEnd
         }
         end?(reason)
     }
 
     public func stop() {
-        lock.withLock {
-            running = false
-            generation += 1
-            onEnd = nil
-            feed?.cancel()
-            feed = nil
-        }
+        state.withLock { $0.halt() }
     }
 
     /// True while frames are being delivered.
-    public var isRunning: Bool { lock.withLock { running } }
+    public var isRunning: Bool { state.withLock { $0.running } }
 }

@@ -25,8 +25,9 @@ import PauseCamCore
 /// (`SharedAudioTrack`), through a packet channel with the same limit and policy as the audio chunks' (on the real
 /// clock a packet that finds no room is dropped and counted), and ignores the chunks `appendAudio` hands it.
 /// The owner must end every writer with `finish` or `abort`: the encoder thread holds the writer until then.
-/// Unchecked Sendable: mutable state only under `lock` or owned by the encoder thread; the FFmpeg objects never leave that thread.
-public final class MovieWriter: MovieSink, @unchecked Sendable {
+/// Sendable: what the serial context, the encoder thread and `finish` share is one `Guarded` value; the FFmpeg
+/// objects are the pipeline's, and never leave its threads until it ends.
+public final class MovieWriter: MovieSink {
     /// One unit of work for the encoder thread.
     enum Job: Sendable {
         case video(VideoFrame, MediaTime, keyframe: Bool)
@@ -46,7 +47,6 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
     let videoQueueLimit: Int
     /// Audio chunks that may wait (audio has its own limit; ~10 s of the microphone's 10–20 ms chunks).
     let audioQueueLimit: Int
-    private var droppedAudio = 0
 
     /// The video jobs for the encoder thread: `openingQueueLimit` pictures while it opens, `videoQueueLimit` after.
     private let videoJobs: BoundedChannel<Job>
@@ -57,63 +57,70 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
     /// An ISO's: the program's track, and the channel its packets arrive on for the pipeline's audio thread.
     private let programSound: (track: SharedAudioTrack, packets: BoundedChannel<EncodedPacket>)?
     private let threadEnded = DispatchSemaphore(value: 0)
-    private let lock = NSLock()
-    private var failure: Error?
-    private var dropped = 0
-    private var keyframeOwed = false
-    private var thumbnail: VideoFrame?
-    private var ended = false
+    /// What the serial context (appends), the encoder thread (open, errors) and `finish` share.
+    private struct State {
+        /// The first error: the open's or the encoder's; thrown by the next append or `finish`.
+        var failure: Error?
+        /// Video frames whose picture found no room (real clock).
+        var dropped = 0
+        /// Audio sample frames that found no room (real clock).
+        var droppedAudio = 0
+        /// A keyframe was asked for on a dropped frame: the next frame that gets in carries it.
+        var keyframeOwed = false
+        var thumbnail: VideoFrame?
+        /// `finish` or `abort` has begun.
+        var ended = false
+        /// Made by the encoder thread once it has opened the movie; after `finish` or `abort`, the caller's. `nil`
+        /// before the open, and for good when it failed.
+        var pipeline: EncodingPipeline?
+    }
+
+    private let state = Guarded(State())
     /// Receives problems that do not fail the movie (a thumbnail that could not be written).
-    private let warn: (String) -> Void
+    private let warn: @Sendable (String) -> Void
     /// Video frames that may wait while the encoder thread still opens the movie: a second of them.
     let openingQueueLimit: Int
     /// The `.partial` opened read-only beside the encoder's own descriptor, to notice its deletion (`fstat`'s
     /// link count drops to 0); `nil` if it could not be opened.
     private let partialWatch: FileDescriptor?
-    /// Fault injection: extra time spent on each video frame (see `MovieWriterFactory`).
-    private let extraEncodeMicroseconds: UInt32
-    /// Fault injection: extra time spent opening the movie (see `MovieWriterFactory`).
-    private let extraOpenMicroseconds: UInt32
-    /// Made by the encoder thread once it has opened the movie (under `lock`); after `finish` or `abort`, the
-    /// caller's. `nil` before the open, and for good when it failed.
-    private var pipeline: EncodingPipeline?
-    /// Fault injection: the remux waits until this file exists (see `MovieWriterFactory`), at most `remuxGateLimit`.
-    private let remuxGate: String?
-    private static let remuxGateLimit = Duration.seconds(120)
     /// mov/mp4 are finished in place (`InPlaceMovieFinisher`); `false` copies them (`ChapterRemuxer`), as the
     /// benchmark and the comparison tests do.
     let finishesInPlace: Bool
     /// In place for mov/mp4 unless finishing by a copy is asked for; mkv is always copied (`finishMovie`).
     public var finishing: MovieFinishing { settings.container != .mkv && finishesInPlace ? .inPlace : .byCopy }
-    /// Fault injection: finishing kills the process at this step (see `InPlaceMovieFinisher.killAtStep`).
-    let finishKillStep: Int?
-    /// Sees every stage's work (the encoder thread's here, the pipeline's threads there); `nil` in the program.
-    private let observer: (any EncodingStageObserver)?
+    /// Fault injection and tests' views into the encoding threads (the encoder thread's here, the pipeline's
+    /// there, the finish); `nil` in the program's normal runs.
+    private let hooks: (any SystemHooks)?
+
+    /// How much work may wait for the writer's threads.
+    struct QueueLimits: Sendable {
+        /// Video frames that may wait once the encoders are open.
+        var video = 8
+        /// Video frames that may wait while the encoder thread still opens the movie; `nil`: a second of frames,
+        /// at least `video`.
+        var opening: Int?
+        /// Audio chunks (or an ISO's program packets) that may wait.
+        var audio = 1000
+    }
 
     /// Starts the encoder thread, which opens the encoders on the reserved `.partial` before it takes any job.
-    /// `openingQueueLimit` (default: a second of frames, at least `videoQueueLimit`) is the video room while it opens.
-    /// `observer` is a test's view into the encoding threads; the program passes none. With `soundOf` (an ISO's
-    /// writer, made before the program's writer gets any sound) the movie's sound is that writer's AAC packets.
-    init(paths: MovieNameReserver.Reservation, settings: MovieSettings, videoQueueLimit: Int = 8,
-         openingQueueLimit: Int? = nil, audioQueueLimit: Int = 1000, warn: @escaping (String) -> Void = { _ in }, extraEncodeTime: MediaTime = .zero,
-         extraOpenTime: MediaTime = .zero, remuxGate: String? = nil, finishKillStep: Int? = nil,
-         finishesInPlace: Bool = true, soundOf program: MovieWriter? = nil,
-         observer: (any EncodingStageObserver)? = nil) {
-        self.finishKillStep = finishKillStep
+    /// `limits` is the room in the writer's channels. `hooks` is a fault injection or a test's view into the
+    /// encoding threads; the program normally passes none. With `soundOf` (an ISO's writer, made before the
+    /// program's writer gets any sound) the movie's sound is that writer's AAC packets.
+    init(paths: MovieNameReserver.Reservation, settings: MovieSettings, limits: QueueLimits = QueueLimits(),
+         warn: @escaping @Sendable (String) -> Void = { _ in }, finishesInPlace: Bool = true, soundOf program: MovieWriter? = nil,
+         hooks: (any SystemHooks)? = nil) {
         self.finishesInPlace = finishesInPlace
-        self.audioQueueLimit = max(1, audioQueueLimit)
-        self.observer = observer
-        self.remuxGate = remuxGate
+        self.audioQueueLimit = max(1, limits.audio)
+        self.hooks = hooks
         self.warn = warn
-        extraEncodeMicroseconds = UInt32(clamping: (try? extraEncodeTime.rescaled(to: 1_000_000, rounding: .up).value) ?? 0)
-        extraOpenMicroseconds = UInt32(clamping: (try? extraOpenTime.rescaled(to: 1_000_000, rounding: .up).value) ?? 0)
         moviePath = paths.moviePath
         partialPath = paths.partialPath
         thumbnailPath = paths.thumbnailPath
         self.settings = settings
-        self.videoQueueLimit = max(1, videoQueueLimit)
+        self.videoQueueLimit = max(1, limits.video)
         let framesPerSecond = Int((Double(settings.rate.numerator) / Double(max(1, settings.rate.denominator))).rounded(.up))
-        self.openingQueueLimit = openingQueueLimit.map { max(1, $0) } ?? max(self.videoQueueLimit, framesPerSecond)
+        self.openingQueueLimit = limits.opening.map { max(1, $0) } ?? max(self.videoQueueLimit, framesPerSecond)
         partialWatch = try? FileDescriptor.open(paths.partialPath, O_RDONLY | O_CLOEXEC)
         let policy: BoundedChannelPolicy = settings.blockWhenBehind ? .block : .refuse
         videoJobs = BoundedChannel(capacity: self.openingQueueLimit, policy: policy, weight: \.weight)
@@ -131,28 +138,24 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
         thread.start()
     }
 
-    public var droppedVideoFrames: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return dropped
-    }
+    public var droppedVideoFrames: Int { state.withLock { $0.dropped } }
 
     public func appendVideo(_ frame: VideoFrame, at fileTime: MediaTime, keyframe: Bool) throws {
         try throwIfFailed()
-        let wantsKeyframe = lock.withLock { keyframe || keyframeOwed }
+        let wantsKeyframe = state.withLock { keyframe || $0.keyframeOwed }
         let accepted = videoJobs.send(.video(frame, fileTime, keyframe: wantsKeyframe)).isAccepted
         // A frame whose picture finds no room keeps its place: the encoder repeats the picture before. The repeat
         // weighs nothing, so the channel never refuses it: a refused one would leave a hole in the movie's
         // constant rate.
         if !accepted { videoJobs.send(.repeatVideo(fileTime)) }
-        lock.lock()
-        if accepted {
-            keyframeOwed = false
-        } else if !ended {
-            dropped += 1
-            keyframeOwed = wantsKeyframe
+        state.withLock { state in
+            if accepted {
+                state.keyframeOwed = false
+            } else if !state.ended {
+                state.dropped += 1
+                state.keyframeOwed = wantsKeyframe
+            }
         }
-        lock.unlock()
     }
 
     public var partialFileDeleted: Bool {
@@ -161,9 +164,7 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
     }
 
     public func setThumbnail(_ frame: VideoFrame) {
-        lock.lock()
-        thumbnail = frame
-        lock.unlock()
+        state.withLock { $0.thumbnail = frame }
     }
 
     public func appendAudio(_ chunk: AudioChunk) throws {
@@ -176,7 +177,7 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
     public var takesProgramSound: Bool { programSound != nil }
 
     private func noteDroppedAudio(_ samples: Int) {
-        lock.withLock { droppedAudio += samples }
+        state.withLock { $0.droppedAudio += samples }
     }
 
     public func finish(chapters: [Chapter]) throws -> MovieSummary {
@@ -185,10 +186,7 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
 
     public func finish(chapters: [Chapter], discarding spans: [Range<MediaTime>]) throws -> MovieSummary {
         try endThread(discarding: false)
-        lock.lock()
-        let encoderFailure = failure
-        let opened = pipeline
-        lock.unlock()
+        let (encoderFailure, opened) = state.withLock { ($0.failure, $0.pipeline) }
         guard let pipeline = opened else {
             // The movie never opened: nothing was recorded, and an empty `.partial` must not look like a crash's.
             unlink(partialPath)
@@ -202,20 +200,10 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
             pipeline.abandon()
             throw error
         }
-        if let remuxGate {
-            // A test that forgot to open the gate still ends.
-            let giveUp = ContinuousClock.now + Self.remuxGateLimit
-            while !FileManager.default.fileExists(atPath: remuxGate) && ContinuousClock.now < giveUp {
-                Thread.sleep(forTimeInterval: 0.02)
-            }
-        }
+        hooks?.willFinishMovie(moviePath)
         let audioLeftOut = try finishMovie(chapters: chapters, discarding: spans, pipeline: pipeline)
         unlink(partialPath)
-        lock.lock()
-        let frame = thumbnail
-        let droppedCount = dropped
-        let droppedAudioCount = droppedAudio
-        lock.unlock()
+        let (frame, droppedCount, droppedAudioCount) = state.withLock { ($0.thumbnail, $0.dropped, $0.droppedAudio) }
         var writtenThumbnail: String?
         if let frame {
             do {
@@ -245,7 +233,7 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
                              pipeline: EncodingPipeline) throws -> Int {
         if settings.container != .mkv && finishesInPlace {
             var finisher = InPlaceMovieFinisher(partialPath: partialPath, moviePath: moviePath,
-                                                container: settings.container, killAtStep: finishKillStep)
+                                                container: settings.container, hooks: hooks)
             finisher.edit.discardedSpans = spans
             if let audio = pipeline.audioFormat {
                 finisher.edit.audioPrimingSamples = audio.primingSamples
@@ -270,7 +258,7 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
 
     public func abort() {
         guard (try? endThread(discarding: true)) != nil else { return }
-        if let pipeline = lock.withLock({ pipeline }) { pipeline.abandon() } else { unlink(partialPath) }
+        if let pipeline = state.withLock({ $0.pipeline }) { pipeline.abandon() } else { unlink(partialPath) }
     }
 
     /// An empty clip (no video frame) leaves nothing: the encoder thread ends, and the `.partial` — which holds at
@@ -282,10 +270,10 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
 
     /// Closes the channels and waits for the encoder thread; throws when it already ended (finish or abort twice).
     private func endThread(discarding: Bool) throws {
-        lock.lock()
-        let wasEnded = ended
-        ended = true
-        lock.unlock()
+        let wasEnded = state.withLock { state in
+            defer { state.ended = true }
+            return state.ended
+        }
         if wasEnded {
             throw MovieWriterError(description: "the movie \(moviePath) was already finished or aborted")
         }
@@ -302,8 +290,7 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
     }
 
     private func throwIfFailed() throws {
-        lock.lock()
-        defer { lock.unlock() }
+        let (failure, ended) = state.withLock { ($0.failure, $0.ended) }
         if let failure { throw failure }
         if ended { throw MovieWriterError(description: "the movie \(moviePath) was already finished or aborted") }
     }
@@ -311,18 +298,18 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
     /// The encoder thread's first step: opens the encoders and the `.partial`'s muxer. A failure is kept, and is
     /// the next append's (or `finish`'s) error.
     private func open() -> EncodingPipeline? {
-        if extraOpenMicroseconds > 0 { usleep(extraOpenMicroseconds) }
+        hooks?.willOpenMovie(moviePath)
         let result = Result {
             let copiedSound = try programSound.map { program in
                 EncodingPipeline.CopiedSound(format: try program.track.waitForFormat(), packets: program.packets)
             }
             return try EncodingPipeline(partialPath: partialPath, settings: settings, audioChunks: audioJobs,
-                                        copiedSound: copiedSound, sharedAudio: sharedAudio, observer: observer)
+                                        copiedSound: copiedSound, sharedAudio: sharedAudio, hooks: hooks)
         }
-        lock.withLock {
+        state.withLock { state in
             switch result {
-            case .success(let made): pipeline = made
-            case .failure(let error): failure = error
+            case .success(let made): state.pipeline = made
+            case .failure(let error): state.failure = error
             }
         }
         videoJobs.setCapacity(videoQueueLimit)
@@ -342,21 +329,21 @@ public final class MovieWriter: MovieSink, @unchecked Sendable {
     /// only drain (so producers never wait forever) and remember the error for the caller.
     private func runEncoder(_ pipeline: EncodingPipeline?) {
         while let job = videoJobs.receive() {
-            observer?.willHandle(.drawing)
-            if lock.withLock({ failure == nil }), let pipeline {
+            hooks?.willHandle(.drawing)
+            if state.withLock({ $0.failure == nil }), let pipeline {
                 do {
                     switch job {
                     case let .video(frame, time, keyframe):
-                        if extraEncodeMicroseconds > 0 { usleep(extraEncodeMicroseconds) }
+                        hooks?.willEncodeVideoFrame()
                         try pipeline.encodeVideo(frame, at: time, keyframe: keyframe)
                     case let .repeatVideo(time):
                         try pipeline.repeatVideo(at: time)
                     }
                 } catch {
-                    lock.withLock { failure = error }
+                    state.withLock { $0.failure = error }
                 }
             }
-            observer?.didHandle(.drawing)
+            hooks?.didHandle(.drawing)
         }
         threadEnded.signal()
     }

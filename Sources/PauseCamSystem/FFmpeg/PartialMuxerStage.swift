@@ -1,38 +1,45 @@
 import CFFmpeg
 import Foundation
+import PauseCamCore
 
 /// The `.partial`'s muxer as a packet stage: takes the video and audio encoders' `EncodedPacket`s from their two
 /// threads, one at a time under its lock, and writes each to its stream of the fragmented file
 /// (`PartialMovieMuxer`, whose interleaver puts the two streams in order).
-/// Unchecked Sendable: the muxer and the scratch packet are used only under `lock`.
-final class PartialMuxerStage: EncodedPacketSink, @unchecked Sendable {
-    let muxer: PartialMovieMuxer
+/// Sendable: the muxer and the scratch packet are one `Guarded` value.
+final class PartialMuxerStage: EncodedPacketSink {
+    /// What the two threads share: the muxer and the reference handed to it.
+    /// Unchecked Sendable: under lock. The pipeline that built the muxer hands it over and keeps no reference (its
+    /// streams' parameters were copied from the encoders); from then on it is reached only inside `muxing`.
+    private struct Muxing: @unchecked Sendable {
+        let muxer: PartialMovieMuxer
+        /// The reference handed to the muxer, which consumes it (blank again after each write).
+        let scratch = FFmpegPacketBox()
+    }
+
     private let videoStream: Int32
     private let audioStream: Int32?
-    private let lock = NSLock()
-    /// The reference handed to the muxer, which consumes it (blank again after each write).
-    private let scratch = FFmpegPacketBox()
+    private let muxing: Guarded<Muxing>
 
     /// A stage writing video packets to stream `videoStream` of `muxer` and audio packets to `audioStream` (none
-    /// for a video-only movie: audio packets are then ignored).
+    /// for a video-only movie: audio packets are then ignored). The stage owns `muxer` from now on.
     init(muxer: PartialMovieMuxer, videoStream: Int32, audioStream: Int32?) {
-        self.muxer = muxer
+        muxing = Guarded(Muxing(muxer: muxer))
         self.videoStream = videoStream
         self.audioStream = audioStream
     }
 
     func write(_ packet: EncodedPacket) throws {
         guard let index = packet.stream == .video ? videoStream : audioStream else { return }
-        try lock.withLock {
-            try packet.reference(into: scratch.packet)
-            defer { av_packet_unref(scratch.packet) }
-            try muxer.write(scratch.packet, timeBase: packet.timeBase, stream: index)
+        try muxing.withLock { muxing in
+            try packet.reference(into: muxing.scratch.packet)
+            defer { av_packet_unref(muxing.scratch.packet) }
+            try muxing.muxer.write(muxing.scratch.packet, timeBase: packet.timeBase, stream: index)
         }
     }
 
     /// Writes the trailer (the last fragment) and closes the file.
-    func finish() throws { try lock.withLock { try muxer.finish() } }
+    func finish() throws { try muxing.withLock { try $0.muxer.finish() } }
 
     /// Closes the file without a trailer beyond what is already written (abort).
-    func close() { lock.withLock { muxer.close() } }
+    func close() { muxing.withLock { $0.muxer.close() } }
 }

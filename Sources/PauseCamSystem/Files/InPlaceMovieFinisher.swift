@@ -25,9 +25,9 @@ struct InPlaceMovieFinisher {
     var moviePath: String
     var container: MovieSettings.Container
     var edit = MovieIndexEdit()
-    /// Fault injection: the process kills itself (SIGKILL) at this step of finishing (1: chapters appended,
-    /// 2: half of the new index written, 3: index appended, 4: switched, 5: linked); `nil` in normal runs.
-    var killAtStep: Int?
+    /// Told at each step (`InPlaceFinishStep`), after which the file is playable: the program's injected crash
+    /// or a test's view; `nil` in normal runs.
+    var hooks: (any SystemHooks)?
 
     /// What finishing found: how many audio samples the cuts left out, and the bytes it appended.
     struct Outcome {
@@ -99,17 +99,17 @@ struct InPlaceMovieFinisher {
                 end += Int64(box.count)
                 appended += Int64(box.count)
             }
-            faultPoint(1)
+            hooks?.didReachFinishStep(.chaptersAppended)
             moov = [UInt8](MovieIndexWriter(isMP4: container == .mp4)
                 .moov(index: index, tracks: edited, chapters: marks, chapterOffset: chapterOffset))
-            if killAtStep == 2 {
-                try write(file, Array(moov.prefix(moov.count / 2)), at: end)
-                faultPoint(2)
-            }
-            try write(file, moov, at: end)
+            // In two writes, so that a crash between them (a torn index) is a step of its own.
+            let half = moov.count / 2
+            try write(file, Array(moov[..<half]), at: end)
+            hooks?.didReachFinishStep(.halfIndexWritten)
+            try write(file, Array(moov[half...]), at: end + Int64(half))
             appended += Int64(moov.count)
             try synchronize(file)
-            faultPoint(3)
+            hooks?.didReachFinishStep(.indexAppended)
         } catch {
             // A failed append (a full disk) leaves the .partial as it was: still the fragmented movie.
             _ = ftruncate(file.rawValue, off_t(fileSize))
@@ -124,7 +124,7 @@ struct InPlaceMovieFinisher {
         header.uint64(UInt64(span))
         try write(file, [UInt8](header.data), at: oldMoov.offset)
         try synchronize(file)
-        faultPoint(4)
+        hooks?.didReachFinishStep(.switched)
 
         if case .failure(let failure) = retryingOnInterrupt({ link(partialPath, moviePath) }) {
             throw FileWriteError("link", path: moviePath, errno: failure)
@@ -134,7 +134,7 @@ struct InPlaceMovieFinisher {
             try? FileSystemCalls.synchronize(directory, path: folder)
             try? directory.close()
         }
-        faultPoint(5)
+        hooks?.didReachFinishStep(.linked)
         // The sound the edits took out: whole packets at the cuts, and the packets past the picture's end, which
         // hold less than a whole packet of sound (the encoder's last one is short).
         let leftOut = edited.filter { $0.track.handler == "soun" }.reduce(0) { total, track in
@@ -144,10 +144,6 @@ struct InPlaceMovieFinisher {
         }
         return Outcome(audioSamplesLeftOut: edit.discardedSpans.isEmpty ? 0 : leftOut, appendedBytes: appended,
                        movieBytes: end + Int64(moov.count))
-    }
-
-    private func faultPoint(_ step: Int) {
-        if killAtStep == step { kill(getpid(), SIGKILL) }
     }
 
     private func read(_ file: FileDescriptor, count: Int, at offset: Int64) throws -> [UInt8] {

@@ -13,7 +13,8 @@ nonisolated(unsafe) private var activeReader: LibEditLineReader?
 /// `interruptRead` may be called from any thread: while a line is being read they queue their work and wake the
 /// reading thread through a pipe; otherwise `printAbove` writes at once.
 /// Unchecked Sendable: libedit keeps global C state (the line, the prompt, the history) that only the reading thread
-/// touches; what other threads queue and the flags they set are under `lock`.
+/// touches, as it does this reader's own line state; the flags other threads set are one `Guarded` value and the
+/// messages they queue an `AboveLineMessages`.
 public final class LibEditLineReader: LineReader, @unchecked Sendable {
     public var completer: (@Sendable (String) -> [String])?
     /// Called on the reading thread a few times a second; when its text differs from the prompt shown, the prompt
@@ -23,17 +24,24 @@ public final class LibEditLineReader: LineReader, @unchecked Sendable {
     public let historyPath: String?
 
     private let wakePipe = WakePipe()
-    private let lock = NSLock()
-    private var reading = false
-    private var queued: [String] = []
-    private var interruptRequested = false
+    /// What other threads and the reading thread share. Its lock also keeps a message written at once (nobody
+    /// reading) from interleaving with another.
+    private struct Shared {
+        /// A line is being read (or the live status owns the line): messages are queued, not written.
+        var reading = false
+        var interruptRequested = false
+        /// True while `beginLiveStatus`'s thread owns the line; it ends when this turns false.
+        var liveStatusRunning = false
+    }
+
+    private let shared = Guarded(Shared())
+    /// The messages waiting to be printed above the line (bounded; the oldest go first).
+    private let queued = AboveLineMessages()
     private var shownPrompt = ""
     fileprivate var finished = false
     fileprivate var finishedLine: String?
     /// The terminal's settings while the hotkey mode reads single keys; `nil` outside it.
     private var keyboardMode: KeyboardMode?
-    /// True while `beginLiveStatus`'s thread owns the line; it ends when this turns false.
-    private var liveStatusRunning = false
     private let liveStatusEnded = DispatchSemaphore(value: 0)
 
     /// How often the live prompt is refreshed while waiting for keys.
@@ -81,15 +89,12 @@ public final class LibEditLineReader: LineReader, @unchecked Sendable {
         finished = false
         finishedLine = nil
         shownPrompt = prompt
-        lock.withLock { reading = true }
+        shared.withLock { $0.reading = true }
         rl_callback_handler_install(Self.editorPrompt(prompt), libEditLineDone)
         var interrupted = false
         while !finished {
             printQueued()
-            if lock.withLock({ () -> Bool in
-                defer { interruptRequested = false }
-                return interruptRequested
-            }) {
+            if takeInterruptRequest() {
                 interrupted = true
                 break
             }
@@ -103,7 +108,7 @@ public final class LibEditLineReader: LineReader, @unchecked Sendable {
         }
         rl_callback_handler_remove()
         if interrupted || finishedLine == nil { write("\n") }
-        lock.withLock { reading = false }
+        shared.withLock { $0.reading = false }
         printQueued()
         return interrupted ? "" : finishedLine
     }
@@ -114,12 +119,12 @@ public final class LibEditLineReader: LineReader, @unchecked Sendable {
     }
 
     public func printAbove(_ text: String) {
-        let direct = lock.withLock { () -> Bool in
-            if reading { queued.append(text) }
-            return !reading
+        let direct = shared.withLock { shared -> Bool in
+            if shared.reading { queued.add(text) }
+            return !shared.reading
         }
         if direct {
-            lock.withLock { write(text + "\n") }
+            shared.withLock { _ in write(text + "\n") }
         } else {
             wakePipe.wake()
         }
@@ -127,18 +132,18 @@ public final class LibEditLineReader: LineReader, @unchecked Sendable {
 
     /// Makes a waiting (or the next) `readLine` return `""`; callable from any thread (signal handlers).
     public func interruptRead() {
-        lock.withLock { interruptRequested = true }
+        shared.withLock { $0.interruptRequested = true }
         wakePipe.wake()
     }
 
     /// Errors go to standard error; while a line is being read they are printed above it like any message (both
     /// streams are the same terminal then).
     public func printError(_ text: String) {
-        let reading = lock.withLock { self.reading }
+        let reading = shared.withLock { $0.reading }
         if reading {
             printAbove(text)
         } else {
-            lock.withLock { LineEditorSystemCalls.writeAll(.standardError, Array((text + "\n").utf8)) }
+            shared.withLock { _ in LineEditorSystemCalls.writeAll(.standardError, Array((text + "\n").utf8)) }
         }
     }
 
@@ -153,24 +158,18 @@ public final class LibEditLineReader: LineReader, @unchecked Sendable {
     /// Like `readLine`, but without libedit: the line is only ever the prompt, so events are printed above it
     /// by clearing it, and the prompt is redrawn when `prompt()` changes (the live timer).
     public func readKey(prompt: () -> String) -> KeyRead {
-        lock.withLock { reading = true }
+        shared.withLock { $0.reading = true }
         defer {
             write("\r\u{1B}[K")
-            lock.withLock { reading = false }
+            shared.withLock { $0.reading = false }
             printQueued()
         }
         var shown = prompt()
         write("\r\u{1B}[K" + shown)
         while true {
-            let messages = lock.withLock { () -> [String] in
-                defer { queued.removeAll() }
-                return queued
-            }
+            let messages = queued.take()
             if !messages.isEmpty { write("\r\u{1B}[K" + messages.map { $0 + "\n" }.joined() + shown) }
-            if lock.withLock({ () -> Bool in
-                defer { interruptRequested = false }
-                return interruptRequested
-            }) { return .interrupted }
+            if takeInterruptRequest() { return .interrupted }
             let ready = LineEditorSystemCalls.poll([0, wakePipe.readEnd], timeout: Self.refreshMilliseconds)
             if ready[1] != 0 { wakePipe.drain() }
             if ready[0] != 0 {
@@ -199,16 +198,13 @@ public final class LibEditLineReader: LineReader, @unchecked Sendable {
     /// its own (the shell's thread is blocked in the `wait`). Meanwhile `printAbove` queues (as while reading) and
     /// the thread prints the messages above the status line. libedit is not used: the line is only ever ours.
     public func beginLiveStatus(_ status: @escaping @Sendable () -> String) {
-        lock.withLock {
-            reading = true
-            liveStatusRunning = true
+        shared.withLock { shared in
+            shared.reading = true
+            shared.liveStatusRunning = true
         }
         let thread = Thread { [self] in
-            while lock.withLock({ liveStatusRunning }) {
-                let messages = lock.withLock { () -> [String] in
-                    defer { queued.removeAll() }
-                    return queued
-                }
+            while shared.withLock({ $0.liveStatusRunning }) {
+                let messages = queued.take()
                 write("\r\u{1B}[K" + messages.map { $0 + "\n" }.joined() + status())
                 let ready = LineEditorSystemCalls.poll([wakePipe.readEnd], timeout: Self.refreshMilliseconds)
                 if ready[0] != 0 { wakePipe.drain() }
@@ -221,15 +217,15 @@ public final class LibEditLineReader: LineReader, @unchecked Sendable {
 
     /// Stops the status thread, clears its line and prints what was queued meanwhile.
     public func endLiveStatus() {
-        let running = lock.withLock { () -> Bool in
-            defer { liveStatusRunning = false }
-            return liveStatusRunning
+        let running = shared.withLock { shared -> Bool in
+            defer { shared.liveStatusRunning = false }
+            return shared.liveStatusRunning
         }
         guard running else { return }
         wakePipe.wake()
         liveStatusEnded.wait()
         write("\r\u{1B}[K")
-        lock.withLock { reading = false }
+        shared.withLock { $0.reading = false }
         printQueued()
     }
 
@@ -237,17 +233,22 @@ public final class LibEditLineReader: LineReader, @unchecked Sendable {
 
     /// Prints queued messages above the line being typed: clear the line, print, redraw prompt and typed text.
     private func printQueued() {
-        let messages = lock.withLock { () -> [String] in
-            defer { queued.removeAll() }
-            return queued
-        }
+        let messages = queued.take()
         guard !messages.isEmpty else { return }
-        let stillReading = lock.withLock { reading }
+        let stillReading = shared.withLock { $0.reading }
         if stillReading {
             write("\r\u{1B}[K" + messages.map { $0 + "\n" }.joined())
             rl_forced_update_display()
         } else {
             write(messages.map { $0 + "\n" }.joined())
+        }
+    }
+
+    /// Whether `interruptRead()` asked since the last time; the request is used up.
+    private func takeInterruptRequest() -> Bool {
+        shared.withLock { shared in
+            defer { shared.interruptRequested = false }
+            return shared.interruptRequested
         }
     }
 

@@ -11,7 +11,7 @@ import PauseCamCore
 ///
 /// The camera owns its `V4L2Device` and closes it when the device is gone or the camera is released.
 /// Unchecked Sendable: `controls` caches what the camera lists without a lock and is used from the serial context
-/// only; counters and `gone` are under `lock`; the device is Sendable (its node serialises every call).
+/// only; counters and `gone` are one `Guarded` value; the device is Sendable (its node serialises every call).
 public final class V4L2Camera: Camera, @unchecked Sendable {
     public let displayName: String
     /// Why the camera streams in its encoding when the lens has `format: auto`; `nil` otherwise.
@@ -35,10 +35,16 @@ public final class V4L2Camera: Camera, @unchecked Sendable {
     /// The lens's `latency:`, taken off every timestamp: when the light hit the sensor, not when the camera stamped.
     private let latency: MediaTime
     private let warn: @Sendable (String) -> Void
-    private let lock = NSLock()
     private let capture = CaptureThread()
-    private var counters = V4L2CaptureStatistics()
-    private var gone = false
+    /// What `start` and the capture thread share. Its lock is also held across `start`'s buffer set-up and the
+    /// capture thread's release of the buffers, so the two never interleave.
+    private struct CaptureState {
+        var counters = V4L2CaptureStatistics()
+        /// The device went away mid-stream: the camera cannot start again.
+        var gone = false
+    }
+
+    private let state = Guarded(CaptureState())
 
     /// Opens the node at `path` through libv4l2 and prepares it for `lens`. `formatChoice` says why the lens's
     /// `format:` is what it is when `format: auto` chose it (`USBFormatAutoResolution`), for the sidecar.
@@ -98,32 +104,29 @@ public final class V4L2Camera: Camera, @unchecked Sendable {
     }
 
     /// Counters so far (thread-safe).
-    public var statistics: V4L2CaptureStatistics {
-        lock.lock(); defer { lock.unlock() }
-        return counters
-    }
+    public var statistics: V4L2CaptureStatistics { state.withLock { $0.counters } }
 
     /// Maps the buffers, starts streaming and the capture thread. Throws `V4L2Error.bandwidthExhausted` when the
     /// USB bus has no room for this stream (`STREAMON`: `ENOSPC`), with everything released again.
     public func start(deliver: @escaping @Sendable (VideoFrame) -> Void,
                       onEnd: @escaping @Sendable (String) -> Void) throws {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !capture.isRunning else { return }
-        if gone { throw V4L2Error.unplugged(device: device.path, call: "start") }
-        do {
-            let granted = try device.requestBuffers(count: Self.bufferCount)
-            for index in 0..<granted {
-                try device.mapBuffer(index: index)
-                try device.queueBuffer(index: index)
+        try state.withLock { state in
+            guard !capture.isRunning else { return }
+            if state.gone { throw V4L2Error.unplugged(device: device.path, call: "start") }
+            do {
+                let granted = try device.requestBuffers(count: Self.bufferCount)
+                for index in 0..<granted {
+                    try device.mapBuffer(index: index)
+                    try device.queueBuffer(index: index)
+                }
+                try device.streamOn()
+            } catch {
+                releaseBuffers()
+                throw error
             }
-            try device.streamOn()
-        } catch {
-            releaseBuffers()
-            throw error
-        }
-        capture.start(name: "pausecam.v4l2 \(device.path)") { [self] in
-            captureLoop(deliver: deliver, onEnd: onEnd)
+            capture.start(name: "pausecam.v4l2 \(device.path)") { [self] in
+                captureLoop(deliver: deliver, onEnd: onEnd)
+            }
         }
     }
 
@@ -158,10 +161,10 @@ public final class V4L2Camera: Camera, @unchecked Sendable {
             }
         }
         _ = try? device.streamOff()
-        lock.lock()
-        releaseBuffers()
-        if endReason != nil { gone = true }
-        lock.unlock()
+        state.withLock { state in
+            releaseBuffers()
+            if endReason != nil { state.gone = true }
+        }
         let endedByItself = capture.end() && endReason != nil
         if let endReason {
             // Close before telling anyone: whoever hears `onEnd` may reopen the node (re-plug) at once.
@@ -211,14 +214,14 @@ public final class V4L2Camera: Camera, @unchecked Sendable {
             }
             corrupt = frame == nil
         }
-        lock.lock()
-        counters.dropped += dropped
-        if corrupt { counters.corrupt += 1 } else { counters.delivered += 1 }
-        lock.unlock()
+        state.withLock { state in
+            state.counters.dropped += dropped
+            if corrupt { state.counters.corrupt += 1 } else { state.counters.delivered += 1 }
+        }
         return frame
     }
 
-    /// Unmaps and frees the mmap buffers; errors are ignored (the device may be gone). Called with `lock` held.
+    /// Unmaps and frees the mmap buffers; errors are ignored (the device may be gone). Called with `state`'s lock held.
     private func releaseBuffers() {
         device.unmapBuffers()
         _ = try? device.requestBuffers(count: 0)

@@ -20,7 +20,7 @@ public final class V4L2DeviceNode: V4L2Device {
     public let access: Access
     /// What the capture thread (which closes the node when the camera is unplugged) and control changes from the
     /// serial context share: no call may reach a descriptor number already closed and reused elsewhere.
-    private struct NodeState {
+    struct NodeState {
         /// The open descriptor, or nil once `close()` was asked for.
         var descriptor: FileDescriptor?
         /// Threads inside `poll` on `descriptor` right now; while any is, `close()` leaves the real close to the last.
@@ -32,7 +32,7 @@ public final class V4L2DeviceNode: V4L2Device {
         var mappings: [UInt32: V4L2BufferMapping] = [:]
     }
 
-    private let node: Guarded<NodeState>
+    let node: Guarded<NodeState>
 
     /// Opens `path` read-write and non-blocking (DQBUF then returns EAGAIN instead of stalling a stop), and
     /// close-on-exec. The corresponding C function is `v4l2_open` (or `open`).
@@ -79,11 +79,6 @@ public final class V4L2DeviceNode: V4L2Device {
         // Nothing to report to: the camera is being released.
         try? deferred?.close()
     }
-
-    /// Threads in `poll` now (for tests of a close during a wait).
-    var pollsInProgress: Int { node.withLock { $0.pollers } }
-    /// The open descriptor, -1 once closed (for tests).
-    var openDescriptor: Int32 { node.withLock { $0.descriptor?.rawValue ?? -1 } }
 
     /// The one ioctl wrapper: EINTR retried, nil on success or the errno.
     private func control(_ request: UInt, _ argument: UnsafeMutableRawPointer) -> Errno? {

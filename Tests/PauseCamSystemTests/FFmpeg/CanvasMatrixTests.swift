@@ -88,7 +88,7 @@ final class CanvasMatrixTests: XCTestCase {
             let scaler = CanvasScaler(width: width, height: height)
             let picture = try scaler.scale(frame)
             defer { FFmpegFrame.release(picture) }
-            XCTAssertEqual(scaler.cachedContextCount, 0, "no libswscale context for a picture of the canvas's size")
+            XCTAssertEqual(scaler.contexts.count, 0, "no libswscale context for a picture of the canvas's size")
             // The reference: the crop copied out and converted in place by the same converter.
             func cut(_ bytes: [UInt8], stride: Int, x: Int, y: Int, width: Int, height: Int) -> [UInt8] {
                 var out: [UInt8] = []
@@ -128,6 +128,6 @@ final class CanvasMatrixTests: XCTestCase {
         let scaler = CanvasScaler(width: width, height: height)
         let small = MovieWriterFixture.solidFrame(width: 640, height: 360, y: 100, u: 90, v: 200)
         FFmpegFrame.release(try scaler.scale(small))
-        XCTAssertEqual(scaler.cachedContextCount, 1)
+        XCTAssertEqual(scaler.contexts.count, 1)
     }
 }

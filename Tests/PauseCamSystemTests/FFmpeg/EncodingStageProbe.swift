@@ -1,11 +1,11 @@
 import Foundation
 @testable import PauseCamSystem
 
-/// The tests' `EncodingStageObserver`: holds a stage's thread before its next unit of work until released, and
+/// The tests' `SystemHooks` for the encoding stages: holds a stage's thread before its next unit of work until released, and
 /// counts the work each stage has finished, so a test can wait for "everything handed over is encoded and muxed"
 /// instead of guessing with a sleep.
 /// Unchecked Sendable: every stored property is read and written only under `condition`.
-final class EncodingStageProbe: EncodingStageObserver, @unchecked Sendable {
+final class EncodingStageProbe: SystemHooks, @unchecked Sendable {
     private let condition = NSCondition()
     private var held: Set<EncodingStage> = []
     private var started: [EncodingStage: Int] = [:]

@@ -25,12 +25,13 @@ final class JPEGDrawTests: XCTestCase {
                     compressed.crop = crop
                     var decoded = copy
                     decoded.crop = crop
-                    let scaler = CanvasScaler(width: width, height: height)
+                    let counter = CanvasCounter()
+                    let scaler = CanvasScaler(width: width, height: height, hooks: counter)
                     let fromBuffers = try scaler.scale(compressed)
                     defer { FFmpegFrame.release(fromBuffers) }
                     let fromCopy = try CanvasScaler(width: width, height: height).scale(decoded)
                     defer { FFmpegFrame.release(fromCopy) }
-                    XCTAssertEqual(scaler.decodedJPEGCount, 1)
+                    XCTAssertEqual(counter.decodedJPEGs, 1)
                     let a = CanvasScaler.planes(of: fromBuffers), b = CanvasScaler.planes(of: fromCopy)
                     var differing = 0, total = 0
                     for plane in 0..<3 {

@@ -47,8 +47,8 @@ final class MovieWriterQueueTests: XCTestCase {
         // One frame of room while the encoders open too, so the queue is full whether or not they have opened yet.
         let stages = EncodingStageProbe()
         stages.hold(.drawing)
-        let writer = MovieWriter(paths: paths, settings: settings, videoQueueLimit: 1, openingQueueLimit: 1,
-                                 audioQueueLimit: 4, observer: stages)
+        let writer = MovieWriter(paths: paths, settings: settings,
+                                 limits: MovieWriter.QueueLimits(video: 1, opening: 1, audio: 4), hooks: stages)
         let frames = 30
         try writer.appendVideo(MovieWriterFixture.movingFrame(width: 320, height: 180, index: 0), at: .zero,
                                keyframe: true)

@@ -48,14 +48,14 @@ enum MovieWriterFixture {
     /// An encoding pipeline (ultrafast, CRF 30, blocking when behind) writing `NAME.partial` in a scratch folder,
     /// handed to `body` with the partial's path; the folder is removed afterwards.
     static func withPipeline(_ name: String, width: Int, height: Int, audio: MovieSettings.AudioSettings? = nil,
-                             observer: (any EncodingStageObserver)? = nil,
+                             hooks: (any SystemHooks)? = nil,
                              _ body: (EncodingPipeline, String) throws -> Void) throws {
         let folder = try directory(name)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let settings = MovieSettings(width: width, height: height, rate: FrameRate(30), container: .mov,
                                      preset: "ultrafast", crf: 30, audio: audio, blockWhenBehind: true)
         let partial = folder + "/\(name).partial"
-        try body(try EncodingPipeline(partialPath: partial, settings: settings, observer: observer), partial)
+        try body(try EncodingPipeline(partialPath: partial, settings: settings, hooks: hooks), partial)
     }
 
     /// Small, fast settings.
@@ -237,7 +237,7 @@ final class MovieWriterTests: XCTestCase {
         let paths = try MovieNameReserver(directory: directory, baseName: "crash",
                                           fileExtension: settings.container.rawValue).reserve()
         let stages = EncodingStageProbe()
-        let sink = MovieWriter(paths: paths, settings: settings, observer: stages)
+        let sink = MovieWriter(paths: paths, settings: settings, hooks: stages)
         for index in 0..<120 {
             try sink.appendVideo(MovieWriterFixture.movingFrame(width: 320, height: 180, index: index),
                                  at: MediaTime(value: Int64(index), timescale: 30), keyframe: index == 0)

@@ -116,7 +116,7 @@ final class PictureLevelsTests: XCTestCase {
             XCTAssertEqual(Int(try lumaOf(y: 255, range: .full)), 235, accuracy: 1, "full-range white")
             XCTAssertEqual(Int(try lumaOf(y: 235, range: .limited)), 235, accuracy: 1, "limited-range white")
         }
-        XCTAssertEqual(scaler.cachedContextCount, 2, "one context per range, reused")
+        XCTAssertEqual(scaler.contexts.count, 2, "one context per range, reused")
     }
 
     /// The middle 16×16 pixels of the first frame of `path`, averaged and decoded to sRGB by ffmpeg, either with the

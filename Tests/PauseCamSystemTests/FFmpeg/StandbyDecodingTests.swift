@@ -57,7 +57,8 @@ final class StandbyDecodingTests: XCTestCase {
         let directory = try MovieWriterFixture.directory("standby-scaler")
         let white = frame(try jpeg(luma: 255, in: directory), index: 0)
         let black = frame(try jpeg(luma: 0, in: directory), index: 1)
-        let scaler = CanvasScaler(width: 64, height: 48)
+        let counter = CanvasCounter()
+        let scaler = CanvasScaler(width: 64, height: 48, hooks: counter)
         func centre(_ frame: VideoFrame) throws -> UInt8 {
             var picture: UnsafeMutablePointer<AVFrame>? = try scaler.scale(frame)
             defer { av_frame_free(&picture) }
@@ -66,9 +67,9 @@ final class StandbyDecodingTests: XCTestCase {
         }
         XCTAssertEqual(Int(try centre(white)), 235, accuracy: 2)
         XCTAssertEqual(Int(try centre(white)), 235, accuracy: 2)
-        XCTAssertEqual(scaler.decodedJPEGCount, 1, "the repeat reuses the decoded picture")
+        XCTAssertEqual(counter.decodedJPEGs, 1, "the repeat reuses the decoded picture")
         XCTAssertEqual(Int(try centre(black)), 16, accuracy: 2)
-        XCTAssertEqual(scaler.decodedJPEGCount, 2)
+        XCTAssertEqual(counter.decodedJPEGs, 2)
     }
 
     /// A JPEG that starts right but does not decode (a torn USB transfer) repeats the picture before it: the movie

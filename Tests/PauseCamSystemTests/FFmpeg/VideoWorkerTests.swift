@@ -9,7 +9,7 @@ final class VideoWorkerTests: XCTestCase {
     func testDrawingRunsAheadOfX264ByABoundedNumberOfPictures() throws {
         let stages = EncodingStageProbe()
         stages.hold(.x264)
-        try MovieWriterFixture.withPipeline("video", width: 64, height: 48, observer: stages) { pipeline, partial in
+        try MovieWriterFixture.withPipeline("video", width: 64, height: 48, hooks: stages) { pipeline, partial in
             @Sendable func frame(_ index: Int) -> VideoFrame { MovieWriterFixture.movingFrame(width: 64, height: 48, index: index) }
             let inFlight = EncodingPipeline.picturesInFlight
             for index in 0..<inFlight {

@@ -37,6 +37,31 @@ final class InPlaceMovieFinisherTests: XCTestCase {
         XCTAssertEqual(top, ["ftyp", "mdat", "moov"])
     }
 
+    /// The finish tells its hooks each step in order, and the file grows as each step says: the chapters, half the
+    /// new index, the rest of it; the switch and the link add nothing. The hooks see the file as a crash at that
+    /// step would leave it (`PAUSECAM_FAULT_FINISH_KILL_AT_STEP` kills the process there).
+    func testTheHooksAreToldEveryStepWithTheFileAsThatStepLeavesIt() throws {
+        let folder = try MovieWriterFixture.directory("in-place-steps")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let partial = folder + "/clip.mov.partial", movie = folder + "/clip.mov"
+        try make(partial, fragmented: true, format: "mov")
+        let size = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: partial)[.size] as? Int64)
+        let steps = FinishStepRecorder(path: partial)
+        var finisher = InPlaceMovieFinisher(partialPath: partial, moviePath: movie, container: .mov)
+        finisher.hooks = steps
+        let outcome = try finisher.finish(chapters: [Chapter(title: "Only", start: .zero, end: .seconds(3))])
+        let seen = steps.seen
+        XCTAssertEqual(seen.map(\.step), InPlaceFinishStep.allCases)
+        XCTAssertEqual(seen.map(\.bytes).last, outcome.movieBytes)
+        let sizes = Dictionary(uniqueKeysWithValues: seen.map { ($0.step, $0.bytes) })
+        let chapters = try XCTUnwrap(sizes[.chaptersAppended]), half = try XCTUnwrap(sizes[.halfIndexWritten])
+        let index = try XCTUnwrap(sizes[.indexAppended])
+        XCTAssertGreaterThan(chapters, size, "the chapters' mdat is appended first")
+        XCTAssertEqual(half - chapters, (index - chapters) / 2, "half the index, then the rest")
+        XCTAssertEqual(sizes[.switched], index)
+        XCTAssertEqual(sizes[.linked], index)
+    }
+
     func testAFileThatIsNotFragmentedIsRefusedUntouched() throws {
         let folder = try MovieWriterFixture.directory("in-place-plain")
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -62,5 +87,21 @@ final class InPlaceMovieFinisherTests: XCTestCase {
             offset = box.end
         }
         return types
+    }
+}
+
+/// The tests' `SystemHooks` for the in-place finish: the steps it is told, with the `.partial`'s size at each.
+private final class FinishStepRecorder: SystemHooks {
+    let path: String
+    private let steps = Guarded<[(step: InPlaceFinishStep, bytes: Int64)]>([])
+
+    init(path: String) { self.path = path }
+
+    var seen: [(step: InPlaceFinishStep, bytes: Int64)] { steps.withLock { $0 } }
+
+    func didReachFinishStep(_ step: InPlaceFinishStep) {
+        var info = stat()
+        let bytes = stat(path, &info) == 0 ? Int64(info.st_size) : -1
+        steps.withLock { $0.append((step, bytes)) }
     }
 }

@@ -116,17 +116,19 @@ final class MonitorFeedTests: XCTestCase {
         feed.offer(watched)
         feed.waitForWorker()
         XCTAssertNotNil(feed.programPicture(after: 0, timeoutSeconds: 0), "the program picture was made")
-        let movie = CanvasScaler(width: 640, height: 360)
+        let movieCounter = CanvasCounter()
+        let movie = CanvasScaler(width: 640, height: 360, hooks: movieCounter)
         let canvas = try movie.scale(watched)
         movie.recycle(canvas)
-        XCTAssertEqual(movie.decodedJPEGCount, 0, "the movie decoded a frame the monitor had decoded")
+        XCTAssertEqual(movieCounter.decodedJPEGs, 0, "the movie decoded a frame the monitor had decoded")
         feed.stopWatching()
         feed.close()
 
         let unwatched = frame(2)
-        let alone = CanvasScaler(width: 640, height: 360)
+        let aloneCounter = CanvasCounter()
+        let alone = CanvasScaler(width: 640, height: 360, hooks: aloneCounter)
         alone.recycle(try alone.scale(unwatched))
-        XCTAssertEqual(alone.decodedJPEGCount, 1, "with nobody watching the movie decodes its own frames")
+        XCTAssertEqual(aloneCounter.decodedJPEGs, 1, "with nobody watching the movie decodes its own frames")
     }
 
     func testWaitingForAProgramPictureEndsWithNilAfterItsTimeoutAndAtClose() throws {

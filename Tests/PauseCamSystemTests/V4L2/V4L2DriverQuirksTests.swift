@@ -121,3 +121,11 @@ final class PollResultBox: @unchecked Sendable {
     func set(_ value: Result<Bool, Error>) { lock.withLock { result = value } }
     func get() -> Result<Bool, Error>? { lock.withLock { result } }
 }
+
+/// The tests' view of a node's state (reached through `@testable import`; the node keeps no accessor for them).
+private extension V4L2DeviceNode {
+    /// Threads in `poll` now.
+    var pollsInProgress: Int { node.withLock { $0.pollers } }
+    /// The open descriptor, -1 once closed.
+    var openDescriptor: Int32 { node.withLock { $0.descriptor?.rawValue ?? -1 } }
+}

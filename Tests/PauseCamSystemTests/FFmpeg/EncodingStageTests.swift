@@ -5,14 +5,14 @@ import XCTest
 
 /// The seam tests use to see the encoding threads: each stage reports every unit of work it takes, once before and
 /// once after, on its own thread, so a test can hold a stage or wait for it without a sleep.
-final class EncodingStageObserverTests: XCTestCase {
+final class EncodingStageTests: XCTestCase {
     func testEveryStageReportsEachPictureAndChunkItHandles() throws {
         let directory = try MovieWriterFixture.directory("stages")
         let settings = MovieWriterFixture.settings()
         let paths = try MovieNameReserver(directory: directory, baseName: "stages",
                                           fileExtension: settings.container.rawValue).reserve()
         let stages = EncodingStageProbe()
-        let writer = MovieWriter(paths: paths, settings: settings, observer: stages)
+        let writer = MovieWriter(paths: paths, settings: settings, hooks: stages)
         let frames = 10
         for index in 0..<frames {
             try writer.appendVideo(MovieWriterFixture.movingFrame(width: 320, height: 180, index: index),
