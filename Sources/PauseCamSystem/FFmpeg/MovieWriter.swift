@@ -108,8 +108,8 @@ public final class MovieWriter: MovieSink {
     /// encoding threads; the program normally passes none. With `soundOf` (an ISO's writer, made before the
     /// program's writer gets any sound) the movie's sound is that writer's AAC packets.
     init(paths: MovieNameReserver.Reservation, settings: MovieSettings, limits: QueueLimits = QueueLimits(),
-         warn: @escaping @Sendable (String) -> Void = { _ in }, finishesInPlace: Bool = true, soundOf program: MovieWriter? = nil,
-         hooks: (any SystemHooks)? = nil) {
+         warn: @escaping @Sendable (String) -> Void = { _ in }, finishesInPlace: Bool = true,
+         soundOf program: MovieWriter? = nil, hooks: (any SystemHooks)? = nil) {
         self.finishesInPlace = finishesInPlace
         self.audioQueueLimit = max(1, limits.audio)
         self.hooks = hooks
