@@ -133,7 +133,7 @@ enum RunCommand {
         switch event {
         case .clipSaved, .lensSwitched, .cameraAttached, .countdown: return true
         case .countdownEnded(_, let ok): return ok
-        case .notice(let text, let isWarning): return !isWarning && text.hasPrefix("audio: none")
+        case .notice(.videoOnly): return true
         default: return false
         }
     }

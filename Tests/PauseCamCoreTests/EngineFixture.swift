@@ -10,15 +10,17 @@ enum EngineFixture {
         let runner: ScriptRunner
         let factory: RecordingSinkFactory
         let store: MemorySidecarStore
-        var messages: [String] { box.messages }
-        let box: MessageBox
+        /// The engine's own events, in order (not the commands').
+        var events: [EngineEvent] { box.events }
+        let box: EventBox
     }
-    /// The engine's own news as text, in order; the events of commands the test gave are kept apart.
-    final class MessageBox {
-        var messages: [String] = []
+    /// The engine's own news as `EngineEvent` values, in order, for tests to match on their cases; the events of
+    /// commands the test gave are kept apart.
+    final class EventBox {
+        var events: [EngineEvent] = []
         var commands: [CommandEvent] = []
         func record(_ event: EngineEvent) {
-            if case .command(let command) = event { commands.append(command) } else { messages.append(event.text) }
+            if case .command(let command) = event { commands.append(command) } else { events.append(event) }
         }
     }
 
@@ -52,7 +54,7 @@ enum EngineFixture {
         cameras.merge(replacements) { $1 }
         let factory = RecordingSinkFactory()
         let store = MemorySidecarStore()
-        let box = MessageBox()
+        let box = EventBox()
         let controller = RigController(
             rig: rig, cameras: cameras, microphone: withoutMicrophone ? nil : microphone ?? VirtualMicrophone(serialContext: serialContext), sinkFactory: factory,
             store: store, serialContext: serialContext, wallClock: { Date(timeIntervalSince1970: 1_800_000_000) },

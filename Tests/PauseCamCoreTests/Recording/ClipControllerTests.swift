@@ -22,8 +22,8 @@ final class ClipControllerTests: XCTestCase {
     }
 
     func testAnInterruptedClipThatGotNoVideoIsNothingRecordedAndKeepsWhy() throws {
-        var events: [String] = []
-        let (clips, factory) = makeClips(events: { events.append($0.text) })
+        var events: [EngineEvent] = []
+        let (clips, factory) = makeClips(events: { events.append($0) })
         XCTAssertEqual(clips.outcome, .undecided)
         let recorder = try clips.open(settings: settings, devices: [])
         XCTAssertTrue(clips.recorder === recorder)
@@ -38,7 +38,7 @@ final class ClipControllerTests: XCTestCase {
         XCTAssertNil(clips.outcome.savedClip)
         XCTAssertNil(clips.outcome.failure)
         XCTAssertTrue(factory.sinks[0].discarded, "an empty clip leaves no movie")
-        XCTAssertEqual(events, [EngineEvent.nothingRecorded.text])
+        XCTAssertEqual(events, [.nothingRecorded])
 
         _ = try clips.open(settings: settings, devices: [])
         XCTAssertEqual(clips.outcome, .undecided, "a new clip starts its outcome over")

@@ -33,8 +33,9 @@ final class DeviceWorkerTests: XCTestCase {
     func testAStartThatFailsOnTheWorkerIsToldAndTheBankStaysOnAWorkingLens() throws {
         let fixture = EngineFixture.makeFixture(rig: EngineFixture.makeRig(), cameras: ["tele": BrokenCamera()])
         fixture.serialContext.runDue()
-        XCTAssertTrue(fixture.messages.contains { $0.contains("lens tele: Broken tele could not start: VIDIOC_STREAMON") },
-                      "\(fixture.messages)")
+        XCTAssertTrue(fixture.events.contains(.cameraFailedToStart(lens: "tele", camera: "Broken tele",
+                                                                   reason: "VIDIOC_STREAMON: No such device")),
+                      "\(fixture.events)")
         XCTAssertFalse(fixture.controller.availableLenses.contains("tele"))
         XCTAssertTrue(fixture.runner.perform(.record(name: nil)).ok)
         XCTAssertTrue(fixture.runner.perform(.wait(.seconds(1))).ok)

@@ -107,7 +107,7 @@ final class RigControllerDeviceTests: XCTestCase {
         XCTAssertEqual(clip.sidecar.scenes[0].lenses.map(\.lens), ["main", "wide"])
         XCTAssertEqual(clip.sidecar.duration, 2, accuracy: 1.0 / 30 + 1e-9)
         XCTAssertTrue(clip.sidecar.warnings.contains { $0.contains("lens main lost its camera") }, "\(clip.sidecar.warnings)")
-        XCTAssertTrue(fixture.messages.contains("switched to lens wide"), "\(fixture.messages)")
+        XCTAssertTrue(fixture.events.contains(.lensSwitched(lens: "wide")), "\(fixture.events)")
         let sink = try XCTUnwrap(fixture.factory.sinks.first)
         let times = sink.video.map(\.time)
         for (a, b) in zip(times, times.dropFirst()) { XCTAssertEqual(b - a, MediaTime(value: 1, timescale: 30)) }
