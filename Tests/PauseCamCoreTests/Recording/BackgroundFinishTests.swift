@@ -57,7 +57,7 @@ final class BackgroundFinishTests: XCTestCase {
         XCTAssertEqual(fixture.controller.status.state, .recording)
         XCTAssertEqual(fixture.controller.status.saving, [first.moviePath])
         XCTAssertTrue(fixture.controller.statusLine().contains("saving \((first.moviePath as NSString).lastPathComponent)…"))
-        XCTAssertNil(fixture.controller.lastClip)
+        XCTAssertNil(fixture.controller.clips.outcome.savedClip)
         XCTAssertFalse(fixture.events.contains { if case .clipSaved = $0 { true } else { false } })
         // The second clip records on while the first waits for its remux.
         XCTAssertTrue(fixture.runner.perform(.wait(.seconds(1))).ok)
@@ -66,7 +66,7 @@ final class BackgroundFinishTests: XCTestCase {
         worker.release()
         XCTAssertTrue(first.finished)
         fixture.serialContext.runDue()
-        XCTAssertEqual(fixture.controller.lastClip?.moviePath, first.moviePath)
+        XCTAssertEqual(fixture.controller.clips.outcome.savedClip?.moviePath, first.moviePath)
         XCTAssertEqual(fixture.controller.status.saving, [])
         XCTAssertEqual(fixture.events.filter { if case .clipSaved = $0 { true } else { false } }.count, 1, "\(fixture.events)")
         XCTAssertEqual(first.video.count, 30)
@@ -102,7 +102,7 @@ final class BackgroundFinishTests: XCTestCase {
         let camera = BurstCamera(serialContext: serialContext)
         let factory = RecordingSinkFactory()
         let box = EngineFixture.EventBox()
-        let controller = RigController(rig: rig, cameras: ["main": camera], microphone: nil, sinkFactory: factory,
+        let controller = EngineFixture.makeController(rig: rig, cameras: ["main": camera], microphone: nil, sinkFactory: factory,
                                        store: MemorySidecarStore(), serialContext: serialContext,
                                        wallClock: { Date(timeIntervalSince1970: 1_800_000_000) },
                                        outputDirectory: "/videos", finishing: InlineWorker(), devices: InlineWorker(), notify: { box.record($0) })

@@ -77,9 +77,9 @@ final class ClipControllerTests: XCTestCase {
         fixture.serialContext.perform { controller.clips.interrupt(reason: "the disk is full") }
         XCTAssertTrue(fixture.runner.perform(.stop).ok)
         let clip = try XCTUnwrap(fixture.runner.finishClip())
-        XCTAssertEqual(controller.outcome, .saved(clip, interruption: "the disk is full"))
-        XCTAssertEqual(controller.lastClip, clip)
-        XCTAssertEqual(controller.clipInterruption, "the disk is full")
+        XCTAssertEqual(controller.clips.outcome, .saved(clip, interruption: "the disk is full"))
+        XCTAssertEqual(controller.clips.outcome.savedClip, clip)
+        XCTAssertEqual(controller.clips.outcome.interruption, "the disk is full")
         XCTAssertTrue(clip.sidecar.warnings.contains("focus auto: no focus control"), "\(clip.sidecar.warnings)")
     }
 }

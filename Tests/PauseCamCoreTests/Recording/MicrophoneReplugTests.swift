@@ -57,7 +57,7 @@ final class MicrophoneReplugTests: XCTestCase {
         }
         let clip = try XCTUnwrap(fixture.runner.finishClip())
         XCTAssertNoThrow(try XCTUnwrap(attached.result).get())
-        XCTAssertTrue(fixture.controller.microphone === second, "the new microphone serves the rig")
+        XCTAssertTrue(fixture.controller.devices.microphone === second, "the new microphone serves the rig")
         XCTAssertTrue(fixture.events.contains {
             if case .microphoneAttached(let name, nextClip: false) = $0 { name.hasPrefix("Virtual microphone") } else { false }
         }, "\(fixture.events)")
@@ -110,7 +110,7 @@ final class MicrophoneReplugTests: XCTestCase {
         serialContext.schedule(at: start + .milliseconds(2000)) { _ = controller.value.attachMicrophone(second) }
         serialContext.schedule(at: start + .milliseconds(3000)) { first.onEnd?("snd_pcm_readi: No such device") }
         let goneAfterLateEnd = Flag()
-        serialContext.schedule(at: start + .milliseconds(3400)) { goneAfterLateEnd.value = controller.value.microphoneGone }
+        serialContext.schedule(at: start + .milliseconds(3400)) { goneAfterLateEnd.value = controller.value.devices.microphoneGone }
         // The new one ends too; the old one's end after that is still not the new one's.
         serialContext.schedule(at: start + .milliseconds(3500)) { second.unplug(reason: "USB device gone") }
         serialContext.schedule(at: start + .milliseconds(3600)) { first.onEnd?("snd_pcm_readi: No such device") }
@@ -121,7 +121,7 @@ final class MicrophoneReplugTests: XCTestCase {
         XCTAssertEqual(fixture.events.filter { if case .microphoneStopped = $0 { true } else { false } },
                        [.microphoneStopped(reason: "card 1 was unplugged"), .microphoneStopped(reason: "USB device gone")])
         XCTAssertFalse(goneAfterLateEnd.value, "the new microphone still recorded after the old one's late end")
-        XCTAssertTrue(fixture.controller.microphone === second)
+        XCTAssertTrue(fixture.controller.devices.microphone === second)
     }
 
     /// A rig that started without its microphone (not plugged in) records video only; the microphone plugged in
@@ -164,7 +164,7 @@ final class MicrophoneReplugTests: XCTestCase {
             return XCTFail("not refused for its format: \(String(describing: attached.result))")
         }
         XCTAssertFalse(other.started, "a refused microphone is not started")
-        XCTAssertTrue(fixture.controller.microphone === first)
+        XCTAssertTrue(fixture.controller.devices.microphone === first)
         XCTAssertTrue(clip.sidecar.warnings.contains { $0.contains("records 44100 Hz 2 ch, and this clip's sound is 48000 Hz 1 ch") },
                       "\(clip.sidecar.warnings)")
         XCTAssertTrue(audio(fixture.factory, from: 1520, to: 5000).isEmpty, "silence to the end")
