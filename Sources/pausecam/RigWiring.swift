@@ -37,7 +37,7 @@ final class RigWiring: @unchecked Sendable {
     init(rig: Rig, clock: ClockKind, output: String?, events: @escaping @Sendable (EngineEvent) -> Void) throws {
         let notify: @Sendable (EngineNotice) -> Void = { events(.notice($0)) }
         var rig = rig
-        let realLenses = rig.lenses.filter { if case .camera = $0.source { return true } else { return false } }
+        let realLenses = RigSetupPolicy(rig: rig).cameraLenses
         // Where the cameras sit on USB, read once: for `standby: auto` and the hub's bandwidth fallback.
         let described = realLenses.isEmpty ? [] : (try? UdevDeviceManager().describeCameras()) ?? []
         let usbBuses = realLenses.isEmpty ? [] : (try? UdevUSBTopology.buses()) ?? []
@@ -64,27 +64,32 @@ final class RigWiring: @unchecked Sendable {
         var warnings: [String] = []
         var lensNodes: [String: String] = [:]
         var microphoneCard: MicrophoneIdentity?
-        // A set-up warning that also goes into every clip's sidecar.
-        func warnClips(_ notice: EngineNotice) {
-            warnings.append(notice.words)
-            notify(notice)
+        // What a device problem means is the policy's (Core); here it is carried out: a notice every clip's sidecar
+        // keeps, or the rig refused.
+        let policy = RigSetupPolicy(rig: rig)
+        func carryOut(_ verdict: RigSetupPolicy.Verdict) throws {
+            switch verdict {
+            case .goOn(let notice):
+                warnings.append(notice.words)
+                notify(notice)
+            case .refuseUsage(let message): throw UsageError(message)
+            case .refuseDevice(let message): throw DeviceError(message)
+            }
         }
+        if let refusal = policy.cameras(onSimulatedClock: clock == .simulated) { try carryOut(refusal) }
         var cameras: [String: any Camera] = [:]
         if !realLenses.isEmpty {
-            if clock == .simulated {
-                throw UsageError("--clock simulated drives virtual lenses only; lenses \(realLenses.map(\.name).joined(separator: ", ")) are real cameras")
-            }
             let found: [CameraIdentity]
             do {
                 found = try UdevDeviceManager().cameras()
             } catch {
                 found = []
-                warnClips(.camerasNotListed(reason: "\(error)"))
+                try carryOut(policy.camerasNotListed(reason: "\(error)"))
             }
             let matched = try CameraMatcher.match(found, to: rig.lenses)
             for lens in realLenses {
                 guard let identity = matched.camera(for: lens.name) else {
-                    warnClips(.noCameraMatches(lens: lens.name, rule: RigWiring.rule(of: lens)))
+                    try carryOut(policy.noCameraMatches(lens))
                     continue
                 }
                 do {
@@ -92,7 +97,7 @@ final class RigWiring: @unchecked Sendable {
                                                                   notify: notify)
                     lensNodes[lens.name] = identity.devicePath
                 } catch {
-                    warnClips(.cameraNotOpened(lens: lens.name, device: identity.devicePath, reason: "\(error)"))
+                    try carryOut(policy.cameraNotOpened(lens, device: identity.devicePath, reason: "\(error)"))
                 }
             }
         }
@@ -108,7 +113,7 @@ final class RigWiring: @unchecked Sendable {
                     cameras[lens.name] = try FileLens(path: RigWiring.expandDirectory(path), lens: lens.name,
                                                       loop: loop, serialContext: serialContext)
                 } catch {
-                    throw DeviceError("lens \(lens.name): \(error); nothing was recorded")
+                    try carryOut(policy.fileLensNotOpened(lens, reason: "\(error)"))
                 }
             case .camera:
                 break
@@ -141,19 +146,14 @@ final class RigWiring: @unchecked Sendable {
             watchesSoundCards = clock == .real
             let name = MicrophoneFinder.describe(rig.audio.device)
             if clock == .simulated {
-                let notice = EngineNotice.microphoneNeedsRealClock(microphone: name)
-                if rig.audio.required { throw UsageError(notice.words) }
-                warnClips(notice)
+                try carryOut(policy.microphoneOnSimulatedClock(name))
             } else {
                 do {
                     let found = try MicrophoneFinder.find(rig.audio.device, lensNodes: lensNodes)
                     microphone = try ALSAMicrophone(pcm: found.pcm, warn: { notify(.deviceRemark($0)) })
                     microphoneCard = found.card
                 } catch {
-                    if rig.audio.required {
-                        throw DeviceError("the microphone is required (audio.required: true), but \(error); nothing was recorded")
-                    }
-                    warnClips(.microphoneNotOpened(microphone: name, reason: "\(error)"))
+                    try carryOut(policy.microphoneNotOpened(name, reason: "\(error)"))
                 }
             }
         }
@@ -320,11 +320,6 @@ final class RigWiring: @unchecked Sendable {
             }
         }
         return (VirtualUSBBus(streams: streams), lenses)
-    }
-
-    static func rule(of lens: Rig.Lens) -> String {
-        if case .camera(let rule) = lens.source { return "\(rule)" }
-        return "a virtual source"
     }
 
     /// A device the rig needs cannot be used: reported before anything is recorded, exit status 1.
