@@ -77,10 +77,10 @@ enum IsoCPUBench {
         for name in names {
             cameras[name] = try FileLens(path: movie, lens: name, loop: true, serialContext: serialContext)
         }
-        let controller = RigController(rig: rig, cameras: cameras, microphone: VirtualMicrophone(serialContext: serialContext),
+        let controller = BenchEngine.controller(rig: rig, cameras: cameras, microphone: VirtualMicrophone(serialContext: serialContext),
                                        sinkFactory: MovieWriterFactory(), store: AtomicSidecarStore(),
-                                       serialContext: serialContext, wallClock: { Date() }, outputDirectory: folder.path,
-                                       finishing: InlineWorker(), devices: InlineWorker(), notify: { _ in })
+                                       serialContext: serialContext, outputDirectory: folder.path,
+                                       finishing: InlineWorker(), notify: { _ in })
         let runner = ScriptRunner(controller: controller, serialContext: serialContext)
         controller.startDevices()
         let before = ProcessCPUTime.seconds()

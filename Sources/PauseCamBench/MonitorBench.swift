@@ -115,9 +115,9 @@ enum MonitorBench {
                                         rate: FrameRate(30), serialContext: serialContext)
         }
         let feed = MonitorFeed(programLens: "a0")
-        let controller = RigController(rig: rig, cameras: cameras, microphone: nil, sinkFactory: MovieWriterFactory(),
+        let controller = BenchEngine.controller(rig: rig, cameras: cameras, microphone: nil, sinkFactory: MovieWriterFactory(),
                                        store: AtomicSidecarStore(), serialContext: serialContext,
-                                       wallClock: { Date() }, outputDirectory: folder.path, finishing: InlineWorker(), devices: InlineWorker(), monitor: feed,
+                                       outputDirectory: folder.path, finishing: InlineWorker(), monitor: feed,
                                        notify: { _ in })
         serialContext.perform { controller.startDevices() }
         feed.startWatching()

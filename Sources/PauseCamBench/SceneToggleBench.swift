@@ -37,12 +37,12 @@ enum SceneToggleBench {
         let serialContext = SimulatedSerialContext()
         let camera = VirtualLens(lens: "main", color: RGBColor(hex: "#20c040")!, width: 320, height: 180,
                                  rate: FrameRate(30), serialContext: serialContext)
-        let controller = RigController(rig: rig, cameras: ["main": camera],
+        let controller = BenchEngine.controller(rig: rig, cameras: ["main": camera],
                                        microphone: VirtualMicrophone(serialContext: serialContext),
                                        sinkFactory: MovieWriterFactory(), store: AtomicSidecarStore(),
-                                       serialContext: serialContext, wallClock: { Date() }, outputDirectory: directory.path,
+                                       serialContext: serialContext, outputDirectory: directory.path,
                                        finishing: SerialQueueWorker(label: "pausecam.bench.finish"),
-                                       savedEvents: .after(.seconds(1)), devices: InlineWorker(), notify: { _ in })
+                                       savedEvents: .after(.seconds(1)), notify: { _ in })
         let runner = ScriptRunner(controller: controller, serialContext: serialContext)
         controller.startDevices()
         defer { controller.stopDevices() }

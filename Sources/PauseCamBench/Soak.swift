@@ -29,10 +29,10 @@ enum Soak {
             cameras[lens.name] = VirtualLens(lens: lens.name, color: color, width: 640, height: 360, rate: FrameRate(30),
                                              serialContext: serialContext)
         }
-        let controller = RigController(rig: rig, cameras: cameras, microphone: VirtualMicrophone(serialContext: serialContext),
+        let controller = BenchEngine.controller(rig: rig, cameras: cameras, microphone: VirtualMicrophone(serialContext: serialContext),
                                        sinkFactory: MovieWriterFactory(), store: AtomicSidecarStore(),
-                                       serialContext: serialContext, wallClock: { Date() }, outputDirectory: directory.path,
-                                       finishing: InlineWorker(), devices: InlineWorker(), notify: { print("  event: \($0.text)") })
+                                       serialContext: serialContext, outputDirectory: directory.path,
+                                       finishing: InlineWorker(), notify: { print("  event: \($0.text)") })
         let runner = ScriptRunner(controller: controller, serialContext: serialContext)
         controller.startDevices()
         let start = DispatchTime.now().uptimeNanoseconds
@@ -67,7 +67,7 @@ enum Soak {
         controller.stopDevices()
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         guard let clip else {
-            print("soak: the clip was not finished: \(controller.lastFailure ?? "unknown")")
+            print("soak: the clip was not finished: \(controller.clips.outcome.failure ?? "unknown")")
             exit(1)
         }
         let probe = Process()

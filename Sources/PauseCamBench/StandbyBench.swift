@@ -92,10 +92,10 @@ enum StandbyBench {
         for name in names {
             cameras[name] = try FileLens(path: movie, lens: name, loop: true, serialContext: serialContext)
         }
-        let controller = RigController(rig: rig, cameras: cameras, microphone: VirtualMicrophone(serialContext: serialContext),
+        let controller = BenchEngine.controller(rig: rig, cameras: cameras, microphone: VirtualMicrophone(serialContext: serialContext),
                                        sinkFactory: MovieWriterFactory(), store: AtomicSidecarStore(),
-                                       serialContext: serialContext, wallClock: { Date() }, outputDirectory: folder.path,
-                                       finishing: InlineWorker(), devices: InlineWorker(), monitor: monitor, notify: { _ in })
+                                       serialContext: serialContext, outputDirectory: folder.path,
+                                       finishing: InlineWorker(), monitor: monitor, notify: { _ in })
         let runner = ScriptRunner(controller: controller, serialContext: serialContext)
         controller.startDevices()
         let before = ProcessCPUTime.seconds()

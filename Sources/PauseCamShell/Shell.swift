@@ -296,7 +296,7 @@ public final class Shell {
 
     private var interruption: String? {
         let controller = self.controller
-        return serialContext.perform { controller.clipInterruption }
+        return serialContext.perform { controller.clips.outcome.interruption }
     }
 
     private func runScript(named name: String) {
@@ -350,7 +350,7 @@ public final class Shell {
     private func last(play: Bool) {
         let controller = self.controller
         waitForSaving("first")
-        guard let clip = serialContext.perform({ controller.lastClip }) else {
+        guard let clip = serialContext.perform({ controller.clips.outcome.savedClip }) else {
             say("no clip saved yet in this session; record one first", evenWhenQuiet: true)
             return
         }
@@ -378,8 +378,8 @@ public final class Shell {
     private func noticeEngineFailures() {
         let controller = self.controller
         let now = serialContext.perform {
-            EngineOutcome(interruption: controller.clipInterruption, failure: controller.lastFailure,
-                          nothingRecorded: controller.nothingRecorded)
+            EngineOutcome(interruption: controller.clips.outcome.interruption, failure: controller.clips.outcome.failure,
+                          nothingRecorded: controller.clips.outcome.nothingRecorded)
         }
         defer { seenOutcome = now }
         if let text = now.interruption, text != seenOutcome.interruption {

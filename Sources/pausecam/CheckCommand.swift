@@ -81,7 +81,7 @@ private func printMeasurement(of rig: Rig) -> Int32 {
         measurement = try EncoderPresetSetup.measureAndStore(width: output.width, height: output.height,
                                                              rate: output.rate, cache: cache,
                                                              environment: environment,
-                                                             notify: { writeStandardError($0 + "\n") })
+                                                             notify: { writeStandardError($0.text + "\n") })
     } catch {
         writeStandardError("the encoder speed could not be measured: \(error)\n")
         return 1

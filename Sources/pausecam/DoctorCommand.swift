@@ -40,7 +40,7 @@ enum DoctorCommand {
             do {
                 let measurement = try EncoderPresetSetup.measureAndStore(
                     width: output.width, height: output.height, rate: output.rate, cache: cache,
-                    environment: environment, notify: { StandardStreamWriter.error.write($0 + "\n") })
+                    environment: environment, notify: { StandardStreamWriter.error.write($0.text + "\n") })
                 return .measured(measurement, preset: output.preset, cached: false)
             } catch {
                 return .failed("\(error)")

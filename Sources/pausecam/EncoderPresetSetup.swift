@@ -23,12 +23,12 @@ enum EncoderPresetSetup {
     static let simulatedClockPreset = "veryfast"
 
     /// `rig` with a concrete preset; `isos` are its ISO movies as they will be recorded; `notify` receives
-    /// "measuring encoder speed…" and warnings. Throws a `RigError` at `output.iso` when the measured (or cached)
+    /// the measuring notice and the warnings. Throws a `RigError` at `output.iso` when the measured (or cached)
     /// speed cannot hold the program and the encoded ISOs. On the `simulated` clock nothing is measured, warned
     /// about or refused: `auto` is `simulatedClockPreset`.
     static func resolve(_ rig: Rig, isos: EncoderLoad = EncoderLoad(), simulated: Bool = false,
                         environment: [String: String] = ProcessInfo.processInfo.environment,
-                        notify: (String) -> Void) throws -> Rig {
+                        notify: (EngineNotice) -> Void) throws -> Rig {
         var rig = rig
         if simulated {
             if rig.output.preset == EncoderPresetChoice.auto { rig.output.preset = simulatedClockPreset }
@@ -39,21 +39,21 @@ enum EncoderPresetSetup {
         let isAuto = output.preset == EncoderPresetChoice.auto
         var measurement = cache.measurement(width: output.width, height: output.height, rate: output.rate)
         if measurement == nil && (isAuto || !isos.encodedIsos.isEmpty) {
-            notify("measuring encoder speed… (once for \(output.width)x\(output.height) at \(output.rate) fps; "
-                   + "cached in \(cache.path))")
+            notify(.measuringEncoder(width: output.width, height: output.height, rate: "\(output.rate)",
+                                     cachePath: cache.path))
             measurement = try? measureAndStore(width: output.width, height: output.height, rate: output.rate,
                                               cache: cache, environment: environment, notify: notify)
         }
         guard let measurement else {
             if isAuto {
-                notify("warning: the encoder speed could not be measured; preset auto uses ultrafast")
                 rig.output.preset = EncoderPresetChoice.ladder[0]
+                notify(.encoderNotMeasured(preset: rig.output.preset))
             }
             return rig
         }
         if isAuto { rig.output.preset = isos.choose(measurement) }
         if let warning = EncoderPresetChoice.warning(for: rig.output.preset, in: measurement, chosenByAuto: isAuto) {
-            notify("warning: \(warning)")
+            notify(.presetTooSlow(advice: warning))
         }
         if let refusal = isos.refusal(at: rig.output.preset, in: measurement, presetIsAuto: isAuto) {
             throw RigError(refusal, at: output.isoMark ?? SourceMark(file: rig.name, line: 0, column: 0))
@@ -64,7 +64,7 @@ enum EncoderPresetSetup {
     /// Measures (or takes the fault-injected speeds) and stores the result in `cache`. A cache that cannot be
     /// written is a warning: the measurement still serves this run.
     static func measureAndStore(width: Int, height: Int, rate: FrameRate, cache: EncoderSpeedCache,
-                                environment: [String: String], notify: (String) -> Void) throws
+                                environment: [String: String], notify: (EngineNotice) -> Void) throws
         -> EncoderSpeedMeasurement {
         let measurement: EncoderSpeedMeasurement
         if let injected = environment["PAUSECAM_FAULT_ENCODER_FPS"] {
@@ -72,7 +72,7 @@ enum EncoderPresetSetup {
         } else {
             measurement = try EncoderSpeedMeter.measure(width: width, height: height, rate: rate)
         }
-        do { try cache.store(measurement) } catch { notify("warning: \(error)") }
+        do { try cache.store(measurement) } catch { notify(.encoderSpeedNotCached(reason: "\(error)")) }
         return measurement
     }
 

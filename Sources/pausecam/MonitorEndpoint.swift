@@ -55,7 +55,7 @@ final class MonitorEndpoint: @unchecked Sendable {
         }, command: { [weak self] line in
             self?.answer(line) ?? ControlReply.error("the monitor is stopping")
         }, pictures: pictures, lastClip: {
-            serialContext.perform { engine.value.lastClip }.map {
+            serialContext.perform { engine.value.clips.outcome.savedClip }.map {
                 MonitorWebServer.LastClip(moviePath: $0.moviePath, thumbnailPath: $0.thumbnailPath)
             }
         })

@@ -17,7 +17,7 @@ extension RigWiring {
             try watcher.start { event in devices.handle(event) }
             soundWatcher.withLock { $0 = watcher }
         } catch {
-            notify("warning: a microphone plugged in later will not be seen: \(error)")
+            notify(.microphoneWatchNotStarted(reason: "\(error)"))
         }
     }
 }

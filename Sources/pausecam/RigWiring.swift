@@ -24,8 +24,8 @@ final class RigWiring: @unchecked Sendable {
     let outputDirectory: String
     /// Watches for cameras plugged in and out while the rig runs (real lenses only); set by `start()`.
     private let watcher = Guarded<UdevWatcher?>(nil)
-    /// Setup lines (a device watch that could not start, a camera that cannot be opened), told as notices.
-    let notify: @Sendable (String) -> Void
+    /// Set-up facts (a device watch that could not start, a camera that cannot be opened), told as notices.
+    let notify: @Sendable (EngineNotice) -> Void
     /// Watches sound cards plugged in and out while the rig runs (a real microphone on the real clock only); set
     /// by `start()`.
     let soundWatcher = Guarded<UdevSoundWatcher?>(nil)
@@ -33,14 +33,11 @@ final class RigWiring: @unchecked Sendable {
     let watchesSoundCards: Bool
 
     /// Wires `rig`; `output` overrides the rig's directory; `events` gets everything the engine does, and the
-    /// setup's own lines as `EngineEvent.notice`.
+    /// setup's own facts as `EngineEvent.notice`.
     init(rig: Rig, clock: ClockKind, output: String?, events: @escaping @Sendable (EngineEvent) -> Void) throws {
-        let notify: @Sendable (String) -> Void = { text in
-            let warning = "warning: "
-            events(.notice(text: text, isWarning: text.hasPrefix(warning)))
-        }
+        let notify: @Sendable (EngineNotice) -> Void = { events(.notice($0)) }
         var rig = rig
-        let realLenses = rig.lenses.filter { if case .camera = $0.source { return true } else { return false } }
+        let realLenses = RigSetupPolicy(rig: rig).cameraLenses
         // Where the cameras sit on USB, read once: for `standby: auto` and the hub's bandwidth fallback.
         let described = realLenses.isEmpty ? [] : (try? UdevDeviceManager().describeCameras()) ?? []
         let usbBuses = realLenses.isEmpty ? [] : (try? UdevUSBTopology.buses()) ?? []
@@ -48,7 +45,9 @@ final class RigWiring: @unchecked Sendable {
         if rig.standby == .auto {
             let choices = USBBandwidthCheck.autoStandby(rig: rig, cameras: described, buses: usbBuses)
             rig.autoColdLenses = Set(choices.filter { $0.standby == .cold }.map(\.lens))
-            for choice in choices { notify("lens \(choice.lens): standby auto: \(choice.standby.rawValue) (\(choice.reason))") }
+            for choice in choices {
+                notify(.standbyChosen(lens: choice.lens, standby: choice.standby.rawValue, reason: choice.reason))
+            }
         }
         self.notify = notify
         let serialContext: any SerialContext
@@ -65,35 +64,40 @@ final class RigWiring: @unchecked Sendable {
         var warnings: [String] = []
         var lensNodes: [String: String] = [:]
         var microphoneCard: MicrophoneIdentity?
-        let warn: @Sendable (String) -> Void = { notify("warning: \($0)") }
+        // What a device problem means is the policy's (Core); here it is carried out: a notice every clip's sidecar
+        // keeps, or the rig refused.
+        let policy = RigSetupPolicy(rig: rig)
+        func carryOut(_ verdict: RigSetupPolicy.Verdict) throws {
+            switch verdict {
+            case .goOn(let notice):
+                warnings.append(notice.words)
+                notify(notice)
+            case .refuseUsage(let message): throw UsageError(message)
+            case .refuseDevice(let message): throw DeviceError(message)
+            }
+        }
+        if let refusal = policy.cameras(onSimulatedClock: clock == .simulated) { try carryOut(refusal) }
         var cameras: [String: any Camera] = [:]
         if !realLenses.isEmpty {
-            if clock == .simulated {
-                throw UsageError("--clock simulated drives virtual lenses only; lenses \(realLenses.map(\.name).joined(separator: ", ")) are real cameras")
-            }
             let found: [CameraIdentity]
             do {
                 found = try UdevDeviceManager().cameras()
             } catch {
                 found = []
-                warnings.append("cameras could not be listed: \(error)")
-                warn("cameras could not be listed: \(error)")
+                try carryOut(policy.camerasNotListed(reason: "\(error)"))
             }
             let matched = try CameraMatcher.match(found, to: rig.lenses)
             for lens in realLenses {
                 guard let identity = matched.camera(for: lens.name) else {
-                    let message = "lens \(lens.name): no camera matches \(RigWiring.rule(of: lens)); see `pausecam devices`"
-                    warnings.append(message)
-                    warn(message)
+                    try carryOut(policy.noCameraMatches(lens))
                     continue
                 }
                 do {
-                    cameras[lens.name] = try RigWiring.openCamera(path: identity.devicePath, lens: lens, rig: rig, warn: warn)
+                    cameras[lens.name] = try RigWiring.openCamera(path: identity.devicePath, lens: lens, rig: rig,
+                                                                  notify: notify)
                     lensNodes[lens.name] = identity.devicePath
                 } catch {
-                    let message = "lens \(lens.name): \(identity.devicePath) could not be opened: \(error)"
-                    warnings.append(message)
-                    warn(message)
+                    try carryOut(policy.cameraNotOpened(lens, device: identity.devicePath, reason: "\(error)"))
                 }
             }
         }
@@ -109,7 +113,7 @@ final class RigWiring: @unchecked Sendable {
                     cameras[lens.name] = try FileLens(path: RigWiring.expandDirectory(path), lens: lens.name,
                                                       loop: loop, serialContext: serialContext)
                 } catch {
-                    throw DeviceError("lens \(lens.name): \(error); nothing was recorded")
+                    try carryOut(policy.fileLensNotOpened(lens, reason: "\(error)"))
                 }
             case .camera:
                 break
@@ -132,7 +136,7 @@ final class RigWiring: @unchecked Sendable {
         switch rig.audio.device {
         case .none:
             watchesSoundCards = false
-            notify("audio: none — recording video only")
+            notify(.videoOnly)
         case .virtual:
             watchesSoundCards = false
             let options = rig.audio.options
@@ -142,22 +146,14 @@ final class RigWiring: @unchecked Sendable {
             watchesSoundCards = clock == .real
             let name = MicrophoneFinder.describe(rig.audio.device)
             if clock == .simulated {
-                let message = "--clock simulated cannot drive the real microphone \(name); recording video only"
-                if rig.audio.required { throw UsageError(message) }
-                warnings.append(message)
-                warn(message)
+                try carryOut(policy.microphoneOnSimulatedClock(name))
             } else {
                 do {
                     let found = try MicrophoneFinder.find(rig.audio.device, lensNodes: lensNodes)
-                    microphone = try ALSAMicrophone(pcm: found.pcm, warn: warn)
+                    microphone = try ALSAMicrophone(pcm: found.pcm, warn: { notify(.deviceRemark($0)) })
                     microphoneCard = found.card
                 } catch {
-                    if rig.audio.required {
-                        throw DeviceError("the microphone is required (audio.required: true), but \(error); nothing was recorded")
-                    }
-                    let message = "microphone \(name) cannot be opened (\(error)); recording video only"
-                    warnings.append(message)
-                    warn(message)
+                    try carryOut(policy.microphoneNotOpened(name, reason: "\(error)"))
                 }
             }
         }
@@ -208,11 +204,10 @@ final class RigWiring: @unchecked Sendable {
                 let deadline = DispatchTime.now() + .seconds(5)
                 while !group.isConnected && DispatchTime.now() < deadline { Thread.sleep(forTimeInterval: 0.02) }
                 if !group.isConnected {
-                    notify("warning: group \(group.settings.name): no answer from \(group.settings.broker) yet; "
-                           + "commands given here apply on this member only until it answers")
+                    notify(.groupNotAnswering(group: group.settings.name, broker: "\(group.settings.broker)"))
                 }
             } catch {
-                notify("warning: group \(group.settings.name): \(error)")
+                notify(.groupNotStarted(group: group.settings.name, reason: "\(error)"))
             }
         }
         startSoundWatcher()
@@ -227,7 +222,7 @@ final class RigWiring: @unchecked Sendable {
             try watcher.start { event in devices.handle(event) }
             self.watcher.withLock { $0 = watcher }
         } catch {
-            notify("warning: cameras plugged in later will not be seen: \(error)")
+            notify(.cameraWatchNotStarted(reason: "\(error)"))
         }
     }
 
@@ -243,11 +238,12 @@ final class RigWiring: @unchecked Sendable {
     }
 
     /// Opens the camera at `path` for `lens`, asking for the movie's frame rate when the lens names none, and warns
-    /// when the camera cannot deliver that rate in the mode it got (the output clock will repeat its frames).
+    /// when the camera cannot deliver that rate in the mode it got (the output clock will repeat its frames); the
+    /// driver's own remarks are told too (`EngineNotice.deviceRemark`).
     /// A `format: auto` lens is opened in the format the USB plan of the cameras present now gives it
     /// (`USBFormatAutoResolution`), decided afresh at each open so a camera plugged in or moved counts.
     static func openCamera(path: String, lens: Rig.Lens, rig: Rig,
-                           warn: @escaping @Sendable (String) -> Void) throws -> V4L2Camera {
+                           notify: @escaping @Sendable (EngineNotice) -> Void) throws -> V4L2Camera {
         var wanted = lens
         if wanted.rate == nil { wanted.rate = rig.output.rate }
         var formatChoice: String?
@@ -255,10 +251,11 @@ final class RigWiring: @unchecked Sendable {
             wanted.format = encoding == .mjpeg ? .mjpeg : .yuyv
             formatChoice = "\(encoding.rawValue): \(choice.reason)"
         }
-        let camera = try V4L2Camera.open(path: path, lens: wanted, formatChoice: formatChoice, warn: warn)
+        let camera = try V4L2Camera.open(path: path, lens: wanted, formatChoice: formatChoice,
+                                         warn: { notify(.deviceRemark($0)) })
         if let advice = CameraRateAdvice.warning(lens: lens.name, camera: camera.displayName, delivered: camera.format,
                                                  output: rig.output.rate, format: lens.format, asked: lens.rate) {
-            warn(advice)
+            notify(.cameraSlowerThanMovie(advice: advice))
         }
         return camera
     }
@@ -331,11 +328,6 @@ final class RigWiring: @unchecked Sendable {
             }
         }
         return (VirtualUSBBus(streams: streams), lenses)
-    }
-
-    static func rule(of lens: Rig.Lens) -> String {
-        if case .camera(let rule) = lens.source { return "\(rule)" }
-        return "a virtual source"
     }
 
     /// A device the rig needs cannot be used: reported before anything is recorded, exit status 1.

@@ -103,11 +103,11 @@ enum RunCommand {
         withExtendedLifetime(signals) {}
         let signalStatus = received.signal.map { 128 + $0.rawValue }
         guard let clip else {
-            if let failure = serialContext.perform({ controller.lastFailure }) {
+            if let failure = serialContext.perform({ controller.clips.outcome.failure }) {
                 console.line("the clip was not finished: \(failure)")
                 return 1
             }
-            if let reason = serialContext.perform({ controller.nothingRecorded }) {
+            if let reason = serialContext.perform({ controller.clips.outcome.nothingRecorded }) {
                 console.line(reason)
             } else if !quiet || outcome.succeeded {
                 console.line("no clip was recorded")
@@ -133,7 +133,7 @@ enum RunCommand {
         switch event {
         case .clipSaved, .lensSwitched, .cameraAttached, .countdown: return true
         case .countdownEnded(_, let ok): return ok
-        case .notice(let text, let isWarning): return !isWarning && text.hasPrefix("audio: none")
+        case .notice(.videoOnly): return true
         default: return false
         }
     }

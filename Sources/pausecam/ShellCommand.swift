@@ -51,7 +51,7 @@ enum ShellCommand {
         let controller = wiring.controller
         let serialContext = wiring.serialContext
         let surroundings = Shell.Surroundings(
-            devices: { devicesText(rig: rig, available: serialContext.perform { controller.availableLenses }) },
+            devices: { devicesText(rig: rig, available: serialContext.perform { controller.bank.running }) },
             openMovie: { openWithDesktopPlayer($0, environment: environment) },
             interruptRead: { editor?.interruptRead(); plain?.interruptRead() })
         // An interactive shell on the real clock shows its own live status line during a `wait`; the progress line

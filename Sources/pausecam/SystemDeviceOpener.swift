@@ -6,8 +6,8 @@ import PauseCamSystem
 /// an ALSA microphone on the sound card udev reported (when the rig's `audio` names that card).
 struct SystemDeviceOpener: DeviceOpening {
     let rig: Rig
-    /// Setup lines (a camera rate the lens cannot deliver, a card that cannot be opened), told as notices.
-    let notify: @Sendable (String) -> Void
+    /// Set-up facts (a camera rate the lens cannot deliver, a card that cannot be opened), told as notices.
+    let notify: @Sendable (EngineNotice) -> Void
     /// Where a re-plugged microphone is found and opened (udev reads, ALSA open, retries), off the serial context.
     let microphoneOpening = DispatchQueue(label: "pausecam.microphone")
 
@@ -17,16 +17,14 @@ struct SystemDeviceOpener: DeviceOpening {
     static let microphoneOpenRetryDelay = 0.1
 
     func openCamera(_ identity: CameraIdentity, for lens: Rig.Lens) throws -> any Camera {
-        let warn: @Sendable (String) -> Void = { [notify] in notify("warning: \($0)") }
-        return try RigWiring.openCamera(path: identity.devicePath, lens: lens, rig: rig, warn: warn)
+        return try RigWiring.openCamera(path: identity.devicePath, lens: lens, rig: rig, notify: notify)
     }
 
     /// Closes the frozen camera's node before opening it again: a fresh open is what resets the driver's state
     /// for the stream (the old descriptor would otherwise stay open until the camera is released).
     func reopenCamera(_ camera: any Camera, node: String, for lens: Rig.Lens) throws -> any Camera {
         (camera as? V4L2Camera)?.close()
-        let warn: @Sendable (String) -> Void = { [notify] in notify("warning: \($0)") }
-        return try RigWiring.openCamera(path: node, lens: lens, rig: rig, warn: warn)
+        return try RigWiring.openCamera(path: node, lens: lens, rig: rig, notify: notify)
     }
 
     func openMicrophone(on card: MicrophoneIdentity, lensNode: String?,
@@ -41,7 +39,7 @@ struct SystemDeviceOpener: DeviceOpening {
         let lensCard = lensNode.flatMap { try? UdevSoundCards().microphone(ofCameraNode: $0) }
         guard MicrophoneCardRule.picks(card, for: rig.audio.device, lensCard: lensCard) else { return nil }
         let pcm = MicrophoneFinder.pcmName(opening: card, for: rig.audio.device)
-        let warn: @Sendable (String) -> Void = { [notify] in notify("warning: \($0)") }
+        let warn: @Sendable (String) -> Void = { [notify] in notify(.deviceRemark($0)) }
         var failure: (any Error)?
         for attempt in 0..<Self.microphoneOpenTries {
             if attempt > 0 { Thread.sleep(forTimeInterval: Self.microphoneOpenRetryDelay) }
@@ -51,8 +49,8 @@ struct SystemDeviceOpener: DeviceOpening {
                 failure = error
             }
         }
-        notify("warning: the microphone on sound card \(card.card) (\(card.name)) was plugged in but cannot be opened: "
-               + "\(failure.map { "\($0)" } ?? "unknown error"); recording goes on without sound")
+        notify(.pluggedMicrophoneNotOpened(card: card.card, name: card.name,
+                                           reason: failure.map { "\($0)" } ?? "unknown error"))
         return nil
     }
 }

@@ -10,15 +10,17 @@ enum EngineFixture {
         let runner: ScriptRunner
         let factory: RecordingSinkFactory
         let store: MemorySidecarStore
-        var messages: [String] { box.messages }
-        let box: MessageBox
+        /// The engine's own events, in order (not the commands').
+        var events: [EngineEvent] { box.events }
+        let box: EventBox
     }
-    /// The engine's own news as text, in order; the events of commands the test gave are kept apart.
-    final class MessageBox {
-        var messages: [String] = []
+    /// The engine's own news as `EngineEvent` values, in order, for tests to match on their cases; the events of
+    /// commands the test gave are kept apart.
+    final class EventBox {
+        var events: [EngineEvent] = []
         var commands: [CommandEvent] = []
         func record(_ event: EngineEvent) {
-            if case .command(let command) = event { commands.append(command) } else { messages.append(event.text) }
+            if case .command(let command) = event { commands.append(command) } else { events.append(event) }
         }
     }
 
@@ -52,8 +54,8 @@ enum EngineFixture {
         cameras.merge(replacements) { $1 }
         let factory = RecordingSinkFactory()
         let store = MemorySidecarStore()
-        let box = MessageBox()
-        let controller = RigController(
+        let box = EventBox()
+        let controller = makeController(
             rig: rig, cameras: cameras, microphone: withoutMicrophone ? nil : microphone ?? VirtualMicrophone(serialContext: serialContext), sinkFactory: factory,
             store: store, serialContext: serialContext, wallClock: { Date(timeIntervalSince1970: 1_800_000_000) },
             outputDirectory: "/videos", finishing: finishing, savedEvents: savedEvents, devices: devices,
@@ -64,4 +66,29 @@ enum EngineFixture {
                        store: store, box: box)
     }
 
+
+    /// A controller over a `DeviceHub` and a `ClipController` made here for `rig` and `serialContext`, as the
+    /// composition root joins them: `cameras` serve the lens roles (a missing role has no camera yet); `finishing`
+    /// runs the slow end of each clip and `devices` starts and stops cameras (`InlineWorker`s by default: the work
+    /// is done at once); `savedEvents` says when the context hears of a saved clip; `monitor` gets every lens's
+    /// frames while someone watches.
+    static func makeController(rig: Rig, cameras: [String: any Camera], microphone: (any Microphone)? = nil,
+                               sinkFactory: any MovieSinkFactory = RecordingSinkFactory(),
+                               store: any SidecarStore = MemorySidecarStore(), serialContext: any SerialContext,
+                               wallClock: @escaping @Sendable () -> Date = { Date(timeIntervalSince1970: 1_800_000_000) },
+                               outputDirectory: String = "/videos", warnings: [String] = [],
+                               storage: (any StorageProbe)? = nil, storagePolicy: StoragePolicy = StoragePolicy(),
+                               finishing: any BackgroundWorker = InlineWorker(),
+                               savedEvents: ClipFinisher.SavedEvents = .whenFinished,
+                               devices: any BackgroundWorker = InlineWorker(), monitor: (any MonitorTap)? = nil,
+                               notify: @escaping (EngineEvent) -> Void = { _ in }) -> RigController {
+        let hub = DeviceHub(rig: rig, cameras: cameras, microphone: microphone, serialContext: serialContext,
+                            devices: devices, monitor: monitor, notify: notify)
+        let clips = ClipController(rig: rig, sinkFactory: sinkFactory, store: store, serialContext: serialContext,
+                                   wallClock: wallClock, outputDirectory: outputDirectory, warnings: warnings,
+                                   storage: storage, storagePolicy: storagePolicy, finishing: finishing,
+                                   savedEvents: savedEvents, notify: notify)
+        return RigController(rig: rig, devices: hub, clips: clips, serialContext: serialContext, monitor: monitor,
+                             notify: notify)
+    }
 }

@@ -40,7 +40,7 @@ final class SerialContextTests: XCTestCase {
             cameras[lens.name] = VirtualLens(lens: lens.name, color: color, width: 64, height: 36, rate: FrameRate(30),
                                              serialContext: serialContext.inner)
         }
-        return RigController(rig: rig, cameras: cameras, microphone: VirtualMicrophone(serialContext: serialContext.inner),
+        return EngineFixture.makeController(rig: rig, cameras: cameras, microphone: VirtualMicrophone(serialContext: serialContext.inner),
                              sinkFactory: RecordingSinkFactory(), store: MemorySidecarStore(), serialContext: serialContext,
                              wallClock: { Date(timeIntervalSince1970: 0) }, outputDirectory: "/v", finishing: InlineWorker(), devices: InlineWorker(), notify: { _ in })
     }
@@ -74,7 +74,7 @@ final class SerialContextTests: XCTestCase {
         let runner = ScriptRunner(controller: controller, serialContext: serialContext)
         serialContext.perform { controller.startDevices() }
         XCTAssertTrue(runner.perform(.record(name: nil)).ok)
-        let recorder = try XCTUnwrap(controller.recorder)
+        let recorder = try XCTUnwrap(controller.clips.recorder)
         _ = recorder.mark("off the context")
         XCTAssertEqual(serialContext.violations, ["mark(_:)"])
     }
@@ -118,7 +118,7 @@ final class SerialContextTests: XCTestCase {
         do {
             let rig = Rig(name: "r", audio: Rig.AudioInput(device: .none),
                           lenses: [Rig.Lens(name: "main", source: .virtual(color: RGBColor(hex: "#ffffff")!))])
-            let controller = RigController(rig: rig, cameras: ["main": camera], microphone: nil,
+            let controller = EngineFixture.makeController(rig: rig, cameras: ["main": camera], microphone: nil,
                                            sinkFactory: RecordingSinkFactory(), store: MemorySidecarStore(),
                                            serialContext: serialContext, wallClock: { Date() }, outputDirectory: "/v",
                                            finishing: InlineWorker(), devices: InlineWorker(), notify: { _ in })

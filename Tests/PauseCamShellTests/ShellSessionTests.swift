@@ -46,10 +46,12 @@ final class ShellSessionTests: XCTestCase {
         -> (shell: Shell, reader: ScriptedLineReader) {
         let rig = Rig(name: "Bare", lenses: [Rig.Lens(name: "main", source: .virtual(color: RGBColor(hex: "#20c040")!))])
         let serialContext = SimulatedSerialContext()
-        let controller = RigController(rig: rig, cameras: [:], microphone: nil, sinkFactory: UnusedSinkFactory(),
-                                       store: UnusedSidecarStore(), serialContext: serialContext,
-                                       wallClock: { Date(timeIntervalSince1970: 0) }, outputDirectory: "/nowhere",
-                                       finishing: InlineWorker(), devices: InlineWorker(), notify: { _ in })
+        let hub = DeviceHub(rig: rig, cameras: [:], microphone: nil, serialContext: serialContext, devices: InlineWorker(),
+                            notify: { _ in })
+        let clips = ClipController(rig: rig, sinkFactory: UnusedSinkFactory(), store: UnusedSidecarStore(),
+                                   serialContext: serialContext, wallClock: { Date(timeIntervalSince1970: 0) },
+                                   outputDirectory: "/nowhere", finishing: InlineWorker(), notify: { _ in })
+        let controller = RigController(rig: rig, devices: hub, clips: clips, serialContext: serialContext, notify: { _ in })
         let reader = ScriptedLineReader(lines)
         let shell = Shell(controller: controller, runner: ScriptRunner(controller: controller, serialContext: serialContext),
                           serialContext: serialContext, reader: reader, interactive: interactive, color: false,

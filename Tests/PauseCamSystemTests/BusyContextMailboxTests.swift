@@ -74,19 +74,20 @@ final class BusyContextMailboxTests: XCTestCase {
                       defaultLens: "main", standby: .hot)
         let factory = SleepingSinkFactory(delay: 0.02)
         let messages = Messages()
-        let controller = RigController(rig: rig, cameras: cameras, microphone: ThreadedMicrophone(clock: serialContext.clock),
-                                       sinkFactory: factory, store: AtomicSidecarStore(), serialContext: serialContext,
-                                       wallClock: { Date() }, outputDirectory: directory,
-                                       finishing: SerialQueueWorker(label: "test.finishing"),
-                                       devices: SerialQueueWorker(label: "test.devices"),
-                                       notify: { messages.append($0.text) })
+        let notify: (EngineEvent) -> Void = { messages.append($0.text) }
+        let hub = DeviceHub(rig: rig, cameras: cameras, microphone: ThreadedMicrophone(clock: serialContext.clock),
+                            serialContext: serialContext, devices: SerialQueueWorker(label: "test.devices"), notify: notify)
+        let clips = ClipController(rig: rig, sinkFactory: factory, store: AtomicSidecarStore(), serialContext: serialContext,
+                                   wallClock: { Date() }, outputDirectory: directory,
+                                   finishing: SerialQueueWorker(label: "test.finishing"), notify: notify)
+        let controller = RigController(rig: rig, devices: hub, clips: clips, serialContext: serialContext, notify: notify)
         addTeardownBlock {
             serialContext.perform { controller.stopDevices() }
             controller.waitForDevices()
         }
         serialContext.perform { controller.startDevices() }
         controller.waitForDevices()
-        let mailboxes = serialContext.perform { controller.videoMailboxes }
+        let mailboxes = serialContext.perform { controller.devices.videoMailboxes }
         XCTAssertEqual(Set(mailboxes.keys), Set(roles), "every lens is hot")
         let probe = DepthProbe(Array(mailboxes.values))
         let runner = ScriptRunner(controller: controller, serialContext: serialContext)

@@ -62,8 +62,11 @@ public final class ClipController {
     /// outcome starts over and the waiting warnings go into it. `devices` are the clip's cameras and microphone as
     /// the sidecar lists them; each of `isos` gets a movie of its own in the clip's `NAME.iso` folder, encoded as
     /// `settings` say at the lens's size and rate, or keeping an MJPEG lens's JPEGs (one that cannot open is a warning in the clip, and the program
-    /// records without it). Throws when the sink cannot open; nothing changes then.
-    func open(settings: MovieSettings, devices: [Sidecar.Device], isos: [IsoRecorder.Lens] = []) throws -> Recorder {
+    /// records without it). With the rig's `group`, the clip's frame grid is the group's
+    /// (`Recorder.Description.phaseAnchor`) and its sidecars carry the group block. Throws when the sink cannot
+    /// open; nothing changes then.
+    func open(settings: MovieSettings, devices: [Sidecar.Device], isos: [IsoRecorder.Lens] = [],
+              group: GroupMember? = nil) throws -> Recorder {
         serialContext.assertOnSerialContext()
         let baseName = FileNamePattern.expand(rig.output.namePattern, rig: rig.name, date: wallClock(),
                                               script: scriptName)
@@ -73,8 +76,8 @@ public final class ClipController {
                                                sidecarPath: sidecarPath, started: Self.iso8601(wallClock()))
         description.exports = rig.output.exports
         description.phaseAnchor = group?.phaseAnchor
-        description.group = group
-        let recorder = Recorder(description: description, sink: sink, store: store, sidecarWorker: finisher.worker)
+        let recorder = Recorder(description: description, sink: sink, store: store, sidecarWorker: finisher.worker,
+                                group: group)
         recorder.serialContext = serialContext
         outcome = .undecided
         for warning in warnings.startClip() { recorder.warn(warning) }
@@ -96,10 +99,6 @@ public final class ClipController {
         self.recorder = recorder
         return recorder
     }
-
-    /// The rig's group for the next clip: its frame grid on the capture clock (`Recorder.Description.phaseAnchor`)
-    /// and its sidecar block (`Recorder.Description.group`).
-    public var group: GroupMember?
 
     /// True while a clip records or is paused (not stopping, not between clips).
     public var isRecording: Bool {

@@ -5,45 +5,10 @@ import Foundation
 ///
 /// Used only on the serial context (the `SerialContext`'s), so it needs no locks: the session decides, the output clock
 /// puts the active lens's frames on the movie's own frame grid, the retimer places the grid's slots and the audio,
-/// and this class performs what they return — appending to the sink, writing the sidecar at every scene boundary,
-/// and finishing the movie with one chapter per scene. Not `Sendable`: the timers that watch a clip hold its
+/// and this class performs what they return — appending to the sink and the ISOs, writing the sidecar (made by its
+/// `SidecarAssembly`) at every scene boundary, and finishing the movie with one chapter per scene. Not `Sendable`: the timers that watch a clip hold its
 /// recorder through a `WeakSerialContextBound`, and the slow end of the clip goes to a worker as a `ClipFinishJob`.
 public final class Recorder {
-    /// Facts about the clip that do not change while it records.
-    public struct Description: Sendable {
-        public var rigName: String
-        public var settings: MovieSettings
-        public var devices: [Sidecar.Device]
-        /// Where the sidecar goes (`NAME.json`).
-        public var sidecarPath: String
-        /// ISO 8601 wall-clock start.
-        public var started: String
-        /// Exports written beside the movie once it is finished (`output.exports`).
-        public var exports: [ExportFormat] = []
-        /// A group's shared frame grid on the capture clock (`GroupMember.phaseAnchor`): the output clock's slots
-        /// fall on it, so every member's boundaries land on the same slot. `nil`: the grid starts at the first frame.
-        public var phaseAnchor: MediaTime?
-        /// The group this member records with: every sidecar the clip writes takes its `group` block from it
-        /// (`GroupMember.sidecarGroup`), as of the write. `nil` without a group.
-        public var group: GroupMember?
-        public init(rigName: String, settings: MovieSettings, devices: [Sidecar.Device], sidecarPath: String,
-                    started: String) {
-            self.rigName = rigName
-            self.settings = settings
-            self.devices = devices
-            self.sidecarPath = sidecarPath
-            self.started = started
-        }
-    }
-
-    /// What a finished clip left on disk.
-    public struct Clip: Sendable, Equatable {
-        public var moviePath: String
-        public var sidecarPath: String
-        public var thumbnailPath: String?
-        public var sidecar: Sidecar
-    }
-
     public private(set) var session: Session
     public private(set) var retimer: Retimer
     /// The movie's frame grid: whatever rate the lens delivers, the movie gets one frame per output frame.
@@ -55,18 +20,14 @@ public final class Recorder {
     public private(set) var isos: [IsoRecorder] = []
     public let description: Description
     private let sink: any MovieSink
-    private let sidecars: SidecarWriter
+    /// The sidecar made from this recorder's state, and what only the sidecar needs (levels, drops, settled scenes).
+    private var sidecar: SidecarAssembly
     private var videoFramesAppended = 0
     private var audioSamplesAppended = 0
-    /// Samples (every channel) at 16-bit full scale that went to the sink: clipped, by the rig's gain or before it.
-    public private(set) var clippedSamples = 0
-    private var stopped: String?
     private var sinkError: Error?
     /// The serial context this recorder lives on, checked at every entry point; `nil` checks nothing (a recorder
     /// driven directly by a test).
     public var serialContext: (any SerialContext)?
-    /// The time of `record`: a group's commands from the one applied then on are the clip's.
-    private var recordTime: MediaTime?
     /// The time of `stop`: at the finish, the grid's slots before it are decided with the last picture.
     private var stopTime: MediaTime?
     /// Repeats, skips, held and slate stretches and switches, counted on the slots kept, for the sidecar.
@@ -84,24 +45,15 @@ public final class Recorder {
     private var stopNoted = false
     /// Fades at every seam (`audio.declick`); `nil` when off or video only.
     private var declicker: Declicker?
-    /// The audio written in each scene (by scene index), for the sidecar's peak and RMS.
-    private var sceneLevels: [Int: SoundLevel] = [:]
-    /// Index in `session.scenes` of the scene the last audio went to: audio comes in file-time order, so no later
-    /// audio goes to a scene before it.
-    private var audioScene: Int?
-    /// The sidecar's scenes and pauses that can no longer change, encoded once (see `writeSidecar`).
-    private var document = SidecarDocument()
-    /// How many of `session.scenes` and `session.pauses` the settled entries of `document` cover.
-    private(set) var settledScenes = 0
-    private var settledPauses = 0
 
     /// A recorder writing to `sink`; its sidecars go to `store`, through `sidecarWorker` when given (the finisher's:
-    /// the serial context then never waits for an fsync).
+    /// the serial context then never waits for an fsync). With a `group`, every sidecar the clip writes takes its
+    /// `group` block from it (`GroupMember.sidecarGroup`), as of the write.
     public init(description: Description, sink: any MovieSink, store: any SidecarStore,
-                sidecarWorker: (any BackgroundWorker)? = nil) {
+                sidecarWorker: (any BackgroundWorker)? = nil, group: GroupMember? = nil) {
         self.description = description
         self.sink = sink
-        sidecars = SidecarWriter(store: store, worker: sidecarWorker)
+        sidecar = SidecarAssembly(writer: SidecarWriter(store: store, worker: sidecarWorker), group: group)
         let frameDuration = description.settings.rate.frameDuration
         session = Session(frameDuration: frameDuration)
         retimer = Retimer(frameDuration: frameDuration)
@@ -182,7 +134,7 @@ public final class Recorder {
         if command == .stop && session.state == .recording { stoppedWhileRecording = true }
         let result = session.handle(command, at: time)
         guard case .success(let actions) = result else { return result }
-        if case .record = command { recordTime = time }
+        if case .record = command { sidecar.recordTime = time }
         for action in actions {
             switch action {
             case .openMovie, .finalize, .sceneBegan:
@@ -368,38 +320,12 @@ public final class Recorder {
                 try sink.appendAudio(piece)
                 for iso in isos { iso.appendAudio(piece) }
                 audioSamplesAppended += piece.frameCount
-                clippedSamples += AudioGain.clippedCount(piece.samples)
-                if let movieTime = session.movieTime(ofFileTime: piece.pts), let scene = scene(showing: movieTime) {
-                    audioScene = scene
-                    sceneLevels[session.scenes[scene].index, default: SoundLevel()].add(piece.samples)
-                }
+                sidecar.audioWritten(piece.samples, at: piece.pts, session: session)
             } catch {
                 sinkError = error
                 return
             }
         }
-    }
-
-    /// Index in `session.scenes` of the scene with frames whose part of the movie holds file time `time` (the first
-    /// one for a time before every scene); `nil` while no scene has a frame. Starts from the scene the last audio
-    /// went to, since audio comes in file-time order: no walk over the whole clip.
-    private func scene(showing time: MediaTime) -> Int? {
-        let scenes = session.scenes
-        var index = audioScene ?? 0
-        while index > 0, scenes[index].start.map({ $0 > time }) ?? true { index -= 1 }
-        if scenes.indices.contains(index), scenes[index].start == nil {
-            guard let first = scenes.indices.first(where: { scenes[$0].start != nil }) else { return nil }
-            index = first
-        }
-        var next = index + 1
-        while next < scenes.count {
-            if let start = scenes[next].start {
-                guard start <= time else { break }
-                index = next
-            }
-            next += 1
-        }
-        return index
     }
 
     /// Adds a marker at the current file time in the current scene.
@@ -418,13 +344,18 @@ public final class Recorder {
 
     /// Units a device's mailbox dropped while this clip recorded (frames of a camera, sample frames of the
     /// microphone), by sidecar device role.
-    public private(set) var mailboxDrops: [String: Int] = [:]
+    public var mailboxDrops: [String: Int] { sidecar.mailboxDrops }
+
+    /// Samples (every channel) at 16-bit full scale that went to the sink: clipped, by the rig's gain or before it.
+    public var clippedSamples: Int { sidecar.clippedSamples }
+
+    /// How many of `session.scenes` the sidecar has settled (encoded once for good).
+    var settledScenes: Int { sidecar.settledScenes }
 
     /// `count` units from `device` (a lens role, or "microphone") were dropped before the serial context could take
     /// them: the sidecar's device entry counts them.
     public func noteMailboxDrops(device: String, count: Int) {
-        guard count > 0 else { return }
-        mailboxDrops[device, default: 0] += count
+        sidecar.noteMailboxDrops(device: device, count: count)
     }
 
     /// Finishes the clip after `stop`, here and now: `prepareFinish` then the job's `run`. For callers that own the
@@ -448,10 +379,10 @@ public final class Recorder {
         sendAudio(declicker?.finish() ?? [])
         timeline.finish()
         for iso in isos { iso.close(timeline) }
-        stopped = stoppedAt
+        sidecar.stopped = stoppedAt
         let interim = makeSidecar(complete: false)
         if sinkError == nil { session.markFinished() }
-        return ClipFinishJob(sink: sink, sidecars: sidecars, chapters: chapters(),
+        return ClipFinishJob(sink: sink, sidecars: sidecar.writer, chapters: chapters(),
                              discardedSpans: session.discardedSpans, discardedVideoFrames: discardedVideoFrames,
                              sidecarPath: description.sidecarPath,
                              interimSidecar: interim, finishedSidecar: makeSidecar(complete: true),
@@ -459,7 +390,7 @@ public final class Recorder {
                              suspendedDrops: healthCheck?.excusedDrops(atEnd: droppedVideoFrames, suspensions: suspensions)
                                  ?? (suspensions > 0 ? droppedVideoFrames : 0),
                              isos: isos.map { iso in
-                                 ClipFinishJob.Iso(sink: iso.sink, entry: isoEntry(iso),
+                                 ClipFinishJob.Iso(sink: iso.sink, entry: SidecarAssembly.isoEntry(iso),
                                                    discardedFrames: iso.framesIn(session.discardedSpans),
                                                    failure: iso.failure)
                              })
@@ -472,7 +403,7 @@ public final class Recorder {
         retimer.finish()
         sink.discard()
         for iso in isos { iso.sink.discard() }
-        if hasVideo { sidecars.remove(description.sidecarPath) }
+        if hasVideo { sidecar.writer.remove(description.sidecarPath) }
     }
 
     /// One chapter per scene of the movie (`MovieScenes`: a scene that got frames, with the empty ones merged into
@@ -484,16 +415,11 @@ public final class Recorder {
         })
     }
 
-    /// Writes the sidecar as of now (through the writer, usually on the finisher's worker).
-    ///
-    /// Only what can still change is encoded again: the scenes and pauses that are settled are encoded once, into
-    /// `document`. A scene is settled once nothing can reach it any more — frames go to the open segment's scene or
-    /// a later one, markers to the current scene, audio (in file-time order) to the scene of the last audio or a
-    /// later one — and the scene with frames after it has begun (until then, empty scenes after it may still be
-    /// merged into it). So a scene change costs the same in a clip's first scene as in its thousandth.
+    /// Writes the sidecar as of now (through the writer, usually on the finisher's worker), encoding again only
+    /// what can still change (`SidecarAssembly`).
     private func writeSidecar() {
         do {
-            try sidecars.write(try sidecarDocument(), to: description.sidecarPath)
+            try sidecar.writer.write(try sidecarDocument(), to: description.sidecarPath)
         } catch {
             log.warn("the sidecar could not be written: \(error)")
         }
@@ -501,116 +427,22 @@ public final class Recorder {
 
     /// The JSON of `makeSidecar(complete: false)`, encoding only what is not settled.
     func sidecarDocument() throws -> Data {
-        settleSidecarEntries()
-        let groups = MovieScenes.groups(of: session.scenes, from: settledScenes)
-        let cuts = MovieScenes.cuts(of: session.pauses[settledPauses...], scenes: session.scenes, groups: groups,
-                                    leading: settledScenes == 0)
-        return try document.encoded(makeSidecar(complete: false, groups: groups, cuts: cuts))
-    }
-
-    /// Moves the scenes that can no longer change (and the pauses before them) into `document`.
-    private func settleSidecarEntries() {
-        let scenes = session.scenes
-        var open = min(scenes.count - 1, session.segmentScene ?? 0)
-        if description.settings.audio != nil { open = min(open, audioScene ?? 0) }
-        // The groups that end before the first scene that may change, and have a scene with frames after them.
-        let groups = MovieScenes.groups(of: scenes, from: settledScenes).prefix { $0.members.upperBound <= open }
-            .filter { $0.members.upperBound < scenes.count && scenes[$0.members.upperBound].start != nil }
-        guard let through = groups.last?.members.upperBound else { return }
-        let pauses = session.pauses[settledPauses...].prefix { $0.afterScene - 1 < through }
-        let cuts = MovieScenes.cuts(of: pauses, scenes: scenes, groups: Array(groups), leading: settledScenes == 0)
-        do {
-            try document.settle(scenes: groups.map(sidecarScene), pauses: cuts.map(sidecarPause))
-            settledScenes = through
-            settledPauses += pauses.count
-        } catch {
-            log.warn("the sidecar could not be written: \(error)")
-        }
+        do { try sidecar.settle(sidecarFacts) } catch { log.warn("the sidecar could not be written: \(error)") }
+        return try sidecar.document(sidecarFacts)
     }
 
     /// The sidecar as of now: every scene of the movie (`MovieScenes`) and every cut.
     public func makeSidecar(complete: Bool) -> Sidecar {
-        let groups = MovieScenes.groups(of: session.scenes)
-        return makeSidecar(complete: complete, groups: groups,
-                           cuts: MovieScenes.cuts(of: session.pauses[...], scenes: session.scenes, groups: groups,
-                                                  leading: true))
+        sidecar.sidecar(complete: complete, sidecarFacts)
     }
 
-    /// One scene of the sidecar: the group's scene with frames, and the markers of every scene merged into it, each
-    /// within the scene's bounds (a marker given before the scene's first frame showed is at that frame).
-    private func sidecarScene(_ group: MovieScenes.Group) -> Sidecar.Scene {
-        let scene = session.scenes[group.kept]
-        let start = scene.start ?? session.timer
-        let end = scene.end ?? start
-        let entries = group.members.map { log.entries(ofScene: session.scenes[$0].index) }
-        return Sidecar.Scene(
-            index: scene.index, name: scene.name, title: scene.title, start: start.seconds,
-            duration: scene.duration.seconds,
-            lenses: entries.flatMap(\.lensSegments).map { log.lensSegments[$0] }.map {
-                Sidecar.LensSegment(lens: $0.lens, start: $0.start.seconds, duration: ($0.end - $0.start).seconds,
-                                    repeatedFrames: $0.repeatedFrames, skippedFrames: $0.skippedFrames)
-            },
-            noSignal: entries.flatMap(\.noSignal).map { log.noSignal[$0] }.map {
-                Sidecar.NoSignal(kind: $0.kind.rawValue, lens: $0.lens, start: $0.start.seconds,
-                                 duration: ($0.end - $0.start).seconds)
-            },
-            markers: entries.flatMap(\.markers).map { log.markers[$0] }.map {
-                Sidecar.Marker(time: min(max($0.time, start), end).seconds, text: $0.text)
-            }, audioPeak: sceneLevels[scene.index]?.peak, audioRms: sceneLevels[scene.index]?.rms)
-    }
-
-    private func sidecarPause(_ cut: MovieScenes.Cut) -> Sidecar.Pause {
-        Sidecar.Pause(afterScene: cut.afterScene, at: cut.at.seconds, wallDuration: cut.ended.map { ($0 - cut.began).seconds })
-    }
-
-    /// The sidecar with the scenes of `groups` and the pauses of `cuts` (all of them, or those not yet settled).
-    private func makeSidecar(complete: Bool, groups: [MovieScenes.Group], cuts: [MovieScenes.Cut]) -> Sidecar {
-        let settings = description.settings
-        let scenes = groups.map(sidecarScene)
-        let pauses = cuts.map(sidecarPause)
-        let audio = settings.audio.map {
-            Sidecar.AudioStream(codec: "aac", sampleRate: Int($0.sampleRate), channels: $0.channels,
-                                samplesWritten: audioSamplesAppended,
-                                lateSamplesDropped: retimer.counters.lateAudioSamples,
-                                gain: $0.gainDecibels == 0 ? nil : $0.gainDecibels, clippedSamples: clippedSamples)
-        }
-        let movieName = (sink.moviePath as NSString).lastPathComponent
-        var sidecar = Sidecar(
-            rig: description.rigName, movie: movieName, complete: complete, started: description.started,
-            stopped: stopped, duration: session.timer.seconds,
-            video: Sidecar.VideoStream(codec: "h264", width: settings.width, height: settings.height,
-                                       fps: settings.rate.framesPerSecond,
-                                       framesWritten: videoFramesAppended - discardedVideoFrames,
-                                       framesDropped: sink.droppedVideoFrames,
-                                       lateFramesDropped: retimer.counters.lateVideoFrames + outputClock.lateFrames),
-            audio: audio, scenes: scenes, pauses: pauses,
-            retakes: session.retakes.isEmpty ? nil : session.retakes.map {
-                Sidecar.Retake(scene: $0.scene, discardedDuration: $0.discardedDuration.seconds)
-            },
-            switches: log.switches.map {
-                Sidecar.Switch(lens: $0.lens, requested: $0.requested.seconds, effective: $0.effective.seconds)
-            },
-            devices: description.devices.map { device in
-                var device = device
-                device.dropped = mailboxDrops[device.role] ?? 0
-                return device
-            }, warnings: log.warnings)
-        if let group = description.group, let recordTime {
-            sidecar.group = group.sidecarGroup(clipStartedAt: recordTime, stoppedAt: stopTime)
-        }
-        if !isos.isEmpty { sidecar.iso = isos.map(isoEntry) }
-        return sidecar
-    }
-
-    /// The sidecar's entry for `iso`: its file beside the sidecar (`NAME.iso/ROLE.mov`) and the frames handed to it
-    /// so far (the finish leaves out those of discarded takes).
-    private func isoEntry(_ iso: IsoRecorder) -> Sidecar.IsoMovie {
-        Sidecar.IsoMovie(lens: iso.lens.role, file: Self.pathBesideSidecar(iso.moviePath), width: iso.lens.width,
-                         height: iso.lens.height, fps: iso.lens.rate.framesPerSecond, frames: iso.framesAppended)
-    }
-
-    /// `path`'s folder and file name (`NAME.iso/ROLE.mov`): where an ISO lies from its sidecar's folder.
-    static func pathBesideSidecar(_ path: String) -> String {
-        (path as NSString).pathComponents.suffix(2).joined(separator: "/")
+    /// What this recorder knows that its sidecar describes, as of now.
+    private var sidecarFacts: SidecarAssembly.Facts {
+        SidecarAssembly.Facts(description: description, session: session, log: log, moviePath: sink.moviePath,
+                     videoFramesWritten: videoFramesAppended - discardedVideoFrames,
+                     videoFramesDropped: sink.droppedVideoFrames,
+                     lateVideoFrames: retimer.counters.lateVideoFrames + outputClock.lateFrames,
+                     audioSamplesWritten: audioSamplesAppended, lateAudioSamples: retimer.counters.lateAudioSamples,
+                     stopTime: stopTime, isos: isos)
     }
 }

@@ -15,8 +15,9 @@ extension DeviceHub {
             do {
                 camera = try opener.openCamera(identity, for: lens)
             } catch {
-                let text = "lens \(lens.name): \(identity.devicePath) was plugged in but cannot be opened: \(error)"
-                serialContext.schedule(at: .zero) { [self] in notify(.notice(text: text, isWarning: false)) }
+                let notice = EngineNotice.pluggedCameraNotOpened(lens: lens.name, device: identity.devicePath,
+                                                                 reason: "\(error)")
+                serialContext.schedule(at: .zero) { [self] in notify(.notice(notice)) }
                 return
             }
             serialContext.schedule(at: .zero) { [self] in

@@ -69,9 +69,9 @@ public enum EngineEvent: Sendable, Equatable {
     case movieFileDeleted(partialPath: String)
     /// A condition the user should look at, and where it was noted.
     case warning(EngineWarning, noted: WarningNote)
-    /// A line from setting the rig up (measuring the encoder, a device watch that could not start): words only,
-    /// `isWarning` when the user should act on it.
-    case notice(text: String, isWarning: Bool)
+    /// A fact from setting the rig up (the encoder measured, a camera not found, a device watch that could not
+    /// start) or from the rig's group: one case per fact (`EngineNotice`), which also says whether it is a warning.
+    case notice(EngineNotice)
     /// `lens`'s camera streams but has sent no frame for `silence`: the freeze watchdog restarts it, attempt
     /// `attempt` of `of` — its stream stopped and started, or with `reopen` its device closed and opened again.
     case cameraRestarting(lens: String, attempt: Int, of: Int, reopen: Bool, silence: MediaTime)

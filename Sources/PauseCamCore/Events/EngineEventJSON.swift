@@ -35,7 +35,7 @@ extension EngineEvent {
         case .clipFailed: return "clip_failed"
         case .movieFileDeleted: return "movie_file_deleted"
         case .warning: return "warning"
-        case .notice(_, let isWarning): return isWarning ? "warning" : "notice"
+        case .notice(let notice): return notice.isWarning ? "warning" : "notice"
         case .cameraRestarting: return "camera_restarting"
         case .cameraRestartFailed: return "camera_restart_failed"
         case .cameraRecovered: return "camera_recovered"
@@ -79,8 +79,17 @@ extension EngineEvent {
         case .lensLostBeforeFirstFrame(let lens, let stayingOn):
             fields["lens"] = lens
             fields["staying_on"] = stayingOn
-        case .noCameraLeft, .nothingRecorded, .notice:
+        case .noCameraLeft, .nothingRecorded:
             break
+        case .notice(let notice):
+            fields["notice"] = notice.name
+            switch notice {
+            case .standbyChosen(let lens, _, _), .pluggedCameraNotOpened(let lens, _, _), .noCameraMatches(let lens, _),
+                 .cameraNotOpened(let lens, _, _):
+                fields["lens"] = lens
+            default:
+                break
+            }
         case .cameraAttached(let lens, let camera):
             fields["lens"] = lens
             fields["camera"] = camera

@@ -84,8 +84,8 @@ extension EngineEvent {
             case .nowhere: note = ""
             }
             return "warning: " + warning.text + note
-        case .notice(let text, _):
-            return text
+        case .notice(let notice):
+            return notice.text
         case .cameraRestarting(let lens, let attempt, let of, let reopen, let silence):
             return "lens \(lens) has sent no frame for \(Self.tenths(silence)) s: "
                 + (reopen ? "closing and reopening its camera" : "restarting its camera's stream")

@@ -30,10 +30,10 @@ extension RigController {
 
     /// Starts counting `seconds` down from `time`; `record(name:)` follows at the end. Refused while a clip records.
     func beginCountdown(seconds: Int, name: String?, at time: MediaTime) -> Reply {
-        if let recorder, recorder.session.state == .recording || recorder.session.state == .paused {
+        if let recorder = clips.recorder, recorder.session.state == .recording || recorder.session.state == .paused {
             return .failed("already recording (scene \(recorder.session.scenes.count)); use `stop` first")
         }
-        guard availableLenses.contains(bank.activeLens) else {
+        guard bank.running.contains(bank.activeLens) else {
             return .failed("lens \(bank.activeLens) has no camera; choose another with `lens NAME`")
         }
         countdownGeneration += 1

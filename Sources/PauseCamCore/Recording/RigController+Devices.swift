@@ -57,7 +57,7 @@ extension RigController {
         switch report {
         case .frame(let frame): receive(frame)
         case .chunk(let chunk): receive(chunk)
-        case .mailboxDrops(let device, let count): recorder?.noteMailboxDrops(device: device, count: count)
+        case .mailboxDrops(let device, let count): clips.recorder?.noteMailboxDrops(device: device, count: count)
         case .cameraAttached(let lens, let camera):
             notify(.cameraAttached(lens: lens, camera: camera))
             clips.warnClip("lens \(lens): \(camera) attached mid-clip")
@@ -113,11 +113,11 @@ extension RigController {
                     let controller = WeakSerialContextBound(self, serialContext: serialContext)
                     serialContext.schedule(at: .zero) { controller.object?.followProgramOnMonitor() }
                 }
-                recorder?.noteSwitch(to: lens, requested: requested)
+                clips.recorder?.noteSwitch(to: lens, requested: requested)
                 notify(.lensLive(lens: lens, requested: requested, effective: effective))
-            case .hold(let lens, let since): recorder?.noteSignalLost(lens: lens, since: since)
+            case .hold(let lens, let since): clips.recorder?.noteSignalLost(lens: lens, since: since)
             case .slate(let lens, _, let time):
-                recorder?.appendSlate(lens: lens, width: rig.output.width, height: rig.output.height, at: time)
+                clips.recorder?.appendSlate(lens: lens, width: rig.output.width, height: rig.output.height, at: time)
             case .notify(let event): notify(event)
             case .reject(let message): rejections.append(message)
             }
@@ -133,7 +133,7 @@ extension RigController {
         // The bank first: a pending switch takes effect at the new lens's first frame, which must then pass.
         perform(bank.handle(.frame(lens: frame.lens, pts: frame.pts)))
         let routed = switcher.route(frame)
-        guard let recorder else { return }
+        guard let recorder = clips.recorder else { return }
         // The program first: the ISOs place their frames on what it has decided.
         if let routed { recorder.appendVideo(routed.frame) }
         recorder.offerIsoFrame(frame)
@@ -145,9 +145,9 @@ extension RigController {
         serialContext.assertOnSerialContext()
         guard isPlausible(captured.pts, what: "audio chunks") else { return }
         let chunk = audioGain.apply(to: captured)
-        if levels.add(chunk, recording: recorder?.session.state == .recording) { warnSilence() }
+        if levels.add(chunk, recording: clips.recorder?.session.state == .recording) { warnSilence() }
         if devices.microphoneReturned() { microphoneCameBack() }
-        guard let recorder else { return }
+        guard let recorder = clips.recorder else { return }
         recorder.appendAudio(chunk)
         stopIfFailed(recorder, at: chunk.pts)
     }

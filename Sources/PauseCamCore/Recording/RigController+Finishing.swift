@@ -9,7 +9,7 @@ extension RigController {
     /// "saved" event follows); does nothing otherwise. Idempotent.
     public func finalizeIfStopping() {
         serialContext.assertOnSerialContext()
-        guard let recorder, recorder.session.state == .stopping else { return }
+        guard let recorder = clips.recorder, recorder.session.state == .stopping else { return }
         if !recorder.hasKeptVideo && recorder.failure == nil {
             devices.isTakingSamples = false
             clips.discardEmpty()

@@ -11,7 +11,7 @@ extension RigController {
     func focus(atX x: Double, y: Double, at time: MediaTime) -> Reply {
         let lens = switcher.activeLens
         let asked = CommandParser.line(for: .focus(.point(x: x, y: y)))
-        guard let camera = cameras[lens] else {
+        guard let camera = devices.cameras[lens] else {
             return .failed("lens \(lens) has no camera; nothing to focus (plug one in, or choose another lens)")
         }
         let format = camera.format

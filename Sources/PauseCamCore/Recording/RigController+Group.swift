@@ -32,15 +32,9 @@ extension RigController {
     /// or back, a late or local-only command, a clock problem, an ignored message — into the clip's sidecar.
     public func groupNoticed(_ notice: GroupNotice) {
         serialContext.assertOnSerialContext()
-        let isWarning: Bool
-        switch notice {
-        case .joined, .brokerBack: isWarning = false
-        case .clockHealth(let health): isWarning = health != .ok
-        case .unsynchronisedRecord(let applied, _): isWarning = applied
-        default: isWarning = true
-        }
-        let text = "group: " + notice.text
-        notify(.notice(text: isWarning ? "warning: " + text : text, isWarning: isWarning))
+        let told = EngineNotice.group(notice)
+        let text = told.words
+        notify(.notice(told))
         switch notice {
         case .joined: break
         // Told before the `record` it is about is applied: it belongs to the clip that `record` starts.
@@ -58,8 +52,7 @@ extension RigController {
         case .resume(let n), .chapter(let n): name = n
         default: return command
         }
-        notify(.notice(text: "group: the group is recording; this member joins at its scene boundary "
-                       + "(\"\(CommandParser.line(for: command))\" from \(host) starts a clip here)", isWarning: false))
+        notify(.notice(.joiningGroupRecording(command: CommandParser.line(for: command), host: host)))
         return .record(name: name, countdown: nil)
     }
 

@@ -13,7 +13,7 @@ extension RigController {
             }
             target = name
         case .next:
-            let order = rig.lenses.map(\.name).filter { cameras[$0] != nil }
+            let order = rig.lenses.map(\.name).filter { devices.cameras[$0] != nil }
             guard let index = order.firstIndex(of: bank.activeLens), order.count > 1 else {
                 guard let first = order.first else { return .failed("no lens has a camera") }
                 target = first
@@ -48,7 +48,7 @@ extension RigController {
             (lensName, digital, ramp, ptz) = (preset.lens, preset.digital, preset.ramp, preset.ptz)
         case .factor(let factor):
             guard factor > 0, factor.isFinite else { return .failed("a zoom factor is a positive number, like 1.5") }
-            switch LensForZoom.choose(factor: factor, lenses: rig.lenses.filter { cameras[$0.name] != nil },
+            switch LensForZoom.choose(factor: factor, lenses: rig.lenses.filter { devices.cameras[$0.name] != nil },
                                       maxDigitalZoom: rig.maxDigitalZoom, optics: optics) {
             case .failure(let refusal):
                 return .failed(refusal.message)
@@ -72,7 +72,7 @@ extension RigController {
     /// Makes `lens` the active lens through the bank: at once when it delivers frames (or no clip waits for
     /// them), else when its first frame comes; returns why not, if it cannot be.
     func select(_ lens: String, at time: MediaTime) -> String? {
-        perform(bank.handle(.select(lens: lens, at: time, recording: recorder != nil))).first
+        perform(bank.handle(.select(lens: lens, at: time, recording: clips.recorder != nil))).first
     }
 
     func exposure(_ choice: Command.ExposureChoice) -> Reply {
@@ -102,8 +102,8 @@ extension RigController {
                          _ apply: (any CameraControlling) throws -> [String]) -> Reply {
         let lens = bank.activeLens
         let asked = CommandParser.line(for: command)
-        guard let camera = cameras[lens] as? any CameraControlling else {
-            let message = "lens \(lens) (\(cameras[lens]?.displayName ?? "no camera")) has no \(what) control; nothing changed"
+        guard let camera = devices.cameras[lens] as? any CameraControlling else {
+            let message = "lens \(lens) (\(devices.cameras[lens]?.displayName ?? "no camera")) has no \(what) control; nothing changed"
             return .ok(message + clipWarning("\(asked): \(message)"))
         }
         do {

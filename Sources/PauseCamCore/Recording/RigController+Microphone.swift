@@ -19,7 +19,7 @@ extension RigController {
 
     /// What the clip recording now needs of a microphone plugged in now.
     var clipSound: DeviceHub.ClipSound {
-        guard clips.isRecording, let recorder else { return .noClip }
+        guard clips.isRecording, let recorder = clips.recorder else { return .noClip }
         return .clip(recorder.description.settings.audio)
     }
 
@@ -27,12 +27,12 @@ extension RigController {
         let event = EngineEvent.microphoneStopped(reason: reason)
         notify(event)
         clips.warnClip(event.text)
-        recorder?.audioSourceEnded()
+        clips.recorder?.audioSourceEnded()
     }
 
     /// Sound again after the microphone ended (plugged back): said, and noted in the clip's sidecar.
     func microphoneCameBack() {
-        let event = EngineEvent.microphoneBack(movieTime: recorder?.session.timer ?? .zero)
+        let event = EngineEvent.microphoneBack(movieTime: clips.recorder?.session.timer ?? .zero)
         notify(event)
         clips.warnClip(event.text)
     }

@@ -39,10 +39,10 @@ extension RigController {
         -> (moved: PTZPosition, warnings: [String]) {
         guard !target.isEmpty else { return (target, []) }
         guard let camera = devices.ptzCamera(lens: lens) else {
-            let name = cameras[lens]?.displayName ?? "no camera"
+            let name = devices.cameras[lens]?.displayName ?? "no camera"
             return (PTZPosition(), ["lens \(lens) (\(name)) has no PTZ control; \(target) not set"])
         }
-        let name = cameras[lens]?.displayName ?? lens
+        let name = devices.cameras[lens]?.displayName ?? lens
         var moved = PTZPosition()
         var warnings: [String] = []
         for axis in PTZAxis.allCases {

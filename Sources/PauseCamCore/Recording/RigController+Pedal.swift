@@ -7,7 +7,7 @@ extension RigController {
     /// log sees what the press did.
     func toggle(at time: MediaTime, from source: CommandSource?) -> Reply {
         let chosen: Command
-        switch recorder?.session.state {
+        switch clips.recorder?.session.state {
         case .recording?: chosen = .pause
         case .paused?: chosen = .resume(name: nil)
         default: chosen = .record(name: nil, countdown: countdownSeconds(nil, source: source))
@@ -19,7 +19,7 @@ extension RigController {
     /// A new scene without a pause: the session gives the frames captured from `time` on to the new scene, so the
     /// movie gets a chapter there while audio and video run on untouched.
     func chapter(name: String?, at time: MediaTime) -> Reply {
-        guard recorder != nil else { return .failed("not recording; `record NAME` begins the first scene") }
+        guard clips.recorder != nil else { return .failed("not recording; `record NAME` begins the first scene") }
         return state(.chapter(name: name), at: time)
     }
 }

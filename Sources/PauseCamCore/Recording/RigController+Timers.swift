@@ -8,7 +8,7 @@ extension RigController {
         let controller = WeakSerialContextBound(self, serialContext: serialContext)
         let clip = WeakSerialContextBound(recorder, serialContext: serialContext)
         serialContext.schedule(at: serialContext.clock.now() + clips.storagePolicy.interval) {
-            guard let self = controller.object, let recorder = clip.object, recorder === self.recorder,
+            guard let self = controller.object, let recorder = clip.object, recorder === self.clips.recorder,
                   recorder.session.state == .recording || recorder.session.state == .paused else { return }
             var check = check
             let free = self.clips.storage?.availableBytes(at: self.clips.outputDirectory)
@@ -44,7 +44,7 @@ extension RigController {
         let controller = WeakSerialContextBound(self, serialContext: serialContext)
         let clip = WeakSerialContextBound(recorder, serialContext: serialContext)
         serialContext.schedule(at: serialContext.clock.now() + Self.holdInterval) {
-            guard let self = controller.object, let recorder = clip.object, recorder === self.recorder,
+            guard let self = controller.object, let recorder = clip.object, recorder === self.clips.recorder,
                   recorder.session.state == .recording || recorder.session.state == .paused else { return }
             let now = self.serialContext.clock.now()
             var detector = detector

@@ -67,7 +67,8 @@ public final class RigController {
     /// The PTZ ramp being stepped on each lens's camera (`RigController+PTZ`).
     var ptzRamps: [String: RunningPTZRamp] = [:]
     /// The rig's group (`group:`), set by the composition root before the first command: the recording commands
-    /// given here go to every member through it (`RigController+Group`). On the serial context only.
+    /// given here go to every member through it (`RigController+Group`), and each clip takes it at `record` (its
+    /// frame grid and sidecar block). The one place the group is kept. On the serial context only.
     public var group: GroupMember?
 
     /// A dispatcher over `devices` and `clips`, which the composition root made for the same `rig` and
@@ -88,61 +89,6 @@ public final class RigController {
         devices.clipSound = { [weak self] in self?.clipSound ?? .noClip }
         tellMonitorTheProgram()
     }
-
-    /// A controller for `rig` whose lens roles are served by `cameras` (a missing role has no camera yet), with
-    /// its hub and clip controller made here. `finishing` runs the slow end of each clip and `devices` starts and
-    /// stops cameras (both required: a `SerialQueueWorker` in the program, an `InlineWorker` only where a test or
-    /// the simulated clock wants the work done at once); `savedEvents` says when the context hears of a saved clip;
-    /// `monitor` gets every lens's frames while someone watches (before the intake gate: framing before recording
-    /// is the point).
-    public convenience init(rig: Rig, cameras: [String: any Camera], microphone: (any Microphone)?,
-                            sinkFactory: any MovieSinkFactory, store: any SidecarStore, serialContext: any SerialContext,
-                            wallClock: @escaping @Sendable () -> Date, outputDirectory: String, warnings: [String] = [],
-                            storage: (any StorageProbe)? = nil, storagePolicy: StoragePolicy = StoragePolicy(),
-                            finishing: any BackgroundWorker, savedEvents: ClipFinisher.SavedEvents = .whenFinished,
-                            devices: any BackgroundWorker, monitor: (any MonitorTap)? = nil,
-                            notify: @escaping (EngineEvent) -> Void) {
-        let hub = DeviceHub(rig: rig, cameras: cameras, microphone: microphone, serialContext: serialContext,
-                            devices: devices, monitor: monitor, notify: notify)
-        let clips = ClipController(rig: rig, sinkFactory: sinkFactory, store: store, serialContext: serialContext,
-                                   wallClock: wallClock, outputDirectory: outputDirectory, warnings: warnings,
-                                   storage: storage, storagePolicy: storagePolicy, finishing: finishing,
-                                   savedEvents: savedEvents, notify: notify)
-        self.init(rig: rig, devices: hub, clips: clips, serialContext: serialContext, monitor: monitor, notify: notify)
-    }
-
-    // MARK: Views kept for callers
-
-    /// The camera serving each lens role now (the hub's).
-    public var cameras: [String: any Camera] { devices.cameras }
-    /// The microphone serving the rig now (the hub's).
-    public var microphone: (any Microphone)? { devices.microphone }
-    /// The microphone ended by itself (unplugged); its next chunk means it is back.
-    public var microphoneGone: Bool { devices.microphoneGone }
-    /// The clip being recorded or stopping (the clip controller's).
-    public var recorder: Recorder? { clips.recorder }
-    /// What became of the clip since the last `record`.
-    public var outcome: ClipOutcome { clips.outcome }
-    /// The clip saved since the last `record`, if any (`outcome`'s).
-    public var lastClip: Recorder.Clip? { clips.outcome.savedClip }
-    /// Why the clip since the last `record` could not be finished, if it could not (`outcome`'s).
-    public var lastFailure: String? { clips.outcome.failure }
-    /// Set when the clip since the last `record` got no video frame: such a clip is not kept, and this says so for
-    /// the user; callers that end on a clip treat it as a failure (`outcome`'s).
-    public var nothingRecorded: String? { clips.outcome.nothingRecorded }
-    /// Why PauseCam stopped the clip since the last `record` (a full disk, a failed write); scripts end when they
-    /// see it (`outcome`'s).
-    public var clipInterruption: String? { clips.outcome.interruption }
-    /// The script name for `{script}` in file names, while a script runs.
-    public var scriptName: String? {
-        get { clips.scriptName }
-        set { clips.scriptName = newValue }
-    }
-    /// Lenses whose camera is running (streaming). With `standby: cold` only the active one (two while a switch
-    /// waits for the new lens's first frame).
-    public var availableLenses: Set<String> { bank.running }
-    /// One mailbox per lens role (the hub's).
-    var videoMailboxes: [String: Mailbox<VideoFrame>] { devices.videoMailboxes }
 
     // MARK: Commands
 
@@ -186,7 +132,7 @@ public final class RigController {
         case .toggle: return toggle(at: time, from: source)
         case .chapter(let name): return chapter(name: name, at: time)
         case .retake:
-            guard recorder != nil else {
+            guard clips.recorder != nil else {
                 return .failed("not recording; `retake` throws away the scene being recorded — `record` first")
             }
             return state(.retake, at: time)
@@ -196,7 +142,7 @@ public final class RigController {
         case .focus(.point(let x, let y)): return focus(atX: x, y: y, at: time)
         case .focus(let choice): return focus(choice)
         case .mark(let text):
-            guard let recorder else { return .failed("not recording; markers belong to a clip (`record` first)") }
+            guard let recorder = clips.recorder else { return .failed("not recording; markers belong to a clip (`record` first)") }
             switch recorder.mark(text) {
             case .success(let t): return .ok("marked \"\(text)\" at \(DurationParser.clockString(t))")
             case .failure(let rejection): return .failed(rejection.message)
@@ -210,23 +156,23 @@ public final class RigController {
 
     /// Starts a clip. A clip still stopping is handed to the finisher first, so the new one starts at once.
     private func record(name: String?, at time: MediaTime) -> Reply {
-        if let recorder, recorder.session.state != .finished {
+        if let recorder = clips.recorder, recorder.session.state != .finished {
             if recorder.session.state == .stopping { finalizeIfStopping() } else {
                 return .failed("already recording (scene \(recorder.session.scenes.count)); use `stop` first")
             }
         }
-        guard availableLenses.contains(bank.activeLens) else {
+        guard bank.running.contains(bank.activeLens) else {
             return .failed("lens \(bank.activeLens) has no camera; choose another with `lens NAME`")
         }
         let settings = movieSettings()
         var sidecarDevices = rig.lenses.compactMap { lens in
-            cameras[lens.name].map {
+            devices.cameras[lens.name].map {
                 Sidecar.Device(role: lens.name, name: $0.displayName,
                                latency: lens.latency == .zero ? nil : lens.latency.seconds,
                                formatChoice: $0.formatChoice)
             }
         }
-        if let microphone, settings.audio != nil {
+        if let microphone = devices.microphone, settings.audio != nil {
             sidecarDevices.append(Sidecar.Device(role: DeviceHub.microphoneRole, name: microphone.displayName))
         }
         // Samples are let in before the sink opens (opening x264 and the file takes a while): the frames captured
@@ -234,8 +180,7 @@ public final class RigController {
         devices.isTakingSamples = true
         let recorder: Recorder
         do {
-            clips.group = group
-            recorder = try clips.open(settings: settings, devices: sidecarDevices, isos: isoLenses())
+            recorder = try clips.open(settings: settings, devices: sidecarDevices, isos: isoLenses(), group: group)
         } catch {
             devices.isTakingSamples = false
             return .failed("cannot start recording: \(error)")
@@ -247,12 +192,12 @@ public final class RigController {
 
     /// The lenses of `output.iso` as the cameras deliver them now (`IsoRecorder.Lens.planned`).
     private func isoLenses() -> [IsoRecorder.Lens] {
-        IsoRecorder.Lens.planned(for: rig, formats: cameras.mapValues(\.format))
+        IsoRecorder.Lens.planned(for: rig, formats: devices.cameras.mapValues(\.format))
     }
 
     private func movieSettings() -> MovieSettings {
         let output = rig.output
-        let audio = microphone.map {
+        let audio = devices.microphone.map {
             MovieSettings.AudioSettings(sampleRate: $0.sampleRate, channels: $0.channels, bitrate: output.audioBitrate,
                                         declick: rig.audio.options.declick, gainDecibels: rig.audio.options.gainDecibels)
         }
@@ -263,7 +208,7 @@ public final class RigController {
     }
 
     func state(_ command: Session.Command, at time: MediaTime) -> Reply {
-        guard let recorder else {
+        guard let recorder = clips.recorder else {
             switch command {
             case .record: return .failed("cannot start recording")
             default: return .failed("not recording; `record` first")
@@ -281,7 +226,7 @@ public final class RigController {
                 let controller = WeakSerialContextBound(self, serialContext: serialContext)
                 let clip = WeakSerialContextBound(recorder, serialContext: serialContext)
                 serialContext.schedule(at: stopTime + Self.stopGrace) {
-                    guard let self = controller.object, let recorder = clip.object, recorder === self.recorder else {
+                    guard let self = controller.object, let recorder = clip.object, recorder === self.clips.recorder else {
                         return
                     }
                     self.finalizeIfStopping()
@@ -306,15 +251,15 @@ public final class RigController {
     /// The live state, derived from sample timestamps, and the clips being saved.
     public var status: Status {
         serialContext.assertOnSerialContext()
-        let session = recorder?.session
+        let session = clips.recorder?.session
         return Status(state: session?.state ?? .idle, scene: session?.scenes.count ?? 0,
                       timer: session?.timer ?? .zero, lens: bank.activeLens,
                       digitalZoom: switcher.digitalZoom(at: serialContext.clock.now()),
-                      droppedFrames: recorder?.droppedVideoFrames ?? 0, moviePath: recorder?.moviePath,
-                      lensesWithCamera: rig.lenses.map(\.name).filter { cameras[$0] != nil }, saving: clips.clipsBeingSaved,
-                      audioPeak: microphone == nil ? nil : levels.peak ?? SoundLevel.floor,
+                      droppedFrames: clips.recorder?.droppedVideoFrames ?? 0, moviePath: clips.recorder?.moviePath,
+                      lensesWithCamera: rig.lenses.map(\.name).filter { devices.cameras[$0] != nil }, saving: clips.clipsBeingSaved,
+                      audioPeak: devices.microphone == nil ? nil : levels.peak ?? SoundLevel.floor,
                       countdown: countdown?.secondsLeft,
-                      clippedSamples: recorder?.description.settings.audio == nil ? nil : recorder?.clippedSamples,
+                      clippedSamples: clips.recorder?.description.settings.audio == nil ? nil : clips.recorder?.clippedSamples,
                       lensZoom: (rig.lenses.first { $0.name == bank.activeLens }?.zoom ?? 1)
                           * opticalFactor(lens: bank.activeLens))
     }

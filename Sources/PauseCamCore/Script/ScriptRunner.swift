@@ -71,8 +71,8 @@ public final class ScriptRunner {
     public func run(_ script: Rig.Script, onError: Rig.Script.OnError?,
                     report: (Command, RigController.Reply) -> Void) -> ScriptOutcome {
         let controller = self.controller
-        serialContext.perform { controller.scriptName = script.name }
-        defer { serialContext.perform { controller.scriptName = nil } }
+        serialContext.perform { controller.clips.scriptName = script.name }
+        defer { serialContext.perform { controller.clips.scriptName = nil } }
         let policy = onError ?? script.onError
         let waits = script.steps.map { step -> MediaTime in
             if case .wait(let duration) = step { return duration }
@@ -106,7 +106,7 @@ public final class ScriptRunner {
             // fail one by one. It interrupts a running (or the next) `wait` and makes clip commands fail, so it is
             // looked for after a failed step only: a look after every step would queue behind a busy serial context
             // and make the script late by that much at every step.
-            if !reply.ok, let reason = serialContext.perform({ controller.clipInterruption }) {
+            if !reply.ok, let reason = serialContext.perform({ controller.clips.outcome.interruption }) {
                 report(step, .failed("script ended: \(reason)"))
                 return .clipInterrupted(reason: reason)
             }
@@ -145,6 +145,6 @@ public final class ScriptRunner {
         serialContext.perform { controller.finalizeIfStopping() }
         // Finishing runs on a worker; this caller ends on the clip, so it waits for it (and any before it).
         controller.waitForSavedClips()
-        return serialContext.perform { controller.lastClip }
+        return serialContext.perform { controller.clips.outcome.savedClip }
     }
 }

@@ -25,7 +25,7 @@ public final class MonitorWebServer: @unchecked Sendable {
         public var command: @Sendable (String) -> ControlReply
         /// The pictures, when something makes them.
         public var pictures: (any MonitorPictures)?
-        /// The files of the clip saved last (`RigController.lastClip`); `nil` before the first save. These two
+        /// The files of the clip saved last (`ClipOutcome.savedClip`); `nil` before the first save. These two
         /// paths are the only files the server ever sends.
         public var lastClip: @Sendable () -> LastClip?
 

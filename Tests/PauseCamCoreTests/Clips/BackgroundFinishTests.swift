@@ -57,8 +57,8 @@ final class BackgroundFinishTests: XCTestCase {
         XCTAssertEqual(fixture.controller.status.state, .recording)
         XCTAssertEqual(fixture.controller.status.saving, [first.moviePath])
         XCTAssertTrue(fixture.controller.statusLine().contains("saving \((first.moviePath as NSString).lastPathComponent)…"))
-        XCTAssertNil(fixture.controller.lastClip)
-        XCTAssertFalse(fixture.messages.contains { $0.hasPrefix("saved ") })
+        XCTAssertNil(fixture.controller.clips.outcome.savedClip)
+        XCTAssertFalse(fixture.events.contains { if case .clipSaved = $0 { true } else { false } })
         // The second clip records on while the first waits for its remux.
         XCTAssertTrue(fixture.runner.perform(.wait(.seconds(1))).ok)
         XCTAssertEqual(fixture.controller.status.timer, .seconds(1))
@@ -66,9 +66,9 @@ final class BackgroundFinishTests: XCTestCase {
         worker.release()
         XCTAssertTrue(first.finished)
         fixture.serialContext.runDue()
-        XCTAssertEqual(fixture.controller.lastClip?.moviePath, first.moviePath)
+        XCTAssertEqual(fixture.controller.clips.outcome.savedClip?.moviePath, first.moviePath)
         XCTAssertEqual(fixture.controller.status.saving, [])
-        XCTAssertEqual(fixture.messages.filter { $0.hasPrefix("saved ") }.count, 1, "\(fixture.messages)")
+        XCTAssertEqual(fixture.events.filter { if case .clipSaved = $0 { true } else { false } }.count, 1, "\(fixture.events)")
         XCTAssertEqual(first.video.count, 30)
     }
 
@@ -83,10 +83,10 @@ final class BackgroundFinishTests: XCTestCase {
         XCTAssertTrue(fixture.runner.perform(.record(name: nil)).ok)
         Thread.sleep(forTimeInterval: 0.2)
         XCTAssertTrue(fixture.runner.perform(.wait(.milliseconds(900))).ok)
-        XCTAssertFalse(fixture.messages.contains { $0.hasPrefix("saved ") }, "saved before its session time")
+        XCTAssertFalse(fixture.events.contains { if case .clipSaved = $0 { true } else { false } }, "saved before its session time")
         XCTAssertEqual(fixture.controller.status.saving.count, 1)
         XCTAssertTrue(fixture.runner.perform(.wait(.milliseconds(100))).ok)
-        XCTAssertEqual(fixture.messages.filter { $0.hasPrefix("saved ") }.count, 1, "\(fixture.messages)")
+        XCTAssertEqual(fixture.events.filter { if case .clipSaved = $0 { true } else { false } }.count, 1, "\(fixture.events)")
         XCTAssertEqual(fixture.controller.status.saving, [])
         let clip = try XCTUnwrap(fixture.runner.finishClip())
         XCTAssertEqual(clip.moviePath, fixture.factory.sinks[1].moviePath)
@@ -101,8 +101,8 @@ final class BackgroundFinishTests: XCTestCase {
         let serialContext = SimulatedSerialContext()
         let camera = BurstCamera(serialContext: serialContext)
         let factory = RecordingSinkFactory()
-        let box = EngineFixture.MessageBox()
-        let controller = RigController(rig: rig, cameras: ["main": camera], microphone: nil, sinkFactory: factory,
+        let box = EngineFixture.EventBox()
+        let controller = EngineFixture.makeController(rig: rig, cameras: ["main": camera], microphone: nil, sinkFactory: factory,
                                        store: MemorySidecarStore(), serialContext: serialContext,
                                        wallClock: { Date(timeIntervalSince1970: 1_800_000_000) },
                                        outputDirectory: "/videos", finishing: InlineWorker(), devices: InlineWorker(), notify: { box.record($0) })
@@ -123,8 +123,9 @@ final class BackgroundFinishTests: XCTestCase {
         XCTAssertEqual(clip.sidecar.devices.map(\.role), ["main"])
         XCTAssertEqual(clip.sidecar.devices.first?.dropped, 6)
         XCTAssertTrue(clip.sidecar.warnings.contains { $0.contains("6 frames from main dropped") }, "\(clip.sidecar.warnings)")
-        XCTAssertTrue(box.messages.contains { $0.hasPrefix("saved ") && $0.hasSuffix("; dropped before the engine (it was busy): main 6") },
-                      "\(box.messages)")
+        XCTAssertTrue(box.events.contains {
+            if case .clipSaved(let clip) = $0 { clip.mailboxDrops == [.init(role: "main", count: 6)] } else { false }
+        }, "\(box.events)")
         // The frames kept reached the movie in order, from the newest of the burst on.
         let times = try XCTUnwrap(factory.sinks.first).video.map(\.time)
         XCTAssertEqual(times, times.sorted())

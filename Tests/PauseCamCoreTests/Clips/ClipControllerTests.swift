@@ -22,8 +22,8 @@ final class ClipControllerTests: XCTestCase {
     }
 
     func testAnInterruptedClipThatGotNoVideoIsNothingRecordedAndKeepsWhy() throws {
-        var events: [String] = []
-        let (clips, factory) = makeClips(events: { events.append($0.text) })
+        var events: [EngineEvent] = []
+        let (clips, factory) = makeClips(events: { events.append($0) })
         XCTAssertEqual(clips.outcome, .undecided)
         let recorder = try clips.open(settings: settings, devices: [])
         XCTAssertTrue(clips.recorder === recorder)
@@ -38,7 +38,7 @@ final class ClipControllerTests: XCTestCase {
         XCTAssertNil(clips.outcome.savedClip)
         XCTAssertNil(clips.outcome.failure)
         XCTAssertTrue(factory.sinks[0].discarded, "an empty clip leaves no movie")
-        XCTAssertEqual(events, [EngineEvent.nothingRecorded.text])
+        XCTAssertEqual(events, [.nothingRecorded])
 
         _ = try clips.open(settings: settings, devices: [])
         XCTAssertEqual(clips.outcome, .undecided, "a new clip starts its outcome over")
@@ -77,9 +77,9 @@ final class ClipControllerTests: XCTestCase {
         fixture.serialContext.perform { controller.clips.interrupt(reason: "the disk is full") }
         XCTAssertTrue(fixture.runner.perform(.stop).ok)
         let clip = try XCTUnwrap(fixture.runner.finishClip())
-        XCTAssertEqual(controller.outcome, .saved(clip, interruption: "the disk is full"))
-        XCTAssertEqual(controller.lastClip, clip)
-        XCTAssertEqual(controller.clipInterruption, "the disk is full")
+        XCTAssertEqual(controller.clips.outcome, .saved(clip, interruption: "the disk is full"))
+        XCTAssertEqual(controller.clips.outcome.savedClip, clip)
+        XCTAssertEqual(controller.clips.outcome.interruption, "the disk is full")
         XCTAssertTrue(clip.sidecar.warnings.contains("focus auto: no focus control"), "\(clip.sidecar.warnings)")
     }
 }

@@ -61,7 +61,7 @@ final class DeviceHubTests: XCTestCase {
     /// What the hub reported and told, as text.
     final class Log {
         var reports: [String] = []
-        var events: [String] = []
+        var events: [EngineEvent] = []
     }
 
     private let serialContext = SimulatedSerialContext()
@@ -79,7 +79,7 @@ final class DeviceHubTests: XCTestCase {
                          microphoneCard: MicrophoneIdentity? = nil, log: Log) -> DeviceHub {
         let hub = DeviceHub(rig: makeRig(), cameras: cameras, microphone: microphone, serialContext: serialContext,
                             devices: InlineWorker(), opener: opener, lensNodes: lensNodes,
-                            microphoneCard: microphoneCard, notify: { log.events.append($0.text) })
+                            microphoneCard: microphoneCard, notify: { log.events.append($0) })
         hub.report = { report in
             switch report {
             case .cameraAttached(let lens, let camera): log.reports.append("attached \(lens) \(camera)")
@@ -129,7 +129,11 @@ final class DeviceHubTests: XCTestCase {
         serialContext.runDue()
         XCTAssertNil(hub.cameras["main"])
         XCTAssertEqual(log.reports, [])
-        XCTAssertEqual(log.events, ["lens main: /dev/video4 was plugged in but cannot be opened: Device or resource busy"])
+        let told = EngineEvent.notice(.pluggedCameraNotOpened(lens: "main", device: "/dev/video4",
+                                                              reason: "Device or resource busy"))
+        XCTAssertEqual(log.events, [told])
+        XCTAssertFalse(EngineNotice.pluggedCameraNotOpened(lens: "main", device: "", reason: "").isWarning)
+        XCTAssertEqual(told.text, "lens main: /dev/video4 was plugged in but cannot be opened: Device or resource busy")
     }
 
     func testRemovingTheMicrophonesCardStopsItAndOtherCardsChangeNothing() {
@@ -181,7 +185,7 @@ final class DeviceHubTests: XCTestCase {
         XCTAssertTrue(hub.microphoneGone, "gone until its first chunk says it is back")
         XCTAssertTrue(hub.microphoneReturned())
         XCTAssertFalse(hub.microphoneReturned())
-        XCTAssertEqual(log.events, ["microphone ALSA plughw:5,0 attached"], "\(log.events)")
+        XCTAssertEqual(log.events, [.microphoneAttached(microphone: "ALSA plughw:5,0", nextClip: false)], "\(log.events)")
     }
 
     func testAMicrophoneThatOpensAfterTheDevicesStoppedIsDropped() {
@@ -206,7 +210,7 @@ final class DeviceHubTests: XCTestCase {
     func testWithoutAnOpenerWatcherEventsChangeNothing() {
         let log = Log()
         let hub = DeviceHub(rig: makeRig(), cameras: [:], microphone: nil, serialContext: serialContext,
-                            devices: InlineWorker(), notify: { log.events.append($0.text) })
+                            devices: InlineWorker(), notify: { log.events.append($0) })
         hub.handle(.attached(CameraIdentity(devicePath: "/dev/video4", name: "C920")))
         hub.handle(.added(usb))
         serialContext.runDue()

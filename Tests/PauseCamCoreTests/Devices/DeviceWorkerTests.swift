@@ -20,7 +20,7 @@ final class DeviceWorkerTests: XCTestCase {
     func testStartsWaitForTheDeviceWorkerAndStopsKeepTheirOrderAfterThem() throws {
         let worker = BackgroundFinishTests.HeldWorker()
         let fixture = EngineFixture.makeFixture(rig: EngineFixture.makeRig(), devices: worker)
-        let lenses = fixture.controller.cameras.values.compactMap { $0 as? VirtualLens }
+        let lenses = fixture.controller.devices.cameras.values.compactMap { $0 as? VirtualLens }
         XCTAssertEqual(lenses.count, 3)
         XCTAssertEqual(lenses.map(\.startCount), [0, 0, 0], "a camera was started on the serial context")
         fixture.controller.stopDevices()
@@ -33,9 +33,10 @@ final class DeviceWorkerTests: XCTestCase {
     func testAStartThatFailsOnTheWorkerIsToldAndTheBankStaysOnAWorkingLens() throws {
         let fixture = EngineFixture.makeFixture(rig: EngineFixture.makeRig(), cameras: ["tele": BrokenCamera()])
         fixture.serialContext.runDue()
-        XCTAssertTrue(fixture.messages.contains { $0.contains("lens tele: Broken tele could not start: VIDIOC_STREAMON") },
-                      "\(fixture.messages)")
-        XCTAssertFalse(fixture.controller.availableLenses.contains("tele"))
+        XCTAssertTrue(fixture.events.contains(.cameraFailedToStart(lens: "tele", camera: "Broken tele",
+                                                                   reason: "VIDIOC_STREAMON: No such device")),
+                      "\(fixture.events)")
+        XCTAssertFalse(fixture.controller.bank.running.contains("tele"))
         XCTAssertTrue(fixture.runner.perform(.record(name: nil)).ok)
         XCTAssertTrue(fixture.runner.perform(.wait(.seconds(1))).ok)
         let clip = try XCTUnwrap(fixture.runner.finishClip())

@@ -11,8 +11,13 @@ final class FreezeRecoveryTests: XCTestCase {
         return rig
     }
 
-    private func watchdogLines(_ messages: [String]) -> [String] {
-        messages.filter { $0.contains("sent no frame") || $0.contains("sends frames again") || $0.contains("restart ") }
+    private func watchdogEvents(_ events: [EngineEvent]) -> [EngineEvent] {
+        events.filter {
+            switch $0 {
+            case .cameraRestarting, .cameraRestartFailed, .cameraRecovered, .cameraGaveUp: return true
+            default: return false
+            }
+        }
     }
 
     func testAFrozenActiveCameraIsRestartedAndTheMovieStaysConstantRate() throws {
@@ -27,13 +32,17 @@ final class FreezeRecoveryTests: XCTestCase {
         XCTAssertTrue(fixture.runner.perform(.wait(.seconds(4))).ok)
         let clip = try XCTUnwrap(fixture.runner.finishClip())
 
-        let expected = ["lens main has sent no frame for 2.0 s: restarting its camera's stream (attempt 1 of 3)",
-                        "lens main sends frames again after 1 restart"]
-        XCTAssertEqual(watchdogLines(fixture.messages), expected, "\(fixture.messages)")
+        let expected: [EngineEvent] = [
+            .cameraRestarting(lens: "main", attempt: 1, of: 3, reopen: false, silence: .seconds(2)),
+            .cameraRecovered(lens: "main", restarts: 1)]
+        XCTAssertEqual(watchdogEvents(fixture.events), expected, "\(fixture.events)")
+        XCTAssertEqual(expected.map(\.text),
+                       ["lens main has sent no frame for 2.0 s: restarting its camera's stream (attempt 1 of 3)",
+                        "lens main sends frames again after 1 restart"])
         XCTAssertEqual(camera.starts, 2, "one restart")
         XCTAssertEqual(camera.stops, 1, "the stream was stopped before it was started again")
         XCTAssertEqual(camera.appliedControls.count, 2, "the restart re-applies the lens's controls")
-        for line in expected { XCTAssertTrue(clip.sidecar.warnings.contains(line), "\(clip.sidecar.warnings)") }
+        for line in expected.map(\.text) { XCTAssertTrue(clip.sidecar.warnings.contains(line), "\(clip.sidecar.warnings)") }
 
         // Every slot of the 5 s clip is filled, at the output's rate: held over the freeze, live again after.
         let sink = try XCTUnwrap(fixture.factory.sinks.first)
@@ -62,16 +71,16 @@ final class FreezeRecoveryTests: XCTestCase {
         withExtendedLifetime(hub) { _ = serialContext.advance(until: start + .seconds(6)) }
 
         XCTAssertEqual(log.events, [
-            "lens main has sent no frame for 2.0 s: restarting its camera's stream (attempt 1 of 3)",
-            "lens main has sent no frame for 4.0 s: closing and reopening its camera (attempt 2 of 3)",
-            "lens main sends frames again after 2 restarts",
+            .cameraRestarting(lens: "main", attempt: 1, of: 3, reopen: false, silence: .seconds(2)),
+            .cameraRestarting(lens: "main", attempt: 2, of: 3, reopen: true, silence: .seconds(4)),
+            .cameraRecovered(lens: "main", restarts: 2),
         ])
         XCTAssertEqual(opener.reopened, ["/dev/video4"])
         XCTAssertTrue(opener.closed.first === stuck, "the frozen camera is handed over to be closed")
         XCTAssertTrue(hub.cameras["main"] === fresh)
         XCTAssertEqual(fresh.starts, 1)
         XCTAssertEqual(fresh.appliedControls.count, 1, "the reopened camera gets the lens's controls")
-        XCTAssertEqual(log.reports, log.events, "each step is noted for the clip's sidecar")
+        XCTAssertEqual(log.reports, log.events.map(\.text), "each step is noted for the clip's sidecar")
     }
 
     func testACameraThatCannotBeReopenedIsGivenUpOnAfterThreeRestarts() throws {
@@ -85,14 +94,16 @@ final class FreezeRecoveryTests: XCTestCase {
         serialContext.perform { _ = hub.startCamera(lens: "main") }
         withExtendedLifetime(hub) { _ = serialContext.advance(until: start + .seconds(20)) }
         XCTAssertEqual(log.events, [
-            "lens main has sent no frame for 2.0 s: restarting its camera's stream (attempt 1 of 3)",
-            "lens main has sent no frame for 4.0 s: closing and reopening its camera (attempt 2 of 3)",
-            "lens main: restart 2 of 3 failed: Device or resource busy",
-            "lens main has sent no frame for 8.0 s: closing and reopening its camera (attempt 3 of 3)",
-            "lens main: restart 3 of 3 failed: Device or resource busy",
-            "lens main has sent no frame for 16.0 s, even after 3 restarts: PauseCam stops trying (the movie holds "
-                + "its last picture, then the slate); unplug and replug its camera, or try another USB port",
+            .cameraRestarting(lens: "main", attempt: 1, of: 3, reopen: false, silence: .seconds(2)),
+            .cameraRestarting(lens: "main", attempt: 2, of: 3, reopen: true, silence: .seconds(4)),
+            .cameraRestartFailed(lens: "main", attempt: 2, of: 3, reason: "Device or resource busy"),
+            .cameraRestarting(lens: "main", attempt: 3, of: 3, reopen: true, silence: .seconds(8)),
+            .cameraRestartFailed(lens: "main", attempt: 3, of: 3, reason: "Device or resource busy"),
+            .cameraGaveUp(lens: "main", restarts: 3, silence: .seconds(16)),
         ])
+        XCTAssertEqual(log.events.last?.text,
+                       "lens main has sent no frame for 16.0 s, even after 3 restarts: PauseCam stops trying (the movie "
+                       + "holds its last picture, then the slate); unplug and replug its camera, or try another USB port")
         XCTAssertEqual(stuck.starts, 2, "the first start and the stream restart; reopens failed")
         withExtendedLifetime(hub) { _ = serialContext.advance(until: start + .seconds(60)) }
         XCTAssertEqual(log.events.count, 6, "given up: nothing more is tried or told")
@@ -136,7 +147,7 @@ final class FreezeRecoveryTests: XCTestCase {
     }
 
     final class EventLog {
-        var events: [String] = []
+        var events: [EngineEvent] = []
         var reports: [String] = []
     }
 
@@ -146,7 +157,7 @@ final class FreezeRecoveryTests: XCTestCase {
                       lenses: [Rig.Lens(name: "main", source: .camera(.device("/dev/video4")))])
         let hub = DeviceHub(rig: rig, cameras: ["main": camera], microphone: nil, serialContext: serialContext,
                             devices: InlineWorker(), opener: opener, lensNodes: ["main": "/dev/video4"],
-                            notify: { log.events.append($0.text) })
+                            notify: { log.events.append($0) })
         hub.report = { report in
             if case .clipWarning(let text) = report { log.reports.append(text) }
         }

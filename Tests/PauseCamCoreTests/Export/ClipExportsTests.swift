@@ -69,7 +69,7 @@ final class ClipExportsTests: XCTestCase {
         let store = NewFileMemoryStore()
         // A file already sits where the first clip's EDL would go: it must be left alone.
         store.files["/videos/test-rig-2027-01-15-080000-1.edl"] = Data("mine".utf8)
-        let controller = RigController(
+        let controller = EngineFixture.makeController(
             rig: rig, cameras: cameras, microphone: VirtualMicrophone(serialContext: serialContext),
             sinkFactory: RecordingSinkFactory(), store: store, serialContext: serialContext,
             wallClock: { Date(timeIntervalSince1970: 1_800_000_000) }, outputDirectory: "/videos", finishing: InlineWorker(), devices: InlineWorker(), notify: { _ in })

@@ -50,7 +50,13 @@ final class BandwidthFallbackTests: XCTestCase {
         let clip = try XCTUnwrap(fixture.runner.finishClip())
         let told = "lens tele's camera could not start: no USB bandwidth left on virtual bus (2 streams); stopped lens "
             + "wide's camera (cold from now on) to make room, and trying again"
-        XCTAssertEqual(fixture.messages.filter { $0.contains("bandwidth") || $0.contains("could not start") }, [told])
+        let stopped = EngineEvent.lensStoppedForBandwidth(stopped: "wide", lens: "tele", bus: bus)
+        XCTAssertEqual(fixture.events.filter {
+            if case .lensStoppedForBandwidth = $0 { return true }
+            if case .cameraFailedToStart = $0 { return true }
+            return false
+        }, [stopped])
+        XCTAssertEqual(stopped.text, told)
         XCTAssertTrue(clip.sidecar.warnings.contains(told), "\(clip.sidecar.warnings)")
         XCTAssertEqual(fixture.controller.bank.stoppedForBandwidth, ["wide"])
         // The movie: main until tele's first frame (1.2 s: the retry starts it at the request), then tele; no hole.
@@ -76,11 +82,15 @@ final class BandwidthFallbackTests: XCTestCase {
             XCTAssertTrue(fixture.runner.perform(step).ok, "\(step)")
         }
         let clip = try XCTUnwrap(fixture.runner.finishClip())
-        XCTAssertFalse(fixture.messages.contains { $0.contains("to make room") }, "\(fixture.messages)")
-        XCTAssertTrue(fixture.messages.contains("lens tele has no camera right now; recording stays on main"),
-                      "\(fixture.messages)")
-        XCTAssertTrue(fixture.messages.contains { $0.hasPrefix("lens tele: Virtual tele") && $0.contains("ENOSPC") },
-                      "\(fixture.messages)")
+        XCTAssertFalse(fixture.events.contains { if case .lensStoppedForBandwidth = $0 { true } else { false } },
+                       "\(fixture.events)")
+        XCTAssertTrue(fixture.events.contains(.lensChoiceRefused(
+            reason: "lens tele has no camera right now; recording stays on main")), "\(fixture.events)")
+        XCTAssertTrue(fixture.events.contains {
+            if case .cameraFailedToStart("tele", let camera, let reason) = $0 {
+                camera.hasPrefix("Virtual tele") && reason.contains("ENOSPC")
+            } else { false }
+        }, "\(fixture.events)")
         let sink = try XCTUnwrap(fixture.factory.sinks.first)
         assertConstantRate(sink)
         XCTAssertTrue(sink.video.allSatisfy { $0.lens == "main" })
@@ -96,11 +106,13 @@ final class BandwidthFallbackTests: XCTestCase {
             XCTAssertTrue(fixture.runner.perform(step).ok, "\(step)")
         }
         let clip = try XCTUnwrap(fixture.runner.finishClip())
-        let messages = fixture.messages.filter { $0.contains("tele") }
-        guard messages.count == 3 else { return XCTFail("three messages about tele expected: \(messages)") }
-        XCTAssertTrue(messages[0].hasPrefix("lens tele's camera could not start: no USB bandwidth left"), messages[0])
-        XCTAssertTrue(messages[1].hasPrefix("lens tele: Virtual tele"), messages[1])
-        XCTAssertEqual(messages[2], "lens tele has no camera right now; recording stays on main")
+        let events = fixture.events.filter { "\($0)".contains("tele") }
+        guard events.count == 3 else { return XCTFail("three events about tele expected: \(events)") }
+        XCTAssertEqual(events[0], .lensStoppedForBandwidth(stopped: "wide", lens: "tele", bus: bus))
+        guard case .cameraFailedToStart("tele", let camera, _) = events[1], camera.hasPrefix("Virtual tele") else {
+            return XCTFail("\(events[1])")
+        }
+        XCTAssertEqual(events[2], .lensChoiceRefused(reason: "lens tele has no camera right now; recording stays on main"))
         let sink = try XCTUnwrap(fixture.factory.sinks.first)
         assertConstantRate(sink)
         XCTAssertTrue(sink.video.allSatisfy { $0.lens == "main" })

@@ -29,7 +29,7 @@ final class FormatChoiceSidecarTests: XCTestCase {
         let serialContext = SimulatedSerialContext()
         let other = VirtualLens(lens: "wide", color: RGBColor(hex: "#2040c0")!, width: 64, height: 36,
                                 rate: FrameRate(30), serialContext: serialContext)
-        let controller = RigController(rig: rig, cameras: ["main": AutoFormatCamera(serialContext: serialContext),
+        let controller = EngineFixture.makeController(rig: rig, cameras: ["main": AutoFormatCamera(serialContext: serialContext),
                                                            "wide": other],
                                        microphone: nil, sinkFactory: RecordingSinkFactory(), store: MemorySidecarStore(),
                                        serialContext: serialContext,

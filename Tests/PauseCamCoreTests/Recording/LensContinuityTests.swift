@@ -72,7 +72,7 @@ final class LensContinuityTests: XCTestCase {
         var rig = makeRig()
         rig.lenses = rig.lenses.filter { $0.name == "main" }
         let fixture = EngineFixture.makeFixture(rig: rig)
-        let main = try XCTUnwrap(fixture.controller.cameras["main"] as? VirtualLens)
+        let main = try XCTUnwrap(fixture.controller.devices.cameras["main"] as? VirtualLens)
         XCTAssertTrue(fixture.runner.perform(.record(name: nil)).ok)
         XCTAssertTrue(fixture.runner.perform(.wait(.seconds(1))).ok)
         fixture.serialContext.perform { main.unplug() }
@@ -117,7 +117,7 @@ final class LensContinuityTests: XCTestCase {
         rig.lenses = rig.lenses.filter { $0.name == "main" }
         rig.hold = .milliseconds(500)
         let fixture = EngineFixture.makeFixture(rig: rig)
-        let main = try XCTUnwrap(fixture.controller.cameras["main"] as? VirtualLens)
+        let main = try XCTUnwrap(fixture.controller.devices.cameras["main"] as? VirtualLens)
         XCTAssertTrue(fixture.runner.perform(.record(name: nil)).ok)
         XCTAssertTrue(fixture.runner.perform(.wait(.seconds(1))).ok)
         fixture.serialContext.perform { main.unplug() }
@@ -174,7 +174,7 @@ final class LensContinuityTests: XCTestCase {
         var rig = makeRig()
         rig.lenses = rig.lenses.filter { $0.name == "main" }
         let fixture = EngineFixture.makeFixture(rig: rig)
-        let main = try XCTUnwrap(fixture.controller.cameras["main"] as? VirtualLens)
+        let main = try XCTUnwrap(fixture.controller.devices.cameras["main"] as? VirtualLens)
         XCTAssertTrue(fixture.runner.perform(.record(name: nil)).ok)
         XCTAssertTrue(fixture.runner.perform(.wait(.seconds(1))).ok)
         fixture.serialContext.perform { main.unplug() }

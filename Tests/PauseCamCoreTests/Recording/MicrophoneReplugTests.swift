@@ -57,9 +57,10 @@ final class MicrophoneReplugTests: XCTestCase {
         }
         let clip = try XCTUnwrap(fixture.runner.finishClip())
         XCTAssertNoThrow(try XCTUnwrap(attached.result).get())
-        XCTAssertTrue(fixture.controller.microphone === second, "the new microphone serves the rig")
-        XCTAssertTrue(fixture.messages.contains { $0.hasPrefix("microphone Virtual microphone") && $0.hasSuffix(" attached") },
-                      "\(fixture.messages)")
+        XCTAssertTrue(fixture.controller.devices.microphone === second, "the new microphone serves the rig")
+        XCTAssertTrue(fixture.events.contains {
+            if case .microphoneAttached(let name, nextClip: false) = $0 { name.hasPrefix("Virtual microphone") } else { false }
+        }, "\(fixture.events)")
         XCTAssertTrue(clip.sidecar.warnings.contains { $0.contains("microphone stopped: USB device gone") },
                       "\(clip.sidecar.warnings)")
         XCTAssertTrue(clip.sidecar.warnings.contains { $0.hasPrefix("microphone back: sound resumes at 00:00:03") },
@@ -69,7 +70,7 @@ final class MicrophoneReplugTests: XCTestCase {
         XCTAssertGreaterThan(fixture.factory.sinks[0].audio.last?.end ?? .zero, .milliseconds(4900))
         let device = try XCTUnwrap(clip.sidecar.devices.first { $0.role == "microphone" })
         XCTAssertEqual(device.dropped ?? 0, 0, "a fresh mailbox: nothing dropped")
-        XCTAssertEqual(fixture.messages.filter { $0.hasPrefix("microphone back") }.count, 1, "\(fixture.messages)")
+        XCTAssertEqual(fixture.events.filter { if case .microphoneBack = $0 { true } else { false } }.count, 1, "\(fixture.events)")
     }
 
     /// Both edges of the hole a dropout leaves fade (the declicker): the last and the first millisecond of sound
@@ -109,7 +110,7 @@ final class MicrophoneReplugTests: XCTestCase {
         serialContext.schedule(at: start + .milliseconds(2000)) { _ = controller.value.attachMicrophone(second) }
         serialContext.schedule(at: start + .milliseconds(3000)) { first.onEnd?("snd_pcm_readi: No such device") }
         let goneAfterLateEnd = Flag()
-        serialContext.schedule(at: start + .milliseconds(3400)) { goneAfterLateEnd.value = controller.value.microphoneGone }
+        serialContext.schedule(at: start + .milliseconds(3400)) { goneAfterLateEnd.value = controller.value.devices.microphoneGone }
         // The new one ends too; the old one's end after that is still not the new one's.
         serialContext.schedule(at: start + .milliseconds(3500)) { second.unplug(reason: "USB device gone") }
         serialContext.schedule(at: start + .milliseconds(3600)) { first.onEnd?("snd_pcm_readi: No such device") }
@@ -117,11 +118,10 @@ final class MicrophoneReplugTests: XCTestCase {
             XCTAssertTrue(fixture.runner.perform(step).ok)
         }
         _ = try XCTUnwrap(fixture.runner.finishClip())
-        XCTAssertEqual(fixture.messages.filter { $0.hasPrefix("microphone stopped") },
-                       ["microphone stopped: card 1 was unplugged; the clip goes on with silence",
-                        "microphone stopped: USB device gone; the clip goes on with silence"])
+        XCTAssertEqual(fixture.events.filter { if case .microphoneStopped = $0 { true } else { false } },
+                       [.microphoneStopped(reason: "card 1 was unplugged"), .microphoneStopped(reason: "USB device gone")])
         XCTAssertFalse(goneAfterLateEnd.value, "the new microphone still recorded after the old one's late end")
-        XCTAssertTrue(fixture.controller.microphone === second)
+        XCTAssertTrue(fixture.controller.devices.microphone === second)
     }
 
     /// A rig that started without its microphone (not plugged in) records video only; the microphone plugged in
@@ -136,9 +136,9 @@ final class MicrophoneReplugTests: XCTestCase {
             XCTAssertTrue(fixture.runner.perform(step).ok)
         }
         _ = try XCTUnwrap(fixture.runner.finishClip())
-        XCTAssertTrue(fixture.messages.contains { $0.hasSuffix("this clip was started without sound, the next one records it") },
-                      "\(fixture.messages)")
-        XCTAssertFalse(fixture.messages.contains { $0.hasPrefix("microphone back") }, "\(fixture.messages)")
+        XCTAssertTrue(fixture.events.contains { if case .microphoneAttached(_, nextClip: true) = $0 { true } else { false } },
+                      "\(fixture.events)")
+        XCTAssertFalse(fixture.events.contains { if case .microphoneBack = $0 { true } else { false } }, "\(fixture.events)")
         XCTAssertTrue(fixture.factory.sinks[0].audio.isEmpty)
         for step: Command in [.record(name: "Sound"), .wait(.seconds(1)), .stop] {
             XCTAssertTrue(fixture.runner.perform(step).ok)
@@ -164,7 +164,7 @@ final class MicrophoneReplugTests: XCTestCase {
             return XCTFail("not refused for its format: \(String(describing: attached.result))")
         }
         XCTAssertFalse(other.started, "a refused microphone is not started")
-        XCTAssertTrue(fixture.controller.microphone === first)
+        XCTAssertTrue(fixture.controller.devices.microphone === first)
         XCTAssertTrue(clip.sidecar.warnings.contains { $0.contains("records 44100 Hz 2 ch, and this clip's sound is 48000 Hz 1 ch") },
                       "\(clip.sidecar.warnings)")
         XCTAssertTrue(audio(fixture.factory, from: 1520, to: 5000).isEmpty, "silence to the end")
@@ -193,8 +193,8 @@ final class MicrophoneReplugTests: XCTestCase {
         guard case .failure(.stillRunning) = try XCTUnwrap(whileRunning.result) else {
             return XCTFail("a second card was taken while the first recorded: \(String(describing: whileRunning.result))")
         }
-        XCTAssertEqual(fixture.messages.filter { $0.contains("microphone stopped: card 1 was unplugged") }.count, 1,
-                       "one stop, however many removes: \(fixture.messages)")
+        XCTAssertEqual(fixture.events.filter { $0 == .microphoneStopped(reason: "card 1 was unplugged") }.count, 1,
+                       "one stop, however many removes: \(fixture.events)")
         XCTAssertTrue(audio(fixture.factory, from: 1520, to: 3190).isEmpty, "the removed microphone was stopped")
         XCTAssertFalse(audio(fixture.factory, from: 3190, to: 3300).isEmpty)
         XCTAssertTrue(clip.sidecar.warnings.contains { $0.hasPrefix("microphone back: sound resumes at 00:00:03") },

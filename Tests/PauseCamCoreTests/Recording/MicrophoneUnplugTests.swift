@@ -21,8 +21,8 @@ final class MicrophoneUnplugTests: XCTestCase {
         let clip = try XCTUnwrap(fixture.runner.finishClip())
         let sink = try XCTUnwrap(fixture.factory.sinks.first)
         XCTAssertEqual(sink.video.count, 150, "the clip went on: 5 s of video")
-        XCTAssertTrue(fixture.messages.contains { $0.contains("microphone stopped: USB device gone") }, "\(fixture.messages)")
-        XCTAssertTrue(fixture.messages.contains { $0.hasPrefix("microphone back") }, "\(fixture.messages)")
+        XCTAssertTrue(fixture.events.contains(.microphoneStopped(reason: "USB device gone")), "\(fixture.events)")
+        XCTAssertTrue(fixture.events.contains { if case .microphoneBack = $0 { true } else { false } }, "\(fixture.events)")
         XCTAssertTrue(clip.sidecar.warnings.contains { $0.contains("microphone stopped: USB device gone; the clip goes on with silence") },
                       "\(clip.sidecar.warnings)")
         XCTAssertTrue(clip.sidecar.warnings.contains { $0.hasPrefix("microphone back: sound resumes at 00:00:03") },

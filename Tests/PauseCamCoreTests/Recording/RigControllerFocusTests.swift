@@ -54,7 +54,7 @@ final class RigControllerFocusTests: XCTestCase {
         let serialContext = SimulatedSerialContext()
         final class Events: @unchecked Sendable { var all: [EngineEvent] = [] }
         let events = Events()
-        let controller = RigController(rig: rig, cameras: ["main": camera], microphone: nil,
+        let controller = EngineFixture.makeController(rig: rig, cameras: ["main": camera], microphone: nil,
                                        sinkFactory: RecordingSinkFactory(), store: MemorySidecarStore(),
                                        serialContext: serialContext, wallClock: { Date(timeIntervalSince1970: 0) },
                                        outputDirectory: "/v", finishing: InlineWorker(), devices: InlineWorker(),

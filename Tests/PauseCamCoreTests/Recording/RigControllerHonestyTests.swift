@@ -26,11 +26,12 @@ final class RigControllerHonestyTests: XCTestCase {
         XCTAssertTrue(sink.discarded, "the empty movie's files were not removed")
         XCTAssertFalse(sink.finished, "an empty movie was finished")
         XCTAssertEqual(fixture.store.files, [:], "an empty clip left a sidecar")
-        let reason = try XCTUnwrap(fixture.controller.nothingRecorded)
+        let reason = try XCTUnwrap(fixture.controller.clips.outcome.nothingRecorded)
         XCTAssertTrue(reason.contains("nothing was recorded"), reason)
-        XCTAssertTrue(fixture.messages.contains(reason), "\(fixture.messages)")
-        XCTAssertNil(fixture.controller.lastClip)
-        XCTAssertNil(fixture.controller.lastFailure)
+        XCTAssertEqual(EngineEvent.nothingRecorded.text, reason)
+        XCTAssertTrue(fixture.events.contains(.nothingRecorded), "\(fixture.events)")
+        XCTAssertNil(fixture.controller.clips.outcome.savedClip)
+        XCTAssertNil(fixture.controller.clips.outcome.failure)
         XCTAssertEqual(fixture.controller.status.state, .idle)
     }
 
@@ -40,15 +41,15 @@ final class RigControllerHonestyTests: XCTestCase {
         XCTAssertTrue(fixture.runner.perform(.pause).ok)
         XCTAssertEqual(fixture.store.writes, 0)
         XCTAssertNil(fixture.runner.finishClip())
-        XCTAssertNotNil(fixture.controller.nothingRecorded)
+        XCTAssertNotNil(fixture.controller.clips.outcome.nothingRecorded)
         // A clip with frames is kept as before, and the report of the empty one is gone.
         XCTAssertTrue(fixture.runner.perform(.record(name: nil)).ok)
-        XCTAssertNil(fixture.controller.nothingRecorded)
+        XCTAssertNil(fixture.controller.clips.outcome.nothingRecorded)
         XCTAssertTrue(fixture.runner.perform(.wait(.milliseconds(500))).ok)
         let clip = try XCTUnwrap(fixture.runner.finishClip())
         XCTAssertTrue(clip.sidecar.complete)
         XCTAssertEqual(clip.sidecar.duration, 0.5, accuracy: 1.0 / 30 + 1e-9)
-        XCTAssertNil(fixture.controller.nothingRecorded)
+        XCTAssertNil(fixture.controller.clips.outcome.nothingRecorded)
         XCTAssertEqual(fixture.factory.sinks.map(\.discarded), [true, false])
     }
 
@@ -141,7 +142,7 @@ final class ControlWarningTests: XCTestCase {
                                       serialContext: serialContext)
             cameras[lens.name] = lens.name == "main" ? HalfControllableCamera(virtual) : virtual
         }
-        let controller = RigController(rig: rig, cameras: cameras, microphone: nil, sinkFactory: RecordingSinkFactory(),
+        let controller = EngineFixture.makeController(rig: rig, cameras: cameras, microphone: nil, sinkFactory: RecordingSinkFactory(),
                                        store: MemorySidecarStore(), serialContext: serialContext,
                                        wallClock: { Date(timeIntervalSince1970: 0) }, outputDirectory: "/v",
                                        finishing: InlineWorker(), devices: InlineWorker(), notify: { _ in })

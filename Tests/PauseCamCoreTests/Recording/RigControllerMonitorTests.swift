@@ -33,7 +33,7 @@ final class RigControllerMonitorTests: XCTestCase {
             cameras[lens.name] = VirtualLens(lens: lens.name, color: color, width: lens.width!, height: lens.height!,
                                              rate: lens.rate!, serialContext: serialContext)
         }
-        let controller = RigController(rig: rig, cameras: cameras, microphone: nil, sinkFactory: RecordingSinkFactory(),
+        let controller = EngineFixture.makeController(rig: rig, cameras: cameras, microphone: nil, sinkFactory: RecordingSinkFactory(),
                                        store: MemorySidecarStore(), serialContext: serialContext,
                                        wallClock: { Date(timeIntervalSince1970: 1_800_000_000) },
                                        outputDirectory: "/videos", finishing: InlineWorker(), devices: InlineWorker(), monitor: tap, notify: { _ in })
@@ -49,7 +49,7 @@ final class RigControllerMonitorTests: XCTestCase {
 
         tap.isWatched = true
         XCTAssertTrue(runner.perform(.wait(.seconds(1))).ok)
-        XCTAssertNil(controller.recorder, "idle: the intake is closed")
+        XCTAssertNil(controller.clips.recorder, "idle: the intake is closed")
         XCTAssertEqual(Set(tap.offered.keys), ["wide", "main", "tele"])
         for (lens, count) in tap.offered { XCTAssertEqual(count, 30, "one second of \(lens) at 30 fps") }
     }

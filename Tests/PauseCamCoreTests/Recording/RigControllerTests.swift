@@ -97,7 +97,7 @@ final class RigControllerDeviceTests: XCTestCase {
 
     func testUnpluggingTheActiveLensFallsBackToTheNearestZoomAndTheClipGoesOn() throws {
         let fixture = EngineFixture.makeFixture(rig: makeRig())
-        let main = try XCTUnwrap(fixture.controller.cameras["main"] as? VirtualLens)
+        let main = try XCTUnwrap(fixture.controller.devices.cameras["main"] as? VirtualLens)
         XCTAssertTrue(fixture.runner.perform(.record(name: nil)).ok)
         XCTAssertTrue(fixture.runner.perform(.wait(.seconds(1))).ok)
         fixture.serialContext.perform { main.unplug() }
@@ -107,11 +107,11 @@ final class RigControllerDeviceTests: XCTestCase {
         XCTAssertEqual(clip.sidecar.scenes[0].lenses.map(\.lens), ["main", "wide"])
         XCTAssertEqual(clip.sidecar.duration, 2, accuracy: 1.0 / 30 + 1e-9)
         XCTAssertTrue(clip.sidecar.warnings.contains { $0.contains("lens main lost its camera") }, "\(clip.sidecar.warnings)")
-        XCTAssertTrue(fixture.messages.contains("switched to lens wide"), "\(fixture.messages)")
+        XCTAssertTrue(fixture.events.contains(.lensSwitched(lens: "wide")), "\(fixture.events)")
         let sink = try XCTUnwrap(fixture.factory.sinks.first)
         let times = sink.video.map(\.time)
         for (a, b) in zip(times, times.dropFirst()) { XCTAssertEqual(b - a, MediaTime(value: 1, timescale: 30)) }
-        XCTAssertNil(fixture.controller.cameras["main"])
+        XCTAssertNil(fixture.controller.devices.cameras["main"])
         XCTAssertFalse(fixture.runner.perform(.lens(.named("main"))).ok)
     }
 
@@ -143,7 +143,7 @@ final class RigControllerDeviceTests: XCTestCase {
 
     func testColdStandbyOpensOnlyTheActiveLensAndClosesTheOldOneAfterASwitch() throws {
         let fixture = EngineFixture.makeFixture(rig: makeRig(standby: .cold))
-        let lenses = try ["wide", "main", "tele"].map { try XCTUnwrap(fixture.controller.cameras[$0] as? VirtualLens) }
+        let lenses = try ["wide", "main", "tele"].map { try XCTUnwrap(fixture.controller.devices.cameras[$0] as? VirtualLens) }
         XCTAssertEqual(lenses.map(\.isRunning), [false, true, false])
         XCTAssertTrue(fixture.runner.perform(.record(name: nil)).ok)
         XCTAssertTrue(fixture.runner.perform(.wait(.seconds(1))).ok)
@@ -160,7 +160,7 @@ final class RigControllerDeviceTests: XCTestCase {
 
     func testColdStandbySwitchBetweenFramesKeepsTheNewLensAndIdleSwitchesCloseTheOldCamera() throws {
         let fixture = EngineFixture.makeFixture(rig: makeRig(standby: .cold))
-        let lenses = try ["wide", "main", "tele"].map { try XCTUnwrap(fixture.controller.cameras[$0] as? VirtualLens) }
+        let lenses = try ["wide", "main", "tele"].map { try XCTUnwrap(fixture.controller.devices.cameras[$0] as? VirtualLens) }
         // Idle switches: the old camera closes at once.
         XCTAssertTrue(fixture.runner.perform(.lens(.named("tele"))).ok)
         XCTAssertTrue(fixture.runner.perform(.lens(.named("wide"))).ok)
@@ -180,7 +180,7 @@ final class RigControllerDeviceTests: XCTestCase {
 
     func testAudioAfterEveryCameraWasUnpluggedStaysInSyncWithTheNextScene() throws {
         let fixture = EngineFixture.makeFixture(rig: makeRig())
-        let cameras = try ["wide", "main", "tele"].map { try XCTUnwrap(fixture.controller.cameras[$0] as? VirtualLens) }
+        let cameras = try ["wide", "main", "tele"].map { try XCTUnwrap(fixture.controller.devices.cameras[$0] as? VirtualLens) }
         XCTAssertTrue(fixture.runner.perform(.record(name: nil)).ok)
         XCTAssertTrue(fixture.runner.perform(.wait(.seconds(1))).ok)
         fixture.serialContext.perform { cameras.forEach { $0.unplug() } }
@@ -207,7 +207,7 @@ final class RigControllerDeviceTests: XCTestCase {
 final class VideoHoldTests: XCTestCase {
     func testEveryCameraUnpluggedHoldsTheLastPictureAndTheMovieEndsWithTheAudio() throws {
         let fixture = EngineFixture.makeFixture(rig: EngineFixture.makeRig())
-        let cameras = try ["wide", "main", "tele"].map { try XCTUnwrap(fixture.controller.cameras[$0] as? VirtualLens) }
+        let cameras = try ["wide", "main", "tele"].map { try XCTUnwrap(fixture.controller.devices.cameras[$0] as? VirtualLens) }
         XCTAssertTrue(fixture.runner.perform(.record(name: nil)).ok)
         XCTAssertTrue(fixture.runner.perform(.wait(.seconds(1))).ok)
         fixture.serialContext.perform { cameras.forEach { $0.unplug() } }
@@ -272,7 +272,7 @@ final class BadTimestampTests: XCTestCase {
             cameras[lens.name] = lens.name == "main" ? BadTimestampCamera(virtual) : virtual
         }
         let factory = RecordingSinkFactory()
-        let controller = RigController(rig: rig, cameras: cameras, microphone: VirtualMicrophone(serialContext: serialContext),
+        let controller = EngineFixture.makeController(rig: rig, cameras: cameras, microphone: VirtualMicrophone(serialContext: serialContext),
                                        sinkFactory: factory, store: MemorySidecarStore(), serialContext: serialContext,
                                        wallClock: { Date(timeIntervalSince1970: 0) }, outputDirectory: "/v",
                                        finishing: InlineWorker(), devices: InlineWorker(), notify: { _ in })

@@ -39,7 +39,7 @@ final class SlowStartTests: XCTestCase {
         let serialContext = SimulatedSerialContext()
         let camera = ManualCamera()
         let factory = SlowSinkFactory()
-        let controller = RigController(rig: rig, cameras: ["main": camera], microphone: nil, sinkFactory: factory,
+        let controller = EngineFixture.makeController(rig: rig, cameras: ["main": camera], microphone: nil, sinkFactory: factory,
                                        store: MemorySidecarStore(), serialContext: serialContext,
                                        wallClock: { Date(timeIntervalSince1970: 0) }, outputDirectory: "/v",
                                        finishing: InlineWorker(), devices: InlineWorker(), notify: { _ in })

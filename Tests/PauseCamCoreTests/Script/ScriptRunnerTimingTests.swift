@@ -30,7 +30,7 @@ final class ScriptRunnerTimingTests: XCTestCase {
             cameras[lens.name] = VirtualLens(lens: lens.name, color: color, width: 64, height: 36, rate: FrameRate(30),
                                              serialContext: serialContext.inner)
         }
-        let controller = RigController(rig: rig, cameras: cameras, microphone: nil, sinkFactory: RecordingSinkFactory(),
+        let controller = EngineFixture.makeController(rig: rig, cameras: cameras, microphone: nil, sinkFactory: RecordingSinkFactory(),
                                        store: MemorySidecarStore(), serialContext: serialContext,
                                        wallClock: { Date(timeIntervalSince1970: 0) }, outputDirectory: "/v",
                                        finishing: InlineWorker(), devices: InlineWorker(), notify: { _ in })
@@ -46,7 +46,7 @@ final class ScriptRunnerTimingTests: XCTestCase {
         serialContext.backlog = .milliseconds(500)
         let given = runner.now
         XCTAssertTrue(runner.perform(.pause).ok)
-        let pause = try XCTUnwrap(controller.recorder?.session.pauses.last)
+        let pause = try XCTUnwrap(controller.clips.recorder?.session.pauses.last)
         // Read inside the queued block, the pause landed 500 ms late, at the backlog's end.
         XCTAssertEqual(pause.began, given)
         XCTAssertEqual(runner.now - given, .milliseconds(500))
@@ -118,7 +118,7 @@ final class ScriptRunnerTimingTests: XCTestCase {
             cameras[lens.name] = VirtualLens(lens: lens.name, color: color, width: 64, height: 36, rate: FrameRate(30),
                                              serialContext: serialContext.inner)
         }
-        let controller = RigController(rig: rig, cameras: cameras, microphone: nil, sinkFactory: RecordingSinkFactory(),
+        let controller = EngineFixture.makeController(rig: rig, cameras: cameras, microphone: nil, sinkFactory: RecordingSinkFactory(),
                                        store: MemorySidecarStore(), serialContext: serialContext,
                                        wallClock: { Date(timeIntervalSince1970: 0) }, outputDirectory: "/v",
                                        finishing: InlineWorker(), devices: InlineWorker(), notify: { _ in })

@@ -54,7 +54,7 @@ final class SidecarScenesPropertyTests: XCTestCase {
             default: command = .wait(MediaTime(value: Int64(random.next() % 700), timescale: 1000))
             }
             _ = runner.perform(command)
-            let recorder = try XCTUnwrap(fixture.controller.recorder, "seed \(seed) step \(step)")
+            let recorder = try XCTUnwrap(fixture.controller.clips.recorder, "seed \(seed) step \(step)")
             guard recorder.hasVideo else { continue }
             let whole = try recorder.makeSidecar(complete: false).encoded()
             let pieces = try recorder.sidecarDocument()
@@ -62,7 +62,7 @@ final class SidecarScenesPropertyTests: XCTestCase {
                            "seed \(seed) step \(step) (\(command))")
             if pieces != whole { return 0 }
         }
-        let settled = fixture.controller.recorder?.settledScenes ?? 0
+        let settled = fixture.controller.clips.recorder?.settledScenes ?? 0
         _ = runner.perform(.stop)
         let clip = try XCTUnwrap(runner.finishClip(), "seed \(seed)")
         let chapters = try XCTUnwrap(fixture.factory.sinks.last).chapters

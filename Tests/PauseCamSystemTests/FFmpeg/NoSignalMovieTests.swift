@@ -23,11 +23,12 @@ final class NoSignalMovieTests: XCTestCase {
         let serialContext = SimulatedSerialContext()
         let camera = VirtualLens(lens: "main", color: RGBColor(hex: "#20c040")!, width: 320, height: 180,
                                  rate: FrameRate(30), serialContext: serialContext)
-        let controller = RigController(rig: rig, cameras: ["main": camera],
-                                       microphone: VirtualMicrophone(serialContext: serialContext),
-                                       sinkFactory: MovieWriterFactory(), store: AtomicSidecarStore(),
-                                       serialContext: serialContext, wallClock: { Date(timeIntervalSince1970: 1_800_000_000) },
-                                       outputDirectory: directory.path, finishing: InlineWorker(), devices: InlineWorker(), notify: { _ in })
+        let hub = DeviceHub(rig: rig, cameras: ["main": camera], microphone: VirtualMicrophone(serialContext: serialContext),
+                            serialContext: serialContext, devices: InlineWorker(), notify: { _ in })
+        let clips = ClipController(rig: rig, sinkFactory: MovieWriterFactory(), store: AtomicSidecarStore(),
+                                   serialContext: serialContext, wallClock: { Date(timeIntervalSince1970: 1_800_000_000) },
+                                   outputDirectory: directory.path, finishing: InlineWorker(), notify: { _ in })
+        let controller = RigController(rig: rig, devices: hub, clips: clips, serialContext: serialContext, notify: { _ in })
         let runner = ScriptRunner(controller: controller, serialContext: serialContext)
         serialContext.perform { controller.startDevices() }
         XCTAssertTrue(runner.perform(.record(name: nil)).ok)

@@ -26,7 +26,7 @@ final class MonitorFeedTests: XCTestCase {
         let engine = Engine()
         engine.feed.startWatching()
         XCTAssertTrue(engine.runner.perform(.wait(.milliseconds(500))).ok)
-        XCTAssertEqual(engine.controller.recorder?.session.state, nil, "idle: the intake is closed")
+        XCTAssertEqual(engine.controller.clips.recorder?.session.state, nil, "idle: the intake is closed")
 
         let first = try XCTUnwrap(engine.feed.programPicture(after: 0, timeoutSeconds: 60))
         let shown = try Self.decode(first)
@@ -204,10 +204,13 @@ final class MonitorFeedTests: XCTestCase {
                 cameras[lens.name] = VirtualLens(lens: lens.name, color: color, width: 320, height: 180,
                                                  rate: FrameRate(30), serialContext: serialContext)
             }
-            controller = RigController(rig: rig, cameras: cameras, microphone: nil, sinkFactory: MovieWriterFactory(),
-                                       store: AtomicSidecarStore(), serialContext: serialContext,
-                                       wallClock: { Date(timeIntervalSince1970: 1_800_000_000) },
-                                       outputDirectory: NSTemporaryDirectory(), finishing: InlineWorker(), devices: InlineWorker(), monitor: feed, notify: { _ in })
+            let hub = DeviceHub(rig: rig, cameras: cameras, microphone: nil, serialContext: serialContext,
+                                devices: InlineWorker(), monitor: feed, notify: { _ in })
+            let clips = ClipController(rig: rig, sinkFactory: MovieWriterFactory(), store: AtomicSidecarStore(),
+                                       serialContext: serialContext, wallClock: { Date(timeIntervalSince1970: 1_800_000_000) },
+                                       outputDirectory: NSTemporaryDirectory(), finishing: InlineWorker(), notify: { _ in })
+            controller = RigController(rig: rig, devices: hub, clips: clips, serialContext: serialContext, monitor: feed,
+                                       notify: { _ in })
             runner = ScriptRunner(controller: controller, serialContext: serialContext)
             serialContext.perform { [controller] in controller.startDevices() }
         }
