@@ -40,8 +40,8 @@ final class DoctorEndToEndTests: XCTestCase {
     }
 
     /// A `/dev/kmsg` that hands out bytes forever (`/dev/zero`, `/dev/urandom` bound over it in a mount namespace of
-    /// the test's own) is not the kernel's log: doctor says so in its kernel log section and finishes, where it
-    /// used to read forever. `timeout` turns a hang into a failure.
+    /// the test's own) is not the kernel's log: doctor says so in its kernel log section and finishes. `timeout`
+    /// turns a read that never ends into a failure.
     func testAKernelLogDeviceThatNeverEndsIsNotReadAsTheLog() throws {
         guard getuid() == 0 else { throw XCTSkip("binding a device over /dev/kmsg needs root") }
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare") else {
