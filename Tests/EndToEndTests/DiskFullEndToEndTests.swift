@@ -64,6 +64,71 @@ final class DiskFullEndToEndTests: XCTestCase {
         XCTAssertGreaterThan(frames.count, 30, "the partial keeps what was written before the disk filled")
     }
 
+    /// A disk that fills all at once while the program and two ISOs record: the write that fails leaves part of a
+    /// fragment behind, which some readers refuse; every `.partial` is cut back to its last whole fragment, so each
+    /// is a whole run of boxes that decodes without error, and the message names every one of them, and says that
+    /// the sidecar (which cannot be written on the full disk either) shows the clip as of its last write.
+    func testADiskFilledAtOnceLeavesEveryPartialWholeAndTheMessageNamesEachOne() throws {
+        let disk = try mountTinyDisk(size: "8m")
+        let folder = try ProcessRunner.temporaryDirectory("disk-full-isos")
+        let rig = folder.appendingPathComponent("isos.yaml")
+        try """
+            name: Isos
+            output: {name: "{rig}", size: 1280x720, fps: 30, video: {preset: ultrafast}, iso: true}
+            audio: {device: virtual}
+            lenses:
+              main: {zoom: 1, virtual: {color: "#20c040"}, size: 1280x720, fps: 30}
+              tele: {zoom: 3, virtual: {color: "#3050e0"}, size: 1280x720, fps: 30}
+
+            """.write(to: rig, atomically: true, encoding: .utf8)
+        let shell = try RunningCommand(["shell", rig.path, "--clock", "simulated", "--output", disk.path],
+                                       environment: ["PAUSECAM_DISK_WARN_BYTES": "0", "PAUSECAM_DISK_STOP_BYTES": "0"],
+                                       keepInputOpen: true)
+        shell.send("record A")
+        shell.send("wait 1.3s")
+        XCTAssertTrue(shell.waitFor("waited 00:00:01.3"), shell.stdout + shell.stderr)
+        // The disk fills at once, between two of the health check's looks.
+        XCTAssertTrue(FileManager.default.createFile(atPath: disk.path + "/filler", contents: nil))
+        let filler = try FileHandle(forWritingTo: disk.appendingPathComponent("filler"))
+        let block = Data(count: 1 << 16)
+        while (try? filler.write(contentsOf: block)) != nil {}
+        try? filler.close()
+        shell.send("wait 3s")
+        shell.send("stop")
+        shell.closeInput()
+        XCTAssertEqual(shell.waitForExit(seconds: 120), 1, shell.stdout + shell.stderr)
+        let output = shell.stdout + shell.stderr
+        let partials = [disk.path + "/isos.mov.partial", disk.path + "/isos.iso/main.mov.partial",
+                        disk.path + "/isos.iso/tele.mov.partial"]
+        XCTAssertTrue(output.contains("No space left on device"), output)
+        XCTAssertTrue(output.contains("Everything recorded up to then is in 3 files that play as they are: "
+                                      + "\(partials[0]), and the ISOs' \(partials[1]), \(partials[2])."), output)
+        XCTAssertTrue(output.contains("the sidecar \(disk.path)/isos.json could not be brought up to date either"),
+                      output)
+        for partial in partials {
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: partial))
+            XCTAssertEqual(Self.wholeBoxesEnd(bytes), bytes.count, "\(partial) ends in a torn box")
+            XCTAssertEqual(try MediaProbe(path: partial).decodeErrors(), "", partial)
+            XCTAssertGreaterThan(try MediaProbe(path: partial).videoFrames().count, 0, partial)
+        }
+    }
+
+    /// Where the run of whole top-level boxes of `bytes` ends (`bytes.count` when the last box is whole).
+    static func wholeBoxesEnd(_ bytes: Data) -> Int {
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            let header = bytes[bytes.startIndex + offset ..< bytes.startIndex + offset + 8]
+            var size = header.prefix(4).reduce(0) { $0 << 8 | Int($1) }
+            if size == 1, offset + 16 <= bytes.count {
+                size = bytes[bytes.startIndex + offset + 8 ..< bytes.startIndex + offset + 16].reduce(0) { $0 << 8 | Int($1) }
+            }
+            if size == 0 { size = bytes.count - offset }
+            guard size >= 8, offset + size <= bytes.count else { return offset }
+            offset += size
+        }
+        return offset
+    }
+
     func testThePrintedRecoveryCommandQuotesAHostileNameAndWorksWithoutAudio() throws {
         let disk = try mountTinyDisk(size: "40k")
         let result = try ProcessRunner.run(BinaryLocator.pausecam.path, [

@@ -39,6 +39,31 @@ final class DoctorEndToEndTests: XCTestCase {
                       || text.contains("\nVerdict: rig \"Virtual rig\" (\(rig)) can record ("), text)
     }
 
+    /// A `/dev/kmsg` that hands out bytes forever (`/dev/zero`, `/dev/urandom` bound over it in a mount namespace of
+    /// the test's own) is not the kernel's log: doctor says so in its kernel log section and finishes. `timeout`
+    /// turns a read that never ends into a failure.
+    func testAKernelLogDeviceThatNeverEndsIsNotReadAsTheLog() throws {
+        guard getuid() == 0 else { throw XCTSkip("binding a device over /dev/kmsg needs root") }
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare") else {
+            throw XCTSkip("/usr/bin/unshare is missing (package util-linux)")
+        }
+        let probe = try ProcessRunner.run("/usr/bin/unshare", ["-m", "true"])
+        guard probe.status == 0 else { throw XCTSkip("no mount namespace here: \(probe.stderr)") }
+        let folder = try ProcessRunner.temporaryDirectory("doctor-endless-kmsg")
+        let rig = ProcessRunner.rigsFolder.appendingPathComponent("virtual.yaml").path
+        for device in ["/dev/zero", "/dev/urandom"] {
+            let result = try ProcessRunner.run("/usr/bin/timeout", [
+                "120", "/usr/bin/unshare", "-m", "/bin/sh", "-c",
+                "mount --bind \(device) /dev/kmsg && exec \"$0\" doctor \"$1\" --output \"$2\"",
+                BinaryLocator.pausecam.path, rig, folder.appendingPathComponent("movies").path,
+            ], environment: ["XDG_CACHE_HOME": folder.path])
+            XCTAssertNotEqual(result.status, 124, "\(device): doctor did not finish in 120 s")
+            XCTAssertEqual(result.status, 0, "\(device): " + result.stdoutText + result.stderr)
+            XCTAssertTrue(result.stdoutText.contains("\nKernel log\n  note     not readable: /dev/kmsg does not read "
+                                                     + "as the kernel's log (it handed out "), result.stdoutText)
+        }
+    }
+
     func testAnOutputFolderUnderAFileIsABlockerAndExits1() throws {
         let folder = try ProcessRunner.temporaryDirectory("doctor-unwritable")
         let file = folder.appendingPathComponent("not-a-folder")

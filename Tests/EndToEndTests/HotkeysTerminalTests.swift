@@ -74,6 +74,33 @@ final class HotkeysTerminalTests: XCTestCase {
         XCTAssertTrue(result.stdoutText.contains("state idle"), result.stdoutText)
     }
 
+    /// A key bound to a command that lets time pass (`wait 1h`, `run long`) would leave the keys mode deaf to `q`
+    /// until it ended: `check` refuses it with its position, and `shell` and `run` refuse the rig (exit 2).
+    func testAKeyThatWouldKeepTheKeysModeWaitingIsRefusedWithItsPosition() throws {
+        let directory = try ProcessRunner.temporaryDirectory("hotkeys-long")
+        var text = try String(contentsOfFile: ProcessRunner.rig("e2e.yaml"), encoding: .utf8)
+        text += "keys:\n  w: wait 1h\n  l: run long\n  x: mark fine\n"
+        let path = directory.appendingPathComponent("keys.yaml").path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let line = text.components(separatedBy: "\n").count - 3
+        let check = try ProcessRunner.run(BinaryLocator.pausecam.path, ["check", path])
+        XCTAssertEqual(check.status, 2, check.stderr)
+        XCTAssertTrue(check.stderr.contains("\(path):\(line):6: keys.w: \"wait 1h\" cannot be a hotkey: a key acts at "
+                                            + "once, and `wait` lets time pass"), check.stderr)
+        XCTAssertTrue(check.stderr.contains("\(path):\(line + 1):6: keys.l: \"run long\" cannot be a hotkey: a key "
+                                            + "acts at once, and `run` goes on until its script ends"), check.stderr)
+        XCTAssertFalse(check.stderr.contains("keys.x"), check.stderr)
+        for command in ["shell", "run"] {
+            let refused = try ProcessRunner.run(BinaryLocator.pausecam.path, [
+                command, path, "--clock", "simulated", "--output", directory.appendingPathComponent("out").path,
+            ] + (command == "run" ? ["--script", "short"] : []), input: "record\nstop\n")
+            XCTAssertEqual(refused.status, 2, "\(command): \(refused.stderr)")
+            XCTAssertTrue(refused.stderr.contains("keys.w: \"wait 1h\" cannot be a hotkey"), refused.stderr)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: directory.appendingPathComponent("out").path),
+                           "\(command) recorded")
+        }
+    }
+
     func testABadKeyInTheRigIsAnErrorWithItsPosition() throws {
         let directory = try ProcessRunner.temporaryDirectory("hotkeys-check")
         var text = try String(contentsOfFile: ProcessRunner.rig("e2e.yaml"), encoding: .utf8)

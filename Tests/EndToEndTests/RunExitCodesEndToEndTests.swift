@@ -105,9 +105,9 @@ final class RunExitCodesEndToEndTests: XCTestCase {
         }
     }
 
-    /// A relative output folder that does not exist yet is created, however short its components: walking up
-    /// `a/b` or `o` to the nearest existing folder trapped in Foundation's path maths (SIGILL) before anything
-    /// recorded. The same walk serves `check`, `doctor` and `shell`. Run in a fresh current folder (`env -C`).
+    /// A relative output folder that does not exist yet is created, however short its components (`a/b`, `o`: the
+    /// walk up to the nearest existing folder meets one-character paths, on which Foundation's `NSString` path maths
+    /// traps). The same walk serves `check`, `doctor` and `shell`. Run in a fresh current folder (`env -C`).
     func testARelativeOutputFolderThatDoesNotExistYetIsCreated() throws {
         let folder = try ProcessRunner.temporaryDirectory("relative-output")
         func pausecam(_ arguments: [String], input: String? = nil) throws -> ProcessResult {

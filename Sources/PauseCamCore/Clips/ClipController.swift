@@ -186,9 +186,10 @@ public final class ClipController {
                 notify(.clipSaved(ClipSavedEvent(moviePath: clip.moviePath, scenes: clip.sidecar.scenes.count,
                                                  duration: timer, droppedFrames: clip.sidecar.video.framesDropped,
                                                  mailboxDrops: drops)))
-            case .failed(let moviePath, let reason, let partialKept):
+            case .failed(let moviePath, let reason, let partialKept, let isoPartials):
                 outcome = .failed(reason: reason, interruption: outcome.interruption)
-                notify(.clipFailed(moviePath: moviePath, reason: reason, partialKept: partialKept))
+                notify(.clipFailed(moviePath: moviePath, reason: reason, partialKept: partialKept,
+                                   isoPartials: isoPartials))
             }
         }
     }

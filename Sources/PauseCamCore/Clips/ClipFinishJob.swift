@@ -63,7 +63,7 @@ public struct ClipFinishJob: Sendable {
         if let sinkError {
             sink.abort()
             for iso in isos { iso.sink.abort() }
-            writeInterim(warning: nil)
+            if !writeInterim(warning: nil) { throw SidecarNotUpdated(failure: sinkError, sidecarPath: sidecarPath) }
             throw sinkError
         }
         let summary: MovieSummary
@@ -71,7 +71,9 @@ public struct ClipFinishJob: Sendable {
             summary = try sink.finish(chapters: chapters, discarding: discardedSpans)
         } catch {
             for iso in isos { iso.sink.abort() }
-            writeInterim(warning: "the movie could not be finished: \(error)")
+            if !writeInterim(warning: "the movie could not be finished: \(error)") {
+                throw SidecarNotUpdated(failure: error, sidecarPath: sidecarPath)
+            }
             throw error
         }
         var sidecar = finishedSidecar
@@ -146,6 +148,24 @@ public struct ClipFinishJob: Sendable {
         var sidecar = interimSidecar
         if let warning { sidecar.warnings.append(warning) }
         return (try? sidecars.writeNow(try sidecar.encoded(), to: sidecarPath)) != nil
+    }
+
+    /// The clip failed, and its sidecar could not be brought up to date either (on a full disk, the same lack of room):
+    /// the sidecar on disk is the last one written (at the first frame or a scene boundary), and its counts (frames,
+    /// ISO frames) are as of then.
+    public struct SidecarNotUpdated: Error, CustomStringConvertible, Sendable {
+        public var failure: String
+        public var sidecarPath: String
+
+        init(failure: Error, sidecarPath: String) {
+            self.failure = "\(failure)"
+            self.sidecarPath = sidecarPath
+        }
+
+        public var description: String {
+            "\(failure); the sidecar \(sidecarPath) could not be brought up to date either: it shows the clip as of "
+                + "its last write (at the first frame or a scene boundary)"
+        }
     }
 
     /// The `.partial` was deleted while recording (by hand, or with its folder): no movie can be made of it.

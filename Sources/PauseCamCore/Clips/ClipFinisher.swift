@@ -13,8 +13,9 @@ public final class ClipFinisher: Sendable {
         /// The movie, thumbnail and final sidecar are written; `timer` is the clip's duration.
         case saved(Recorder.Clip, timer: MediaTime)
         /// The movie could not be finished; `moviePath` is where it should have gone, `reason` says why;
-        /// `partialKept` when its `.partial` still holds the recording (not when that file was deleted).
-        case failed(moviePath: String, reason: String, partialKept: Bool)
+        /// `partialKept` when its `.partial` still holds the recording (not when that file was deleted);
+        /// `isoPartials` the `.partial`s of the clip's ISO movies, kept as they are.
+        case failed(moviePath: String, reason: String, partialKept: Bool, isoPartials: [String])
     }
 
     /// When the serial context hears that a clip was saved. The composition root chooses.
@@ -77,8 +78,9 @@ public final class ClipFinisher: Sendable {
             do {
                 return .saved(try job.run(), timer: job.timer)
             } catch {
-                return .failed(moviePath: job.moviePath, reason: "\(error)",
-                               partialKept: !(error is ClipFinishJob.MovieFileDeleted))
+                let kept = !(error is ClipFinishJob.MovieFileDeleted)
+                return .failed(moviePath: job.moviePath, reason: "\(error)", partialKept: kept,
+                               isoPartials: kept ? job.isos.map(\.sink.partialPath) : [])
             }
         }
     }

@@ -62,8 +62,8 @@ public enum EngineEvent: Sendable, Equatable {
     /// A clip was finished and saved.
     case clipSaved(ClipSavedEvent)
     /// A clip could not be finished; with `partialKept`, its `.partial` holds the recording (otherwise it is gone,
-    /// deleted while recording).
-    case clipFailed(moviePath: String, reason: String, partialKept: Bool)
+    /// deleted while recording), and `isoPartials` are the `.partial`s of its ISO movies, kept as they are.
+    case clipFailed(moviePath: String, reason: String, partialKept: Bool, isoPartials: [String] = [])
     /// The movie's `.partial` lost its name while recording (deleted by hand, or with its folder): nothing more of
     /// the clip can be saved, so it is stopped.
     case movieFileDeleted(partialPath: String)

@@ -131,9 +131,10 @@ extension EngineEvent {
             fields["duration"] = clip.duration.seconds
             fields["dropped_frames"] = clip.droppedFrames
             fields["mailbox_drops"] = Dictionary(uniqueKeysWithValues: clip.mailboxDrops.map { ($0.role, $0.count) })
-        case .clipFailed(let moviePath, let reason, let partialKept):
+        case .clipFailed(let moviePath, let reason, let partialKept, let isoPartials):
             fields["file"] = moviePath
             if partialKept { fields["partial"] = moviePath + ".partial" }
+            if !isoPartials.isEmpty { fields["iso_partials"] = isoPartials }
             fields["reason"] = reason
         case .movieFileDeleted(let partialPath):
             fields["partial"] = partialPath

@@ -65,17 +65,21 @@ extension EngineEvent {
             return "saved \(clip.moviePath) — \(clip.scenes) scene(s), \(DurationParser.clockString(clip.duration)), "
                 + "\(clip.droppedFrames) dropped frame(s)"
                 + (drops.isEmpty ? "" : "; dropped before the engine (it was busy): " + drops.joined(separator: ", "))
-        case .clipFailed(_, let reason, partialKept: false):
+        case .clipFailed(_, let reason, partialKept: false, _):
             return "the clip could not be finished: \(reason)"
         case .movieFileDeleted(let partialPath):
             return "the movie's file \(partialPath) was deleted while recording (by hand, or with its folder): "
                 + "nothing of this clip can be saved; stopping it"
-        case .clipFailed(let moviePath, let reason, partialKept: true):
+        case .clipFailed(let moviePath, let reason, partialKept: true, let isoPartials):
             let partial = moviePath + ".partial"
+            let files = isoPartials.isEmpty ? "\(partial) (it plays as it is)"
+                : "\(isoPartials.count + 1) files that play as they are: \(partial), and the ISOs' "
+                    + isoPartials.joined(separator: ", ")
             return "the clip could not be finished: \(reason)\n"
-                + "  Everything recorded up to then is in \(partial) (it plays as it is).\n"
+                + "  Everything recorded up to then is in \(files).\n"
                 + "  To make a normal movie of it once there is room: "
                 + "ffmpeg -i \(ShellWord.path(partial)) -map 0:v -map '0:a?' -c copy \(ShellWord.path(moviePath))"
+                + (isoPartials.isEmpty ? "" : " (and the same for each ISO)")
         case .warning(let warning, let noted):
             let note: String
             switch noted {

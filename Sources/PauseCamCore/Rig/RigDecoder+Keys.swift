@@ -33,11 +33,25 @@ extension RigDecoder {
             case .success(let command):
                 if command == .keys || command == .quit {
                     report("\"\(command.word)\" cannot be a hotkey (q leaves the keys mode)", at: value.mark, path: kp)
+                } else if let reason = Self.keepsTheKeysWaiting(command) {
+                    report("\"\(line)\" cannot be a hotkey: a key acts at once, and \(reason), so the keys mode "
+                           + "would not hear q until it ended", at: value.mark, path: kp)
                 } else {
                     keys.append(Rig.Hotkey(key: key, line: line))
                 }
             }
         }
         return keys
+    }
+
+    /// Why `command` does not return at once (the keys mode reads no key while a command runs), or `nil` when it
+    /// does: every command but these acts and returns.
+    static func keepsTheKeysWaiting(_ command: Command) -> String? {
+        switch command {
+        case .wait: return "`wait` lets time pass"
+        case .run: return "`run` goes on until its script ends"
+        case .last: return "`last` waits for the clips being saved"
+        default: return nil
+        }
     }
 }

@@ -9,12 +9,26 @@ import PauseCamCore
 /// everything but the last fragment. mkv is written plainly (a cut Matroska file stays readable). Chapters are not
 /// written here: fragmented files lose chapters added after the header, so `ChapterRemuxer` adds them at the end.
 ///
+/// A disk that fills up mid-write leaves a torn fragment at the end (part of a `moof` or its `mdat`), which some
+/// readers refuse outright. So the muxer keeps the file offset just after the last whole fragment: the fragmented
+/// mov writer keeps a fragment's samples in memory and writes its `moof` and `mdat` in one go, so after every packet
+/// written and flushed without an error the file ends on a fragment's end. When a write fails, closing cuts the
+/// file back to that offset, and the `.partial` holds whole fragments only.
+///
 /// Owns the `AVFormatContext` and its `AVIOContext`.
 final class PartialMovieMuxer {
     let path: String
     let context: UnsafeMutablePointer<AVFormatContext>
     private var headerWritten = false
     private var closed = false
+    /// Fragmented mov/mp4 (cut back after a failed write); mkv is not (a cut Matroska file stays readable).
+    private var fragmented = false
+    /// File offset just after the header or the last whole fragment written.
+    private var wholeThrough: Int64?
+    /// A write failed: the file may end in a torn fragment until `close` cuts it back.
+    private(set) var torn = false
+    /// Why the torn end could not be cut off, if it could not: the `.partial` then ends in a torn fragment.
+    private(set) var cutBackFailure: String?
 
     /// The FFmpeg muxer name for a container.
     static func formatName(_ container: MovieSettings.Container) -> String {
@@ -87,6 +101,20 @@ final class PartialMovieMuxer {
         defer { av_dict_free(&options) }
         try FFmpegError.check(avformat_write_header(context, &options), "avformat_write_header(\(path))")
         headerWritten = true
+        fragmented = container != .mkv
+        try noteWhole("avformat_write_header(\(path))")
+    }
+
+    /// After a write: flushes the I/O buffer; on an I/O error marks the file torn and throws it, else notes the
+    /// file's end as whole.
+    private func noteWhole(_ call: String) throws {
+        guard let pb = context.pointee.pb else { return }
+        avio_flush(pb)
+        if pb.pointee.error < 0 {
+            torn = true
+            throw FFmpegError(call, code: pb.pointee.error)
+        }
+        wholeThrough = avio_tell(pb)
     }
 
     /// Writes one encoder packet (timestamps in `timeBase`) to stream `index`, then flushes the I/O buffer so the
@@ -95,20 +123,41 @@ final class PartialMovieMuxer {
         let stream = context.pointee.streams[Int(index)]!
         av_packet_rescale_ts(packet, timeBase, stream.pointee.time_base)
         packet.pointee.stream_index = index
-        try FFmpegError.check(av_interleaved_write_frame(context, packet), "av_interleaved_write_frame(\(path))")
-        avio_flush(context.pointee.pb)
+        let call = "av_interleaved_write_frame(\(path))"
+        let result = av_interleaved_write_frame(context, packet)
+        if result < 0 {
+            torn = true
+            throw FFmpegError(call, code: result)
+        }
+        try noteWhole(call)
     }
 
-    /// Writes the trailer (the last fragment) and closes the file.
+    /// Writes the trailer (the last fragment) and closes the file. After a failed write there is no trailer: the
+    /// file is closed and cut back to its last whole fragment.
     func finish() throws {
         guard headerWritten, !closed else { return }
         defer { close() }
-        try FFmpegError.check(av_write_trailer(context), "av_write_trailer(\(path))")
+        guard !torn else { return }
+        let call = "av_write_trailer(\(path))"
+        let result = av_write_trailer(context)
+        if result < 0 {
+            torn = true
+            throw FFmpegError(call, code: result)
+        }
+        try noteWhole(call)
     }
 
-    /// Closes the file without a trailer beyond what is already written (abort).
+    /// Closes the file without a trailer beyond what is already written (abort); after a failed write, cuts a
+    /// fragmented file back to its last whole fragment.
     func close() {
+        guard !closed else { return }
         closed = true
         if context.pointee.pb != nil { avio_closep(&context.pointee.pb) }
+        guard torn, fragmented, let wholeThrough else { return }
+        do {
+            try FileSystemCalls.truncate(path, to: wholeThrough)
+        } catch {
+            cutBackFailure = "\(error)"
+        }
     }
 }

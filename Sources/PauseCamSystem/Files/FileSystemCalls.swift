@@ -47,6 +47,13 @@ enum FileSystemCalls {
         }
     }
 
+    /// Cuts the file at `path` back to its first `length` bytes. The corresponding C function is `truncate`.
+    static func truncate(_ path: String, to length: Int64) throws(FileWriteError) {
+        if case .failure(let error) = retryingOnInterrupt({ Glibc.truncate(path, off_t(length)) }) {
+            throw FileWriteError("truncate", path: path, errno: error)
+        }
+    }
+
     /// Removes a file this module created and failed to finish; a failure leaves nothing more to do. The
     /// corresponding C function is `unlink`.
     static func remove(_ path: String) {

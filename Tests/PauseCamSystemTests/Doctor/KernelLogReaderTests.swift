@@ -23,6 +23,26 @@ final class KernelLogReaderTests: XCTestCase {
         XCTAssertTrue(reason.contains("/nonexistent/kmsg does not exist"), reason)
     }
 
+    /// A device that hands out bytes forever in place of the log ends the read at once, not readable, saying what
+    /// it handed out. The read runs on a thread of its own so that a reader that never returns fails here instead of
+    /// hanging the suite.
+    func testADeviceThatNeverEndsIsNotReadAsTheLog() {
+        for path in ["/dev/zero", "/dev/urandom"] {
+            let done = DispatchSemaphore(value: 0)
+            let result = Guarded<DoctorFacts.Reading<[String]>?>(nil)
+            Thread.detachNewThread {
+                let reading = KernelLogReader.read(from: path)
+                result.withLock { $0 = reading }
+                done.signal()
+            }
+            guard done.wait(timeout: .now() + 60) == .success else { return XCTFail("\(path): still reading after 60 s") }
+            guard case .notReadable(let reason) = result.withLock({ $0 }) else {
+                return XCTFail("\(path) was read as the kernel's log")
+            }
+            XCTAssertTrue(reason.hasPrefix("\(path) does not read as the kernel's log"), reason)
+        }
+    }
+
     func testTheKernelsOwnLogIsReadWithoutWaitingForTheNextMessage() throws {
         guard FileManager.default.isReadableFile(atPath: KernelLogReader.devicePath) else {
             throw XCTSkip("\(KernelLogReader.devicePath) is not readable here: the kernel's log cannot be read")
