@@ -146,7 +146,8 @@ public final class MonitorWebServer: @unchecked Sendable {
                                                       ("X-Content-Type-Options", "nosniff")]
         switch policy.verdict(facts) {
         case .refuse(let status, let reason):
-            return .text(status, reason + "\n", headers: extra)
+            // A client that may not use the monitor keeps no connection open here: its place goes to one that may.
+            return .text(status, reason + "\n", headers: extra + [("Connection", "close")])
         case .allow(let setCookie):
             if setCookie, let cookie = policy.cookieHeader() { extra.append(("Set-Cookie", cookie)) }
         }
