@@ -4,7 +4,8 @@ import PauseCamCore
 /// The browser monitor of a running rig: the page (`MonitorPage`), the status, the engine's events as
 /// Server-Sent Events, commands by `POST /command`, and the program and lens pictures from `MonitorPictures`
 /// (when there are any: without them the picture routes answer 503 and the page says "no picture yet"), and the
-/// last saved clip's thumbnail and movie (the movie by byte ranges; only those two paths are ever sent).
+/// last saved clip's thumbnail and movie (the movie by byte ranges; only those two paths are ever sent), served on
+/// while the next clip records.
 ///
 /// Every request first passes `MonitorAccessPolicy` (Host on loopback, the token beyond it, Origin for commands),
 /// then `MonitorRoute`. At most `maximumViewers` streams (program pictures and event streams) are open at once;
@@ -58,6 +59,8 @@ public final class MonitorWebServer: @unchecked Sendable {
     public let token: MonitorSessionToken?
     private let connection: Rig
     private let viewers = MonitorViewerCount(limit: MonitorWebServer.maximumViewers)
+    /// The last clip the rig reported saved (see `lastClip()`).
+    private let lastSaved = Guarded<LastClip?>(nil)
     private let lock = NSLock()
     private var eventStreams: [ObjectIdentifier: EventStream] = [:]
     private var stopping = false
@@ -101,8 +104,21 @@ public final class MonitorWebServer: @unchecked Sendable {
     /// The address to open: with `?token=` beyond loopback. Shown once, to the user who started PauseCam.
     public var tokenURL: String { token.map { url + "?token=\($0.text)" } ?? url }
 
-    /// An engine event for every open event stream.
+    /// The clip saved last: the rig's, or while the rig has none (a new clip records) the one it had before.
+    private func lastClip() -> LastClip? {
+        let current = connection.lastClip()
+        return lastSaved.withLock { remembered in
+            if let current { remembered = current }
+            return remembered
+        }
+    }
+
+    /// An engine event for every open event stream. A saved clip is also looked up at once (off the caller's
+    /// thread, which may be the engine's), so that it stays served when the next clip starts before anyone asked.
     public func publish(_ event: EngineEvent) {
+        if case .clipSaved = event {
+            DispatchQueue.global().async { [weak self] in _ = self?.lastClip() }
+        }
         let streams = lock.withLock { Array(eventStreams.values) }
         guard !streams.isEmpty else { return }
         let json = ControlStatusJSON.event(event)
@@ -135,7 +151,8 @@ public final class MonitorWebServer: @unchecked Sendable {
     // MARK: Answering
 
     private func respond(to request: HTTPRequest) -> HTTPResponse {
-        let policy = MonitorAccessPolicy(loopback: address.isLoopback, port: address.port, token: token)
+        let policy = MonitorAccessPolicy(loopback: address.isLoopback, port: address.port, token: token,
+                                         listenHost: address.urlHost)
         let facts = MonitorAccessPolicy.Request(method: request.method, host: request.header("Host"),
                                                 origin: request.header("Origin"),
                                                 secFetchSite: request.header("Sec-Fetch-Site"),
@@ -199,12 +216,12 @@ public final class MonitorWebServer: @unchecked Sendable {
             guard let picture = connection.pictures?.lensPicture(role) else { return Self.noPicture }
             return HTTPResponse(status: 200, headers: [("Content-Type", "image/jpeg")], body: .bytes(picture.jpeg))
         case .lastThumbnail:
-            guard let path = connection.lastClip()?.thumbnailPath else {
+            guard let path = lastClip()?.thumbnailPath else {
                 return .text(404, "no clip with a thumbnail saved yet in this session\n")
             }
             return Self.file(path, type: "image/jpeg", range: nil)
         case .lastMovie:
-            guard let path = connection.lastClip()?.moviePath else {
+            guard let path = lastClip()?.moviePath else {
                 return .text(404, "no clip saved yet in this session\n")
             }
             return Self.file(path, type: Self.movieType(path), range: request.header("Range"))
@@ -265,8 +282,9 @@ public final class MonitorWebServer: @unchecked Sendable {
     }
 
     private static let noPicture = HTTPResponse.text(503, "no picture yet\n", headers: [("Retry-After", "1")])
+    /// Closes the connection too: a client turned away holds no place the page's other requests need.
     private static let tooManyViewers = HTTPResponse.text(503, "too many viewers (at most \(maximumViewers))\n",
-                                                          headers: [("Retry-After", "5")])
+                                                          headers: [("Retry-After", "5"), ("Connection", "close")])
 
     private static func json(_ status: Int, ok: Bool, message: String) -> HTTPResponse {
         let object: [String: Any] = ["ok": ok, "message": message]

@@ -179,7 +179,7 @@ final class MonitorWebServerTests: XCTestCase {
         XCTAssertEqual(first.code, 200)
         let cookieLine = first.headers.split(separator: "\n").first { $0.hasPrefix("set-cookie:") }.map(String.init) ?? ""
         XCTAssertTrue(cookieLine.contains("httponly") && cookieLine.contains("samesite=strict"), first.headers)
-        XCTAssertEqual(try curl(["-H", "Cookie: pausecam_token=\(token.text)", "/status.json"]).text, Self.statusLine)
+        XCTAssertEqual(try curl(["-H", "Cookie: pausecam_token_\(server.address.port)=\(token.text)", "/status.json"]).text, Self.statusLine)
         XCTAssertEqual(try curl(["-H", "Authorization: Bearer \(token.text)", "/status.json"]).code, 200)
         XCTAssertEqual(try curl(["-H", "Authorization: Bearer \(token.text)", "--data-binary", "stop", "/command"]).code,
                        403, "the token does not replace the Origin check")
