@@ -10,8 +10,7 @@ import PauseCamCore
 /// Every request first passes `MonitorAccessPolicy` (Host on loopback, the token beyond it, Origin for commands),
 /// then `MonitorRoute`. At most `maximumViewers` streams (program pictures and event streams) are open at once;
 /// one more gets 503. The token is never written anywhere but the URL returned by `tokenURL`.
-/// Unchecked Sendable: its event streams, `stopping` and the HTTP server are under its lock; the rest is immutable.
-public final class MonitorWebServer: @unchecked Sendable {
+public final class MonitorWebServer: Sendable {
     /// Streams served at once.
     public static let maximumViewers = 16
 
@@ -61,10 +60,14 @@ public final class MonitorWebServer: @unchecked Sendable {
     private let viewers = MonitorViewerCount(limit: MonitorWebServer.maximumViewers)
     /// The last clip the rig reported saved (see `lastClip()`).
     private let lastSaved = Guarded<LastClip?>(nil)
-    private let lock = NSLock()
-    private var eventStreams: [ObjectIdentifier: EventStream] = [:]
-    private var stopping = false
-    private var server: HTTPServer?
+    /// What changes while it serves: the open event streams, whether it is stopping, and the HTTP server.
+    private struct Serving {
+        var eventStreams: [ObjectIdentifier: EventStream] = [:]
+        var stopping = false
+        var server: HTTPServer?
+    }
+
+    private let serving = Guarded(Serving())
 
     private init(address: MonitorListenAddress, token: MonitorSessionToken?, connection: Rig) {
         self.address = address
@@ -84,8 +87,8 @@ public final class MonitorWebServer: @unchecked Sendable {
         }
         let bound = MonitorListenAddress(host: address.host, port: http.port)
         let server = MonitorWebServer(address: bound, token: token, connection: rig)
-        box.server = server
-        server.lock.withLock { server.server = http }
+        box.set(server)
+        server.serving.withLock { $0.server = http }
         return server
     }
 
@@ -119,7 +122,7 @@ public final class MonitorWebServer: @unchecked Sendable {
         if case .clipSaved = event {
             DispatchQueue.global().async { [weak self] in _ = self?.lastClip() }
         }
-        let streams = lock.withLock { Array(eventStreams.values) }
+        let streams = serving.withLock { Array($0.eventStreams.values) }
         guard !streams.isEmpty else { return }
         let json = ControlStatusJSON.event(event)
         for stream in streams { stream.send(json) }
@@ -127,16 +130,16 @@ public final class MonitorWebServer: @unchecked Sendable {
 
     /// Ends every stream and stops listening; idempotent.
     public func stop() {
-        let (http, streams): (HTTPServer?, [EventStream]) = lock.withLock {
-            stopping = true
-            defer { server = nil }
-            return (server, Array(eventStreams.values))
+        let (http, streams): (HTTPServer?, [EventStream]) = serving.withLock { serving in
+            serving.stopping = true
+            defer { serving.server = nil }
+            return (serving.server, Array(serving.eventStreams.values))
         }
         streams.forEach { $0.wake() }
         http?.stop()
     }
 
-    private var isStopping: Bool { lock.withLock { stopping } }
+    private var isStopping: Bool { serving.withLock { $0.stopping } }
 
     /// A host for the printed URL: a wildcard address becomes this machine's first non-loopback address.
     static func displayHost(_ address: MonitorListenAddress) -> String {
@@ -273,11 +276,11 @@ public final class MonitorWebServer: @unchecked Sendable {
         let pictures = connection.pictures
         pictures?.startWatching()
         let stream = EventStream(isStopping: { [weak self] in self?.isStopping ?? true }, onClose: { [weak self] stream in
-            if let self { _ = lock.withLock { self.eventStreams.removeValue(forKey: ObjectIdentifier(stream)) } }
+            if let self { _ = serving.withLock { $0.eventStreams.removeValue(forKey: ObjectIdentifier(stream)) } }
             pictures?.stopWatching()
             viewers.release()
         })
-        lock.withLock { eventStreams[ObjectIdentifier(stream)] = stream }
+        serving.withLock { $0.eventStreams[ObjectIdentifier(stream)] = stream }
         return HTTPResponse(status: 200, headers: [("Content-Type", "text/event-stream")], body: .stream(stream))
     }
 
@@ -292,9 +295,12 @@ public final class MonitorWebServer: @unchecked Sendable {
         return HTTPResponse(status: status, headers: [("Content-Type", "application/json")], body: .bytes(Array(data)))
     }
 
-    /// Lets the handler reach the server, which is built after the HTTP server reports its port.
-    /// Unchecked Sendable: a weak reference set once before the server starts, then only read.
-    private final class WeakServer: @unchecked Sendable {
-        weak var server: MonitorWebServer?
+    /// Lets the handler reach the server, which is built after the HTTP server reports its port: a weak reference,
+    /// set once.
+    private final class WeakServer: Sendable {
+        private struct Reference { weak var server: MonitorWebServer? }
+        private let reference = Guarded(Reference())
+        var server: MonitorWebServer? { reference.withLock { $0.server } }
+        func set(_ server: MonitorWebServer) { reference.withLock { $0.server = server } }
     }
 }
