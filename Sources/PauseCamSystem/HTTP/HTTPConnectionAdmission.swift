@@ -46,7 +46,13 @@ public struct HTTPConnectionAdmission<ID: Hashable & Sendable>: Sendable {
     public init(limits: Limits) { self.limits = limits }
 
     /// A connection from `address` opened at `now`; returns the connections to cut to make room (never this one).
+    /// A connection whose headers were already reported complete (the notices came from two threads in the other
+    /// order) only gets its address.
     public mutating func opened(_ id: ID, address: String, at now: UInt64) -> [ID] {
+        if connections[id] != nil {
+            connections[id]?.address = address
+            return []
+        }
         connections[id] = Connection(address: address, waitingSince: now, sequence: takeSequence())
         var cut: [ID] = []
         let fromAddress = waiting { $0.address == address }
@@ -69,9 +75,14 @@ public struct HTTPConnectionAdmission<ID: Hashable & Sendable>: Sendable {
         return cut
     }
 
-    /// The headers of a request on `id` are complete: it is no longer waiting.
+    /// The headers of a request on `id` are complete: it is no longer waiting (known from now on, if its opening
+    /// has not been reported yet).
     public mutating func headersArrived(_ id: ID) {
-        guard connections[id]?.cut == false else { return }
+        guard let connection = connections[id] else {
+            connections[id] = Connection(address: "", waitingSince: nil, sequence: takeSequence())
+            return
+        }
+        guard !connection.cut else { return }
         connections[id]?.waitingSince = nil
     }
 

@@ -51,6 +51,16 @@ final class HTTPConnectionAdmissionTests: XCTestCase {
         XCTAssertEqual(rules.expired(at: 100 * second), [])
     }
 
+    func testHeadersReportedBeforeTheOpeningLeaveTheConnectionServed() {
+        var rules = admission()
+        rules.headersArrived(1)
+        XCTAssertEqual(rules.opened(1, address: "a", at: 0), [])
+        XCTAssertEqual(rules.waitingCount, 0)
+        XCTAssertEqual(rules.expired(at: 60 * second), [])
+        rules.requestEnded(1, at: 60 * second)
+        XCTAssertEqual(rules.expired(at: 65 * second), [1])
+    }
+
     func testAClockThatSeemsToGoBackCutsNothing() {
         var rules = admission()
         _ = rules.opened(1, address: "a", at: 10 * second)
