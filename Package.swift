@@ -29,7 +29,10 @@ let package = Package(
         // glibc's <sys/timex.h> (the kernel's clock status for a group's shared clock), also left out of Glibc.
         .systemLibrary(name: "CTimex", path: "Sources/CTimex"),
 
-        .target(name: "PauseCamCore", dependencies: []),
+        // The monitor's page is three plain files, embedded in the code so the installed binary stands alone.
+        .target(name: "PauseCamCore", dependencies: [],
+                resources: [.embedInCode("Monitor/Page/index.html"), .embedInCode("Monitor/Page/app.css"),
+                            .embedInCode("Monitor/Page/app.js")]),
         .target(name: "PauseCamVirtual", dependencies: ["PauseCamCore"]),
         .target(name: "PauseCamSystem",
                 dependencies: ["PauseCamCore", "CFFmpeg", "CV4L2", "CUdev", "CALSA", "CYAML", "CEdit", "CMalloc",

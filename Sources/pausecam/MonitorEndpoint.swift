@@ -6,8 +6,7 @@ import PauseCamSystem
 /// rig's `web: {listen: …}`, else loopback port 8360 or the next free one; `--no-web` turns it off), the server,
 /// and the events it streams. Commands from the page go through a `ControlDispatcher` as `CommandSource.web`, so
 /// the shell prints them like a remote's and `watch` clients see them.
-/// Unchecked Sendable: the server and dispatcher are under `lock`.
-final class MonitorEndpoint: @unchecked Sendable {
+final class MonitorEndpoint: Sendable {
     /// What the user asked for.
     enum Choice: Equatable {
         case off
@@ -35,16 +34,22 @@ final class MonitorEndpoint: @unchecked Sendable {
         return rig.web.map(Choice.given) ?? .standard
     }
 
-    private let lock = NSLock()
-    private var server: MonitorWebServer?
-    private var dispatcher: ControlDispatcher?
-    /// Why there is no monitor although one was wanted (every default port taken), for the banner.
-    private(set) var unavailableReason: String?
+    /// What `start` made, for the other threads.
+    private struct Running {
+        var server: MonitorWebServer?
+        var dispatcher: ControlDispatcher?
+        /// Why there is no monitor although one was wanted (every default port taken), for the banner.
+        var unavailableReason: String?
+    }
 
+    private let running = Guarded(Running())
+
+    /// Why there is no monitor although one was wanted (every default port taken), for the banner.
+    var unavailableReason: String? { running.withLock { $0.unavailableReason } }
     /// The page's address for the status (without the token); `nil` when off.
-    var url: String? { lock.withLock { server?.url } }
+    var url: String? { running.withLock { $0.server?.url } }
     /// The address to print for the user to open (with the token beyond loopback).
-    var printedURL: String? { lock.withLock { server?.tokenURL } }
+    var printedURL: String? { running.withLock { $0.server?.tokenURL } }
 
     /// Starts serving `rig`; throws when an address given by the user cannot be listened on.
     func start(_ choice: Choice, rig: Rig, controller: RigController, serialContext: any SerialContext,
@@ -60,6 +65,7 @@ final class MonitorEndpoint: @unchecked Sendable {
             }
         })
         let server: MonitorWebServer?
+        var unavailableReason: String?
         switch choice {
         case .off:
             server = nil
@@ -74,14 +80,15 @@ final class MonitorEndpoint: @unchecked Sendable {
         }
         let dispatcher = ControlDispatcher(controller: controller, serialContext: serialContext, parser: CommandParser(rig: rig),
                                            rigName: rig.name, webAddress: server?.url)
-        lock.withLock {
-            self.server = server
-            self.dispatcher = dispatcher
+        running.withLock { running in
+            running.server = server
+            running.dispatcher = dispatcher
+            running.unavailableReason = unavailableReason
         }
     }
 
     private func answer(_ line: String) -> ControlReply {
-        guard let dispatcher = lock.withLock({ dispatcher }) else { return .error("the monitor is starting; try again") }
+        guard let dispatcher = running.withLock({ $0.dispatcher }) else { return .error("the monitor is starting; try again") }
         switch dispatcher.answer(line, from: .web) {
         case .reply(let reply): return reply
         case .watch: return .error("watch is for the control socket; the page listens to /events")
@@ -91,7 +98,7 @@ final class MonitorEndpoint: @unchecked Sendable {
     /// What to print at start: `monitor: URL`, or why there is none; `nil` when off. Beyond loopback the URL
     /// (with its token) follows as a QR code, for a phone's camera.
     var banner: String? {
-        guard let (url, loopback) = lock.withLock({ server.map { ($0.tokenURL, $0.address.isLoopback) } }) else {
+        guard let (url, loopback) = running.withLock({ $0.server.map { ($0.tokenURL, $0.address.isLoopback) } }) else {
             return unavailableReason.map { "monitor: off (\($0))" }
         }
         guard !loopback, let code = try? QRCode.encode(url) else { return "monitor: \(url)" }
@@ -100,12 +107,15 @@ final class MonitorEndpoint: @unchecked Sendable {
 
     /// An engine event for the page's event streams.
     func publish(_ event: EngineEvent) {
-        lock.withLock { server }?.publish(event)
+        running.withLock { $0.server }?.publish(event)
     }
 
     /// Stops serving; idempotent.
     func stop() {
-        let server: MonitorWebServer? = lock.withLock { defer { self.server = nil }; return self.server }
+        let server: MonitorWebServer? = running.withLock { running in
+            defer { running.server = nil }
+            return running.server
+        }
         server?.stop()
     }
 }

@@ -127,6 +127,30 @@ final class ControlSocketEndToEndTests: XCTestCase {
         XCTAssertEqual(shell.finish(), 0, shell.running.stderr)
     }
 
+    /// Idle `watch` clients have places of their own: with 32 of them listening, `ctl` still gets answers, and a
+    /// 33rd watcher is refused and closed.
+    func testManyWatchersLeaveRoomForCommands() throws {
+        let shell = try ControlledShell(name: "ctl-watchers")
+        try shell.waitForStatus { $0["state"] as? String == "idle" }
+        var watchers: [RawSocketClient] = []
+        for index in 0..<32 {
+            let watcher = try XCTUnwrap(RawSocketClient(path: shell.socketPath))
+            watcher.send(line: "watch")
+            XCTAssertTrue(watcher.readLine()?.hasPrefix("ok watching") ?? false, "watcher \(index)")
+            watchers.append(watcher)
+        }
+        let status = try shell.ctl(["status"])
+        XCTAssertEqual(status.status, 0, status.stdoutText + status.stderr)
+        XCTAssertEqual(try json(try shell.ctl(["status", "--json"]))["state"] as? String, "idle")
+        let extra = try XCTUnwrap(RawSocketClient(path: shell.socketPath))
+        extra.send(line: "watch")
+        let refusal = extra.readLine() ?? ""
+        XCTAssertTrue(refusal.contains("32 watchers are listening already"), refusal)
+        XCTAssertTrue(extra.isClosedByServer(within: 30), "one watcher too many is closed")
+        XCTAssertEqual(try shell.ctl(["status"]).status, 0)
+        XCTAssertEqual(shell.finish(), 0, shell.running.stderr)
+    }
+
     /// `watch` prints typed JSON events for every command, whoever gave it (a remote, a line typed in the shell,
     /// a refused one), and for the engine's own news.
     func testWatchPrintsEventsAsJSONLines() throws {

@@ -111,6 +111,42 @@ final class MonitorWebEndToEndTests: XCTestCase {
         XCTAssertEqual(try fetch("/last.mov?path=/etc/passwd").body, movie, "a query never names the file")
     }
 
+    /// Once a clip is saved, `/last.mov` and `/last.jpg` keep serving it while the next clip records.
+    func testTheLastSavedClipStaysServedWhileTheNextRecords() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else { throw XCTSkip("curl is not installed") }
+        let shell = try ControlledShell(name: "web-last", extraArguments: ["--web", "127.0.0.1:0"])
+        let url = try Self.webAddress(shell)
+        XCTAssertEqual(try shell.ctl(["record", "First"]).status, 0)
+        let first = try shell.waitForStatus { $0["state"] as? String == "recording" && ($0["timer"] as? Double ?? 0) >= 1 }
+        let moviePath = try XCTUnwrap(first["file"] as? String)
+        XCTAssertEqual(try shell.ctl(["stop"]).status, 0)
+        try shell.waitForStatus { $0["state"] as? String == "idle" && FileManager.default.fileExists(atPath: moviePath) }
+        let deadline = Date().addingTimeInterval(60)
+        while try Self.curl(url, "/last.mov", ["-o", "/dev/null"]).code != 200 && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        XCTAssertEqual(try shell.ctl(["record", "Second"]).status, 0)
+        let second = try shell.waitForStatus { $0["state"] as? String == "recording" && ($0["timer"] as? Double ?? 0) > 0.3 }
+        XCTAssertNotEqual(second["file"] as? String, moviePath)
+        try Self.checkLastClipRoutes(url, moviePath: moviePath)
+        XCTAssertEqual(try shell.ctl(["stop"]).status, 0)
+        try shell.waitForStatus { $0["state"] as? String == "idle" }
+        XCTAssertEqual(shell.finish(), 0, shell.running.stderr)
+    }
+
+    /// A monitor on another loopback address than 127.0.0.1 answers at the URL it prints.
+    func testAMonitorOnAnotherLoopbackAddressAnswersAtItsOwnURL() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else { throw XCTSkip("curl is not installed") }
+        let shell = try ControlledShell(name: "web-127-0-0-2", extraArguments: ["--web", "127.0.0.2:0"])
+        let url = try Self.webAddress(shell)
+        XCTAssertTrue(url.hasPrefix("http://127.0.0.2:"), url)
+        let status = try Self.curl(url, "/status.json")
+        XCTAssertEqual(status.code, 200, status.body)
+        XCTAssertEqual(try Self.json(status.body)["state"] as? String, "idle")
+        XCTAssertEqual(try Self.curl(url, "/status.json", ["-H", "Host: 127.0.0.3:1"]).code, 421)
+        XCTAssertEqual(shell.finish(), 0, shell.running.stderr)
+    }
+
     func testNoWebLeavesTheStatusWithoutAnAddress() throws {
         let shell = try ControlledShell(name: "no-web", extraArguments: ["--no-web"])
         let status = try shell.waitForStatus { $0["state"] as? String == "idle" }

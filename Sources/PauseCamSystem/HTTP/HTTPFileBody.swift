@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import PauseCamCore
 
 /// A file opened for a response body: the descriptor and the size it had when opened. The body owns the
 /// descriptor until the server takes it (`take()`) for libmicrohttpd, which closes it after sending; a body that
@@ -9,20 +10,19 @@ import Foundation
 ///
 /// Only the exact path given is opened, read-only, never through a symbolic link at its last component, and only
 /// when it is a regular file: a response never follows a link to somewhere else.
-/// Unchecked Sendable: the descriptor is handed to libmicrohttpd once, under `lock`.
-public final class HTTPFileBody: @unchecked Sendable {
+public final class HTTPFileBody: Sendable {
     /// The file's size in bytes when it was opened.
     public let size: UInt64
-    private let lock = NSLock()
-    private var descriptor: Int32?
+    /// The descriptor until it is handed over (once) to libmicrohttpd.
+    private let descriptor: Guarded<Int32?>
 
     private init(descriptor: Int32, size: UInt64) {
-        self.descriptor = descriptor
+        self.descriptor = Guarded(descriptor)
         self.size = size
     }
 
     deinit {
-        if let descriptor { close(descriptor) }
+        if let descriptor = descriptor.withLock({ $0 }) { close(descriptor) }
     }
 
     /// Opens `path` for reading; `nil` when it is missing, unreadable, a link, or not a regular file. The
@@ -41,7 +41,7 @@ public final class HTTPFileBody: @unchecked Sendable {
 
     /// Hands the descriptor over (once): the caller closes it from now on.
     func take() -> Int32? {
-        lock.withLock {
+        descriptor.withLock { descriptor in
             defer { descriptor = nil }
             return descriptor
         }

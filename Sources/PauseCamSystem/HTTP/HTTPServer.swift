@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CMicroHTTPD
 import Foundation
+import PauseCamCore
 
 /// An HTTP/1.1 server on libmicrohttpd: its internal thread accepts connections and each connection gets a thread
 /// of its own, so a streaming response may wait for its next piece, and a client that stops reading holds up only
@@ -15,14 +16,20 @@ import Foundation
 ///
 /// Limits: a body over `limits.maximumBodyBytes` gets 413 without reaching the handler; at most
 /// `limits.maximumConnections` connections are served at once, and at most `limits.maximumConnectionsPerAddress` from
-/// one client address (libmicrohttpd closes more at once), so a host that opens connections and trickles their
-/// headers (slowloris) uses up its own places, never everyone's; a connection silent for `limits.idleTimeoutSeconds`
-/// is closed, except a streaming or file body, which gets `limits.responseIdleTimeoutSeconds` (a watched stream
-/// sends something every few seconds and is never cut; a viewer that takes nothing for that long is); a request line
-/// or headers over `limits.connectionMemoryBytes` are refused. A client that trickles its request (a byte a second)
-/// holds only its own connection and thread: the others are served meanwhile.
-/// Unchecked Sendable: the daemon pointer is under `lock`; libmicrohttpd serialises its own callbacks per connection.
-public final class HTTPServer: @unchecked Sendable {
+/// one client address (libmicrohttpd closes more at once); a connection silent for `limits.idleTimeoutSeconds` is
+/// closed, except a streaming or file body, which gets `limits.responseIdleTimeoutSeconds` (a watched stream sends
+/// something every few seconds and is never cut; a viewer that takes nothing for that long is); a request line or
+/// headers over `limits.connectionMemoryBytes` are refused.
+///
+/// Slow headers (slowloris): a client that trickles its request a byte at a time is never silent, so the idle
+/// timeout alone would let it keep its place for ever. `HTTPConnectionAdmission` therefore cuts a connection that
+/// has not completed its headers within `limits.headerDeadlineSeconds`, keeps at most
+/// `limits.waitingConnectionsPerAddress` such connections per address (the newest pushes out the oldest, so a real
+/// request from the same address still gets in) and at most `limits.waitingConnections` in all (the address holding
+/// the most loses its oldest). A connection is cut by shutting down its socket; libmicrohttpd then sees the end of
+/// input and closes it as if the client had left. A request that completes its headers is judged at once, and a
+/// handler that refuses it can say `Connection: close`, so a client that may not use the server holds no place.
+public final class HTTPServer: Sendable {
     /// The limits on what one client may take.
     public struct Limits: Sendable {
         public var maximumBodyBytes = 64 * 1024
@@ -41,6 +48,15 @@ public final class HTTPServer: @unchecked Sendable {
         /// `MHD_OPTION_CONNECTION_MEMORY_LIMIT`, set explicitly to its documented 32 KiB default): a longer request
         /// line gets 414 and longer headers 431, and the connection is closed.
         public var connectionMemoryBytes = 32 * 1024
+        /// How long a connection may take to complete a request's headers, from its opening or from the end of its
+        /// previous request, however steadily it sends: a few seconds, since a real client sends them at once.
+        public var headerDeadlineSeconds = 5
+        /// Connections from one address that wait for their headers at once; well under
+        /// `maximumConnectionsPerAddress`, so that address's own complete requests find room.
+        public var waitingConnectionsPerAddress = 8
+        /// Connections from all addresses that wait for their headers at once: half of `maximumConnections`, so
+        /// the other half stays for requests that can be judged (with the token).
+        public var waitingConnections = 32
         public init() {}
     }
 
@@ -49,13 +65,14 @@ public final class HTTPServer: @unchecked Sendable {
     /// The port the server listens on (the system's choice when started on port 0).
     public let port: Int
     private let context: ServerContext
-    private let lock = NSLock()
-    private var daemon: OpaquePointer?
+    /// The daemon until `stop()`, kept by its address (a C handle, only ever passed back to libmicrohttpd).
+    private let daemon: Guarded<UInt?>
 
     private init(daemon: OpaquePointer, port: Int, context: ServerContext) {
-        self.daemon = daemon
         self.port = port
         self.context = context
+        self.daemon = Guarded(UInt(bitPattern: Int(bitPattern: daemon)))
+        context.startCuttingLateConnections()
     }
 
     deinit { stop() }
@@ -73,6 +90,7 @@ public final class HTTPServer: @unchecked Sendable {
             withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                     pausecam_mhd_start(flags, $0, accessHandler, contextPointer, requestCompleted, contextPointer,
+                                       connectionNotifier, contextPointer,
                                        UInt32(limits.maximumConnections), UInt32(limits.maximumConnectionsPerAddress),
                                        UInt32(limits.idleTimeoutSeconds), limits.connectionMemoryBytes)
                 }
@@ -102,23 +120,100 @@ public final class HTTPServer: @unchecked Sendable {
     /// Stops listening and waits for every connection's thread to end (streams must end within their read
     /// timeout); idempotent.
     public func stop() {
-        let daemon: OpaquePointer? = lock.withLock {
-            defer { self.daemon = nil }
-            return self.daemon
+        let address: UInt? = daemon.withLock { address in
+            defer { address = nil }
+            return address
         }
-        if let daemon { MHD_stop_daemon(daemon) }
+        context.stopCuttingLateConnections()
+        if let address, let daemon = OpaquePointer(bitPattern: address) { MHD_stop_daemon(daemon) }
     }
 }
 
 /// What the C callbacks reach through their `cls` pointer; kept alive by the `HTTPServer`, which outlives the
-/// daemon.
-/// Unchecked Sendable: immutable after init (limits and a handler closure that is itself thread-safe).
-private final class ServerContext: @unchecked Sendable {
+/// daemon: the limits, the handler, and the connections `HTTPConnectionAdmission` watches.
+private final class ServerContext: Sendable {
     let limits: HTTPServer.Limits
     let handler: HTTPServer.Handler
+    /// The open connections by libmicrohttpd's connection pointer: the admission's account, and each one's socket
+    /// (valid from the opening notification to the closing one, which libmicrohttpd sends before closing it).
+    private struct Connections {
+        var admission: HTTPConnectionAdmission<UInt>
+        var sockets: [UInt: Int32] = [:]
+        /// The server stopped: no more sweeps for late connections.
+        var stopped = false
+    }
+
+    private let connections: Guarded<Connections>
+
     init(limits: HTTPServer.Limits, handler: @escaping HTTPServer.Handler) {
         self.limits = limits
         self.handler = handler
+        let seconds = UInt64(max(1, limits.headerDeadlineSeconds))
+        connections = Guarded(Connections(admission: HTTPConnectionAdmission(limits: .init(
+            headerDeadline: seconds * 1_000_000_000, waitingPerAddress: limits.waitingConnectionsPerAddress,
+            waitingInAll: limits.waitingConnections))))
+    }
+
+    private static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+    private static func key(_ connection: OpaquePointer) -> UInt { UInt(bitPattern: Int(bitPattern: connection)) }
+
+    /// A connection opened: it waits for its headers, and may push out older waiting ones.
+    func opened(_ connection: OpaquePointer) {
+        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
+        let address = pausecam_mhd_client_address(connection, &text, socklen_t(text.count)) == 0
+            ? String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "unknown"
+        let socket = pausecam_mhd_connection_socket(connection)
+        let id = Self.key(connection)
+        connections.withLock { connections in
+            if socket >= 0 { connections.sockets[id] = socket }
+            let cut = connections.admission.opened(id, address: address, at: Self.now())
+            // Under the lock: a socket in `sockets` is still open (the closing notification waits for the lock).
+            for victim in cut { connections.sockets[victim].map(Self.cut) }
+        }
+    }
+
+    /// A connection closed: its socket is about to be closed, so it is forgotten first.
+    func closed(_ connection: OpaquePointer) {
+        let id = Self.key(connection)
+        connections.withLock { connections in
+            connections.sockets[id] = nil
+            connections.admission.closed(id)
+        }
+    }
+
+    /// The headers of a request on `connection` are complete.
+    func headersArrived(_ connection: OpaquePointer) {
+        connections.withLock { $0.admission.headersArrived(Self.key(connection)) }
+    }
+
+    /// A request on `connection` ended; the connection waits for the next one's headers.
+    func requestEnded(_ connection: OpaquePointer) {
+        connections.withLock { $0.admission.requestEnded(Self.key(connection), at: Self.now()) }
+    }
+
+    /// Cuts every connection past its header deadline twice a second (so a late one goes at most half a second
+    /// after its deadline) until `stopCuttingLateConnections()`.
+    func startCuttingLateConnections() {
+        Self.sweeper.asyncAfter(deadline: .now() + .milliseconds(500)) { [weak self] in
+            guard let self else { return }
+            let stopped = connections.withLock { connections in
+                for victim in connections.admission.expired(at: Self.now()) { connections.sockets[victim].map(Self.cut) }
+                return connections.stopped
+            }
+            if !stopped { startCuttingLateConnections() }
+        }
+    }
+
+    func stopCuttingLateConnections() {
+        connections.withLock { $0.stopped = true }
+    }
+
+    private static let sweeper = DispatchQueue(label: "pausecam.http.header-deadline")
+
+    /// Ends both directions of a connection's socket without closing it (libmicrohttpd owns the descriptor and
+    /// closes it once it sees the end). The corresponding C function is `shutdown`.
+    private static func cut(_ socket: Int32) {
+        _ = shutdown(socket, Int32(SHUT_RDWR))
     }
 }
 
@@ -135,6 +230,7 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
     guard let cls, let connection, let uploadSize, let requestPointer else { return .NO }
     let server = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
     guard let existing = requestPointer.pointee else {
+        server.headersArrived(connection)
         let request = RequestContext()
         requestPointer.pointee = Unmanaged.passRetained(request).toOpaque()
         if let length = lookup(connection, .HEADER_KIND, "Content-Length").flatMap({ Int($0) }),
@@ -173,11 +269,23 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
     return queue(server.handler(incoming), on: connection, limits: server.limits)
 }
 
-/// Releases the request's context.
-private let requestCompleted: MHD_RequestCompletedCallback = { _, _, requestPointer, _ in
+/// Releases the request's context; the connection waits for its next request.
+private let requestCompleted: MHD_RequestCompletedCallback = { cls, connection, requestPointer, _ in
+    if let cls, let connection { Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue().requestEnded(connection) }
     guard let requestPointer, let existing = requestPointer.pointee else { return }
     Unmanaged<RequestContext>.fromOpaque(existing).release()
     requestPointer.pointee = nil
+}
+
+/// Tells the admission when a connection opens and closes.
+private let connectionNotifier: MHD_NotifyConnectionCallback = { cls, connection, _, code in
+    guard let cls, let connection else { return }
+    let server = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
+    switch code {
+    case .CONNECTION_NOTIFY_STARTED: server.opened(connection)
+    case .CONNECTION_NOTIFY_CLOSED: server.closed(connection)
+    @unknown default: break
+    }
 }
 
 private func lookup(_ connection: OpaquePointer, _ kind: MHD_ValueKind, _ name: String) -> String? {

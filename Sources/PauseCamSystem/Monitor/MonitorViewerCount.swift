@@ -1,18 +1,17 @@
 import Foundation
+import PauseCamCore
 
 /// How many streams (program pictures, event streams) are open, against a limit: a viewer beyond it is refused
-/// rather than slowing everyone down. Thread-safe.
-/// Unchecked Sendable: its count is under `lock`.
-final class MonitorViewerCount: @unchecked Sendable {
+/// rather than slowing everyone down. Thread-safe: the count is a `Guarded`.
+final class MonitorViewerCount: Sendable {
     let limit: Int
-    private let lock = NSLock()
-    private var count = 0
+    private let count = Guarded(0)
 
     init(limit: Int) { self.limit = limit }
 
     /// Takes a place; false when all are taken.
     func take() -> Bool {
-        lock.withLock {
+        count.withLock { count in
             guard count < limit else { return false }
             count += 1
             return true
@@ -20,7 +19,7 @@ final class MonitorViewerCount: @unchecked Sendable {
     }
 
     /// Gives a place back.
-    func release() { lock.withLock { count -= 1 } }
+    func release() { count.withLock { $0 -= 1 } }
 
-    var current: Int { lock.withLock { count } }
+    var current: Int { count.withLock { $0 } }
 }

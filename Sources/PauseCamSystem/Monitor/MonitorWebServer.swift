@@ -4,13 +4,13 @@ import PauseCamCore
 /// The browser monitor of a running rig: the page (`MonitorPage`), the status, the engine's events as
 /// Server-Sent Events, commands by `POST /command`, and the program and lens pictures from `MonitorPictures`
 /// (when there are any: without them the picture routes answer 503 and the page says "no picture yet"), and the
-/// last saved clip's thumbnail and movie (the movie by byte ranges; only those two paths are ever sent).
+/// last saved clip's thumbnail and movie (the movie by byte ranges; only those two paths are ever sent), served on
+/// while the next clip records.
 ///
 /// Every request first passes `MonitorAccessPolicy` (Host on loopback, the token beyond it, Origin for commands),
 /// then `MonitorRoute`. At most `maximumViewers` streams (program pictures and event streams) are open at once;
 /// one more gets 503. The token is never written anywhere but the URL returned by `tokenURL`.
-/// Unchecked Sendable: its event streams, `stopping` and the HTTP server are under its lock; the rest is immutable.
-public final class MonitorWebServer: @unchecked Sendable {
+public final class MonitorWebServer: Sendable {
     /// Streams served at once.
     public static let maximumViewers = 16
 
@@ -58,10 +58,16 @@ public final class MonitorWebServer: @unchecked Sendable {
     public let token: MonitorSessionToken?
     private let connection: Rig
     private let viewers = MonitorViewerCount(limit: MonitorWebServer.maximumViewers)
-    private let lock = NSLock()
-    private var eventStreams: [ObjectIdentifier: EventStream] = [:]
-    private var stopping = false
-    private var server: HTTPServer?
+    /// The last clip the rig reported saved (see `lastClip()`).
+    private let lastSaved = Guarded<LastClip?>(nil)
+    /// What changes while it serves: the open event streams, whether it is stopping, and the HTTP server.
+    private struct Serving {
+        var eventStreams: [ObjectIdentifier: EventStream] = [:]
+        var stopping = false
+        var server: HTTPServer?
+    }
+
+    private let serving = Guarded(Serving())
 
     private init(address: MonitorListenAddress, token: MonitorSessionToken?, connection: Rig) {
         self.address = address
@@ -81,8 +87,8 @@ public final class MonitorWebServer: @unchecked Sendable {
         }
         let bound = MonitorListenAddress(host: address.host, port: http.port)
         let server = MonitorWebServer(address: bound, token: token, connection: rig)
-        box.server = server
-        server.lock.withLock { server.server = http }
+        box.set(server)
+        server.serving.withLock { $0.server = http }
         return server
     }
 
@@ -101,9 +107,22 @@ public final class MonitorWebServer: @unchecked Sendable {
     /// The address to open: with `?token=` beyond loopback. Shown once, to the user who started PauseCam.
     public var tokenURL: String { token.map { url + "?token=\($0.text)" } ?? url }
 
-    /// An engine event for every open event stream.
+    /// The clip saved last: the rig's, or while the rig has none (a new clip records) the one it had before.
+    private func lastClip() -> LastClip? {
+        let current = connection.lastClip()
+        return lastSaved.withLock { remembered in
+            if let current { remembered = current }
+            return remembered
+        }
+    }
+
+    /// An engine event for every open event stream. A saved clip is also looked up at once (off the caller's
+    /// thread, which may be the engine's), so that it stays served when the next clip starts before anyone asked.
     public func publish(_ event: EngineEvent) {
-        let streams = lock.withLock { Array(eventStreams.values) }
+        if case .clipSaved = event {
+            DispatchQueue.global().async { [weak self] in _ = self?.lastClip() }
+        }
+        let streams = serving.withLock { Array($0.eventStreams.values) }
         guard !streams.isEmpty else { return }
         let json = ControlStatusJSON.event(event)
         for stream in streams { stream.send(json) }
@@ -111,16 +130,16 @@ public final class MonitorWebServer: @unchecked Sendable {
 
     /// Ends every stream and stops listening; idempotent.
     public func stop() {
-        let (http, streams): (HTTPServer?, [EventStream]) = lock.withLock {
-            stopping = true
-            defer { server = nil }
-            return (server, Array(eventStreams.values))
+        let (http, streams): (HTTPServer?, [EventStream]) = serving.withLock { serving in
+            serving.stopping = true
+            defer { serving.server = nil }
+            return (serving.server, Array(serving.eventStreams.values))
         }
         streams.forEach { $0.wake() }
         http?.stop()
     }
 
-    private var isStopping: Bool { lock.withLock { stopping } }
+    private var isStopping: Bool { serving.withLock { $0.stopping } }
 
     /// A host for the printed URL: a wildcard address becomes this machine's first non-loopback address.
     static func displayHost(_ address: MonitorListenAddress) -> String {
@@ -135,7 +154,8 @@ public final class MonitorWebServer: @unchecked Sendable {
     // MARK: Answering
 
     private func respond(to request: HTTPRequest) -> HTTPResponse {
-        let policy = MonitorAccessPolicy(loopback: address.isLoopback, port: address.port, token: token)
+        let policy = MonitorAccessPolicy(loopback: address.isLoopback, port: address.port, token: token,
+                                         listenHost: address.urlHost)
         let facts = MonitorAccessPolicy.Request(method: request.method, host: request.header("Host"),
                                                 origin: request.header("Origin"),
                                                 secFetchSite: request.header("Sec-Fetch-Site"),
@@ -146,7 +166,8 @@ public final class MonitorWebServer: @unchecked Sendable {
                                                       ("X-Content-Type-Options", "nosniff")]
         switch policy.verdict(facts) {
         case .refuse(let status, let reason):
-            return .text(status, reason + "\n", headers: extra)
+            // A client that may not use the monitor keeps no connection open here: its place goes to one that may.
+            return .text(status, reason + "\n", headers: extra + [("Connection", "close")])
         case .allow(let setCookie):
             if setCookie, let cookie = policy.cookieHeader() { extra.append(("Set-Cookie", cookie)) }
         }
@@ -198,12 +219,12 @@ public final class MonitorWebServer: @unchecked Sendable {
             guard let picture = connection.pictures?.lensPicture(role) else { return Self.noPicture }
             return HTTPResponse(status: 200, headers: [("Content-Type", "image/jpeg")], body: .bytes(picture.jpeg))
         case .lastThumbnail:
-            guard let path = connection.lastClip()?.thumbnailPath else {
+            guard let path = lastClip()?.thumbnailPath else {
                 return .text(404, "no clip with a thumbnail saved yet in this session\n")
             }
             return Self.file(path, type: "image/jpeg", range: nil)
         case .lastMovie:
-            guard let path = connection.lastClip()?.moviePath else {
+            guard let path = lastClip()?.moviePath else {
                 return .text(404, "no clip saved yet in this session\n")
             }
             return Self.file(path, type: Self.movieType(path), range: request.header("Range"))
@@ -255,17 +276,18 @@ public final class MonitorWebServer: @unchecked Sendable {
         let pictures = connection.pictures
         pictures?.startWatching()
         let stream = EventStream(isStopping: { [weak self] in self?.isStopping ?? true }, onClose: { [weak self] stream in
-            if let self { _ = lock.withLock { self.eventStreams.removeValue(forKey: ObjectIdentifier(stream)) } }
+            if let self { _ = serving.withLock { $0.eventStreams.removeValue(forKey: ObjectIdentifier(stream)) } }
             pictures?.stopWatching()
             viewers.release()
         })
-        lock.withLock { eventStreams[ObjectIdentifier(stream)] = stream }
+        serving.withLock { $0.eventStreams[ObjectIdentifier(stream)] = stream }
         return HTTPResponse(status: 200, headers: [("Content-Type", "text/event-stream")], body: .stream(stream))
     }
 
     private static let noPicture = HTTPResponse.text(503, "no picture yet\n", headers: [("Retry-After", "1")])
+    /// Closes the connection too: a client turned away holds no place the page's other requests need.
     private static let tooManyViewers = HTTPResponse.text(503, "too many viewers (at most \(maximumViewers))\n",
-                                                          headers: [("Retry-After", "5")])
+                                                          headers: [("Retry-After", "5"), ("Connection", "close")])
 
     private static func json(_ status: Int, ok: Bool, message: String) -> HTTPResponse {
         let object: [String: Any] = ["ok": ok, "message": message]
@@ -273,9 +295,12 @@ public final class MonitorWebServer: @unchecked Sendable {
         return HTTPResponse(status: status, headers: [("Content-Type", "application/json")], body: .bytes(Array(data)))
     }
 
-    /// Lets the handler reach the server, which is built after the HTTP server reports its port.
-    /// Unchecked Sendable: a weak reference set once before the server starts, then only read.
-    private final class WeakServer: @unchecked Sendable {
-        weak var server: MonitorWebServer?
+    /// Lets the handler reach the server, which is built after the HTTP server reports its port: a weak reference,
+    /// set once.
+    private final class WeakServer: Sendable {
+        private struct Reference { weak var server: MonitorWebServer? }
+        private let reference = Guarded(Reference())
+        var server: MonitorWebServer? { reference.withLock { $0.server } }
+        func set(_ server: MonitorWebServer) { reference.withLock { $0.server = server } }
     }
 }

@@ -13,7 +13,10 @@ import PauseCamCore
 ///   and is closed; `watch` clients are exempt (they only listen);
 /// - writes never block: a client that does not read its replies or events is closed once `maximumPendingBytes`
 ///   wait for it;
-/// - a client of another user (the kernel's `SO_PEERCRED`) is refused before it is heard.
+/// - a client of another user (the kernel's `SO_PEERCRED`) is refused before it is heard;
+/// - `watch` clients have places of their own (`maximumWatchers`), apart from the clients that send commands
+///   (`maximumClients`): listeners that stay for hours never take the place of a `ctl` that comes and goes, and one
+///   watcher too many is told so and closed.
 ///
 /// Requests are answered by the `answer` closure on one worker queue, in the order they came (it waits for the
 /// serial context like a script step does); its replies come back to the poll loop, which therefore never waits
@@ -26,8 +29,11 @@ public final class ControlServer: Sendable {
     public struct Limits: Sendable {
         /// How long a client may take to send a complete request line.
         public var idleTimeout: Duration = .seconds(10)
-        /// Connections served at once; one more is told so and closed.
+        /// Connections served at once, watchers apart; one more is told so and closed.
         public var maximumClients = 32
+        /// `watch` clients listening at once; one more is told so and closed. Each holds only its socket and the
+        /// events queued for it.
+        public var maximumWatchers = 32
         /// Output waiting for a client that does not read; past it the client is closed.
         public var maximumPendingBytes = 1 << 20
         public init() {}
@@ -179,8 +185,12 @@ public final class ControlServer: Sendable {
                     case .reply(let reply):
                         queue(reply.line, to: client)
                     case .watch(let reply):
-                        queue(reply.line, to: client)
-                        client.watching = true
+                        if clients.count(where: { $0.watching }) >= limits.maximumWatchers {
+                            refuse(client, "refused: \(limits.maximumWatchers) watchers are listening already")
+                        } else {
+                            queue(reply.line, to: client)
+                            client.watching = true
+                        }
                     }
                 }
                 for client in clients where client.watching && !client.closing {
@@ -223,7 +233,7 @@ public final class ControlServer: Sendable {
                 let peer = try SocketCalls.peerUserID(descriptor, path: path)
                 if peer != SocketCalls.userID {
                     refuse(client, "refused: user \(peer) may not control a recording of user \(SocketCalls.userID)")
-                } else if clients.count > limits.maximumClients {
+                } else if clients.count(where: { !$0.watching }) > limits.maximumClients {
                     refuse(client, "refused: \(limits.maximumClients) connections are open already")
                 }
             } catch {

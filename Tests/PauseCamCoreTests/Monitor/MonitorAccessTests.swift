@@ -30,6 +30,16 @@ final class MonitorAccessTests: XCTestCase {
         }
     }
 
+    func testALoopbackAddressOtherThan127001IsAHostNameOfItsOwnMonitor() {
+        let policy = MonitorAccessPolicy(loopback: true, port: 8361, token: nil, listenHost: "127.0.0.2")
+        XCTAssertEqual(Self.status(policy.verdict(.init(method: "GET", host: "127.0.0.2:8361"))), 0)
+        XCTAssertEqual(Self.status(policy.verdict(.init(method: "GET", host: "127.0.0.1:8361"))), 0)
+        XCTAssertEqual(Self.status(policy.verdict(.init(method: "GET", host: "127.0.0.3:8361"))), 421)
+        XCTAssertEqual(Self.status(policy.verdict(.init(method: "GET", host: "127.0.0.2:8360"))), 421)
+        XCTAssertEqual(Self.status(MonitorAccessPolicy(loopback: true, port: 8361, token: nil)
+                                       .verdict(.init(method: "GET", host: "127.0.0.2:8361"))), 421)
+    }
+
     func testBeyondLoopbackEveryRequestNeedsTheTokenAndTheURLTokenSetsTheCookie() {
         let token = MonitorSessionToken(bytes: Array(0..<16))
         XCTAssertEqual(token.text, "000102030405060708090a0b0c0d0e0f")
@@ -41,8 +51,10 @@ final class MonitorAccessTests: XCTestCase {
             (.init(method: "GET", host: host, queryToken: token.text + "0"), .refuse(status: 401, reason: "")),
             (.init(method: "GET", host: host, queryToken: String(token.text.dropLast())), .refuse(status: 401, reason: "")),
             (.init(method: "GET", host: host, queryToken: token.text), .allow(setCookie: true)),
-            (.init(method: "GET", host: host, cookie: "a=b; pausecam_token=\(token.text)"), .allow(setCookie: false)),
-            (.init(method: "GET", host: host, cookie: "pausecam_token=nope"), .refuse(status: 401, reason: "")),
+            (.init(method: "GET", host: host, cookie: "a=b; pausecam_token_8360=\(token.text)"), .allow(setCookie: false)),
+            (.init(method: "GET", host: host, cookie: "pausecam_token_8360=nope"), .refuse(status: 401, reason: "")),
+            (.init(method: "GET", host: host, cookie: "pausecam_token_8361=\(token.text)"), .refuse(status: 401, reason: "")),
+            (.init(method: "GET", host: host, cookie: "pausecam_token=\(token.text)"), .refuse(status: 401, reason: "")),
             (.init(method: "GET", host: host, authorization: "Bearer \(token.text)"), .allow(setCookie: false)),
             (.init(method: "GET", host: host, authorization: "Basic \(token.text)"), .refuse(status: 401, reason: "")),
             (.init(method: "POST", host: host, origin: "http://\(host)", authorization: "Bearer \(token.text)"),
@@ -54,6 +66,7 @@ final class MonitorAccessTests: XCTestCase {
             XCTAssertEqual(Self.status(policy.verdict(request)), Self.status(expected), "row \(index)")
         }
         let cookie = policy.cookieHeader() ?? ""
+        XCTAssertTrue(cookie.hasPrefix("pausecam_token_8360=\(token.text);"), cookie)
         XCTAssertTrue(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"), cookie)
         if case .refuse(_, let reason) = policy.verdict(.init(method: "GET", host: host)) {
             XCTAssertFalse(reason.contains(token.text))

@@ -179,7 +179,7 @@ final class MonitorWebServerTests: XCTestCase {
         XCTAssertEqual(first.code, 200)
         let cookieLine = first.headers.split(separator: "\n").first { $0.hasPrefix("set-cookie:") }.map(String.init) ?? ""
         XCTAssertTrue(cookieLine.contains("httponly") && cookieLine.contains("samesite=strict"), first.headers)
-        XCTAssertEqual(try curl(["-H", "Cookie: pausecam_token=\(token.text)", "/status.json"]).text, Self.statusLine)
+        XCTAssertEqual(try curl(["-H", "Cookie: pausecam_token_\(server.address.port)=\(token.text)", "/status.json"]).text, Self.statusLine)
         XCTAssertEqual(try curl(["-H", "Authorization: Bearer \(token.text)", "/status.json"]).code, 200)
         XCTAssertEqual(try curl(["-H", "Authorization: Bearer \(token.text)", "--data-binary", "stop", "/command"]).code,
                        403, "the token does not replace the Origin check")
@@ -287,6 +287,100 @@ final class MonitorWebServerTests: XCTestCase {
         XCTAssertEqual(try curl(["/status.json"]).code, 200)
     }
 
+    // MARK: Many clients
+
+    /// 66 connections without the token from three addresses trickle their headers; a client with the token, from a
+    /// fourth address, is served all the same; a complete request without the token is refused and closed.
+    func testTricklingClientsWithoutTheTokenLeaveRoomForTheToken() throws {
+        var generator = SystemRandomNumberGenerator()
+        let token = MonitorSessionToken(using: &generator)
+        try start(pictures: false, token: token)
+        var slow: [RawConnection] = []
+        defer { slow.forEach { $0.close() } }
+        for source in ["127.0.0.2", "127.0.0.3", "127.0.0.4"] {
+            for _ in 0..<22 {
+                let connection = try RawConnection(port: server!.address.port, receiveBuffer: 65536, from: source)
+                try connection.send("GET /status.json HTTP/1.1\r\nHost: \(host)\r\nX-Slow: ")
+                slow.append(connection)
+            }
+        }
+        let trickling = Flag()
+        let trickleDone = DispatchGroup()
+        let trickled = slow
+        DispatchQueue.global().async(group: trickleDone) {
+            while trickling.isSet {
+                for connection in trickled { try? connection.send("z") }
+                Thread.sleep(forTimeInterval: 1)
+            }
+        }
+        defer {
+            trickling.clear()
+            trickleDone.wait()
+        }
+        for attempt in 0..<5 {
+            let answer = try curl(["--interface", "127.0.0.5", "-H", "Authorization: Bearer \(token.text)", "/status.json"])
+            XCTAssertEqual(answer.code, 200, "request \(attempt) with the token beside 66 trickling connections")
+        }
+        let refused = try curl(["--interface", "127.0.0.2", "/status.json"])
+        XCTAssertEqual(refused.code, 401)
+        XCTAssertTrue(refused.headers.contains("connection: close"), refused.headers)
+    }
+
+    /// 100 clients open the event stream: 16 get it, the other 84 (at once) are refused and closed, and the page's
+    /// other requests are still answered.
+    func testAHundredEventClientsLeaveRoomForTheStatus() throws {
+        try start(pictures: false)
+        var clients: [RawConnection] = []
+        defer { clients.forEach { $0.close() } }
+        for index in 0..<MonitorWebServer.maximumViewers {
+            let client = try RawConnection(port: server!.address.port, receiveBuffer: 65536)
+            try client.send("GET /events HTTP/1.1\r\nHost: \(host)\r\n\r\n")
+            XCTAssertTrue(String(decoding: client.readSome(seconds: 10) ?? [], as: UTF8.self).contains("200 OK"),
+                          "stream \(index) opened")
+            clients.append(client)
+        }
+        for _ in MonitorWebServer.maximumViewers..<100 {
+            guard let client = try? RawConnection(port: server!.address.port, receiveBuffer: 65536) else { continue }
+            try? client.send("GET /events HTTP/1.1\r\nHost: \(host)\r\n\r\n")
+            clients.append(client)
+        }
+        // Each has its answer (the stream's head, or 503) or was turned away before the next request goes.
+        for client in clients.dropFirst(MonitorWebServer.maximumViewers) { _ = client.readSome(seconds: 10) }
+        for attempt in 0..<3 {
+            XCTAssertEqual(try curl(["/status.json"]).code, 200, "status \(attempt) beside 100 event clients")
+        }
+        let refused = try curl(["/events"])
+        XCTAssertEqual(refused.code, 503)
+        XCTAssertTrue(refused.headers.contains("connection: close"), refused.headers)
+    }
+
+    /// The token's cookie is named after the port, so two monitors on one host keep one cookie each.
+    func testTwoTokenMonitorsOnOneHostKeepTheirOwnCookies() throws {
+        var generator = SystemRandomNumberGenerator()
+        let first = try start(pictures: false, token: MonitorSessionToken(using: &generator))
+        let firstBase = base
+        let secondToken = MonitorSessionToken(using: &generator)
+        let second = try MonitorWebServer.start(
+            MonitorWebServer.Rig(rig: Self.rig, status: { Self.statusLine }, command: { _ in .error("no") }, pictures: nil),
+            on: MonitorListenAddress(host: "127.0.0.1", port: 0), token: secondToken)
+        defer { second.stop() }
+        func cookie(_ server: MonitorWebServer, _ token: MonitorSessionToken) throws -> String {
+            base = "http://127.0.0.1:\(server.address.port)"
+            let answer = try curl(["/?token=\(token.text)"])
+            XCTAssertEqual(answer.code, 200)
+            return answer.headers.split(separator: "\n").first { $0.hasPrefix("set-cookie:") }.map(String.init) ?? ""
+        }
+        let firstCookie = try cookie(first, first.token!)
+        let secondCookie = try cookie(second, secondToken)
+        XCTAssertTrue(firstCookie.hasPrefix("set-cookie: pausecam_token_\(first.address.port)="), firstCookie)
+        XCTAssertTrue(secondCookie.hasPrefix("set-cookie: pausecam_token_\(second.address.port)="), secondCookie)
+        base = "http://127.0.0.1:\(second.address.port)"
+        XCTAssertEqual(try curl(["-H", "Cookie: pausecam_token_\(second.address.port)=\(secondToken.text)", "/status.json"]).code, 200)
+        XCTAssertEqual(try curl(["-H", "Cookie: pausecam_token_\(first.address.port)=\(secondToken.text)", "/status.json"]).code,
+                       401, "another port's cookie is not ours")
+        base = firstBase
+    }
+
     func testTheRigKeyWebListenIsDecodedAndAWrongOneNamesItsPlace() throws {
         let rig = try RigLoader.load(text: "name: A\nlenses:\n  main: {zoom: 1, virtual: {color: \"#ff0000\"}}\nweb: {listen: \"0.0.0.0:8370\"}\n",
                                      file: "a.yaml")
@@ -390,14 +484,33 @@ final class MonitorWebServerTests: XCTestCase {
         }
     }
 
-    /// A raw TCP client with a small receive buffer that the test never reads: a viewer on a stalled network.
-    final class RawConnection {
+    /// A flag one thread clears and another polls.
+    final class Flag: Sendable {
+        private let value = Guarded(true)
+        var isSet: Bool { value.withLock { $0 } }
+        func clear() { value.withLock { $0 = false } }
+    }
+
+    /// A raw TCP client with a small receive buffer that the test never reads: a viewer on a stalled network; or,
+    /// from another loopback address (`source`), a client that sends its request a piece at a time.
+    final class RawConnection: @unchecked Sendable {  // one thread sends while another closes; they share only the descriptor
         let descriptor: Int32
 
-        init(port: Int, receiveBuffer: Int32) throws {
+        init(port: Int, receiveBuffer: Int32, from source: String? = nil) throws {
             descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             var size = receiveBuffer
             setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+            if let source {
+                var local = sockaddr_in()
+                local.sin_family = sa_family_t(AF_INET)
+                local.sin_addr.s_addr = inet_addr(source)
+                let bound = withUnsafePointer(to: &local) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                    }
+                }
+                guard bound == 0 else { throw Errno(rawValue: errno) }
+            }
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
             address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -415,6 +528,15 @@ final class MonitorWebServerTests: XCTestCase {
             guard Glibc.send(descriptor, bytes, bytes.count, Int32(MSG_NOSIGNAL)) == bytes.count else {
                 throw Errno(rawValue: errno)
             }
+        }
+
+        /// Waits up to `seconds` for bytes or the end of the connection; the bytes (empty at the end), or nil.
+        func readSome(seconds: Double) -> [UInt8]? {
+            var descriptors = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)]
+            guard poll(&descriptors, 1, Int32(seconds * 1000)) > 0 else { return nil }
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            return count > 0 ? Array(chunk[..<count]) : []
         }
 
         func close() { _ = Glibc.close(descriptor) }

@@ -1,0 +1,24 @@
+import Foundation
+import PauseCamCore
+import XCTest
+
+/// The page, script and style sheet the monitor serves are exactly the files in `Sources/PauseCamCore/Monitor/Page`,
+/// which a web developer edits as any web page's.
+final class MonitorPageTests: XCTestCase {
+    private func pageFile(_ name: String) throws -> String {
+        let tests = URL(fileURLWithPath: #filePath)
+        let root = tests.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        return try String(contentsOf: root.appendingPathComponent("Sources/PauseCamCore/Monitor/Page/\(name)"),
+                          encoding: .utf8)
+    }
+
+    func testTheServedPageScriptAndStyleAreTheFilesInPage() throws {
+        XCTAssertEqual(MonitorPage.html, try pageFile("index.html"))
+        XCTAssertEqual(MonitorPage.script, try pageFile("app.js"))
+        XCTAssertEqual(MonitorPage.styleSheet, try pageFile("app.css"))
+        XCTAssertTrue(MonitorPage.html.contains(#"<script src="/app.js"></script>"#))
+        XCTAssertTrue(MonitorPage.html.contains(#"<link rel="stylesheet" href="/app.css">"#))
+        XCTAssertTrue(MonitorPage.script.hasPrefix("\"use strict\";"))
+    }
+}
