@@ -39,6 +39,13 @@ static inline struct MHD_Daemon *pausecam_mhd_start(unsigned int flags, const st
                             MHD_OPTION_END);
 }
 
+/// Ends both directions of a connection's socket without closing it (libmicrohttpd owns the descriptor). In the
+/// shim because Swift's sight of `SHUT_RDWR` depends on which module Clang credits with <sys/socket.h>.
+/// The corresponding C function is `shutdown`.
+static inline int pausecam_shutdown_both(int socket) {
+    return shutdown(socket, SHUT_RDWR);
+}
+
 /// The connection's socket; -1 when unknown. The corresponding C function is `MHD_get_connection_info` with
 /// `MHD_CONNECTION_INFO_CONNECTION_FD`.
 static inline int pausecam_mhd_connection_socket(struct MHD_Connection *connection) {

@@ -4,4 +4,14 @@
 #define PAUSECAM_CMOSQUITTO_SHIM_H
 #include <mosquitto.h>
 #include <mqtt_protocol.h>
+#include <sys/socket.h>
+
+/// Ends both directions of the client's TCP connection without an MQTT goodbye (libmosquitto keeps the descriptor
+/// and sees the end). Here rather than in Swift because `SHUT_RDWR` comes from an anonymous enum that Clang may
+/// attribute to whichever module included <sys/socket.h> first, so Swift found it in one build and not the next.
+/// The corresponding C functions are `mosquitto_socket` and `shutdown`.
+static inline int pausecam_mosquitto_cut_connection(struct mosquitto *client) {
+    int socket = mosquitto_socket(client);
+    return socket < 0 ? -1 : shutdown(socket, SHUT_RDWR);
+}
 #endif

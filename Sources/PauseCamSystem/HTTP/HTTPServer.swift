@@ -213,7 +213,7 @@ private final class ServerContext: Sendable {
     /// Ends both directions of a connection's socket without closing it (libmicrohttpd owns the descriptor and
     /// closes it once it sees the end). The corresponding C function is `shutdown`.
     private static func cut(_ socket: Int32) {
-        _ = shutdown(socket, Int32(SHUT_RDWR))
+        _ = pausecam_shutdown_both(socket)
     }
 }
 

@@ -170,8 +170,7 @@ public final class MQTTClient: @unchecked Sendable {
     /// Cuts the TCP connection under libmosquitto without an MQTT goodbye, as a crash or a pulled cable would: the
     /// broker publishes the will, and the client reconnects. For tests of the broker's side.
     func dropConnectionWithoutGoodbye() {
-        let socket = mosquitto_socket(handle)
-        if socket >= 0 { _ = Glibc.shutdown(socket, Int32(SHUT_RDWR)) }
+        _ = pausecam_mosquitto_cut_connection(handle)
     }
 
     // MARK: - Callbacks (libmosquitto's network thread)

@@ -45,9 +45,12 @@ final class ScriptedMQTTBroker: @unchecked Sendable {
 
     /// Stops accepting and closes every connection.
     func close() {
-        shutdown(listener, Int32(SHUT_RDWR))
+        // SHUT_RDWR is 2 on Linux. Named here because this test module also imports C modules whose shims include
+        // <sys/socket.h>, and Clang credits its anonymous enum to one of them or to Glibc depending on build order.
+        let bothDirections: Int32 = 2
+        shutdown(listener, bothDirections)
         lock.withLock {
-            connections.forEach { shutdown($0, Int32(SHUT_RDWR)) }
+            connections.forEach { shutdown($0, bothDirections) }
         }
     }
 
