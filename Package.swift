@@ -42,13 +42,19 @@ let package = Package(
                           dependencies: ["PauseCamCore", "PauseCamVirtual", "PauseCamSystem", "PauseCamShell"]),
 
         .executableTarget(name: "PauseCamBench",
-                          dependencies: ["PauseCamCore", "PauseCamVirtual", "PauseCamSystem"]),
+                          dependencies: ["PauseCamCore", "PauseCamVirtual", "PauseCamSystem", "PauseCamTestSupport"]),
+
+        // Outside programs the tests and the bench start (a Mosquitto broker on loopback), and the tests' XCTest
+        // face of them (skips that name the missing package). No product depends on either.
+        .target(name: "PauseCamTestSupport", dependencies: []),
+        .target(name: "PauseCamTestHelpers", dependencies: ["PauseCamTestSupport"]),
 
         .testTarget(name: "PauseCamCoreTests", dependencies: ["PauseCamCore", "PauseCamVirtual"]),
         .testTarget(name: "PauseCamShellTests", dependencies: ["PauseCamCore", "PauseCamShell"]),
-        .testTarget(name: "PauseCamSystemTests", dependencies: ["PauseCamCore", "PauseCamSystem", "PauseCamVirtual"],
+        .testTarget(name: "PauseCamSystemTests", dependencies: ["PauseCamCore", "PauseCamSystem", "PauseCamVirtual",
+                                                                "PauseCamTestHelpers"],
                     exclude: ["BrokenRigs", "umockdev"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["PauseCamCore"], exclude: ["Rigs", "Snapshots", "Browser", "FCPXML"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["PauseCamCore", "PauseCamTestHelpers"], exclude: ["Rigs", "Snapshots", "Browser", "FCPXML"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 import Foundation
 import PauseCamCore
+import PauseCamTestSupport
 
 /// A group of three members on this machine (bench/README.md, "Groups"): a throw-away Mosquitto broker on loopback
 /// and three `pausecam shell` processes of the release binary with virtual-lens rigs on the real clock
@@ -25,8 +26,8 @@ enum GroupBench {
             print("group skipped: no pausecam beside this PauseCamBench (swift build -c release --product pausecam)")
             return nil
         }
-        guard FileManager.default.isExecutableFile(atPath: BenchBroker.program) else {
-            print("group skipped: \(BenchBroker.program) is not installed (Debian package mosquitto)")
+        guard FileManager.default.isExecutableFile(atPath: MosquittoProcess.program) else {
+            print("group skipped: \(MosquittoProcess.program) is not installed (Debian package mosquitto)")
             return nil
         }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pausecam-bench-group-\(getpid())")
@@ -35,7 +36,7 @@ enum GroupBench {
         var results: [String: Any] = [:]
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            let broker = try BenchBroker()
+            let broker = try MosquittoProcess(folderName: "pausecam-bench-mosquitto-\(getpid())")
             defer { broker.stop() }
             let takes = Take(pausecam: pausecam, broker: broker, folder: folder)
 
@@ -125,7 +126,7 @@ enum GroupBench {
     /// One clip recorded by three members of a group.
     struct Take {
         var pausecam: URL
-        var broker: BenchBroker
+        var broker: MosquittoProcess
         var folder: URL
 
         /// Starts the three members (with `lead` ms, or the rig's default), sends `boundaries` — through

@@ -1,4 +1,5 @@
 import Foundation
+import PauseCamTestHelpers
 import XCTest
 
 /// `ctl --group` reads the broker's messages as a member does: a status the group's decoder refuses — over 4 KiB,

@@ -1,5 +1,6 @@
 import Foundation
 import PauseCamCore
+import PauseCamTestHelpers
 import XCTest
 
 /// Three members of one group on this machine (virtual lenses, the real clock, a real Mosquitto broker on

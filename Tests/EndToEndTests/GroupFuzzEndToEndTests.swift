@@ -1,5 +1,6 @@
 import Foundation
 import PauseCamCore
+import PauseCamTestHelpers
 import XCTest
 
 /// Random and extreme JSON on a recording member's group topics — wrong types, numbers at and past the `Int64` and

@@ -1,5 +1,6 @@
 import Foundation
 import PauseCamCore
+import PauseCamTestHelpers
 import XCTest
 
 /// What anyone who can publish to the group's broker sends a recording member: times and numbers far out of range.

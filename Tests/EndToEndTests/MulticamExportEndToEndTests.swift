@@ -1,5 +1,6 @@
 import Foundation
 import PauseCamCore
+import PauseCamTestHelpers
 import XCTest
 
 /// `pausecam export --multicam` on the clips of real group members (virtual lenses, a real Mosquitto broker on

@@ -1,4 +1,5 @@
 import Foundation
+import PauseCamTestHelpers
 import XCTest
 import PauseCamCore
 @testable import PauseCamSystem

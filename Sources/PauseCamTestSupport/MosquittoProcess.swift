@@ -1,65 +1,62 @@
 import Foundation
-import XCTest
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// A real Mosquitto broker for one test, on loopback: a throw-away folder with its config (one listener on
-/// 127.0.0.1 and a port the kernel picked, persistence off, optionally a password file made by `mosquitto_passwd`),
-/// started as `/usr/sbin/mosquitto -c CONF` and ready once it accepts a TCP connection. It can be stopped (SIGTERM)
-/// and started again on the same port, as a broker that restarts under its clients. Skips the test when Mosquitto is
-/// not installed (Debian package `mosquitto`, which `scripts/install-deps` installs).
-final class MosquittoBroker {
-    static let program = "/usr/sbin/mosquitto"
-    static let passwordTool = "/usr/bin/mosquitto_passwd"
+/// A throw-away Mosquitto broker on loopback, for the tests and the group benchmark: its own folder and config (one
+/// listener on 127.0.0.1 on a port the kernel picked, persistence off, anonymous clients allowed unless a password
+/// file is given, optionally a TLS listener), started as `/usr/sbin/mosquitto -c CONF` and ready once it accepts a
+/// TCP connection. It can be stopped (SIGTERM) and started again on the same port, as a broker that restarts under
+/// its clients. Debian package `mosquitto` (`scripts/install-deps` installs it).
+public final class MosquittoProcess {
+    public static let program = "/usr/sbin/mosquitto"
+    public static let passwordTool = "/usr/bin/mosquitto_passwd"
 
-    /// The user name and password the broker accepts, when it was made with credentials.
-    struct Credentials {
-        var username: String
-        var password: String
+    /// The PEM files of a TLS listener.
+    public struct TLSFiles: Sendable {
+        public var caFile: String
+        public var certificateFile: String
+        public var keyFile: String
+
+        public init(caFile: String, certificateFile: String, keyFile: String) {
+            self.caFile = caFile
+            self.certificateFile = certificateFile
+            self.keyFile = keyFile
+        }
     }
 
-    /// The PEM files of a TLS listener (`openssl` makes them in `makeTestAuthority`).
-    struct TLSFiles {
-        var caFile: String
-        var certificateFile: String
-        var keyFile: String
+    /// Why a broker did not come up, in the broker's or the kernel's words.
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
     }
 
-    private(set) var port: Int = 0
-    let folder: URL
-    let tls: TLSFiles?
+    public private(set) var port = 0
+    public let folder: URL
+    public let tls: TLSFiles?
     private var process: Process?
 
-    var url: String { "\(tls == nil ? "mqtt" : "mqtts")://127.0.0.1:\(port)" }
-    var log: String { (try? String(contentsOf: folder.appendingPathComponent("mosquitto.log"), encoding: .utf8)) ?? "" }
+    public var isInstalled: Bool { Self.isInstalled }
+    public static var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: program) }
 
-    /// Makes the folder and config and starts the broker. With `credentials`, anonymous clients are refused.
-    init(credentials: Credentials? = nil, tls: TLSFiles? = nil) throws {
+    public var url: String { "\(tls == nil ? "mqtt" : "mqtts")://127.0.0.1:\(port)" }
+    public var log: String {
+        (try? String(contentsOf: folder.appendingPathComponent("mosquitto.log"), encoding: .utf8)) ?? ""
+    }
+
+    /// Makes the folder and config and starts the broker. With a `passwordFile` (made by `mosquitto_passwd`),
+    /// anonymous clients are refused. Throws `Failure` when it does not come up: five ports are tried, since
+    /// another process may take a port between the probe and the broker's bind.
+    public init(folderName: String, passwordFile: String? = nil, tls: TLSFiles? = nil) throws {
         self.tls = tls
-        guard FileManager.default.isExecutableFile(atPath: Self.program) else {
-            throw XCTSkip("\(Self.program) is not installed (Debian package mosquitto)")
-        }
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("pausecam-mosquitto-\(UUID().uuidString)")
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent(folderName)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        var passwordFile: String?
-        if let credentials {
-            guard FileManager.default.isExecutableFile(atPath: Self.passwordTool) else {
-                throw XCTSkip("\(Self.passwordTool) is not installed (Debian package mosquitto)")
-            }
-            let path = folder.appendingPathComponent("passwords").path
-            try Self.run(Self.passwordTool, ["-c", "-b", path, credentials.username, credentials.password])
-            passwordFile = path
-        }
-        // A port another process takes between our probe and the broker's bind makes the broker exit: try another.
         var lastFailure = ""
         for _ in 0..<5 {
             port = try Self.freeLoopbackPort()
             try writeConfig(passwordFile: passwordFile)
             if let failure = try launch() { lastFailure = failure } else { return }
         }
-        throw NSError(domain: "MosquittoBroker", code: 1,
-                      userInfo: [NSLocalizedDescriptionKey: "mosquitto did not start: \(lastFailure)"])
+        throw Failure(description: "mosquitto did not start on 127.0.0.1: \(lastFailure)")
     }
 
     deinit {
@@ -68,7 +65,7 @@ final class MosquittoBroker {
     }
 
     /// Starts the broker again on the same port after `stop()`, and waits until it accepts connections.
-    func start() throws {
+    public func start() throws {
         precondition(process == nil, "the broker is running")
         // The old listener's port is free once its process is gone (Mosquitto binds with SO_REUSEADDR); a bind that
         // still fails is retried a few times rather than guessed around.
@@ -76,12 +73,11 @@ final class MosquittoBroker {
         for _ in 0..<5 {
             if let failure = try launch() { lastFailure = failure } else { return }
         }
-        throw NSError(domain: "MosquittoBroker", code: 2,
-                      userInfo: [NSLocalizedDescriptionKey: "mosquitto did not start again: \(lastFailure)"])
+        throw Failure(description: "mosquitto did not start again: \(lastFailure)")
     }
 
     /// Stops the broker with SIGTERM and waits for it to exit; its clients see their connections close.
-    func stop() {
+    public func stop() {
         guard let process else { return }
         self.process = nil
         if process.isRunning { kill(process.processIdentifier, SIGTERM) }
@@ -142,9 +138,9 @@ final class MosquittoBroker {
     }
 
     /// A port on 127.0.0.1 that nothing is bound to right now: the kernel's choice for port 0.
-    private static func freeLoopbackPort() throws -> Int {
+    public static func freeLoopbackPort() throws -> Int {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+        guard socket >= 0 else { throw Failure(description: "socket(): \(String(cString: strerror(errno)))") }
         defer { close(socket) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -156,12 +152,12 @@ final class MosquittoBroker {
                 bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0
             }
         }
-        guard bound else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+        guard bound else { throw Failure(description: "no free port on 127.0.0.1: \(String(cString: strerror(errno)))") }
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
     /// Whether something accepts a TCP connection on 127.0.0.1:`port` now.
-    static func accepts(port: Int) -> Bool {
+    public static func accepts(port: Int) -> Bool {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { return false }
         defer { close(socket) }
@@ -176,26 +172,8 @@ final class MosquittoBroker {
         }
     }
 
-    /// A throw-away certificate authority in `folder` and a server certificate it signed for 127.0.0.1 (the name a
-    /// client checks), made with `openssl` (Debian package `openssl`); skips the test without it.
-    static func makeTestAuthority(in folder: URL) throws -> TLSFiles {
-        let openssl = "/usr/bin/openssl"
-        guard FileManager.default.isExecutableFile(atPath: openssl) else {
-            throw XCTSkip("\(openssl) is not installed (Debian package openssl)")
-        }
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
-        try "subjectAltName=IP:127.0.0.1\n".write(toFile: path("server.ext"), atomically: true, encoding: .utf8)
-        try run(openssl, ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", path("ca.key"), "-out",
-                          path("ca.crt"), "-days", "2", "-subj", "/CN=PauseCam test authority"])
-        try run(openssl, ["req", "-newkey", "rsa:2048", "-nodes", "-keyout", path("server.key"), "-out",
-                          path("server.csr"), "-subj", "/CN=127.0.0.1"])
-        try run(openssl, ["x509", "-req", "-in", path("server.csr"), "-CA", path("ca.crt"), "-CAkey", path("ca.key"),
-                          "-CAcreateserial", "-out", path("server.crt"), "-days", "2", "-extfile", path("server.ext")])
-        return TLSFiles(caFile: path("ca.crt"), certificateFile: path("server.crt"), keyFile: path("server.key"))
-    }
-
-    private static func run(_ program: String, _ arguments: [String]) throws {
+    /// Runs a helper program (`mosquitto_passwd`, `openssl`) to its end; throws with its output when it fails.
+    public static func run(_ program: String, _ arguments: [String]) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: program)
         process.arguments = arguments
@@ -206,8 +184,7 @@ final class MosquittoBroker {
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw NSError(domain: "MosquittoBroker", code: Int(process.terminationStatus),
-                          userInfo: [NSLocalizedDescriptionKey: "\(program) failed: \(text)"])
+            throw Failure(description: "\(program) failed (exit \(process.terminationStatus)): \(text)")
         }
     }
 }

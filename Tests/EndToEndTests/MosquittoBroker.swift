@@ -1,1 +1,0 @@
-../PauseCamSystemTests/MQTT/MosquittoBroker.swift
