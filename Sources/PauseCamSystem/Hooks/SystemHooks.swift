@@ -27,6 +27,8 @@ public protocol SystemHooks: Sendable {
     func didDecodeJPEG()
     /// A `CanvasScaler` allocated a new canvas frame (a recording reuses a few).
     func didAllocateCanvas()
+    /// The monitor's worker (`MonitorFeed`) began a round of making pictures (none runs while nobody watches).
+    func didRunMonitorRound()
 }
 
 extension SystemHooks {
@@ -38,6 +40,7 @@ extension SystemHooks {
     public func didReachFinishStep(_ step: InPlaceFinishStep) {}
     public func didDecodeJPEG() {}
     public func didAllocateCanvas() {}
+    public func didRunMonitorRound() {}
 }
 
 /// The steps of `InPlaceMovieFinisher`, in order; after each the file on disk is a playable movie.

@@ -48,11 +48,12 @@ public final class MonitorFeed: MonitorTap, MonitorPictures {
     private let roundQueued = Atomic<Bool>(false)
     private let worker = DispatchQueue(label: "pausecam.monitor")
     private let maker = Guarded(MonitorPictureMaker())
-    /// Worker rounds run so far (for tests: none while nobody watches).
-    private let roundCount = Atomic<Int>(0)
+    private let hooks: (any SystemHooks)?
 
-    /// A feed that shows `programLens` (the rig's default lens) until told otherwise.
-    public init(programLens: String = "") {
+    /// A feed that shows `programLens` (the rig's default lens) until told otherwise; `hooks` is told of each
+    /// worker round.
+    public init(programLens: String = "", hooks: (any SystemHooks)? = nil) {
+        self.hooks = hooks
         shared.withLock { $0.programLens = programLens }
     }
 
@@ -166,9 +167,6 @@ public final class MonitorFeed: MonitorTap, MonitorPictures {
     /// Viewers waiting in `programPicture` now (tests: a viewer is waiting before the test acts).
     var waitingViewers: Int { shared.withLock { $0.waiters.count } }
 
-    /// Worker rounds run so far.
-    var rounds: Int { roundCount.load(ordering: .relaxed) }
-
     /// Pictures the worker failed to make, and the last failure's text.
     var failures: (count: Int, last: String?) { maker.withLock { ($0.failures, $0.lastFailure) } }
 
@@ -185,7 +183,7 @@ public final class MonitorFeed: MonitorTap, MonitorPictures {
     /// next picture a viewer gets shows the new program.
     private func makePictures() {
         roundQueued.store(false, ordering: .sequentiallyConsistent)
-        roundCount.add(1, ordering: .relaxed)
+        hooks?.didRunMonitorRound()
         let taken = shared.withLock { state -> (frames: [String: VideoFrame], lens: String, zoom: Double, generation: UInt64)? in
             guard state.watchers > 0, !state.closed else { return nil }
             return (state.newest, state.programLens, state.digitalZoom, state.generation)

@@ -16,7 +16,7 @@ final class MonitorFeedTests: XCTestCase {
         XCTAssertTrue(engine.runner.perform(.wait(.seconds(1))).ok)
         engine.feed.offer(Self.solidFrame(lens: "main", color: "#20c040", width: 64, height: 36, pts: .seconds(2)))
         engine.feed.waitForWorker()
-        XCTAssertEqual(engine.feed.rounds, 0, "the worker ran while nobody watched")
+        XCTAssertEqual(engine.counter.monitorRounds, 0, "the worker ran while nobody watched")
         XCTAssertNil(engine.feed.programPicture(after: 0, timeoutSeconds: 0))
         XCTAssertNil(engine.feed.lensPicture("main"))
         engine.stop()
@@ -186,12 +186,14 @@ final class MonitorFeedTests: XCTestCase {
 
     /// The engine on the virtual rig (three 320×180 lenses, default main) and the simulated clock, with a feed.
     struct Engine {
-        let feed = MonitorFeed(programLens: "main")
+        let counter = CanvasCounter()
+        let feed: MonitorFeed
         let serialContext = SimulatedSerialContext()
         let controller: RigController
         let runner: ScriptRunner
 
         init() {
+            feed = MonitorFeed(programLens: "main", hooks: counter)
             let lenses = ["wide", "main", "tele"].map { name in
                 Rig.Lens(name: name, source: .virtual(color: RGBColor(hex: MonitorFeedTests.colors[name]!)!),
                          width: 320, height: 180, rate: FrameRate(30))
