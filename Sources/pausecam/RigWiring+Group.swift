@@ -49,6 +49,8 @@ extension RigWiring {
             },
             execute: { application in
                 serialContext.schedule(at: application.captureTime) {
+                    // A member that left (the session ends) applies nothing more, even what was already scheduled.
+                    guard let member = bound.value.group, !member.hasStopped else { return }
                     _ = bound.value.execute(application.command, at: application.captureTime,
                                             from: .group(host: application.from))
                 }

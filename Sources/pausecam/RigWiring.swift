@@ -235,9 +235,15 @@ final class RigWiring: @unchecked Sendable {
         }
     }
 
-    /// Stops the watcher and the devices, then the monitor's worker (anyone still waiting for a picture returns).
+    /// Leaves the group, stops the watcher and the devices, then the monitor's worker (anyone still waiting for a
+    /// picture returns). A clip that a group command started after the session's last stop is finished first.
     func stop() {
-        group?.stop()
+        if let group {
+            group.stop()
+            let controller = self.controller
+            let state = serialContext.perform { controller.status.state }
+            if state != .idle { runner.finishClip() }
+        }
         watcher.withLock { $0?.stop() }
         soundWatcher.withLock { $0?.stop() }
         let controller = self.controller

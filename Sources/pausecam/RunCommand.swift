@@ -86,10 +86,6 @@ enum RunCommand {
         default:
             break
         }
-        // A group's commands take effect group.lead after they were sent: let the script's last ones land here too.
-        if let group = wiring.group {
-            serialContext.advance(until: serialContext.clock.now() + group.settings.lead + .milliseconds(500))
-        }
         let earlier = controller.clipsBeingSaved.map { ($0 as NSString).lastPathComponent }
         if !earlier.isEmpty {
             progressSlot.drawer?.clear()

@@ -4,6 +4,11 @@
 /// shared clock, mapped onto this machine's capture clock and snapped to the group's frame grid, so every member's
 /// boundaries fall on the same slot index.
 ///
+/// A command given here is handed to `execute` as soon as it is published, for its slot: the member never waits
+/// for the broker to send its own command back (a slow or silent broker cannot delay or lose it here), and it
+/// ignores that copy when it comes. What another publisher claims about this member's name or numbers therefore
+/// never decides what this member does with its own commands.
+///
 /// Time comes in as values (`ClockReading`, `ClockSynchronisation`) from closures the composition root gives; the
 /// member reads no clock and opens nothing. It applies a command through `execute`, on the thread that delivered
 /// it (the bus's), with the capture time to apply it at: the owner hops onto its serial context and runs the
@@ -81,7 +86,11 @@ public final class GroupMember: Sendable {
         var connected = false
         var connections = 0
         var refusal: String?
+        /// This member's own sequence numbers are `firstSeq..<nextSeq`.
+        let firstSeq: UInt64
         var nextSeq: UInt64
+        /// The latest capture time at which a command given here was handed to `execute`.
+        var ownCommandsLandBy: MediaTime?
         var status = LocalStatus()
         var health: ClockHealth = .ok
         var stopped = false
@@ -128,7 +137,7 @@ public final class GroupMember: Sendable {
         _ = mapping.update(reading)
         let anchor = Self.phaseAnchor(mapping, grid)
         let firstSeq = Self.firstSequenceNumber(realtimeNanoseconds: reading.realtimeNanoseconds)
-        state = Guarded(State(mapping: mapping, phaseAnchor: anchor, nextSeq: firstSeq))
+        state = Guarded(State(mapping: mapping, phaseAnchor: anchor, firstSeq: firstSeq, nextSeq: firstSeq))
     }
 
     /// The capture time of the group grid's slot 0: the anchor to give the output clock (`OutputClock.phaseAnchor`)
@@ -149,6 +158,15 @@ public final class GroupMember: Sendable {
 
     /// Why this member was refused at join, if it was.
     public var refusal: String? { state.withLock { $0.refusal } }
+
+    /// True once `stop()` began: the member applies nothing more, so an application already scheduled by its owner
+    /// should not run either.
+    public var hasStopped: Bool { state.withLock { $0.stopped } }
+
+    /// The capture time by which every command given on this member has been handed to `execute` for its slot
+    /// (`nil`: none was given). A session that ends lets them land first: they wait for their slot here, at most the
+    /// group's lead, never for the broker.
+    public var ownCommandsLandBy: MediaTime? { state.withLock { $0.ownCommandsLandBy } }
 
     /// Connects to the broker (the bus reconnects by itself after a loss); the will marks this member offline.
     public func start() throws {
@@ -175,9 +193,9 @@ public final class GroupMember: Sendable {
     }
 
     /// Publishes a recording command given on this member to the whole group, to take effect `settings.lead` from
-    /// now on the group's next slot; returns the message. The command applies here when it comes back from the
-    /// broker, like everyone else's. When it cannot be published (the broker is away) it applies here at once, and
-    /// `notify` says so.
+    /// now on the group's next slot; returns the message. The command is handed to `execute` here at once, for that
+    /// slot, as every other member applies it when it arrives. When it cannot be published (the broker is away) it
+    /// applies here at once, and `notify` says so.
     @discardableResult
     public func send(_ command: Command) throws(SendError) -> GroupCommandMessage {
         guard GroupMessageDecoder.isGroupCommand(command) else { throw .notGroupCommand(command.word) }
@@ -205,7 +223,11 @@ public final class GroupMember: Sendable {
         } catch {
             problem = problem ?? "publishing failed: \(error)"
         }
-        if let problem { applyLocally(command, message: message, now: now, reason: problem) }
+        if let problem {
+            applyLocally(command, message: message, now: now, reason: problem)
+        } else {
+            applyOwn(command, message: message, now: now, health: health)
+        }
         return message
     }
 
@@ -277,6 +299,9 @@ public final class GroupMember: Sendable {
     }
 
     private func received(_ message: GroupCommandMessage, _ command: Command) {
+        // This member's own commands were applied when they were sent: the broker's copy is old news.
+        let own = message.from == host && state.withLock { s in (s.firstSeq..<s.nextSeq).contains(message.seq) }
+        if own { return }
         let ours = GroupCommandMessage.text(of: rate)
         guard message.fps == ours else {
             drop(.otherRate, detail: "\(message.from) records at \(message.fps) fps, \(host) at \(ours) fps: its "
@@ -285,8 +310,6 @@ public final class GroupMember: Sendable {
         }
         let now = reading()
         let health = readClockStatus().map { ClockHealth.judge($0, rate: rate) } ?? .ok
-        let slot = grid.slot(atOrAfter: message.atNanoseconds)
-        let at = grid.instant(ofSlot: slot) ?? message.atNanoseconds
         var notices: [GroupNotice] = []
         let application = state.withLock { s -> Application? in
             if s.refusal != nil {
@@ -297,49 +320,71 @@ public final class GroupMember: Sendable {
                 s.drops.count(.duplicate)
                 return nil
             }
-            if health != s.health {
-                s.health = health
-                notices.append(.clockHealth(health))
+            return accept(message, command, now: now, health: health, in: &s, notices: &notices)
+        }
+        for notice in notices { notify(notice) }
+        if let application { execute(application) }
+    }
+
+    /// The command `message` let through, logged in `s`: its application (at its slot, or now when late), or `nil`
+    /// when it is refused here (`record` on an unsynchronised clock with `require_sync: true`). Under the lock.
+    private func accept(_ message: GroupCommandMessage, _ command: Command, now: ClockReading, health: ClockHealth,
+                        in s: inout State, notices: inout [GroupNotice]) -> Application? {
+        let slot = grid.slot(atOrAfter: message.atNanoseconds)
+        let at = grid.instant(ofSlot: slot) ?? message.atNanoseconds
+        if health != s.health {
+            s.health = health
+            notices.append(.clockHealth(health))
+        }
+        var record = GroupCommandRecord(from: message.from, seq: message.seq, command: message.command,
+                                        atNanoseconds: at, slot: slot, arrivedNanoseconds: now.realtimeNanoseconds,
+                                        appliedAt: nil, outcome: .onTime)
+        if case .record = command, case .unsynchronised(let why) = health {
+            notices.append(.unsynchronisedRecord(applied: !settings.requireSync, reason: why))
+            if settings.requireSync {
+                record.outcome = .refusedUnsynchronised
+                s.log.append(record)
+                return nil
             }
-            var record = GroupCommandRecord(from: message.from, seq: message.seq, command: message.command,
-                                            atNanoseconds: at, slot: slot, arrivedNanoseconds: now.realtimeNanoseconds,
-                                            appliedAt: nil, outcome: .onTime)
-            if case .record = command, case .unsynchronised(let why) = health {
-                notices.append(.unsynchronisedRecord(applied: !settings.requireSync, reason: why))
-                if settings.requireSync {
-                    record.outcome = .refusedUnsynchronised
-                    s.log.append(record)
-                    return nil
-                }
-            }
-            var application = Application(command: command, line: message.command, from: message.from,
-                                          seq: message.seq, slot: slot, captureTime: now.capture,
-                                          lateByNanoseconds: nil, localOnly: false)
-            if now.realtimeNanoseconds > at {
-                record.outcome = .late
-                record.lateByNanoseconds = now.realtimeNanoseconds &- at
-                application.lateByNanoseconds = record.lateByNanoseconds
-            } else {
-                application.captureTime = OutputClock.slotTime(anchor: s.phaseAnchor, index: slot,
-                                                               frameDuration: rate.frameDuration)
-            }
-            record.appliedAt = application.captureTime
-            s.log.append(record)
-            if record.outcome == .late { notices.append(.late(record)) }
+        }
+        var application = Application(command: command, line: message.command, from: message.from,
+                                      seq: message.seq, slot: slot, captureTime: now.capture,
+                                      lateByNanoseconds: nil, localOnly: false)
+        if now.realtimeNanoseconds > at {
+            record.outcome = .late
+            record.lateByNanoseconds = now.realtimeNanoseconds &- at
+            application.lateByNanoseconds = record.lateByNanoseconds
+        } else {
+            application.captureTime = OutputClock.slotTime(anchor: s.phaseAnchor, index: slot,
+                                                           frameDuration: rate.frameDuration)
+        }
+        record.appliedAt = application.captureTime
+        s.log.append(record)
+        if record.outcome == .late { notices.append(.late(record)) }
+        return application
+    }
+
+    // MARK: Internals
+
+    /// A command given here and published: applied here for its slot now, as the others apply it when it arrives.
+    private func applyOwn(_ command: Command, message: GroupCommandMessage, now: ClockReading, health: ClockHealth) {
+        var notices: [GroupNotice] = []
+        let application = state.withLock { s -> Application? in
+            guard !s.stopped else { return nil }
+            let application = accept(message, command, now: now, health: health, in: &s, notices: &notices)
+            if let application { s.ownCommandsLandBy = MediaTime.max(s.ownCommandsLandBy ?? application.captureTime,
+                                                                     application.captureTime) }
             return application
         }
         for notice in notices { notify(notice) }
         if let application { execute(application) }
     }
 
-    // MARK: Internals
-
-    /// A command published while the broker is away: applied here now, and marked seen so that a later delivery
-    /// of it (the client's queue, once the broker is back) is not applied twice.
+    /// A command given here that could not be published (the broker is away): applied here now. A later delivery
+    /// of it (the client's queue, once the broker is back) is this member's own, and ignored here.
     private func applyLocally(_ command: Command, message: GroupCommandMessage, now: ClockReading, reason: String) {
         let slot = grid.slot(containing: now.realtimeNanoseconds)
         let application = state.withLock { s -> Application in
-            _ = s.filter.admit(from: message.from, seq: message.seq)
             s.log.append(GroupCommandRecord(from: message.from, seq: message.seq, command: message.command,
                                             atNanoseconds: message.atNanoseconds, slot: slot,
                                             arrivedNanoseconds: now.realtimeNanoseconds, appliedAt: now.capture,

@@ -148,10 +148,13 @@ public final class RigController {
 
     /// Carries out `command`, given at session-clock `time`. With a `source` (a shell line, a script step, a
     /// remote, a pedal) the command and its reply are told to every listener as an `EngineEvent.command`; the
-    /// engine's own stops (a full disk, a failed write) pass none, since their own events say why.
-    public func execute(_ command: Command, at time: MediaTime, from source: CommandSource? = nil) -> Reply {
+    /// engine's own stops (a full disk, a failed write) pass none, since their own events say why. With a group,
+    /// a recording command from a local source goes to the whole group unless `sendingToGroup` is false (a session
+    /// that ends stops its own clip alone, at once).
+    public func execute(_ command: Command, at time: MediaTime, from source: CommandSource? = nil,
+                        sendingToGroup: Bool = true) -> Reply {
         serialContext.assertOnSerialContext()
-        if let group, let source, source.isLocal, GroupMessageDecoder.isGroupCommand(command) {
+        if sendingToGroup, let group, let source, source.isLocal, GroupMessageDecoder.isGroupCommand(command) {
             return sendToGroup(command, from: source, via: group)
         }
         let command = source.map { joiningGroupRecording(command, from: $0) } ?? command

@@ -3,9 +3,9 @@ import XCTest
 import PauseCamVirtual
 
 /// Two and three members on one in-memory broker, each with its own capture clock: a command given on one member
-/// reaches all, each applies it once at the same slot of the group's grid (its own capture time for that slot),
-/// duplicates and replays are applied once, a late command is applied on arrival and reported, a member at another
-/// output rate is refused, and the broker's absence is survived.
+/// reaches all (the sender at once), each applies it once at the same slot of the group's grid (its own capture
+/// time for that slot), duplicates and replays are applied once, a late command is applied on arrival and
+/// reported, a member at another output rate is refused, and the broker's absence is survived.
 final class GroupMemberTests: XCTestCase {
     /// The true time of the test world (CLOCK_REALTIME as a perfect server has it), advanced by hand.
     final class World: Sendable {
@@ -85,8 +85,10 @@ final class GroupMemberTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(message.atNanoseconds, sent + 250_000_000)
         XCTAssertLessThan(message.atNanoseconds, sent + 250_000_000 + 33_333_334)
         XCTAssertEqual(message.command, "record Interview")
-        // Nothing applies before the broker delivers: the sender applies its own command when it comes back.
-        XCTAssertTrue(group[0].appliedNow.isEmpty)
+        // The sender hands its own command over at once, for its slot; the others when the broker delivers it.
+        XCTAssertEqual(group[0].appliedNow.count, 1)
+        XCTAssertTrue(group[1].appliedNow.isEmpty)
+        XCTAssertEqual(group[0].member.ownCommandsLandBy, group[0].appliedNow.first?.captureTime)
         world.advance(nanoseconds: 20_000_000)
         broker.deliver()
         let slot = grid.slot(atOrAfter: message.atNanoseconds)
@@ -124,9 +126,13 @@ final class GroupMemberTests: XCTestCase {
         world.advance(nanoseconds: 5_000_000_000)
         broker.inject(GroupBusMessage(topic: "pausecam/studio/command", payload: first.payload()))
         broker.deliver()
+        // Each member applies its own command when it gives it, the other's when it arrives; its own copy from the
+        // broker, or a replay of it, is its own and ignored without a count.
+        XCTAssertEqual(group[0].appliedNow.map(\.line), ["pause", "chapter Two"])
+        XCTAssertEqual(group[1].appliedNow.map(\.line), ["chapter Two", "pause"])
         for m in group {
-            XCTAssertEqual(m.appliedNow.map(\.line), ["pause", "chapter Two"], m.member.host)
-            XCTAssertEqual(m.member.drops[.duplicate], 2, m.member.host)
+            XCTAssertEqual(m.member.drops[.duplicate], 1, m.member.host)
+            XCTAssertEqual(m.member.commandLog.count, 2, m.member.host)
         }
     }
 
@@ -137,7 +143,10 @@ final class GroupMemberTests: XCTestCase {
         world.advance(nanoseconds: 400_000_000)
         broker.deliver()
         let arrival = world.now.withLock { $0 }
-        for m in group {
+        // The sender applied its own at its slot when it gave it; the other member gets it late.
+        XCTAssertNil(try XCTUnwrap(group[0].appliedNow.first).lateByNanoseconds)
+        XCTAssertEqual(group[0].member.commandLog.map(\.outcome), [.onTime])
+        for m in group.dropFirst() {
             let a = try XCTUnwrap(m.appliedNow.first)
             XCTAssertEqual(a.lateByNanoseconds, arrival - message.atNanoseconds)
             XCTAssertEqual(a.captureTime, .nanoseconds(arrival - m.captureOffset), "a late command applies now")
