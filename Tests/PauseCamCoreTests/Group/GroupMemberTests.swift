@@ -136,6 +136,19 @@ final class GroupMemberTests: XCTestCase {
         }
     }
 
+    func testAStrangerUsingThisMembersNameAndNumbersCannotSilenceItsOwnCommands() throws {
+        let group = try members([("cam-a", 0), ("cam-b", 0)])
+        broker.inject(GroupBusMessage(topic: "pausecam/studio/command", payload: GroupCommandMessage(
+            group: "studio", from: "cam-a", seq: .max, command: "mark spoofed", atNanoseconds: world.now.withLock { $0 },
+            sentNanoseconds: 0, fps: FrameRate(30)).payload()))
+        broker.deliver()
+        try group[0].member.send(.chapter(name: "Two"))
+        try group[0].member.send(.stop)
+        broker.deliver()
+        XCTAssertEqual(group[0].appliedNow.map(\.line), ["mark spoofed", "chapter Two", "stop"])
+        XCTAssertEqual(group[0].member.drops.total, 0, "its own copies are not counted as anything")
+    }
+
     func testALateCommandIsAppliedOnArrivalAndReportedWithHowLate() throws {
         let group = try members([("cam-a", 0), ("cam-b", 1_000_000_000)])
         let message = try group[0].member.send(.stop)
