@@ -28,7 +28,9 @@ extension RigWiring {
                 },
                 tls: MQTTClient.TLSFiles(caFile: settings.caFile.map(RigWiring.expandDirectory),
                                          certificateFile: settings.certFile.map(RigWiring.expandDirectory),
-                                         keyFile: settings.keyFile.map(RigWiring.expandDirectory))))
+                                         keyFile: settings.keyFile.map(RigWiring.expandDirectory)),
+                // Sooner than a script's wait for the broker gives up (`GroupMember.brokerWait`): the member says why.
+                firstAnswerSeconds: 3))
         } catch {
             throw UsageError("group \(settings.name): \(error)")
         }

@@ -58,7 +58,7 @@ enum RunCommand {
         }
         try monitor.start(webChoice, rig: rig, controller: controller, serialContext: serialContext, pictures: wiring.monitor)
         try control.start(rig: rig, controller: controller, serialContext: serialContext, webAddress: monitor.url)
-        wiring.start()
+        wiring.start(session: .script)
         if !quiet {
             console.line("running script \"\(script.name)\" of \(rig.name) (\(clock.rawValue) clock, "
                          + "\(DurationParser.clockString(script.scriptedTime)) scripted)")

@@ -85,6 +85,12 @@ public final class GroupMember: Sendable {
         var members: [String: GroupStatusMessage] = [:]
         var connected = false
         var connections = 0
+        /// The bus said how the first connection went (connected, or failed): `whenAnswered` runs at once.
+        var answered = false
+        var answerWaiters: [@Sendable () -> Void] = []
+        /// The loss of the broker, or that it cannot be reached, was told since the last connection (once each
+        /// time: the bus may report every failed attempt).
+        var toldUnreachable = false
         var refusal: String?
         /// This member's own sequence numbers are `firstSeq..<nextSeq`.
         let firstSeq: UInt64
@@ -168,6 +174,35 @@ public final class GroupMember: Sendable {
     /// group's lead, never for the broker.
     public var ownCommandsLandBy: MediaTime? { state.withLock { $0.ownCommandsLandBy } }
 
+    /// What a session is about to do when it starts, for `brokerWait(before:)`.
+    public enum Session: Sendable, Equatable {
+        /// Commands typed or piped, one at a time (`pausecam shell`).
+        case shell
+        /// A scene script, timed from its first step (`pausecam run`).
+        case script
+    }
+
+    /// How long a session waits, before its first command, for the broker's first answer (`whenAnswered`). A script
+    /// waits, up to 5 s, so that its first `record` reaches the whole group: its steps are timed from its start, so
+    /// the wait costs it nothing. A shell does not wait: a line given to it is carried out at once, on this member
+    /// alone while the broker has not answered (recording on a member never waits for the bus).
+    public static func brokerWait(before session: Session) -> MediaTime {
+        switch session {
+        case .shell: return .zero
+        case .script: return .seconds(5)
+        }
+    }
+
+    /// Calls `body` once the bus has said how the first connection went — connected, refused, unreachable — at
+    /// once if it has, else on the bus's thread when it does. Never with the member's lock held.
+    public func whenAnswered(_ body: @escaping @Sendable () -> Void) {
+        let now = state.withLock { s -> Bool in
+            if !s.answered { s.answerWaiters.append(body) }
+            return s.answered
+        }
+        if now { body() }
+    }
+
     /// Connects to the broker (the bus reconnects by itself after a loss); the will marks this member offline.
     public func start() throws {
         let reading = reading()
@@ -246,21 +281,31 @@ public final class GroupMember: Sendable {
     private func handle(_ event: GroupBusEvent) {
         switch event {
         case .connected:
-            let first = state.withLock { s -> Bool? in
-                guard !s.stopped else { return nil }
+            let (first, waiters) = state.withLock { s -> (Bool?, [@Sendable () -> Void]) in
+                let waiters = answer(&s)
+                guard !s.stopped else { return (nil, waiters) }
                 s.connected = true
+                s.toldUnreachable = false
                 s.connections += 1
-                return s.connections == 1
+                return (s.connections == 1, waiters)
             }
+            for waiter in waiters { waiter() }
             guard let first else { return }
             notify(first ? .joined(group: settings.name, broker: settings.broker.description) : .brokerBack)
             publishStatus()
         case .lost(let reason):
-            let live = state.withLock { s in
+            // Told once per loss: when the connection goes, or when none could be made since the last one.
+            let (notice, waiters) = state.withLock { s -> (GroupNotice?, [@Sendable () -> Void]) in
+                let waiters = answer(&s)
+                let wasConnected = s.connected
                 s.connected = false
-                return !s.stopped
+                guard !s.stopped else { return (nil, waiters) }
+                guard !s.toldUnreachable else { return (nil, waiters) }
+                s.toldUnreachable = true
+                return (wasConnected ? .brokerLost(reason: reason) : .brokerUnreachable(reason: reason), waiters)
             }
-            if live { notify(.brokerLost(reason: reason)) }
+            for waiter in waiters { waiter() }
+            if let notice { notify(notice) }
         case .message(let message):
             guard !state.withLock({ $0.stopped }) else { return }
             switch decoder.decode(message) {
@@ -365,6 +410,14 @@ public final class GroupMember: Sendable {
     }
 
     // MARK: Internals
+
+    /// Marks the first answer come; returns the `whenAnswered` bodies to call (outside the lock).
+    private func answer(_ s: inout State) -> [@Sendable () -> Void] {
+        guard !s.answered else { return [] }
+        s.answered = true
+        defer { s.answerWaiters = [] }
+        return s.answerWaiters
+    }
 
     /// A command given here and published: applied here for its slot now, as the others apply it when it arrives.
     private func applyOwn(_ command: Command, message: GroupCommandMessage, now: ClockReading, health: ClockHealth) {

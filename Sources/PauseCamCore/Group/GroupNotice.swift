@@ -7,6 +7,9 @@ public enum GroupNotice: Sendable, Equatable {
     case brokerLost(reason: String)
     /// The broker is back after a loss.
     case brokerBack
+    /// No connection to the broker could be made yet (nothing listens, no answer, credentials refused); recording
+    /// goes on, commands given here apply here only, and the bus goes on trying (unless `reason` says it stopped).
+    case brokerUnreachable(reason: String)
     /// A message was ignored (and counted in `GroupMember.drops`).
     case dropped(GroupDropReason, detail: String)
     /// A member records at another output rate. `refusedHere`: this member is the newcomer and is refused (it
@@ -32,6 +35,9 @@ public enum GroupNotice: Sendable, Equatable {
             return "lost the group's broker (\(reason)); recording goes on and commands given here apply here only "
                 + "until it is back"
         case .brokerBack: return "the group's broker is back"
+        case .brokerUnreachable(let reason):
+            return "no connection to the group's broker yet (\(reason)); recording goes on and commands given "
+                + "here apply on this member only until it answers"
         case .dropped(let reason, let detail): return "ignored a group message (\(reason.rawValue)): \(detail)"
         case .rateMismatch(let host, let theirs, let ours, let ourHost, let refusedHere):
             let what = "\(host) records at \(theirs) fps, \(ourHost) at \(ours) fps"

@@ -44,6 +44,9 @@ public final class MQTTClient: @unchecked Sendable {
         var lastLibraryError: String?
         /// `start` is connecting on the caller's thread: a failure there is thrown, not reported.
         var connectingInStart = false
+        /// The first connection attempt was answered (a CONNACK, a refusal or a failure was reported): the
+        /// first-answer timer has nothing to say.
+        var firstAnswered = false
     }
 
     public let options: Options
@@ -133,6 +136,8 @@ public final class MQTTClient: @unchecked Sendable {
         state.withLock { shared.connectingInStart = true }
         let code = mosquitto_connect_async(handle, options.broker.host, Int32(options.broker.port),
                                            Int32(max(5, options.keepAliveSeconds)))
+        let failedAtOnce = code == Int32(MOSQ_ERR_ERRNO.rawValue) || code == Int32(MOSQ_ERR_EAI.rawValue)
+            ? MQTTError.libraryText(code) : nil
         state.withLock { shared.connectingInStart = false }
         if code == Int32(MOSQ_ERR_TLS.rawValue) {
             throw .tlsHandshake(broker: options.broker.description,
@@ -144,6 +149,25 @@ public final class MQTTClient: @unchecked Sendable {
         }
         try MQTTError.check(mosquitto_loop_start(handle), "mosquitto_loop_start")
         started = true
+        // libmosquitto's loop retries a connection that failed without calling back: say so here, once.
+        if let failedAtOnce {
+            firstAttemptFailed(reason: failedAtOnce)
+        } else {
+            let seconds = max(1, options.firstAnswerSeconds)
+            DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(seconds)) { [weak self] in
+                self?.firstAttemptFailed(reason: "no answer within \(seconds) s")
+            }
+        }
+    }
+
+    /// Reports the first connection's failure as `lost` (`MQTTError.unreachable`) unless it was answered already.
+    private func firstAttemptFailed(reason: String) {
+        let unanswered = state.withLock {
+            defer { shared.firstAnswered = true }
+            return !shared.firstAnswered
+        }
+        guard unanswered else { return }
+        report(.lost(.unreachable(broker: options.broker.description, reason: reason)))
     }
 
     /// Publishes at QoS 1; `message.retained` asks the broker to keep it as the topic's last message. While the
@@ -188,6 +212,7 @@ public final class MQTTClient: @unchecked Sendable {
     }
 
     fileprivate func connectAnswered(reasonCode: Int32) {
+        state.withLock { shared.firstAnswered = true }
         guard reasonCode == Int32(MQTT_RC_SUCCESS.rawValue) else {
             // libmosquitto ends its loop after an MQTT 5 refusal; the refusal is final here too.
             report(.refused(MQTTError.connectionRefusal(broker: options.broker.description, code: reasonCode)))
@@ -247,6 +272,7 @@ public final class MQTTClient: @unchecked Sendable {
     /// is one its loop gives up on) or, when the broker sent a DISCONNECT, that packet's MQTT 5 reason code (0, 4,
     /// or 128 and above); after a DISCONNECT libmosquitto's loop ends.
     fileprivate func connectionEnded(code: Int32) {
+        state.withLock { shared.firstAnswered = true }
         let broker = options.broker.description
         let fromBroker = code == 0 || code == Int32(MQTT_RC_DISCONNECT_WITH_WILL_MSG.rawValue) || code >= 0x80
         if fromBroker {

@@ -285,6 +285,36 @@ final class GroupMemberTests: XCTestCase {
         XCTAssertTrue(String(decoding: status.payload, as: UTF8.self).contains(#""online":true"#))
     }
 
+    func testTheFirstAnswerIsAwaitedOnTheBusesEventAndALossIsToldOnce() throws {
+        broker.goAway(reason: "connection refused")
+        let member = Member(broker: broker, world: world, host: "cam-a", captureOffset: 0)
+        let answered = Guarded(0)
+        member.member.whenAnswered { answered.withLock { $0 += 1 } }
+        try member.member.start()
+        broker.deliver()
+        XCTAssertEqual(answered.withLock { $0 }, 0, "the broker is down and said nothing yet")
+        // The bus reports a failed first attempt, and then every retry: told once.
+        broker.goAway(reason: "connection refused")
+        broker.deliver()
+        broker.goAway(reason: "connection refused")
+        broker.deliver()
+        XCTAssertEqual(answered.withLock { $0 }, 1)
+        XCTAssertEqual(member.noticesNow, [.brokerUnreachable(reason: "connection refused")])
+        // A command given meanwhile applies here at once, alone.
+        try member.member.send(.record(name: nil))
+        XCTAssertEqual(member.appliedNow.map(\.localOnly), [true])
+        broker.comeBack()
+        broker.deliver()
+        broker.goAway(reason: "gone")
+        broker.deliver()
+        broker.goAway(reason: "gone")
+        broker.deliver()
+        XCTAssertEqual(member.noticesNow.filter { if case .brokerLost = $0 { return true } else { return false } },
+                       [.brokerLost(reason: "gone")])
+        member.member.whenAnswered { answered.withLock { $0 += 1 } }
+        XCTAssertEqual(answered.withLock { $0 }, 2, "called at once once answered")
+    }
+
     func testStatusesAreRetainedAndAVanishedMemberIsMarkedOfflineByItsWill() throws {
         let group = try members([("cam-a", 0), ("cam-b", 0)])
         group[1].member.updateStatus(GroupMember.LocalStatus(state: "recording", scene: 2, timer: .seconds(83),
