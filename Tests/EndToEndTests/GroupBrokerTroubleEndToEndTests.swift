@@ -38,6 +38,34 @@ final class GroupBrokerTroubleEndToEndTests: XCTestCase {
         deinit { close(socket) }
     }
 
+    /// `mosquitto_sub` on the group's command topic (`-d`: it says SUBACK once subscribed), its output line-buffered
+    /// by `stdbuf` (a pipe would keep it until the end).
+    private final class CommandListener {
+        let process = Process()
+        let output = PipeCollector()
+
+        init(port: Int) throws {
+            let program = "/usr/bin/mosquitto_sub"
+            guard FileManager.default.isExecutableFile(atPath: program) else {
+                throw XCTSkip("\(program) is not installed (Debian package mosquitto-clients)")
+            }
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/stdbuf")
+            process.arguments = ["-oL", program, "-d", "-h", "127.0.0.1", "-p", "\(port)", "-q", "1",
+                                 "-t", "pausecam/studio/command"]
+            process.standardOutput = output.pipe
+            process.standardError = output.pipe
+            try process.run()
+        }
+
+        func stop() {
+            if process.isRunning { process.terminate() }
+            process.waitUntilExit()
+            _ = output.waitForEnd()
+        }
+
+        deinit { stop() }
+    }
+
     /// A port on 127.0.0.1 that nothing listens on: bound, then closed again.
     private func closedPort() throws -> Int {
         let listener = try SilentListener()
@@ -94,5 +122,53 @@ final class GroupBrokerTroubleEndToEndTests: XCTestCase {
         try "wrong\n".write(to: passwordFile, atomically: true, encoding: .utf8)
         try assertATakeIsRecordedWhole(broker: broker.url, name: "group-wrong-password",
                                        extra: "username: cam, password_file: \"\(passwordFile.path)\"")
+    }
+
+    /// The broker stops while two members record; one member is paused meanwhile (on itself only). When the broker
+    /// is back, the other member never gets that pause: its clip runs on to the group's `stop` in one scene.
+    func testACommandGivenWhileTheBrokerIsAwayIsNeverDeliveredLater() throws {
+        let broker = try MosquittoBroker()
+        defer { broker.stop() }
+        let directory = try ProcessRunner.temporaryDirectory("group-outage")
+        let members = try ["cam-a", "cam-b"].map { host in
+            let rig = try GroupMemberRig.write(host: host, broker: broker.url, in: directory, lead: "1s")
+            return try RunningCommand(["shell", rig.path, "--output", directory.appendingPathComponent(host).path],
+                                      keepInputOpen: true)
+        }
+        let transcript = { members.map { $0.stdout + $0.stderr }.joined(separator: "\n---\n") }
+        for member in members { XCTAssertTrue(member.waitFor("joined group studio"), transcript()) }
+        members[0].send("record Take")
+        for member in members { XCTAssertTrue(member.waitFor("recording scene 1"), transcript()) }
+        broker.stop()
+        for member in members { XCTAssertTrue(member.waitFor("lost the group's broker"), transcript()) }
+        members[0].send("pause")
+        XCTAssertTrue(members[0].waitFor("\"pause\" applied on this member only"), transcript())
+        XCTAssertTrue(members[0].waitFor("paused at"), transcript())
+        try broker.start()
+        // A listener on the group's commands, subscribed before the members are back (they retry after a second).
+        let listener = try CommandListener(port: broker.port)
+        XCTAssertTrue(GroupMemberRig.waitFor("SUBACK", in: { listener.output.text }), listener.output.text)
+        for member in members { XCTAssertTrue(member.waitFor("the group's broker is back"), transcript()) }
+        // cam-a's resume goes out after anything its client kept from the outage: once cam-b has it, it has seen all.
+        members[0].send("resume")
+        XCTAssertTrue(members[0].waitFor("recording scene 2"), transcript())
+        XCTAssertTrue(members[1].waitFor("resume (group)"), transcript())
+        members[0].send("stop")
+        for member in members { XCTAssertTrue(member.waitFor("* saved ", seconds: 30), transcript()) }
+        for member in members {
+            member.closeInput()
+            XCTAssertEqual(member.waitForExit(seconds: 60), 0, transcript())
+        }
+        listener.stop()
+        let heard = listener.output.text
+        XCTAssertTrue(heard.contains(#""command":"resume""#), heard)
+        XCTAssertFalse(heard.contains(#""command":"pause""#), "the pause given during the outage went out: " + heard)
+        let b = try GroupMemberRig.assertSaved(host: "cam-b", in: directory.appendingPathComponent("cam-b"),
+                                               context: transcript())
+        XCTAssertEqual(b.group?.commands.map(\.command), ["record Take", "resume", "stop"], transcript())
+        XCTAssertFalse(members[1].stdout.contains("\"pause\" from cam-a arrived"), transcript())
+        let a = try GroupMemberRig.assertSaved(host: "cam-a", in: directory.appendingPathComponent("cam-a"),
+                                               context: transcript())
+        XCTAssertEqual(a.group?.commands.map(\.outcome), ["on_time", "local_only", "on_time", "on_time"], transcript())
     }
 }

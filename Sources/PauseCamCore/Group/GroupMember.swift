@@ -229,8 +229,8 @@ public final class GroupMember: Sendable {
 
     /// Publishes a recording command given on this member to the whole group, to take effect `settings.lead` from
     /// now on the group's next slot; returns the message. The command is handed to `execute` here at once, for that
-    /// slot, as every other member applies it when it arrives. When it cannot be published (the broker is away) it
-    /// applies here at once, and `notify` says so.
+    /// slot, as every other member applies it when it arrives. While the broker is away it is not published at all
+    /// (never delivered later): it applies here at once, and `notify` says so; the same when publishing fails.
     @discardableResult
     public func send(_ command: Command) throws(SendError) -> GroupCommandMessage {
         guard GroupMessageDecoder.isGroupCommand(command) else { throw .notGroupCommand(command.word) }
@@ -252,11 +252,15 @@ public final class GroupMember: Sendable {
                 return (message, s.connected)
             }
         }
+        // Not published while the broker is away: a client would keep it and send it once the broker is back, and
+        // the others would apply, late, what this member applied alone long before.
         var problem: String? = connected ? nil : "the group's broker is away"
-        do {
-            try bus.publish(GroupBusMessage(topic: topics.command, payload: message.payload()))
-        } catch {
-            problem = problem ?? "publishing failed: \(error)"
+        if problem == nil {
+            do {
+                try bus.publish(GroupBusMessage(topic: topics.command, payload: message.payload()))
+            } catch {
+                problem = "publishing failed: \(error)"
+            }
         }
         if let problem {
             applyLocally(command, message: message, now: now, reason: problem)
