@@ -51,4 +51,113 @@ final class GroupHostileMessagesEndToEndTests: XCTestCase {
         XCTAssertEqual(sidecar.group?.commands.filter { $0.from == "cam-a" }.map(\.command).suffix(2),
                        ["chapter Two", "stop"], transcript())
     }
+
+    /// Publishes every line of `lines` as one message (`mosquitto_pub -l`).
+    private func publishLines(_ broker: MosquittoBroker, _ lines: [String]) throws {
+        guard FileManager.default.isExecutableFile(atPath: Self.publisher) else {
+            throw XCTSkip("\(Self.publisher) is not installed (Debian package mosquitto-clients)")
+        }
+        let result = try ProcessRunner.run(Self.publisher, ["-h", "127.0.0.1", "-p", "\(broker.port)", "-q", "1",
+                                                            "-t", "pausecam/studio/command", "-l"],
+                                           input: lines.joined(separator: "\n") + "\n")
+        XCTAssertEqual(result.status, 0, result.stderr)
+    }
+
+    /// Publishes `mark LABEL` from another tool, again every half second (a member that just refused a flood takes
+    /// commands again at its own pace) until `member` shows it: everything published before it has arrived.
+    private func markUntilSeen(_ label: String, _ broker: MosquittoBroker, _ member: RunningCommand,
+                               seconds: Double = 60) throws -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        var seq = 1
+        while Date() < deadline {
+            try publish(broker, command("mark \(label)", from: "tool-\(label)", seq: "\(seq)"))
+            seq += 1
+            if GroupMemberRig.waitFor("\(label)", in: { member.stdout }, seconds: 0.5) { return true }
+        }
+        return false
+    }
+
+    /// A retained status of a member that is not there, at another frame rate, is a hint: a member that joins later
+    /// warns and records all the same.
+    func testARetainedStatusAtAnotherRateDoesNotStopAMemberRecording() throws {
+        let broker = try MosquittoBroker()
+        defer { broker.stop() }
+        let status = #"{"v":1,"host":"ghost","state":"idle","scene":0,"timer":0,"dropped":0,"seen_ns":1,"online":true,"fps":"25/1"}"#
+        try publish(broker, topic: "pausecam/studio/status/ghost", status, retained: true)
+        let directory = try ProcessRunner.temporaryDirectory("group-fake-status")
+        let rig = try GroupMemberRig.write(host: "cam-a", broker: broker.url, in: directory)
+        let output = directory.appendingPathComponent("out")
+        let member = try RunningCommand(["shell", rig.path, "--output", output.path], keepInputOpen: true)
+        let transcript = { member.stdout + member.stderr }
+        XCTAssertTrue(member.waitFor("joined group studio"), transcript())
+        XCTAssertTrue(member.waitFor("ghost records at 25/1 fps, cam-a at 30/1 fps"), transcript())
+        member.send("record Take")
+        XCTAssertTrue(member.waitFor("recording scene 1"), transcript())
+        member.send("wait 1s")
+        member.send("stop")
+        XCTAssertTrue(member.waitFor("* saved "), transcript())
+        member.closeInput()
+        XCTAssertEqual(member.waitForExit(seconds: 60), 0, transcript())
+        try GroupMemberRig.assertSaved(host: "cam-a", in: output, context: transcript())
+    }
+
+    /// Ten thousand messages that are not the group's (another schema) while a member records: a few warnings and
+    /// a count, not a line each; every one is counted in the sidecar, and the clip is saved.
+    func testAFloodOfJunkIsCountedWithAFewWarnings() throws {
+        let broker = try MosquittoBroker()
+        defer { broker.stop() }
+        let directory = try ProcessRunner.temporaryDirectory("group-junk")
+        let rig = try GroupMemberRig.write(host: "cam-a", broker: broker.url, in: directory)
+        let output = directory.appendingPathComponent("out")
+        let member = try RunningCommand(["shell", rig.path, "--output", output.path], keepInputOpen: true)
+        let transcript = { member.stdout + member.stderr }
+        XCTAssertTrue(member.waitFor("joined group studio"), transcript())
+        member.send("record Take")
+        XCTAssertTrue(member.waitFor("recording scene 1"), transcript())
+        try publishLines(broker, (1...10_000).map { #"{"v":9,"n":"# + "\($0)}" })
+        // Messages arrive in order: a mark seen after the flood says all of it arrived.
+        XCTAssertTrue(try markUntilSeen("after-the-flood", broker, member), String(transcript().suffix(3000)))
+        member.send("stop")
+        XCTAssertTrue(member.waitFor("* saved ", seconds: 60), String(transcript().suffix(3000)))
+        member.closeInput()
+        XCTAssertEqual(member.waitForExit(seconds: 60), 0, String(transcript().suffix(3000)))
+        let warnings = member.stdout.components(separatedBy: "ignored").count - 1
+        XCTAssertLessThan(warnings, 50, "a line per message: " + String(transcript().suffix(3000)))
+        let sidecar = try GroupMemberRig.assertSaved(host: "cam-a", in: output, context: String(transcript().suffix(3000)))
+        XCTAssertEqual(sidecar.group?.dropped?["wrong_schema"], 10_000)
+        XCTAssertLessThan(sidecar.warnings.count, 50, "\(sidecar.warnings.count) warnings in the sidecar")
+    }
+
+    /// Two thousand marks from a stranger while a member records, then two thousand chapters after its stop: the
+    /// member takes a few and counts the rest (the sidecar says how many), its movie keeps its rate, and the chapters
+    /// after the group's stop start no new clip.
+    func testAFloodOfCommandsIsBoundedAndCountedAndStartsNoClipAfterTheStop() throws {
+        let broker = try MosquittoBroker()
+        defer { broker.stop() }
+        let directory = try ProcessRunner.temporaryDirectory("group-command-flood")
+        let rig = try GroupMemberRig.write(host: "cam-a", broker: broker.url, in: directory)
+        let output = directory.appendingPathComponent("out")
+        let member = try RunningCommand(["shell", rig.path, "--output", output.path], keepInputOpen: true)
+        let transcript = { String((member.stdout + member.stderr).suffix(3000)) }
+        XCTAssertTrue(member.waitFor("joined group studio"), transcript())
+        member.send("record Take")
+        XCTAssertTrue(member.waitFor("recording scene 1"), transcript())
+        try publishLines(broker, (1...2_000).map { command("mark spam \($0)", from: "spammer", seq: "\($0)") })
+        XCTAssertTrue(try markUntilSeen("marks-done", broker, member), transcript())
+        member.send("stop")
+        XCTAssertTrue(member.waitFor("* saved ", seconds: 60), transcript())
+        try publishLines(broker, (1...2_000).map { command("chapter Spam \($0)", from: "spammer", seq: "\(2_000 + $0)") })
+        XCTAssertTrue(try markUntilSeen("chapters-done", broker, member), transcript())
+        member.closeInput()
+        XCTAssertEqual(member.waitForExit(seconds: 60), 0, transcript())
+        let sidecar = try GroupMemberRig.assertSaved(host: "cam-a", in: output, context: transcript())
+        let markers = sidecar.scenes.flatMap(\.markers).filter { $0.text.hasPrefix("spam") }.count
+        let refused = sidecar.group?.dropped?["over_rate"] ?? 0
+        XCTAssertLessThan(markers, 200, "the member took \(markers) of 2000 marks")
+        XCTAssertGreaterThan(refused, 1_000, "refused marks counted in the sidecar")
+        let movies = try FileManager.default.contentsOfDirectory(atPath: output.path).filter { $0.contains(".mov") }
+        XCTAssertEqual(movies, ["group-cam-a.mov"], "a chapter after the group's stop started a clip: " + transcript())
+        let data = try Data(contentsOf: output.appendingPathComponent("group-cam-a.json"))
+        XCTAssertLessThan(data.count, 500_000, "the sidecar grew to \(data.count) bytes")
+    }
 }

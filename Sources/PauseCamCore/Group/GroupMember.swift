@@ -64,16 +64,23 @@ public final class GroupMember: Sendable {
         case notGroupCommand(String)
         /// `record` while the kernel says the clock is unsynchronised, with `require_sync: true`.
         case clockUnsynchronised(String)
-        /// This member was refused at join (another output rate than the group's).
-        case refused(String)
         public var description: String {
             switch self {
             case .notGroupCommand(let word):
                 let words = GroupMessageDecoder.groupCommandWords.sorted().joined(separator: ", ")
                 return "\"\(word)\" stays on this member; only \(words) go to the group"
-            case .clockUnsynchronised(let message), .refused(let message): return message
+            case .clockUnsynchronised(let message): return message
             }
         }
+    }
+
+    /// A command given here, as `send` handled it.
+    public struct Sent: Sendable, Equatable {
+        /// The message, as published (or as it would have been).
+        public var message: GroupCommandMessage
+        /// Why it was not published and applies on this member only (the broker is away, publishing failed);
+        /// `nil` when it went to the group.
+        public var appliedHereOnly: String?
     }
 
     private struct State {
@@ -83,6 +90,10 @@ public final class GroupMember: Sendable {
         var drops = GroupDropCounts()
         var log: [GroupCommandRecord] = []
         var members: [String: GroupStatusMessage] = [:]
+        /// What strangers' messages may cost (commands carried out, warnings told).
+        var budget = GroupMessageBudget()
+        /// The last recording-state command of the group handed out was `stop` (not `record` since).
+        var groupStopped = false
         var connected = false
         var connections = 0
         /// The bus said how the first connection went (connected, or failed): `whenAnswered` runs at once.
@@ -91,7 +102,6 @@ public final class GroupMember: Sendable {
         /// The loss of the broker, or that it cannot be reached, was told since the last connection (once each
         /// time: the bus may report every failed attempt).
         var toldUnreachable = false
-        var refusal: String?
         /// This member's own sequence numbers are `firstSeq..<nextSeq`.
         let firstSeq: UInt64
         var nextSeq: UInt64
@@ -162,8 +172,9 @@ public final class GroupMember: Sendable {
     /// True while the broker connection is up.
     public var isConnected: Bool { state.withLock { $0.connected && !$0.stopped } }
 
-    /// Why this member was refused at join, if it was.
-    public var refusal: String? { state.withLock { $0.refusal } }
+    /// True when the last of the group's `record` and `stop` this member handed out was `stop`: the group is not
+    /// recording as far as it knows, so a `resume` or `chapter` that comes after is no cue to join it.
+    public var groupHasStopped: Bool { state.withLock { $0.groupStopped } }
 
     /// True once `stop()` began: the member applies nothing more, so an application already scheduled by its owner
     /// should not run either.
@@ -232,19 +243,18 @@ public final class GroupMember: Sendable {
     /// slot, as every other member applies it when it arrives. While the broker is away it is not published at all
     /// (never delivered later): it applies here at once, and `notify` says so; the same when publishing fails.
     @discardableResult
-    public func send(_ command: Command) throws(SendError) -> GroupCommandMessage {
+    public func send(_ command: Command) throws(SendError) -> Sent {
         guard GroupMessageDecoder.isGroupCommand(command) else { throw .notGroupCommand(command.word) }
         let line = CommandParser.line(for: command)
         let now = reading()
-        let health = readClockStatus().map { ClockHealth.judge($0, rate: rate) } ?? .ok
+        let health = clockHealth()
         if case .record = command, case .unsynchronised(let why) = health, settings.requireSync {
             throw .clockUnsynchronised(why)
         }
         let at = grid.effectiveTime(now: now.realtimeNanoseconds, lead: settings.lead)
         let (message, connected): (GroupCommandMessage, Bool)
         do {
-            (message, connected) = try state.withLock { s throws(SendError) in
-                if let refusal = s.refusal { throw .refused(refusal) }
+            (message, connected) = state.withLock { s in
                 let seq = s.nextSeq
                 s.nextSeq += 1
                 let message = GroupCommandMessage(group: settings.name, from: host, seq: seq, command: line,
@@ -267,15 +277,18 @@ public final class GroupMember: Sendable {
         } else {
             applyOwn(command, message: message, now: now, health: health)
         }
-        return message
+        return Sent(message: message, appliedHereOnly: problem)
     }
 
     /// Publishes this member's status (retained) now and after every reconnection.
+    /// The owner calls it every second or so: it also tells, in one line, the warnings held back meanwhile.
     public func updateStatus(_ status: LocalStatus) {
-        let connected = state.withLock { s in
+        let now = SharedClockMapping.nanoseconds(readClocks().capture)
+        let (connected, held) = state.withLock { s in
             s.status = status
-            return s.connected && !s.stopped
+            return (s.connected && !s.stopped, s.stopped ? nil : s.budget.heldWarnings(atNanoseconds: now))
         }
+        if let held { notify(.heldBack(count: held)) }
         if connected { publishStatus() }
     }
 
@@ -323,26 +336,27 @@ public final class GroupMember: Sendable {
         }
     }
 
-    private func drop(_ reason: GroupDropReason, detail: String) {
-        state.withLock { $0.drops.count(reason) }
-        notify(.dropped(reason, detail: detail))
+    /// Counts an ignored message, and tells it unless the warnings' budget holds it back (told later as a count).
+    private func drop(_ reason: GroupDropReason, detail: @autoclosure () -> String) {
+        let now = SharedClockMapping.nanoseconds(readClocks().capture)
+        let tells = state.withLock { s in
+            s.drops.count(reason)
+            return s.budget.tellsWarning(atNanoseconds: now)
+        }
+        if tells { notify(.dropped(reason, detail: detail())) }
     }
 
     private func received(_ status: GroupStatusMessage, retained: Bool) {
         guard status.host != host else { return }
         let ours = GroupCommandMessage.text(of: rate)
+        // A status is a hint, never a rule: anyone can publish one (retained, for members to come). This member's
+        // own rate rules what it records; another rate only means the two ignore each other's commands.
         let notice = state.withLock { s -> GroupNotice? in
             let known = s.members[status.host]
             s.members[status.host] = status
             guard status.online, let theirs = status.fps, theirs != ours, known?.fps != theirs || !(known?.online ?? false)
             else { return nil }
-            // A kept status that greets this member's first connection is of a member that was there first.
-            let refusedHere = retained && s.connections == 1 && s.log.isEmpty
-            if refusedHere, s.refusal == nil {
-                s.refusal = GroupNotice.rateMismatch(host: status.host, theirs: theirs, ours: ours, ourHost: host,
-                                                     refusedHere: true).text
-            }
-            return .rateMismatch(host: status.host, theirs: theirs, ours: ours, ourHost: host, refusedHere: refusedHere)
+            return .rateMismatch(host: status.host, theirs: theirs, ours: ours, ourHost: host)
         }
         if let notice { notify(notice) }
     }
@@ -358,18 +372,23 @@ public final class GroupMember: Sendable {
             return
         }
         let now = reading()
-        let health = readClockStatus().map { ClockHealth.judge($0, rate: rate) } ?? .ok
+        let health = clockHealth()
         var notices: [GroupNotice] = []
+        var overRate = false
         let application = state.withLock { s -> Application? in
-            if s.refusal != nil {
-                s.drops.count(.otherRate)
-                return nil
-            }
             guard s.filter.admit(from: message.from, seq: message.seq) else {
                 s.drops.count(.duplicate)
                 return nil
             }
+            guard s.budget.takesCommand(atNanoseconds: SharedClockMapping.nanoseconds(now.capture)) else {
+                overRate = true
+                return nil
+            }
             return accept(message, command, now: now, health: health, in: &s, notices: &notices)
+        }
+        if overRate {
+            drop(.overRate, detail: "\(message.from)'s \"\(message.command)\": more than "
+                 + "\(GroupMessageBudget.commandsPerSecond) group commands a second")
         }
         for notice in notices { notify(notice) }
         if let application { execute(application) }
@@ -395,6 +414,11 @@ public final class GroupMember: Sendable {
                 s.log.append(record)
                 return nil
             }
+        }
+        switch command {
+        case .stop: s.groupStopped = true
+        case .record: s.groupStopped = false
+        default: break
         }
         var application = Application(command: command, line: message.command, from: message.from,
                                       seq: message.seq, slot: slot, captureTime: now.capture,
@@ -451,6 +475,12 @@ public final class GroupMember: Sendable {
         }
         notify(.appliedLocallyOnly(command: message.command, reason: reason))
         execute(application)
+    }
+
+    /// The kernel's view of the clock judged at the rig's rate (fine when unknown); the advice to allow an
+    /// unsynchronised clock is left out when the rig already does.
+    private func clockHealth() -> ClockHealth {
+        readClockStatus().map { ClockHealth.judge($0, rate: rate, requireSync: settings.requireSync) } ?? .ok
     }
 
     /// Reads both clocks and passes the pair through the mapping; a step re-anchors the grid and is told.
