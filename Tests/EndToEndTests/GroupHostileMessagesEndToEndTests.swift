@@ -50,6 +50,8 @@ final class GroupHostileMessagesEndToEndTests: XCTestCase {
         XCTAssertEqual(sidecar.scenes.map(\.title), ["Take", "Two"], transcript())
         XCTAssertEqual(sidecar.group?.commands.filter { $0.from == "cam-a" }.map(\.command).suffix(2),
                        ["chapter Two", "stop"], transcript())
+        // On an unsynchronised clock the member warns, but never advises what its rig already says.
+        XCTAssertFalse(member.stdout.contains("write group: {require_sync: false}"), transcript())
     }
 
     /// Publishes every line of `lines` as one message (`mosquitto_pub -l`).
