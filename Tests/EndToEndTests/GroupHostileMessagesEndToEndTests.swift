@@ -6,6 +6,8 @@ import XCTest
 /// say on it, and what strangers publish is bounded and counted, never able to stop a recording or lose a clip.
 final class GroupHostileMessagesEndToEndTests: XCTestCase {
     private static let publisher = "/usr/bin/mosquitto_pub"
+    /// The messages of one flood: within what Mosquitto queues for one subscriber (1,000 by default).
+    private static let flood = 900
 
     private func publish(_ broker: MosquittoBroker, topic: String = "pausecam/studio/command", _ payload: String,
                          retained: Bool = false) throws {
@@ -103,8 +105,10 @@ final class GroupHostileMessagesEndToEndTests: XCTestCase {
         try GroupMemberRig.assertSaved(host: "cam-a", in: output, context: transcript())
     }
 
-    /// Ten thousand messages that are not the group's (another schema) while a member records: a few warnings and
-    /// a count, not a line each; every one is counted in the sidecar, and the clip is saved.
+    /// A flood of messages that are not the group's (another schema) while a member records: a few warnings and a
+    /// count, not a line each; every one is counted in the sidecar, and the clip is saved. (900 messages: Mosquitto
+    /// queues at most 1,000 for a subscriber by default and drops the rest, so a larger flood reaches the member only
+    /// in part, however it copes.)
     func testAFloodOfJunkIsCountedWithAFewWarnings() throws {
         let broker = try MosquittoBroker()
         defer { broker.stop() }
@@ -116,7 +120,7 @@ final class GroupHostileMessagesEndToEndTests: XCTestCase {
         XCTAssertTrue(member.waitFor("joined group studio"), transcript())
         member.send("record Take")
         XCTAssertTrue(member.waitFor("recording scene 1"), transcript())
-        try publishLines(broker, (1...10_000).map { #"{"v":9,"n":"# + "\($0)}" })
+        try publishLines(broker, (1...Self.flood).map { #"{"v":9,"n":"# + "\($0)}" })
         // Messages arrive in order: a mark seen after the flood says all of it arrived.
         XCTAssertTrue(try markUntilSeen("after-the-flood", broker, member), String(transcript().suffix(3000)))
         member.send("stop")
@@ -126,13 +130,12 @@ final class GroupHostileMessagesEndToEndTests: XCTestCase {
         let warnings = member.stdout.components(separatedBy: "ignored").count - 1
         XCTAssertLessThan(warnings, 50, "a line per message: " + String(transcript().suffix(3000)))
         let sidecar = try GroupMemberRig.assertSaved(host: "cam-a", in: output, context: String(transcript().suffix(3000)))
-        XCTAssertEqual(sidecar.group?.dropped?["wrong_schema"], 10_000)
+        XCTAssertEqual(sidecar.group?.dropped?["wrong_schema"], Self.flood)
         XCTAssertLessThan(sidecar.warnings.count, 50, "\(sidecar.warnings.count) warnings in the sidecar")
     }
 
-    /// Two thousand marks from a stranger while a member records, then two thousand chapters after its stop: the
-    /// member takes a few and counts the rest (the sidecar says how many), its movie keeps its rate, and the chapters
-    /// after the group's stop start no new clip.
+    /// A flood of marks from a stranger while a member records, then of chapters after its stop: the member takes a
+    /// few and counts the rest (the sidecar says how many), and the chapters after the group's stop start no clip.
     func testAFloodOfCommandsIsBoundedAndCountedAndStartsNoClipAfterTheStop() throws {
         let broker = try MosquittoBroker()
         defer { broker.stop() }
@@ -144,19 +147,22 @@ final class GroupHostileMessagesEndToEndTests: XCTestCase {
         XCTAssertTrue(member.waitFor("joined group studio"), transcript())
         member.send("record Take")
         XCTAssertTrue(member.waitFor("recording scene 1"), transcript())
-        try publishLines(broker, (1...2_000).map { command("mark spam \($0)", from: "spammer", seq: "\($0)") })
+        try publishLines(broker, (1...Self.flood).map { command("mark spam \($0)", from: "spammer", seq: "\($0)") })
         XCTAssertTrue(try markUntilSeen("marks-done", broker, member), transcript())
         member.send("stop")
         XCTAssertTrue(member.waitFor("* saved ", seconds: 60), transcript())
-        try publishLines(broker, (1...2_000).map { command("chapter Spam \($0)", from: "spammer", seq: "\(2_000 + $0)") })
+        try publishLines(broker, (1...Self.flood).map {
+            command("chapter Spam \($0)", from: "spammer", seq: "\(Self.flood + $0)")
+        })
         XCTAssertTrue(try markUntilSeen("chapters-done", broker, member), transcript())
         member.closeInput()
         XCTAssertEqual(member.waitForExit(seconds: 60), 0, transcript())
         let sidecar = try GroupMemberRig.assertSaved(host: "cam-a", in: output, context: transcript())
         let markers = sidecar.scenes.flatMap(\.markers).filter { $0.text.hasPrefix("spam") }.count
         let refused = sidecar.group?.dropped?["over_rate"] ?? 0
-        XCTAssertLessThan(markers, 200, "the member took \(markers) of 2000 marks")
-        XCTAssertGreaterThan(refused, 1_000, "refused marks counted in the sidecar")
+        XCTAssertLessThan(markers, 100, "the member took \(markers) of \(Self.flood) marks")
+        // The marks published to see the flood through may be refused and counted too.
+        XCTAssertGreaterThanOrEqual(markers + refused, Self.flood, "every mark taken or counted as refused")
         let movies = try FileManager.default.contentsOfDirectory(atPath: output.path).filter { $0.contains(".mov") }
         XCTAssertEqual(movies, ["group-cam-a.mov"], "a chapter after the group's stop started a clip: " + transcript())
         let data = try Data(contentsOf: output.appendingPathComponent("group-cam-a.json"))
