@@ -252,15 +252,12 @@ public final class GroupMember: Sendable {
             throw .clockUnsynchronised(why)
         }
         let at = grid.effectiveTime(now: now.realtimeNanoseconds, lead: settings.lead)
-        let (message, connected): (GroupCommandMessage, Bool)
-        do {
-            (message, connected) = state.withLock { s in
-                let seq = s.nextSeq
-                s.nextSeq += 1
-                let message = GroupCommandMessage(group: settings.name, from: host, seq: seq, command: line,
-                                                  atNanoseconds: at, sentNanoseconds: now.realtimeNanoseconds, fps: rate)
-                return (message, s.connected)
-            }
+        let (message, connected) = state.withLock { s in
+            let seq = s.nextSeq
+            s.nextSeq += 1
+            let message = GroupCommandMessage(group: settings.name, from: host, seq: seq, command: line,
+                                              atNanoseconds: at, sentNanoseconds: now.realtimeNanoseconds, fps: rate)
+            return (message, s.connected)
         }
         // Not published while the broker is away: a client would keep it and send it once the broker is back, and
         // the others would apply, late, what this member applied alone long before.
@@ -280,8 +277,8 @@ public final class GroupMember: Sendable {
         return Sent(message: message, appliedHereOnly: problem)
     }
 
-    /// Publishes this member's status (retained) now and after every reconnection.
-    /// The owner calls it every second or so: it also tells, in one line, the warnings held back meanwhile.
+    /// Publishes this member's status (retained) now and after every reconnection. The owner calls it every second
+    /// or so: it also tells, in one line, the warnings about ignored messages held back meanwhile.
     public func updateStatus(_ status: LocalStatus) {
         let now = SharedClockMapping.nanoseconds(readClocks().capture)
         let (connected, held) = state.withLock { s in

@@ -145,7 +145,7 @@ public final class ScriptRunner {
         if state == .recording || state == .paused {
             // This clip alone, at once: a group's other members go on until the group's own `stop`.
             let time = now
-            _ = serialContext.perform { controller.execute(.stop, at: time, from: .shell, sendingToGroup: false) }
+            _ = serialContext.perform { controller.executeHere(.stop, at: time, from: .shell) }
         }
         // Let the samples captured before the stop arrive, then finish.
         serialContext.advance(until: now + RigController.stopGrace)
