@@ -28,7 +28,9 @@ extension RigWiring {
                 },
                 tls: MQTTClient.TLSFiles(caFile: settings.caFile.map(RigWiring.expandDirectory),
                                          certificateFile: settings.certFile.map(RigWiring.expandDirectory),
-                                         keyFile: settings.keyFile.map(RigWiring.expandDirectory))))
+                                         keyFile: settings.keyFile.map(RigWiring.expandDirectory)),
+                // Sooner than a script's wait for the broker gives up (`GroupMember.brokerWait`): the member says why.
+                firstAnswerSeconds: 3))
         } catch {
             throw UsageError("group \(settings.name): \(error)")
         }
@@ -49,6 +51,8 @@ extension RigWiring {
             },
             execute: { application in
                 serialContext.schedule(at: application.captureTime) {
+                    // A member that left (the session ends) applies nothing more, even what was already scheduled.
+                    guard let member = bound.value.group, !member.hasStopped else { return }
                     _ = bound.value.execute(application.command, at: application.captureTime,
                                             from: .group(host: application.from))
                 }

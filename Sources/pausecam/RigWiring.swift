@@ -187,29 +187,27 @@ final class RigWiring: @unchecked Sendable {
         group = try RigWiring.joinGroup(rig: rig, clock: clock, controller: controller, serialContext: serialContext)
     }
 
-    /// Starts the devices (on the serial context), the hot-plug watcher when the rig has real lenses, and the sound
-    /// card watcher when its microphone is a real one.
-    func start() {
+    /// Joins the group (its broker is asked first, so that it answers while the devices start), starts the devices
+    /// (on the serial context), the hot-plug watcher when the rig has real lenses, and the sound card watcher when
+    /// its microphone is a real one. Before it returns, `session` waits for the broker's first answer as long as
+    /// `GroupMember.brokerWait(before:)` says (a script a little, a shell not at all).
+    func start(session: GroupMember.Session) {
+        var joining = false
+        if let group {
+            do {
+                try group.start()
+                joining = true
+            } catch {
+                notify(.groupNotStarted(group: group.settings.name, reason: "\(error)"))
+            }
+        }
         let controller = self.controller
         serialContext.perform { controller.startDevices() }
         // The cameras start on the device worker. A script's (or the shell's) first `record` waits for them: a
         // clip starts at its first frame, so a `record` given while the cameras are still opening would make the
         // scene shorter than its script by however long they take.
         controller.waitForDevices()
-        if let group {
-            do {
-                try group.start()
-                // A script's first `record` should reach the whole group, not only this member: wait (a little)
-                // for the broker. A broker that is down is not an error; commands apply here until it is back.
-                let deadline = DispatchTime.now() + .seconds(5)
-                while !group.isConnected && DispatchTime.now() < deadline { Thread.sleep(forTimeInterval: 0.02) }
-                if !group.isConnected {
-                    notify(.groupNotAnswering(group: group.settings.name, broker: "\(group.settings.broker)"))
-                }
-            } catch {
-                notify(.groupNotStarted(group: group.settings.name, reason: "\(error)"))
-            }
-        }
+        if let group, joining { waitForBroker(group, session: session) }
         startSoundWatcher()
         let hasRealLenses = rig.lenses.contains { if case .camera = $0.source { return true } else { return false } }
         guard hasRealLenses else { return }
@@ -226,9 +224,28 @@ final class RigWiring: @unchecked Sendable {
         }
     }
 
-    /// Stops the watcher and the devices, then the monitor's worker (anyone still waiting for a picture returns).
+    /// Waits on the member's own event for the broker's first answer (connected, refused, unreachable), at most as
+    /// long as Core's policy gives `session`; the member tells what the answer was. A broker that is down is not an
+    /// error: commands apply on this member until it answers.
+    private func waitForBroker(_ group: GroupMember, session: GroupMember.Session) {
+        let wait = GroupMember.brokerWait(before: session)
+        guard wait > .zero else { return }
+        let answered = DispatchSemaphore(value: 0)
+        group.whenAnswered { answered.signal() }
+        if answered.wait(timeout: .now() + wait.seconds) == .timedOut {
+            notify(.groupNotAnswering(group: group.settings.name, broker: "\(group.settings.broker)"))
+        }
+    }
+
+    /// Leaves the group, stops the watcher and the devices, then the monitor's worker (anyone still waiting for a
+    /// picture returns). A clip that a group command started after the session's last stop is finished first.
     func stop() {
-        group?.stop()
+        if let group {
+            group.stop()
+            let controller = self.controller
+            let state = serialContext.perform { controller.status.state }
+            if state != .idle { runner.finishClip() }
+        }
         watcher.withLock { $0?.stop() }
         soundWatcher.withLock { $0?.stop() }
         let controller = self.controller

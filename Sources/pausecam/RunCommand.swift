@@ -58,7 +58,7 @@ enum RunCommand {
         }
         try monitor.start(webChoice, rig: rig, controller: controller, serialContext: serialContext, pictures: wiring.monitor)
         try control.start(rig: rig, controller: controller, serialContext: serialContext, webAddress: monitor.url)
-        wiring.start()
+        wiring.start(session: .script)
         if !quiet {
             console.line("running script \"\(script.name)\" of \(rig.name) (\(clock.rawValue) clock, "
                          + "\(DurationParser.clockString(script.scriptedTime)) scripted)")
@@ -85,10 +85,6 @@ enum RunCommand {
                                 .joined(separator: ", "))
         default:
             break
-        }
-        // A group's commands take effect group.lead after they were sent: let the script's last ones land here too.
-        if let group = wiring.group {
-            serialContext.advance(until: serialContext.clock.now() + group.settings.lead + .milliseconds(500))
         }
         let earlier = controller.clipsBeingSaved.map { PathText.lastComponent(of: $0) }
         if !earlier.isEmpty {

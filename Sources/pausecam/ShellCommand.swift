@@ -73,7 +73,7 @@ enum ShellCommand {
         }
         try monitor.start(webChoice, rig: rig, controller: controller, serialContext: serialContext, pictures: wiring.monitor)
         try control.start(rig: rig, controller: controller, serialContext: serialContext, webAddress: monitor.url)
-        wiring.start()
+        wiring.start(session: .shell)
         if interactive {
             reader.printAbove("pausecam shell — \(rig.name), \(clock.rawValue) clock, writing to \(wiring.outputDirectory)."
                               + " Type help for the commands.")

@@ -10,11 +10,12 @@ public enum ClockHealth: Sendable, Equatable {
     /// The kernel says the clock is unsynchronised.
     case unsynchronised(String)
 
-    /// The verdict on `status` for a group recording at `rate`.
-    public static func judge(_ status: ClockSynchronisation, rate: FrameRate) -> ClockHealth {
+    /// The verdict on `status` for a group recording at `rate`; `requireSync: false` (the rig allows an
+    /// unsynchronised clock already) leaves that advice out of the message.
+    public static func judge(_ status: ClockSynchronisation, rate: FrameRate, requireSync: Bool = true) -> ClockHealth {
         if status.unsynchronised {
             return .unsynchronised("the system clock is not synchronised (adjtimex reports STA_UNSYNC): start "
-                                   + "chrony or ptp4l with phc2sys, or write group: {require_sync: false}")
+                                   + "chrony or ptp4l with phc2sys" + (requireSync ? ", or write group: {require_sync: false}" : ""))
         }
         // esterror µs > den / (4 × num) s  ⟺  esterror × 4 × num > den × 10⁶, exactly.
         let error = Int128(status.estimatedErrorMicroseconds) * 4 * Int128(rate.numerator)

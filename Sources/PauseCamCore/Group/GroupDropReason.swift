@@ -18,6 +18,8 @@ public enum GroupDropReason: String, Sendable, Equatable, CaseIterable {
     case duplicate
     /// From a member whose output rate differs from this member's: the movies could not share one frame grid.
     case otherRate = "other_rate"
+    /// A command beyond the rate a member takes from others (`GroupMessageBudget`): a flood, not a person.
+    case overRate = "over_rate"
 }
 
 /// How many messages were ignored, per reason: the group's line in the sidecar and in warnings.

@@ -4,6 +4,11 @@
 /// shared clock, mapped onto this machine's capture clock and snapped to the group's frame grid, so every member's
 /// boundaries fall on the same slot index.
 ///
+/// A command given here is handed to `execute` as soon as it is published, for its slot: the member never waits
+/// for the broker to send its own command back (a slow or silent broker cannot delay or lose it here), and it
+/// ignores that copy when it comes. What another publisher claims about this member's name or numbers therefore
+/// never decides what this member does with its own commands.
+///
 /// Time comes in as values (`ClockReading`, `ClockSynchronisation`) from closures the composition root gives; the
 /// member reads no clock and opens nothing. It applies a command through `execute`, on the thread that delivered
 /// it (the bus's), with the capture time to apply it at: the owner hops onto its serial context and runs the
@@ -59,16 +64,23 @@ public final class GroupMember: Sendable {
         case notGroupCommand(String)
         /// `record` while the kernel says the clock is unsynchronised, with `require_sync: true`.
         case clockUnsynchronised(String)
-        /// This member was refused at join (another output rate than the group's).
-        case refused(String)
         public var description: String {
             switch self {
             case .notGroupCommand(let word):
                 let words = GroupMessageDecoder.groupCommandWords.sorted().joined(separator: ", ")
                 return "\"\(word)\" stays on this member; only \(words) go to the group"
-            case .clockUnsynchronised(let message), .refused(let message): return message
+            case .clockUnsynchronised(let message): return message
             }
         }
+    }
+
+    /// A command given here, as `send` handled it.
+    public struct Sent: Sendable, Equatable {
+        /// The message, as published (or as it would have been).
+        public var message: GroupCommandMessage
+        /// Why it was not published and applies on this member only (the broker is away, publishing failed);
+        /// `nil` when it went to the group.
+        public var appliedHereOnly: String?
     }
 
     private struct State {
@@ -78,10 +90,23 @@ public final class GroupMember: Sendable {
         var drops = GroupDropCounts()
         var log: [GroupCommandRecord] = []
         var members: [String: GroupStatusMessage] = [:]
+        /// What strangers' messages may cost (commands carried out, warnings told).
+        var budget = GroupMessageBudget()
+        /// The last recording-state command of the group handed out was `stop` (not `record` since).
+        var groupStopped = false
         var connected = false
         var connections = 0
-        var refusal: String?
+        /// The bus said how the first connection went (connected, or failed): `whenAnswered` runs at once.
+        var answered = false
+        var answerWaiters: [@Sendable () -> Void] = []
+        /// The loss of the broker, or that it cannot be reached, was told since the last connection (once each
+        /// time: the bus may report every failed attempt).
+        var toldUnreachable = false
+        /// This member's own sequence numbers are `firstSeq..<nextSeq`.
+        let firstSeq: UInt64
         var nextSeq: UInt64
+        /// The latest capture time at which a command given here was handed to `execute`.
+        var ownCommandsLandBy: MediaTime?
         var status = LocalStatus()
         var health: ClockHealth = .ok
         var stopped = false
@@ -128,7 +153,7 @@ public final class GroupMember: Sendable {
         _ = mapping.update(reading)
         let anchor = Self.phaseAnchor(mapping, grid)
         let firstSeq = Self.firstSequenceNumber(realtimeNanoseconds: reading.realtimeNanoseconds)
-        state = Guarded(State(mapping: mapping, phaseAnchor: anchor, nextSeq: firstSeq))
+        state = Guarded(State(mapping: mapping, phaseAnchor: anchor, firstSeq: firstSeq, nextSeq: firstSeq))
     }
 
     /// The capture time of the group grid's slot 0: the anchor to give the output clock (`OutputClock.phaseAnchor`)
@@ -147,8 +172,47 @@ public final class GroupMember: Sendable {
     /// True while the broker connection is up.
     public var isConnected: Bool { state.withLock { $0.connected && !$0.stopped } }
 
-    /// Why this member was refused at join, if it was.
-    public var refusal: String? { state.withLock { $0.refusal } }
+    /// True when the last of the group's `record` and `stop` this member handed out was `stop`: the group is not
+    /// recording as far as it knows, so a `resume` or `chapter` that comes after is no cue to join it.
+    public var groupHasStopped: Bool { state.withLock { $0.groupStopped } }
+
+    /// True once `stop()` began: the member applies nothing more, so an application already scheduled by its owner
+    /// should not run either.
+    public var hasStopped: Bool { state.withLock { $0.stopped } }
+
+    /// The capture time by which every command given on this member has been handed to `execute` for its slot
+    /// (`nil`: none was given). A session that ends lets them land first: they wait for their slot here, at most the
+    /// group's lead, never for the broker.
+    public var ownCommandsLandBy: MediaTime? { state.withLock { $0.ownCommandsLandBy } }
+
+    /// What a session is about to do when it starts, for `brokerWait(before:)`.
+    public enum Session: Sendable, Equatable {
+        /// Commands typed or piped, one at a time (`pausecam shell`).
+        case shell
+        /// A scene script, timed from its first step (`pausecam run`).
+        case script
+    }
+
+    /// How long a session waits, before its first command, for the broker's first answer (`whenAnswered`). A script
+    /// waits, up to 5 s, so that its first `record` reaches the whole group: its steps are timed from its start, so
+    /// the wait costs it nothing. A shell does not wait: a line given to it is carried out at once, on this member
+    /// alone while the broker has not answered (recording on a member never waits for the bus).
+    public static func brokerWait(before session: Session) -> MediaTime {
+        switch session {
+        case .shell: return .zero
+        case .script: return .seconds(5)
+        }
+    }
+
+    /// Calls `body` once the bus has said how the first connection went — connected, refused, unreachable — at
+    /// once if it has, else on the bus's thread when it does. Never with the member's lock held.
+    public func whenAnswered(_ body: @escaping @Sendable () -> Void) {
+        let now = state.withLock { s -> Bool in
+            if !s.answered { s.answerWaiters.append(body) }
+            return s.answered
+        }
+        if now { body() }
+    }
 
     /// Connects to the broker (the bus reconnects by itself after a loss); the will marks this member offline.
     public func start() throws {
@@ -175,46 +239,53 @@ public final class GroupMember: Sendable {
     }
 
     /// Publishes a recording command given on this member to the whole group, to take effect `settings.lead` from
-    /// now on the group's next slot; returns the message. The command applies here when it comes back from the
-    /// broker, like everyone else's. When it cannot be published (the broker is away) it applies here at once, and
-    /// `notify` says so.
+    /// now on the group's next slot; returns the message. The command is handed to `execute` here at once, for that
+    /// slot, as every other member applies it when it arrives. While the broker is away it is not published at all
+    /// (never delivered later): it applies here at once, and `notify` says so; the same when publishing fails.
     @discardableResult
-    public func send(_ command: Command) throws(SendError) -> GroupCommandMessage {
+    public func send(_ command: Command) throws(SendError) -> Sent {
         guard GroupMessageDecoder.isGroupCommand(command) else { throw .notGroupCommand(command.word) }
         let line = CommandParser.line(for: command)
         let now = reading()
-        let health = readClockStatus().map { ClockHealth.judge($0, rate: rate) } ?? .ok
+        let health = clockHealth()
         if case .record = command, case .unsynchronised(let why) = health, settings.requireSync {
             throw .clockUnsynchronised(why)
         }
         let at = grid.effectiveTime(now: now.realtimeNanoseconds, lead: settings.lead)
-        let (message, connected): (GroupCommandMessage, Bool)
-        do {
-            (message, connected) = try state.withLock { s throws(SendError) in
-                if let refusal = s.refusal { throw .refused(refusal) }
-                let seq = s.nextSeq
-                s.nextSeq += 1
-                let message = GroupCommandMessage(group: settings.name, from: host, seq: seq, command: line,
-                                                  atNanoseconds: at, sentNanoseconds: now.realtimeNanoseconds, fps: rate)
-                return (message, s.connected)
+        let (message, connected) = state.withLock { s in
+            let seq = s.nextSeq
+            s.nextSeq += 1
+            let message = GroupCommandMessage(group: settings.name, from: host, seq: seq, command: line,
+                                              atNanoseconds: at, sentNanoseconds: now.realtimeNanoseconds, fps: rate)
+            return (message, s.connected)
+        }
+        // Not published while the broker is away: a client would keep it and send it once the broker is back, and
+        // the others would apply, late, what this member applied alone long before.
+        var problem: String? = connected ? nil : "the group's broker is away"
+        if problem == nil {
+            do {
+                try bus.publish(GroupBusMessage(topic: topics.command, payload: message.payload()))
+            } catch {
+                problem = "publishing failed: \(error)"
             }
         }
-        var problem: String? = connected ? nil : "the group's broker is away"
-        do {
-            try bus.publish(GroupBusMessage(topic: topics.command, payload: message.payload()))
-        } catch {
-            problem = problem ?? "publishing failed: \(error)"
+        if let problem {
+            applyLocally(command, message: message, now: now, reason: problem)
+        } else {
+            applyOwn(command, message: message, now: now, health: health)
         }
-        if let problem { applyLocally(command, message: message, now: now, reason: problem) }
-        return message
+        return Sent(message: message, appliedHereOnly: problem)
     }
 
-    /// Publishes this member's status (retained) now and after every reconnection.
+    /// Publishes this member's status (retained) now and after every reconnection. The owner calls it every second
+    /// or so: it also tells, in one line, the warnings about ignored messages held back meanwhile.
     public func updateStatus(_ status: LocalStatus) {
-        let connected = state.withLock { s in
+        let now = SharedClockMapping.nanoseconds(readClocks().capture)
+        let (connected, held) = state.withLock { s in
             s.status = status
-            return s.connected && !s.stopped
+            return (s.connected && !s.stopped, s.stopped ? nil : s.budget.heldWarnings(atNanoseconds: now))
         }
+        if let held { notify(.heldBack(count: held)) }
         if connected { publishStatus() }
     }
 
@@ -224,21 +295,31 @@ public final class GroupMember: Sendable {
     private func handle(_ event: GroupBusEvent) {
         switch event {
         case .connected:
-            let first = state.withLock { s -> Bool? in
-                guard !s.stopped else { return nil }
+            let (first, waiters) = state.withLock { s -> (Bool?, [@Sendable () -> Void]) in
+                let waiters = answer(&s)
+                guard !s.stopped else { return (nil, waiters) }
                 s.connected = true
+                s.toldUnreachable = false
                 s.connections += 1
-                return s.connections == 1
+                return (s.connections == 1, waiters)
             }
+            for waiter in waiters { waiter() }
             guard let first else { return }
             notify(first ? .joined(group: settings.name, broker: settings.broker.description) : .brokerBack)
             publishStatus()
         case .lost(let reason):
-            let live = state.withLock { s in
+            // Told once per loss: when the connection goes, or when none could be made since the last one.
+            let (notice, waiters) = state.withLock { s -> (GroupNotice?, [@Sendable () -> Void]) in
+                let waiters = answer(&s)
+                let wasConnected = s.connected
                 s.connected = false
-                return !s.stopped
+                guard !s.stopped else { return (nil, waiters) }
+                guard !s.toldUnreachable else { return (nil, waiters) }
+                s.toldUnreachable = true
+                return (wasConnected ? .brokerLost(reason: reason) : .brokerUnreachable(reason: reason), waiters)
             }
-            if live { notify(.brokerLost(reason: reason)) }
+            for waiter in waiters { waiter() }
+            if let notice { notify(notice) }
         case .message(let message):
             guard !state.withLock({ $0.stopped }) else { return }
             switch decoder.decode(message) {
@@ -252,31 +333,35 @@ public final class GroupMember: Sendable {
         }
     }
 
-    private func drop(_ reason: GroupDropReason, detail: String) {
-        state.withLock { $0.drops.count(reason) }
-        notify(.dropped(reason, detail: detail))
+    /// Counts an ignored message, and tells it unless the warnings' budget holds it back (told later as a count).
+    private func drop(_ reason: GroupDropReason, detail: @autoclosure () -> String) {
+        let now = SharedClockMapping.nanoseconds(readClocks().capture)
+        let tells = state.withLock { s in
+            s.drops.count(reason)
+            return s.budget.tellsWarning(atNanoseconds: now)
+        }
+        if tells { notify(.dropped(reason, detail: detail())) }
     }
 
     private func received(_ status: GroupStatusMessage, retained: Bool) {
         guard status.host != host else { return }
         let ours = GroupCommandMessage.text(of: rate)
+        // A status is a hint, never a rule: anyone can publish one (retained, for members to come). This member's
+        // own rate rules what it records; another rate only means the two ignore each other's commands.
         let notice = state.withLock { s -> GroupNotice? in
             let known = s.members[status.host]
             s.members[status.host] = status
             guard status.online, let theirs = status.fps, theirs != ours, known?.fps != theirs || !(known?.online ?? false)
             else { return nil }
-            // A kept status that greets this member's first connection is of a member that was there first.
-            let refusedHere = retained && s.connections == 1 && s.log.isEmpty
-            if refusedHere, s.refusal == nil {
-                s.refusal = GroupNotice.rateMismatch(host: status.host, theirs: theirs, ours: ours, ourHost: host,
-                                                     refusedHere: true).text
-            }
-            return .rateMismatch(host: status.host, theirs: theirs, ours: ours, ourHost: host, refusedHere: refusedHere)
+            return .rateMismatch(host: status.host, theirs: theirs, ours: ours, ourHost: host)
         }
         if let notice { notify(notice) }
     }
 
     private func received(_ message: GroupCommandMessage, _ command: Command) {
+        // This member's own commands were applied when they were sent: the broker's copy is old news.
+        let own = message.from == host && state.withLock { s in (s.firstSeq..<s.nextSeq).contains(message.seq) }
+        if own { return }
         let ours = GroupCommandMessage.text(of: rate)
         guard message.fps == ours else {
             drop(.otherRate, detail: "\(message.from) records at \(message.fps) fps, \(host) at \(ours) fps: its "
@@ -284,62 +369,100 @@ public final class GroupMember: Sendable {
             return
         }
         let now = reading()
-        let health = readClockStatus().map { ClockHealth.judge($0, rate: rate) } ?? .ok
-        let slot = grid.slot(atOrAfter: message.atNanoseconds)
-        let at = grid.instant(ofSlot: slot) ?? message.atNanoseconds
+        let health = clockHealth()
         var notices: [GroupNotice] = []
+        var overRate = false
         let application = state.withLock { s -> Application? in
-            if s.refusal != nil {
-                s.drops.count(.otherRate)
-                return nil
-            }
             guard s.filter.admit(from: message.from, seq: message.seq) else {
                 s.drops.count(.duplicate)
                 return nil
             }
-            if health != s.health {
-                s.health = health
-                notices.append(.clockHealth(health))
+            guard s.budget.takesCommand(atNanoseconds: SharedClockMapping.nanoseconds(now.capture)) else {
+                overRate = true
+                return nil
             }
-            var record = GroupCommandRecord(from: message.from, seq: message.seq, command: message.command,
-                                            atNanoseconds: at, slot: slot, arrivedNanoseconds: now.realtimeNanoseconds,
-                                            appliedAt: nil, outcome: .onTime)
-            if case .record = command, case .unsynchronised(let why) = health {
-                notices.append(.unsynchronisedRecord(applied: !settings.requireSync, reason: why))
-                if settings.requireSync {
-                    record.outcome = .refusedUnsynchronised
-                    s.log.append(record)
-                    return nil
-                }
+            return accept(message, command, now: now, health: health, in: &s, notices: &notices)
+        }
+        if overRate {
+            drop(.overRate, detail: "\(message.from)'s \"\(message.command)\": more than "
+                 + "\(GroupMessageBudget.commandsPerSecond) group commands a second")
+        }
+        for notice in notices { notify(notice) }
+        if let application { execute(application) }
+    }
+
+    /// The command `message` let through, logged in `s`: its application (at its slot, or now when late), or `nil`
+    /// when it is refused here (`record` on an unsynchronised clock with `require_sync: true`). Under the lock.
+    private func accept(_ message: GroupCommandMessage, _ command: Command, now: ClockReading, health: ClockHealth,
+                        in s: inout State, notices: inout [GroupNotice]) -> Application? {
+        let slot = grid.slot(atOrAfter: message.atNanoseconds)
+        let at = grid.instant(ofSlot: slot) ?? message.atNanoseconds
+        if health != s.health {
+            s.health = health
+            notices.append(.clockHealth(health))
+        }
+        var record = GroupCommandRecord(from: message.from, seq: message.seq, command: message.command,
+                                        atNanoseconds: at, slot: slot, arrivedNanoseconds: now.realtimeNanoseconds,
+                                        appliedAt: nil, outcome: .onTime)
+        if case .record = command, case .unsynchronised(let why) = health {
+            notices.append(.unsynchronisedRecord(applied: !settings.requireSync, reason: why))
+            if settings.requireSync {
+                record.outcome = .refusedUnsynchronised
+                s.log.append(record)
+                return nil
             }
-            var application = Application(command: command, line: message.command, from: message.from,
-                                          seq: message.seq, slot: slot, captureTime: now.capture,
-                                          lateByNanoseconds: nil, localOnly: false)
-            if now.realtimeNanoseconds > at {
-                record.outcome = .late
-                record.lateByNanoseconds = now.realtimeNanoseconds &- at
-                application.lateByNanoseconds = record.lateByNanoseconds
-            } else {
-                application.captureTime = OutputClock.slotTime(anchor: s.phaseAnchor, index: slot,
-                                                               frameDuration: rate.frameDuration)
-            }
-            record.appliedAt = application.captureTime
-            s.log.append(record)
-            if record.outcome == .late { notices.append(.late(record)) }
+        }
+        switch command {
+        case .stop: s.groupStopped = true
+        case .record: s.groupStopped = false
+        default: break
+        }
+        var application = Application(command: command, line: message.command, from: message.from,
+                                      seq: message.seq, slot: slot, captureTime: now.capture,
+                                      lateByNanoseconds: nil, localOnly: false)
+        if now.realtimeNanoseconds > at {
+            record.outcome = .late
+            record.lateByNanoseconds = now.realtimeNanoseconds &- at
+            application.lateByNanoseconds = record.lateByNanoseconds
+        } else {
+            application.captureTime = OutputClock.slotTime(anchor: s.phaseAnchor, index: slot,
+                                                           frameDuration: rate.frameDuration)
+        }
+        record.appliedAt = application.captureTime
+        s.log.append(record)
+        if record.outcome == .late { notices.append(.late(record)) }
+        return application
+    }
+
+    // MARK: Internals
+
+    /// Marks the first answer come; returns the `whenAnswered` bodies to call (outside the lock).
+    private func answer(_ s: inout State) -> [@Sendable () -> Void] {
+        guard !s.answered else { return [] }
+        s.answered = true
+        defer { s.answerWaiters = [] }
+        return s.answerWaiters
+    }
+
+    /// A command given here and published: applied here for its slot now, as the others apply it when it arrives.
+    private func applyOwn(_ command: Command, message: GroupCommandMessage, now: ClockReading, health: ClockHealth) {
+        var notices: [GroupNotice] = []
+        let application = state.withLock { s -> Application? in
+            guard !s.stopped else { return nil }
+            let application = accept(message, command, now: now, health: health, in: &s, notices: &notices)
+            if let application { s.ownCommandsLandBy = MediaTime.max(s.ownCommandsLandBy ?? application.captureTime,
+                                                                     application.captureTime) }
             return application
         }
         for notice in notices { notify(notice) }
         if let application { execute(application) }
     }
 
-    // MARK: Internals
-
-    /// A command published while the broker is away: applied here now, and marked seen so that a later delivery
-    /// of it (the client's queue, once the broker is back) is not applied twice.
+    /// A command given here that could not be published (the broker is away): applied here now. A later delivery
+    /// of it (the client's queue, once the broker is back) is this member's own, and ignored here.
     private func applyLocally(_ command: Command, message: GroupCommandMessage, now: ClockReading, reason: String) {
         let slot = grid.slot(containing: now.realtimeNanoseconds)
         let application = state.withLock { s -> Application in
-            _ = s.filter.admit(from: message.from, seq: message.seq)
             s.log.append(GroupCommandRecord(from: message.from, seq: message.seq, command: message.command,
                                             atNanoseconds: message.atNanoseconds, slot: slot,
                                             arrivedNanoseconds: now.realtimeNanoseconds, appliedAt: now.capture,
@@ -349,6 +472,12 @@ public final class GroupMember: Sendable {
         }
         notify(.appliedLocallyOnly(command: message.command, reason: reason))
         execute(application)
+    }
+
+    /// The kernel's view of the clock judged at the rig's rate (fine when unknown); the advice to allow an
+    /// unsynchronised clock is left out when the rig already does.
+    private func clockHealth() -> ClockHealth {
+        readClockStatus().map { ClockHealth.judge($0, rate: rate, requireSync: settings.requireSync) } ?? .ok
     }
 
     /// Reads both clocks and passes the pair through the mapping; a step re-anchors the grid and is told.

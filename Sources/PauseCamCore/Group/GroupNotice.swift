@@ -7,11 +7,17 @@ public enum GroupNotice: Sendable, Equatable {
     case brokerLost(reason: String)
     /// The broker is back after a loss.
     case brokerBack
+    /// No connection to the broker could be made yet (nothing listens, no answer, credentials refused); recording
+    /// goes on, commands given here apply here only, and the bus goes on trying (unless `reason` says it stopped).
+    case brokerUnreachable(reason: String)
     /// A message was ignored (and counted in `GroupMember.drops`).
     case dropped(GroupDropReason, detail: String)
-    /// A member records at another output rate. `refusedHere`: this member is the newcomer and is refused (it
-    /// applies no group command and publishes none); otherwise the other member's commands are ignored.
-    case rateMismatch(host: String, theirs: String, ours: String, ourHost: String, refusedHere: Bool)
+    /// A member says it records at another output rate (its status): its commands are ignored here, and this
+    /// member's there. A hint only: this member records at its own rate whatever another status says.
+    case rateMismatch(host: String, theirs: String, ours: String, ourHost: String)
+    /// Warnings about ignored messages held back since the last one told (`GroupMessageBudget`); every message is
+    /// counted in `GroupMember.drops` all the same.
+    case heldBack(count: Int)
     /// A command arrived after its effective time and was applied on arrival.
     case late(GroupCommandRecord)
     /// The command could not be published (the broker is away): it was applied on this member only.
@@ -32,13 +38,15 @@ public enum GroupNotice: Sendable, Equatable {
             return "lost the group's broker (\(reason)); recording goes on and commands given here apply here only "
                 + "until it is back"
         case .brokerBack: return "the group's broker is back"
+        case .brokerUnreachable(let reason):
+            return "no connection to the group's broker yet (\(reason)); recording goes on and commands given "
+                + "here apply on this member only until it answers"
         case .dropped(let reason, let detail): return "ignored a group message (\(reason.rawValue)): \(detail)"
-        case .rateMismatch(let host, let theirs, let ours, let ourHost, let refusedHere):
-            let what = "\(host) records at \(theirs) fps, \(ourHost) at \(ours) fps"
-            return refusedHere
-                ? "\(what): \(ourHost) is refused by the group (it neither applies nor sends group commands); give "
-                  + "every member the same output.fps"
-                : "\(what): \(host)'s commands are ignored; give every member the same output.fps"
+        case .rateMismatch(let host, let theirs, let ours, let ourHost):
+            return "\(host) records at \(theirs) fps, \(ourHost) at \(ours) fps: each ignores the other's commands "
+                + "(\(ourHost) records at its own rate); give every member the same output.fps"
+        case .heldBack(let count):
+            return "ignored \(count) more group message(s) without a line each (counted in the sidecar's group.dropped)"
         case .late(let record):
             let ms = Double(record.lateByNanoseconds) / 1e6
             return "group command \"\(record.command)\" from \(record.from) arrived "

@@ -17,8 +17,13 @@ extension RigController {
             command = .record(name: name, countdown: nil)
         }
         do {
-            let message = try group.send(command)
-            let lead = Double(message.atNanoseconds - message.sentNanoseconds) / 1e9
+            let sent = try group.send(command)
+            let message = sent.message
+            if let reason = sent.appliedHereOnly {
+                return .ok("not sent to group \(group.settings.name) (\(reason)): \(message.command) applies on this "
+                           + "member only")
+            }
+            let lead = Double(message.atNanoseconds &- message.sentNanoseconds) / 1e9
             return .ok("sent to group \(group.settings.name): \(message.command) on every member in "
                        + String(format: "%.2f", lead) + " s")
         } catch {
@@ -45,8 +50,11 @@ extension RigController {
 
     /// A member that is not recording while its group is (it joined late, or came back from a crash) starts at the
     /// group's next scene boundary: a group's `resume NAME` or `chapter NAME` becomes `record NAME` here, and says so.
+    /// Not after the group's own `stop` (`GroupMember.groupHasStopped`): the group is not recording then, and only its
+    /// `record` starts a clip.
     func joiningGroupRecording(_ command: Command, from source: CommandSource) -> Command {
-        guard case .group(let host) = source, !clips.isRecording, countdown == nil else { return command }
+        guard case .group(let host) = source, !clips.isRecording, countdown == nil,
+              !(group?.groupHasStopped ?? false) else { return command }
         let name: String?
         switch command {
         case .resume(let n), .chapter(let n): name = n

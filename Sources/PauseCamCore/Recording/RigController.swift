@@ -94,12 +94,24 @@ public final class RigController {
 
     /// Carries out `command`, given at session-clock `time`. With a `source` (a shell line, a script step, a
     /// remote, a pedal) the command and its reply are told to every listener as an `EngineEvent.command`; the
-    /// engine's own stops (a full disk, a failed write) pass none, since their own events say why.
+    /// engine's own stops (a full disk, a failed write) pass none, since their own events say why. With a group,
+    /// a recording command from a local source goes to the whole group (`executeHere` keeps it on this member).
     public func execute(_ command: Command, at time: MediaTime, from source: CommandSource? = nil) -> Reply {
         serialContext.assertOnSerialContext()
         if let group, let source, source.isLocal, GroupMessageDecoder.isGroupCommand(command) {
             return sendToGroup(command, from: source, via: group)
         }
+        return carryOutAndTell(command, at: time, from: source)
+    }
+
+    /// Carries out `command` on this member alone, as `execute` does without a group: a session that ends stops its
+    /// own clip at once, while a group's other members go on until the group's `stop`.
+    public func executeHere(_ command: Command, at time: MediaTime, from source: CommandSource?) -> Reply {
+        serialContext.assertOnSerialContext()
+        return carryOutAndTell(command, at: time, from: source)
+    }
+
+    private func carryOutAndTell(_ command: Command, at time: MediaTime, from source: CommandSource?) -> Reply {
         let command = source.map { joiningGroupRecording(command, from: $0) } ?? command
         let reply = carryOut(command, at: time, from: source)
         if let group, GroupMessageDecoder.isGroupCommand(command) { group.updateStatus(groupStatus) }

@@ -136,9 +136,16 @@ public final class ScriptRunner {
     @discardableResult
     public func finishClip() -> Recorder.Clip? {
         let controller = self.controller
+        // A group member's own commands wait here for their slot (at most the group's lead, never the broker's
+        // round trip): a `stop` given just before lands where the group's does.
+        if let landing = serialContext.perform({ controller.group?.ownCommandsLandBy }), landing > now {
+            serialContext.advance(until: landing + RigController.stopGrace)
+        }
         let state = serialContext.perform { controller.status.state }
         if state == .recording || state == .paused {
-            _ = perform(.stop)
+            // This clip alone, at once: a group's other members go on until the group's own `stop`.
+            let time = now
+            _ = serialContext.perform { controller.executeHere(.stop, at: time, from: .shell) }
         }
         // Let the samples captured before the stop arrive, then finish.
         serialContext.advance(until: now + RigController.stopGrace)

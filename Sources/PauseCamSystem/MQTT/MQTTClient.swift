@@ -25,8 +25,8 @@ import PauseCamCore
 /// protocol error to it), which is right for credentials and reported as `refused`; a broker's DISCONNECT also
 /// ends its loop, and this client starts it again after the reconnect delay, unless another client took the session
 /// over.
-/// Unchecked Sendable: the handle is used only through libmosquitto's thread-safe calls and `lifecycle`; the rest of
-/// the state is under `state`.
+/// Unchecked Sendable: the handle (a C pointer) is used only through libmosquitto's thread-safe calls, and the loop's
+/// start, restart and stop only under `lifecycle`; the rest of the state is in `state`.
 public final class MQTTClient: @unchecked Sendable {
     /// What the callbacks and the callers share.
     private struct State {
@@ -44,15 +44,16 @@ public final class MQTTClient: @unchecked Sendable {
         var lastLibraryError: String?
         /// `start` is connecting on the caller's thread: a failure there is thrown, not reported.
         var connectingInStart = false
+        /// The first connection attempt was answered (a CONNACK, a refusal or a failure was reported): the
+        /// first-answer timer has nothing to say.
+        var firstAnswered = false
     }
 
     public let options: Options
     private let handle: OpaquePointer
-    private let state = NSLock()
-    private var shared = State()
-    /// Held while the network thread is started, restarted or stopped (never by a callback).
-    private let lifecycle = NSLock()
-    private var started = false
+    private let state = Guarded(State())
+    /// Whether the network thread runs; held while it is started, restarted or stopped (never by a callback).
+    private let lifecycle = Guarded(false)
 
     /// libmosquitto's global set-up, once per process; its cleanup is left to the process's end (the library
     /// holds nothing a process exit does not release). `mosquitto_lib_init` is not thread-safe; a `static let`
@@ -117,33 +118,57 @@ public final class MQTTClient: @unchecked Sendable {
     /// answers within the call; a farther one fails later, as a `refused` event), no thread.
     public func start(subscriptions: [String], will: GroupBusMessage?,
                       events: @escaping @Sendable (Event) -> Void) throws(MQTTError) {
-        lifecycle.lock()
-        defer { lifecycle.unlock() }
-        precondition(!started, "MQTTClient.start called twice")
-        state.withLock {
-            shared.events = events
-            shared.subscriptions = subscriptions
-        }
-        if let will {
-            let code = will.payload.withUnsafeBytes {
-                mosquitto_will_set_v5(handle, will.topic, Int32($0.count), $0.baseAddress, 1, will.retained, nil)
+        let failedAtOnce = try lifecycle.withLock { started throws(MQTTError) -> String? in
+            precondition(!started, "MQTTClient.start called twice")
+            state.withLock { shared in
+                shared.events = events
+                shared.subscriptions = subscriptions
             }
-            try MQTTError.check(code, "mosquitto_will_set_v5(\(will.topic))")
+            if let will {
+                let code = will.payload.withUnsafeBytes {
+                    mosquitto_will_set_v5(handle, will.topic, Int32($0.count), $0.baseAddress, 1, will.retained, nil)
+                }
+                try MQTTError.check(code, "mosquitto_will_set_v5(\(will.topic))")
+            }
+            state.withLock { shared in shared.connectingInStart = true }
+            let code = mosquitto_connect_async(handle, options.broker.host, Int32(options.broker.port),
+                                               Int32(max(5, options.keepAliveSeconds)))
+            let failedAtOnce = code == Int32(MOSQ_ERR_ERRNO.rawValue) || code == Int32(MOSQ_ERR_EAI.rawValue)
+                ? MQTTError.libraryText(code) : nil
+            state.withLock { shared in shared.connectingInStart = false }
+            if code == Int32(MOSQ_ERR_TLS.rawValue) {
+                let logged = state.withLock { shared in shared.lastLibraryError }
+                throw .tlsHandshake(broker: options.broker.description,
+                                    reason: logged ?? MQTTError.libraryText(code))
+            }
+            if code != Int32(MOSQ_ERR_SUCCESS.rawValue) && code != Int32(MOSQ_ERR_ERRNO.rawValue)
+                && code != Int32(MOSQ_ERR_EAI.rawValue) {
+                throw .call("mosquitto_connect_async(\(options.broker))", code: code,
+                            message: MQTTError.libraryText(code))
+            }
+            try MQTTError.check(mosquitto_loop_start(handle), "mosquitto_loop_start")
+            started = true
+            return failedAtOnce
         }
-        state.withLock { shared.connectingInStart = true }
-        let code = mosquitto_connect_async(handle, options.broker.host, Int32(options.broker.port),
-                                           Int32(max(5, options.keepAliveSeconds)))
-        state.withLock { shared.connectingInStart = false }
-        if code == Int32(MOSQ_ERR_TLS.rawValue) {
-            throw .tlsHandshake(broker: options.broker.description,
-                                reason: state.withLock { shared.lastLibraryError } ?? MQTTError.libraryText(code))
+        // libmosquitto's loop retries a connection that failed without calling back: say so here, once.
+        if let failedAtOnce {
+            firstAttemptFailed(reason: failedAtOnce)
+        } else {
+            let seconds = max(1, options.firstAnswerSeconds)
+            DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(seconds)) { [weak self] in
+                self?.firstAttemptFailed(reason: "no answer within \(seconds) s")
+            }
         }
-        if code != Int32(MOSQ_ERR_SUCCESS.rawValue) && code != Int32(MOSQ_ERR_ERRNO.rawValue)
-            && code != Int32(MOSQ_ERR_EAI.rawValue) {
-            throw .call("mosquitto_connect_async(\(options.broker))", code: code, message: MQTTError.libraryText(code))
+    }
+
+    /// Reports the first connection's failure as `lost` (`MQTTError.unreachable`) unless it was answered already.
+    private func firstAttemptFailed(reason: String) {
+        let unanswered = state.withLock { shared in
+            defer { shared.firstAnswered = true }
+            return !shared.firstAnswered
         }
-        try MQTTError.check(mosquitto_loop_start(handle), "mosquitto_loop_start")
-        started = true
+        guard unanswered else { return }
+        report(.lost(.unreachable(broker: options.broker.description, reason: reason)))
     }
 
     /// Publishes at QoS 1; `message.retained` asks the broker to keep it as the topic's last message. While the
@@ -158,13 +183,13 @@ public final class MQTTClient: @unchecked Sendable {
     /// Says goodbye (an MQTT DISCONNECT, so the broker discards the will) and waits for the network thread to end;
     /// no event comes after it returns. Idempotent.
     public func stop() {
-        state.withLock { shared.stopping = true }
-        lifecycle.lock()
-        defer { lifecycle.unlock() }
-        guard started else { return }
-        started = false
-        _ = mosquitto_disconnect_v5(handle, Int32(MQTT_RC_NORMAL_DISCONNECTION.rawValue), nil)
-        _ = mosquitto_loop_stop(handle, false)
+        state.withLock { shared in shared.stopping = true }
+        lifecycle.withLock { started in
+            guard started else { return }
+            started = false
+            _ = mosquitto_disconnect_v5(handle, Int32(MQTT_RC_NORMAL_DISCONNECTION.rawValue), nil)
+            _ = mosquitto_loop_stop(handle, false)
+        }
     }
 
     /// Cuts the TCP connection under libmosquitto without an MQTT goodbye, as a crash or a pulled cable would: the
@@ -178,7 +203,7 @@ public final class MQTTClient: @unchecked Sendable {
     /// Hands an event to the owner unless `stop()` began or a refusal was final. Called without `state` held, so
     /// the owner may publish from its closure.
     fileprivate func report(_ event: Event) {
-        let events: (@Sendable (Event) -> Void)? = state.withLock {
+        let events: (@Sendable (Event) -> Void)? = state.withLock { shared in
             if shared.stopping || shared.refused { return nil }
             if case .refused = event { shared.refused = true }
             return shared.events
@@ -187,12 +212,13 @@ public final class MQTTClient: @unchecked Sendable {
     }
 
     fileprivate func connectAnswered(reasonCode: Int32) {
+        state.withLock { shared in shared.firstAnswered = true }
         guard reasonCode == Int32(MQTT_RC_SUCCESS.rawValue) else {
             // libmosquitto ends its loop after an MQTT 5 refusal; the refusal is final here too.
             report(.refused(MQTTError.connectionRefusal(broker: options.broker.description, code: reasonCode)))
             return
         }
-        let topics = state.withLock {
+        let topics = state.withLock { shared in
             shared.restarts = 0
             return shared.subscriptions
         }
@@ -213,11 +239,11 @@ public final class MQTTClient: @unchecked Sendable {
                                message: MQTTError.libraryText(code))))
             return
         }
-        state.withLock { shared.subscribeMessageID = messageID }
+        state.withLock { shared in shared.subscribeMessageID = messageID }
     }
 
     fileprivate func subscriptionAnswered(messageID: Int32, grantedQoS: [Int32]) {
-        let topics: [String]? = state.withLock {
+        let topics: [String]? = state.withLock { shared in
             guard shared.subscribeMessageID == messageID else { return nil }
             shared.subscribeMessageID = nil
             return shared.subscriptions
@@ -246,6 +272,7 @@ public final class MQTTClient: @unchecked Sendable {
     /// is one its loop gives up on) or, when the broker sent a DISCONNECT, that packet's MQTT 5 reason code (0, 4,
     /// or 128 and above); after a DISCONNECT libmosquitto's loop ends.
     fileprivate func connectionEnded(code: Int32) {
+        state.withLock { shared in shared.firstAnswered = true }
         let broker = options.broker.description
         let fromBroker = code == 0 || code == Int32(MQTT_RC_DISCONNECT_WITH_WILL_MSG.rawValue) || code >= 0x80
         if fromBroker {
@@ -259,7 +286,7 @@ public final class MQTTClient: @unchecked Sendable {
         }
         let reason = MQTTError.libraryText(code)
         if code == Int32(MOSQ_ERR_TLS.rawValue) {
-            let logged = state.withLock { shared.lastLibraryError }
+            let logged = state.withLock { shared in shared.lastLibraryError }
             report(.refused(.tlsHandshake(broker: broker, reason: logged ?? reason)))
             return
         }
@@ -277,7 +304,7 @@ public final class MQTTClient: @unchecked Sendable {
     /// no disconnect callback for it (2.0.13 does), so the error line is also where the refusal is reported.
     fileprivate func libraryLogged(level: Int32, text: String) {
         guard level == MOSQ_LOG_ERR else { return }
-        let inStart = state.withLock {
+        let inStart = state.withLock { shared in
             shared.lastLibraryError = text
             return shared.connectingInStart
         }
@@ -299,30 +326,30 @@ public final class MQTTClient: @unchecked Sendable {
     /// global queue: the loop's own thread cannot wait for itself to end). Nothing happens if `stop()` came first or
     /// a refusal was final.
     private func restartLoopAfterDelay() {
-        let restarts = state.withLock {
+        let restarts = state.withLock { shared in
             shared.restarts += 1
             return shared.restarts
         }
         let minimum = max(1, options.reconnectDelaySeconds)
         let delay = min(max(minimum, options.maximumReconnectDelaySeconds), minimum * restarts * restarts)
         DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(delay)) { [self] in
-            lifecycle.lock()
-            defer { lifecycle.unlock() }
-            let finished = state.withLock { shared.stopping || shared.refused }
-            guard started, !finished else { return }
-            _ = mosquitto_loop_stop(handle, false)
-            let code = mosquitto_reconnect_async(handle)
-            if code != Int32(MOSQ_ERR_SUCCESS.rawValue) && code != Int32(MOSQ_ERR_ERRNO.rawValue)
-                && code != Int32(MOSQ_ERR_EAI.rawValue) {
-                report(.refused(.call("mosquitto_reconnect_async(\(options.broker))", code: code,
-                                      message: MQTTError.libraryText(code))))
-                started = false
-                return
-            }
-            if mosquitto_loop_start(handle) != Int32(MOSQ_ERR_SUCCESS.rawValue) {
-                report(.refused(.call("mosquitto_loop_start", code: Int32(MOSQ_ERR_ERRNO.rawValue),
-                                      message: MQTTError.libraryText(Int32(MOSQ_ERR_ERRNO.rawValue)))))
-                started = false
+            lifecycle.withLock { started in
+                let finished = state.withLock { shared in shared.stopping || shared.refused }
+                guard started, !finished else { return }
+                _ = mosquitto_loop_stop(handle, false)
+                let code = mosquitto_reconnect_async(handle)
+                if code != Int32(MOSQ_ERR_SUCCESS.rawValue) && code != Int32(MOSQ_ERR_ERRNO.rawValue)
+                    && code != Int32(MOSQ_ERR_EAI.rawValue) {
+                    report(.refused(.call("mosquitto_reconnect_async(\(options.broker))", code: code,
+                                          message: MQTTError.libraryText(code))))
+                    started = false
+                    return
+                }
+                if mosquitto_loop_start(handle) != Int32(MOSQ_ERR_SUCCESS.rawValue) {
+                    report(.refused(.call("mosquitto_loop_start", code: Int32(MOSQ_ERR_ERRNO.rawValue),
+                                          message: MQTTError.libraryText(Int32(MOSQ_ERR_ERRNO.rawValue)))))
+                    started = false
+                }
             }
         }
     }

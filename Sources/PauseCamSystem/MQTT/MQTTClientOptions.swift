@@ -19,10 +19,14 @@ extension MQTTClient {
         /// exponential backoff) up to `maximumReconnectDelaySeconds`; whole seconds, as libmosquitto takes them.
         public var reconnectDelaySeconds: Int
         public var maximumReconnectDelaySeconds: Int
+        /// How long the first connection may go unanswered (no CONNACK) before the client says so with a `lost`
+        /// event (`MQTTError.unreachable`), while it goes on trying: a broker that hangs, or a port that takes
+        /// connections and says nothing, is told about as soon as one that refuses.
+        public var firstAnswerSeconds: Int
 
         public init(broker: MQTTBrokerAddress, clientID: String, username: String? = nil, password: String? = nil,
                     tls: TLSFiles = TLSFiles(), keepAliveSeconds: Int = 10, reconnectDelaySeconds: Int = 1,
-                    maximumReconnectDelaySeconds: Int = 5) {
+                    maximumReconnectDelaySeconds: Int = 5, firstAnswerSeconds: Int = 5) {
             self.broker = broker
             self.clientID = clientID
             self.username = username
@@ -31,6 +35,7 @@ extension MQTTClient {
             self.keepAliveSeconds = keepAliveSeconds
             self.reconnectDelaySeconds = reconnectDelaySeconds
             self.maximumReconnectDelaySeconds = maximumReconnectDelaySeconds
+            self.firstAnswerSeconds = firstAnswerSeconds
         }
     }
 
@@ -55,7 +60,9 @@ extension MQTTClient {
         /// topics from now on arrive. Comes again after every reconnect. Kept (retained) messages come with the
         /// subscription: Mosquitto 2.0.11 sends them just after, but MQTT does not promise that order.
         case connected
-        /// The connection ended; the client reconnects by itself (with backoff) and says `connected` again.
+        /// The connection ended, or the first one could not be made (`MQTTError.unreachable`: refused at once, or
+        /// no answer within `Options.firstAnswerSeconds`); the client reconnects by itself (with backoff) and says
+        /// `connected` when it is up.
         case lost(MQTTError)
         /// The broker refused this client (credentials, a subscription, another client took the identifier):
         /// final, the client does not retry; nothing follows.

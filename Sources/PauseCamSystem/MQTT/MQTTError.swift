@@ -24,6 +24,9 @@ public enum MQTTError: Error, CustomStringConvertible, Equatable, Sendable {
     case subscriptionRefused(broker: String, topics: [String])
     /// The connection ended: the library's text for why (`mosquitto_strerror`, plus `strerror` for an errno).
     case connectionLost(broker: String, reason: String)
+    /// The first connection has not been made: refused at once (nothing listens, no such host), or no answer came
+    /// within the client's wait. The client goes on trying.
+    case unreachable(broker: String, reason: String)
     /// A libmosquitto call failed: the call, its `MOSQ_ERR_*` code and the library's text.
     case call(String, code: Int32, message: String)
     /// The broker address is not `mqtt://HOST[:PORT]` or `mqtts://HOST[:PORT]`.
@@ -54,6 +57,8 @@ public enum MQTTError: Error, CustomStringConvertible, Equatable, Sendable {
                 + "check its access rules (acl_file) for this user"
         case .connectionLost(let broker, let reason):
             return "the connection to the broker at \(broker) was lost: \(reason); reconnecting"
+        case .unreachable(let broker, let reason):
+            return "the broker at \(broker) cannot be reached: \(reason); still trying"
         case .call(let call, let code, let message):
             return "\(call) failed: \(message) (MOSQ_ERR \(code))"
         case .badBrokerAddress(let address, let reason):

@@ -3,9 +3,10 @@ import XCTest
 import PauseCamVirtual
 
 /// Two and three members on one in-memory broker, each with its own capture clock: a command given on one member
-/// reaches all, each applies it once at the same slot of the group's grid (its own capture time for that slot),
-/// duplicates and replays are applied once, a late command is applied on arrival and reported, a member at another
-/// output rate is refused, and the broker's absence is survived.
+/// reaches all (the sender at once), each applies it once at the same slot of the group's grid (its own capture
+/// time for that slot), duplicates and replays are applied once, a late command is applied on arrival and
+/// reported, a member at another output rate is warned and ignored, floods are bounded, and the broker's absence
+/// is survived.
 final class GroupMemberTests: XCTestCase {
     /// The true time of the test world (CLOCK_REALTIME as a perfect server has it), advanced by hand.
     final class World: Sendable {
@@ -77,7 +78,7 @@ final class GroupMemberTests: XCTestCase {
         let group = try members([("cam-a", 1_717_999_000_000_000_000), ("cam-b", 1_717_990_000_000_000_000),
                                  ("cam-c", 1_718_000_000_000_000_000 - 7_000_000_000)])
         group[1].clockError.withLock { $0 = 3_000_000 }
-        let message = try group[0].member.send(.record(name: "Interview"))
+        let message = try group[0].member.send(.record(name: "Interview")).message
         // The effective time: on the grid, at least the lead ahead.
         let grid = EpochGrid(rate: FrameRate(30))
         let sent = world.now.withLock { $0 }
@@ -85,8 +86,10 @@ final class GroupMemberTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(message.atNanoseconds, sent + 250_000_000)
         XCTAssertLessThan(message.atNanoseconds, sent + 250_000_000 + 33_333_334)
         XCTAssertEqual(message.command, "record Interview")
-        // Nothing applies before the broker delivers: the sender applies its own command when it comes back.
-        XCTAssertTrue(group[0].appliedNow.isEmpty)
+        // The sender hands its own command over at once, for its slot; the others when the broker delivers it.
+        XCTAssertEqual(group[0].appliedNow.count, 1)
+        XCTAssertTrue(group[1].appliedNow.isEmpty)
+        XCTAssertEqual(group[0].member.ownCommandsLandBy, group[0].appliedNow.first?.captureTime)
         world.advance(nanoseconds: 20_000_000)
         broker.deliver()
         let slot = grid.slot(atOrAfter: message.atNanoseconds)
@@ -116,28 +119,48 @@ final class GroupMemberTests: XCTestCase {
 
     func testDuplicatesAndReplaysAreAppliedOnce() throws {
         let group = try members([("cam-a", 0), ("cam-b", 5_000_000_000)])
-        let first = try group[0].member.send(.pause)
-        let second = try group[1].member.send(.chapter(name: "Two"))
+        let first = try group[0].member.send(.pause).message
+        let second = try group[1].member.send(.chapter(name: "Two")).message
         broker.deliver()
         // QoS 1 delivers the second again; a capture of the first is replayed later.
         broker.inject(GroupBusMessage(topic: "pausecam/studio/command", payload: second.payload()))
         world.advance(nanoseconds: 5_000_000_000)
         broker.inject(GroupBusMessage(topic: "pausecam/studio/command", payload: first.payload()))
         broker.deliver()
+        // Each member applies its own command when it gives it, the other's when it arrives; its own copy from the
+        // broker, or a replay of it, is its own and ignored without a count.
+        XCTAssertEqual(group[0].appliedNow.map(\.line), ["pause", "chapter Two"])
+        XCTAssertEqual(group[1].appliedNow.map(\.line), ["chapter Two", "pause"])
         for m in group {
-            XCTAssertEqual(m.appliedNow.map(\.line), ["pause", "chapter Two"], m.member.host)
-            XCTAssertEqual(m.member.drops[.duplicate], 2, m.member.host)
+            XCTAssertEqual(m.member.drops[.duplicate], 1, m.member.host)
+            XCTAssertEqual(m.member.commandLog.count, 2, m.member.host)
         }
+    }
+
+    func testAStrangerUsingThisMembersNameAndNumbersCannotSilenceItsOwnCommands() throws {
+        let group = try members([("cam-a", 0), ("cam-b", 0)])
+        broker.inject(GroupBusMessage(topic: "pausecam/studio/command", payload: GroupCommandMessage(
+            group: "studio", from: "cam-a", seq: .max, command: "mark spoofed", atNanoseconds: world.now.withLock { $0 },
+            sentNanoseconds: 0, fps: FrameRate(30)).payload()))
+        broker.deliver()
+        try group[0].member.send(.chapter(name: "Two"))
+        try group[0].member.send(.stop)
+        broker.deliver()
+        XCTAssertEqual(group[0].appliedNow.map(\.line), ["mark spoofed", "chapter Two", "stop"])
+        XCTAssertEqual(group[0].member.drops.total, 0, "its own copies are not counted as anything")
     }
 
     func testALateCommandIsAppliedOnArrivalAndReportedWithHowLate() throws {
         let group = try members([("cam-a", 0), ("cam-b", 1_000_000_000)])
-        let message = try group[0].member.send(.stop)
+        let message = try group[0].member.send(.stop).message
         // The broker is slow: the message arrives 400 ms after it was sent, 150 ms or so after its time.
         world.advance(nanoseconds: 400_000_000)
         broker.deliver()
         let arrival = world.now.withLock { $0 }
-        for m in group {
+        // The sender applied its own at its slot when it gave it; the other member gets it late.
+        XCTAssertNil(try XCTUnwrap(group[0].appliedNow.first).lateByNanoseconds)
+        XCTAssertEqual(group[0].member.commandLog.map(\.outcome), [.onTime])
+        for m in group.dropFirst() {
             let a = try XCTUnwrap(m.appliedNow.first)
             XCTAssertEqual(a.lateByNanoseconds, arrival - message.atNanoseconds)
             XCTAssertEqual(a.captureTime, .nanoseconds(arrival - m.captureOffset), "a late command applies now")
@@ -151,34 +174,74 @@ final class GroupMemberTests: XCTestCase {
 
     // MARK: Refusals
 
-    func testAMemberAtAnotherRateIsRefusedAtJoinNamingBoth() throws {
+    func testAMemberAtAnotherRateIsWarnedNamingBothAndTheTwoIgnoreEachOthersCommands() throws {
         let group = try members([("cam-a", 0), ("cam-b", 0)])
         let other = Member(broker: broker, world: world, host: "cam-c", rate: FrameRate(25), captureOffset: 0)
         try other.member.start()
         broker.deliver()
         XCTAssertTrue(other.noticesNow.contains(.rateMismatch(host: "cam-a", theirs: "30/1", ours: "25/1",
-                                                              ourHost: "cam-c", refusedHere: true)))
-        XCTAssertEqual(other.member.refusal,
-                       "cam-a records at 30/1 fps, cam-c at 25/1 fps: cam-c is refused by the group (it neither "
-                       + "applies nor sends group commands); give every member the same output.fps")
-        XCTAssertThrowsError(try other.member.send(.record(name: nil))) { error in
-            guard case GroupMember.SendError.refused = error else { return XCTFail("\(error)") }
-        }
-        // The members already there are told, and ignore the newcomer's commands.
+                                                              ourHost: "cam-c")))
+        XCTAssertEqual(GroupNotice.rateMismatch(host: "cam-a", theirs: "30/1", ours: "25/1", ourHost: "cam-c").text,
+                       "cam-a records at 30/1 fps, cam-c at 25/1 fps: each ignores the other's commands (cam-c "
+                       + "records at its own rate); give every member the same output.fps")
+        // A status is a hint: the newcomer records, at its own rate, by its own commands.
+        try other.member.send(.record(name: nil))
+        XCTAssertEqual(other.appliedNow.map(\.line), ["record"])
         XCTAssertTrue(group[0].noticesNow.contains(.rateMismatch(host: "cam-c", theirs: "25/1", ours: "30/1",
-                                                                 ourHost: "cam-a", refusedHere: false)))
-        XCTAssertNil(group[0].member.refusal)
-        broker.inject(GroupBusMessage(topic: "pausecam/studio/command", payload: GroupCommandMessage(
-            group: "studio", from: "cam-c", seq: 1, command: "stop", atNanoseconds: world.now.withLock { $0 },
-            sentNanoseconds: 0, fps: FrameRate(25)).payload()))
-        // And the refused member applies none of the group's.
-        try group[0].member.send(.record(name: nil))
+                                                                 ourHost: "cam-a")))
         broker.deliver()
-        XCTAssertEqual(group[0].appliedNow.map(\.line), ["record"])
+        // The members at 30 fps ignore the newcomer's record, and it ignores theirs.
+        try group[0].member.send(.stop)
+        broker.deliver()
+        XCTAssertEqual(group[0].appliedNow.map(\.line), ["stop"])
         XCTAssertEqual(group[0].member.drops[.otherRate], 1)
         XCTAssertTrue(group[0].noticesNow.contains(.dropped(.otherRate, detail:
-            "cam-c records at 25/1 fps, cam-a at 30/1 fps: its \"stop\" is ignored")))
-        XCTAssertTrue(other.appliedNow.isEmpty)
+            "cam-c records at 25/1 fps, cam-a at 30/1 fps: its \"record\" is ignored")))
+        XCTAssertEqual(other.appliedNow.map(\.line), ["record"])
+        XCTAssertEqual(other.member.drops[.otherRate], 1)
+    }
+
+    func testAFloodOfCommandsIsTakenAtABoundedRateAndItsWarningsAreHeldAndCounted() throws {
+        let group = try members([("cam-a", 0)])
+        let a = group[0]
+        for seq in 1...1_000 {
+            broker.inject(GroupBusMessage(topic: "pausecam/studio/command", payload: GroupCommandMessage(
+                group: "studio", from: "spammer", seq: UInt64(seq), command: "mark \(seq)",
+                atNanoseconds: world.now.withLock { $0 }, sentNanoseconds: 0, fps: FrameRate(30)).payload()))
+        }
+        broker.deliver()
+        XCTAssertEqual(a.appliedNow.count, GroupMessageBudget.commandBurst)
+        XCTAssertEqual(a.member.drops[.overRate], 1_000 - GroupMessageBudget.commandBurst)
+        let told = a.noticesNow.filter { if case .dropped = $0 { return true } else { return false } }.count
+        XCTAssertEqual(told, GroupMessageBudget.warningBurst)
+        // The member's own commands are never refused.
+        try a.member.send(.chapter(name: "Mine"))
+        XCTAssertEqual(a.appliedNow.last?.line, "chapter Mine")
+        // A second later five more are taken; the held warnings become one line when the budget allows one.
+        world.advance(nanoseconds: 1_000_000_000)
+        for seq in 1_001...1_010 {
+            broker.inject(GroupBusMessage(topic: "pausecam/studio/command", payload: GroupCommandMessage(
+                group: "studio", from: "spammer", seq: UInt64(seq), command: "mark \(seq)",
+                atNanoseconds: world.now.withLock { $0 }, sentNanoseconds: 0, fps: FrameRate(30)).payload()))
+        }
+        broker.deliver()
+        XCTAssertEqual(a.appliedNow.count, GroupMessageBudget.commandBurst + 1 + GroupMessageBudget.commandsPerSecond)
+        world.advance(nanoseconds: 10_000_000_000)
+        a.member.updateStatus(GroupMember.LocalStatus())
+        XCTAssertEqual(a.noticesNow.last, .heldBack(count: 1_000 - GroupMessageBudget.commandBurst
+                                                     - GroupMessageBudget.warningBurst + 5))
+    }
+
+    func testAStopOfTheGroupIsRemembered() throws {
+        let group = try members([("cam-a", 0), ("cam-b", 0)])
+        XCTAssertFalse(group[1].member.groupHasStopped)
+        try group[0].member.send(.record(name: nil))
+        broker.deliver()
+        XCTAssertFalse(group[1].member.groupHasStopped)
+        try group[0].member.send(.stop)
+        broker.deliver()
+        XCTAssertTrue(group[0].member.groupHasStopped)
+        XCTAssertTrue(group[1].member.groupHasStopped)
     }
 
     func testStrangersMessagesAreDroppedAndCounted() throws {
@@ -245,7 +308,9 @@ final class GroupMemberTests: XCTestCase {
         broker.goAway(reason: "connection lost")
         broker.deliver()
         XCTAssertTrue(group[0].noticesNow.contains(.brokerLost(reason: "connection lost")))
-        let message = try group[0].member.send(.pause)
+        let sent = try group[0].member.send(.pause)
+        XCTAssertEqual(sent.appliedHereOnly, "the group's broker is away")
+        let message = sent.message
         XCTAssertEqual(group[0].appliedNow.map(\.localOnly), [true], "applied here at once")
         XCTAssertEqual(group[0].appliedNow.first?.captureTime, .nanoseconds(world.now.withLock { $0 }))
         XCTAssertTrue(group[1].appliedNow.isEmpty)
@@ -261,6 +326,36 @@ final class GroupMemberTests: XCTestCase {
         // Statuses are published again after the reconnection: retained, online.
         let status = try XCTUnwrap(broker.retained["pausecam/studio/status/cam-a"])
         XCTAssertTrue(String(decoding: status.payload, as: UTF8.self).contains(#""online":true"#))
+    }
+
+    func testTheFirstAnswerIsAwaitedOnTheBusesEventAndALossIsToldOnce() throws {
+        broker.goAway(reason: "connection refused")
+        let member = Member(broker: broker, world: world, host: "cam-a", captureOffset: 0)
+        let answered = Guarded(0)
+        member.member.whenAnswered { answered.withLock { $0 += 1 } }
+        try member.member.start()
+        broker.deliver()
+        XCTAssertEqual(answered.withLock { $0 }, 0, "the broker is down and said nothing yet")
+        // The bus reports a failed first attempt, and then every retry: told once.
+        broker.goAway(reason: "connection refused")
+        broker.deliver()
+        broker.goAway(reason: "connection refused")
+        broker.deliver()
+        XCTAssertEqual(answered.withLock { $0 }, 1)
+        XCTAssertEqual(member.noticesNow, [.brokerUnreachable(reason: "connection refused")])
+        // A command given meanwhile applies here at once, alone.
+        try member.member.send(.record(name: nil))
+        XCTAssertEqual(member.appliedNow.map(\.localOnly), [true])
+        broker.comeBack()
+        broker.deliver()
+        broker.goAway(reason: "gone")
+        broker.deliver()
+        broker.goAway(reason: "gone")
+        broker.deliver()
+        XCTAssertEqual(member.noticesNow.filter { if case .brokerLost = $0 { return true } else { return false } },
+                       [.brokerLost(reason: "gone")])
+        member.member.whenAnswered { answered.withLock { $0 += 1 } }
+        XCTAssertEqual(answered.withLock { $0 }, 2, "called at once once answered")
     }
 
     func testStatusesAreRetainedAndAVanishedMemberIsMarkedOfflineByItsWill() throws {
