@@ -15,7 +15,8 @@ public protocol Clock: AnyObject, Sendable {
 public protocol SerialContext: AnyObject, Sendable {
     /// The clock this context's times are on.
     var clock: any Clock { get }
-    /// Runs `work` on the serial context at `time` (at once if `time` has passed). Callable from any thread.
+    /// Runs `work` on the serial context at `time` (at once if `time` has passed). Callable from any thread. Work
+    /// for the same time runs in the order it was scheduled, and work for an earlier time before work for a later one.
     func schedule(at time: MediaTime, _ work: @escaping @Sendable () -> Void)
     /// Runs `work` on the serial context as soon as possible and waits for it. Call it from outside the context.
     func perform<T>(_ work: () throws -> T) rethrows -> T

@@ -19,12 +19,59 @@ public final class RealTimeSerialContext: SerialContext {
         queue.setSpecific(key: key, value: true)
     }
 
+    /// Work waiting for its time, in (time, order scheduled) order. Each entry also has a dispatch timer (or, when
+    /// due, an `async`); whichever fires runs every entry up to and including its own, in order. Dispatch alone
+    /// gives no order between a timer and an `async`, or between timers whose deadlines were computed from two
+    /// readings of the clock: two group commands for one frame slot could run the wrong way round.
+    private struct Pending {
+        struct Entry {
+            var time: MediaTime
+            var ticket: UInt64
+            var work: @Sendable () -> Void
+        }
+
+        var entries: [Entry] = []
+        var nextTicket: UInt64 = 0
+
+        /// Inserts after every entry of the same or an earlier time; returns its ticket.
+        mutating func insert(at time: MediaTime, _ work: @escaping @Sendable () -> Void) -> UInt64 {
+            let ticket = nextTicket
+            nextTicket &+= 1
+            var low = entries.startIndex, high = entries.endIndex
+            while low < high {
+                let middle = (low + high) / 2
+                if entries[middle].time <= time { low = middle + 1 } else { high = middle }
+            }
+            entries.insert(Entry(time: time, ticket: ticket, work: work), at: low)
+            return ticket
+        }
+
+        /// Takes the first entry if it comes no later than (`time`, `ticket`).
+        mutating func takeFirst(through time: MediaTime, ticket: UInt64) -> Entry? {
+            guard let first = entries.first,
+                  first.time < time || (!(time < first.time) && first.ticket <= ticket) else { return nil }
+            return entries.removeFirst()
+        }
+    }
+
+    private let pending = Guarded(Pending())
+
     public func schedule(at time: MediaTime, _ work: @escaping @Sendable () -> Void) {
+        let ticket = pending.withLock { $0.insert(at: time, work) }
         let delay = (try? time.subtracting(clock.now()).rescaled(to: 1_000_000_000, rounding: .up).value) ?? 0
+        let run: @Sendable () -> Void = { [self] in runPending(through: time, ticket: ticket) }
         if delay <= 0 {
-            queue.async(execute: work)
+            queue.async(execute: run)
         } else {
-            queue.asyncAfter(deadline: .now() + .nanoseconds(Int(delay)), execute: work)
+            queue.asyncAfter(deadline: .now() + .nanoseconds(Int(delay)), execute: run)
+        }
+    }
+
+    /// On the queue: runs, in order, every waiting entry up to (`time`, `ticket`); the entry may have run already,
+    /// taken by an earlier trigger of a later entry.
+    private func runPending(through time: MediaTime, ticket: UInt64) {
+        while let entry = pending.withLock({ $0.takeFirst(through: time, ticket: ticket) }) {
+            entry.work()
         }
     }
 
