@@ -50,7 +50,8 @@ public final class MQTTClient: @unchecked Sendable {
     }
 
     public let options: Options
-    private let handle: OpaquePointer
+    /// libmosquitto's client; used only through its thread-safe calls.
+    let handle: OpaquePointer
     private let state = Guarded(State())
     /// Whether the network thread runs; held while it is started, restarted or stopped (never by a callback).
     private let lifecycle = Guarded(false)
@@ -190,12 +191,6 @@ public final class MQTTClient: @unchecked Sendable {
             _ = mosquitto_disconnect_v5(handle, Int32(MQTT_RC_NORMAL_DISCONNECTION.rawValue), nil)
             _ = mosquitto_loop_stop(handle, false)
         }
-    }
-
-    /// Cuts the TCP connection under libmosquitto without an MQTT goodbye, as a crash or a pulled cable would: the
-    /// broker publishes the will, and the client reconnects. For tests of the broker's side.
-    func dropConnectionWithoutGoodbye() {
-        _ = pausecam_mosquitto_cut_connection(handle)
     }
 
     // MARK: - Callbacks (libmosquitto's network thread)

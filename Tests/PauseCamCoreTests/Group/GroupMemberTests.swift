@@ -139,15 +139,29 @@ final class GroupMemberTests: XCTestCase {
 
     func testAStrangerUsingThisMembersNameAndNumbersCannotSilenceItsOwnCommands() throws {
         let group = try members([("cam-a", 0), ("cam-b", 0)])
+        // The largest sequence number a message may carry, under this member's name: past its own numbers, so
+        // taken as a stranger's command, and it must not make the member's own later commands look like replays.
         broker.inject(GroupBusMessage(topic: "pausecam/studio/command", payload: GroupCommandMessage(
-            group: "studio", from: "cam-a", seq: .max, command: "mark spoofed", atNanoseconds: world.now.withLock { $0 },
-            sentNanoseconds: 0, fps: FrameRate(30)).payload()))
+            group: "studio", from: "cam-a", seq: GroupMessageDecoder.maximumSequenceNumber, command: "mark spoofed",
+            atNanoseconds: world.now.withLock { $0 }, sentNanoseconds: 0, fps: FrameRate(30)).payload()))
         broker.deliver()
         try group[0].member.send(.chapter(name: "Two"))
         try group[0].member.send(.stop)
         broker.deliver()
         XCTAssertEqual(group[0].appliedNow.map(\.line), ["mark spoofed", "chapter Two", "stop"])
         XCTAssertEqual(group[0].member.drops.total, 0, "its own copies are not counted as anything")
+    }
+
+    func testASequenceNumberPastTheLimitIsDroppedAsOutOfRange() throws {
+        let group = try members([("cam-a", 0), ("cam-b", 0)])
+        broker.inject(GroupBusMessage(topic: "pausecam/studio/command", payload: GroupCommandMessage(
+            group: "studio", from: "cam-a", seq: .max, command: "mark spoofed", atNanoseconds: world.now.withLock { $0 },
+            sentNanoseconds: 0, fps: FrameRate(30)).payload()))
+        broker.deliver()
+        try group[0].member.send(.chapter(name: "Two"))
+        broker.deliver()
+        XCTAssertEqual(group[0].appliedNow.map(\.line), ["chapter Two"])
+        XCTAssertEqual(group[0].member.drops[.outOfRange], 1)
     }
 
     func testALateCommandIsAppliedOnArrivalAndReportedWithHowLate() throws {
