@@ -15,6 +15,11 @@
 /// command at that time (`SerialContext.schedule(at:)`). Notices (`GroupNotice`) go to `notify`, on the same
 /// threads. Neither closure is called with the member's lock held, so they may call back into the member.
 public final class GroupMember: Sendable {
+    /// How old a command's instant may be and still count as fresh: a sequence number at or below its sender's
+    /// highest is taken only from a fresh message not seen lately (`GroupSequenceFilter`), so a captured message
+    /// played back later than this is refused, while a stranger's inflated number cannot silence the sender.
+    public static let replayWindowNanoseconds: Int64 = 10_000_000_000
+
     /// A command to carry out on this member's rig.
     public struct Application: Sendable, Equatable {
         /// The command, parsed by the shell's parser.
@@ -373,7 +378,8 @@ public final class GroupMember: Sendable {
         var notices: [GroupNotice] = []
         var overRate = false
         let application = state.withLock { s -> Application? in
-            guard s.filter.admit(from: message.from, seq: message.seq) else {
+            let fresh = message.atNanoseconds >= now.realtimeNanoseconds - Self.replayWindowNanoseconds
+            guard s.filter.admit(from: message.from, seq: message.seq, fresh: fresh) else {
                 s.drops.count(.duplicate)
                 return nil
             }

@@ -152,6 +152,20 @@ final class GroupMemberTests: XCTestCase {
         XCTAssertEqual(group[0].member.drops.total, 0, "its own copies are not counted as anything")
     }
 
+    func testAStrangersClaimOfAMembersNumbersDoesNotSilenceThatMemberOnTheOthers() throws {
+        let group = try members([("cam-a", 0), ("cam-b", 0)])
+        broker.inject(GroupBusMessage(topic: "pausecam/studio/command", payload: GroupCommandMessage(
+            group: "studio", from: "cam-a", seq: GroupMessageDecoder.maximumSequenceNumber, command: "mark spoofed",
+            atNanoseconds: world.now.withLock { $0 }, sentNanoseconds: 0, fps: FrameRate(30)).payload()))
+        broker.deliver()
+        try group[0].member.send(.chapter(name: "Two"))
+        try group[0].member.send(.stop)
+        broker.deliver()
+        XCTAssertEqual(group[1].appliedNow.map(\.line), ["mark spoofed", "chapter Two", "stop"],
+                       "cam-b takes cam-a's real commands after the stranger's claim")
+        XCTAssertEqual(group[1].member.drops.total, 0)
+    }
+
     func testASequenceNumberPastTheLimitIsDroppedAsOutOfRange() throws {
         let group = try members([("cam-a", 0), ("cam-b", 0)])
         broker.inject(GroupBusMessage(topic: "pausecam/studio/command", payload: GroupCommandMessage(
