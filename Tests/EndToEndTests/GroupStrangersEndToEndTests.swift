@@ -27,20 +27,28 @@ final class GroupStrangersEndToEndTests: XCTestCase {
             + #"","at_ns":"# + "\(now)" + #","sent_ns":"# + "\(now)" + #","fps":""# + fps + #""}"#
     }
 
+    /// Member `cam-a` of group `studio` on `broker` (`GroupMemberRig`), its shell recording scene 1 "Take"; its
+    /// movies go to `out` in a new folder named after `folder`.
+    private func recordingMember(on broker: MosquittoBroker, folder: String,
+                                 file: StaticString = #filePath, line: UInt = #line) throws -> (RunningCommand, URL) {
+        let directory = try ProcessRunner.temporaryDirectory(folder)
+        let rig = try GroupMemberRig.write(host: "cam-a", broker: broker.url, in: directory)
+        let output = directory.appendingPathComponent("out")
+        let member = try RunningCommand(["shell", rig.path, "--output", output.path], keepInputOpen: true)
+        XCTAssertTrue(member.waitFor("joined group studio"), member.stdout + member.stderr, file: file, line: line)
+        member.send("record Take")
+        XCTAssertTrue(member.waitFor("recording scene 1"), member.stdout + member.stderr, file: file, line: line)
+        return (member, output)
+    }
+
     /// A stranger publishes under this member's name with the largest sequence number a message may carry (2^53;
     /// a larger one is dropped as out of range): the member's own later commands (a chapter, the stop) still apply
     /// on it, and its clip is saved.
     func testASpoofedSequenceNumberDoesNotSilenceTheMembersOwnCommands() throws {
         let broker = try MosquittoBroker()
         defer { broker.stop() }
-        let directory = try ProcessRunner.temporaryDirectory("group-spoofed-seq")
-        let rig = try GroupMemberRig.write(host: "cam-a", broker: broker.url, in: directory)
-        let output = directory.appendingPathComponent("out")
-        let member = try RunningCommand(["shell", rig.path, "--output", output.path], keepInputOpen: true)
+        let (member, output) = try recordingMember(on: broker, folder: "group-spoofed-seq")
         let transcript = { member.stdout + member.stderr }
-        XCTAssertTrue(member.waitFor("joined group studio"), transcript())
-        member.send("record Take")
-        XCTAssertTrue(member.waitFor("recording scene 1"), transcript())
         try publish(broker, command("mark spoofed", from: "cam-a", seq: "9007199254740992"))
         XCTAssertTrue(member.waitFor("\"spoofed\""), transcript())
         member.send("chapter Two")
@@ -114,14 +122,8 @@ final class GroupStrangersEndToEndTests: XCTestCase {
     func testAFloodOfJunkIsCountedWithAFewWarnings() throws {
         let broker = try MosquittoBroker()
         defer { broker.stop() }
-        let directory = try ProcessRunner.temporaryDirectory("group-junk")
-        let rig = try GroupMemberRig.write(host: "cam-a", broker: broker.url, in: directory)
-        let output = directory.appendingPathComponent("out")
-        let member = try RunningCommand(["shell", rig.path, "--output", output.path], keepInputOpen: true)
+        let (member, output) = try recordingMember(on: broker, folder: "group-junk")
         let transcript = { member.stdout + member.stderr }
-        XCTAssertTrue(member.waitFor("joined group studio"), transcript())
-        member.send("record Take")
-        XCTAssertTrue(member.waitFor("recording scene 1"), transcript())
         try publishLines(broker, (1...Self.flood).map { #"{"v":9,"n":"# + "\($0)}" })
         // Messages arrive in order: a mark seen after the flood says all of it arrived.
         XCTAssertTrue(try markUntilSeen("after-the-flood", broker, member), String(transcript().suffix(3000)))
@@ -141,14 +143,8 @@ final class GroupStrangersEndToEndTests: XCTestCase {
     func testAFloodOfCommandsIsBoundedAndCountedAndStartsNoClipAfterTheStop() throws {
         let broker = try MosquittoBroker()
         defer { broker.stop() }
-        let directory = try ProcessRunner.temporaryDirectory("group-command-flood")
-        let rig = try GroupMemberRig.write(host: "cam-a", broker: broker.url, in: directory)
-        let output = directory.appendingPathComponent("out")
-        let member = try RunningCommand(["shell", rig.path, "--output", output.path], keepInputOpen: true)
+        let (member, output) = try recordingMember(on: broker, folder: "group-command-flood")
         let transcript = { String((member.stdout + member.stderr).suffix(3000)) }
-        XCTAssertTrue(member.waitFor("joined group studio"), transcript())
-        member.send("record Take")
-        XCTAssertTrue(member.waitFor("recording scene 1"), transcript())
         try publishLines(broker, (1...Self.flood).map { command("mark spam \($0)", from: "spammer", seq: "\($0)") })
         XCTAssertTrue(try markUntilSeen("marks-done", broker, member), transcript())
         member.send("stop")
