@@ -47,14 +47,18 @@ final class DoctorEndToEndTests: XCTestCase {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare") else {
             throw XCTSkip("/usr/bin/unshare is missing (package util-linux)")
         }
-        let probe = try ProcessRunner.run("/usr/bin/unshare", ["-m", "true"])
-        guard probe.status == 0 else { throw XCTSkip("no mount namespace here: \(probe.stderr)") }
+        // `--propagation unchanged`: the default makes `/` private, which fails in a chroot (as in CI's fresh root,
+        // whose `/` is no mount point). `/dev` is made private instead, inside the new namespace only, so the bind
+        // below never reaches the machine's own `/dev`.
+        let unshare = ["/usr/bin/unshare", "-m", "--propagation", "unchanged", "/bin/sh", "-c"]
+        let probe = try ProcessRunner.run(unshare[0], Array(unshare.dropFirst()) + ["mount --make-private /dev"])
+        guard probe.status == 0 else { throw XCTSkip("no mount namespace with a private /dev here: \(probe.stderr)") }
         let folder = try ProcessRunner.temporaryDirectory("doctor-endless-kmsg")
         let rig = ProcessRunner.rigsFolder.appendingPathComponent("virtual.yaml").path
         for device in ["/dev/zero", "/dev/urandom"] {
-            let result = try ProcessRunner.run("/usr/bin/timeout", [
-                "120", "/usr/bin/unshare", "-m", "/bin/sh", "-c",
-                "mount --bind \(device) /dev/kmsg && exec \"$0\" doctor \"$1\" --output \"$2\"",
+            let result = try ProcessRunner.run("/usr/bin/timeout", ["120"] + unshare + [
+                "mount --make-private /dev && mount --bind \(device) /dev/kmsg "
+                    + "&& exec \"$0\" doctor \"$1\" --output \"$2\"",
                 BinaryLocator.pausecam.path, rig, folder.appendingPathComponent("movies").path,
             ], environment: ["XDG_CACHE_HOME": folder.path])
             XCTAssertNotEqual(result.status, 124, "\(device): doctor did not finish in 120 s")
