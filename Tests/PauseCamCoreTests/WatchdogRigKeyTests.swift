@@ -19,14 +19,7 @@ final class WatchdogRigKeyTests: XCTestCase {
         XCTAssertEqual(own.watchdog(forLens: "main"), .milliseconds(750))
     }
 
-    private func messages(_ root: YAMLNode) -> [String] {
-        do {
-            _ = try RigDecoder.decode(root)
-            return []
-        } catch {
-            return error.diagnostics.map(\.description)
-        }
-    }
+    private func messages(_ root: YAMLNode) -> [String] { Tree.messages(of: root) }
 
     func testAWatchdogOutOfRangeIsARigErrorAtItsValue() {
         XCTAssertEqual(messages(Tree.rig(lensExtra: [(Tree.s("watchdog", 6, 5), Tree.s("100ms", 6, 15))])),

@@ -47,14 +47,7 @@ final class ClipExportsTests: XCTestCase {
         XCTAssertTrue(messages.first?.contains("did you mean \"fcpxml\"") ?? false, "\(messages)")
     }
 
-    static func messages(_ root: YAMLNode) -> [String] {
-        do {
-            _ = try RigDecoder.decode(root)
-            return []
-        } catch {
-            return error.diagnostics.map(\.description)
-        }
-    }
+    static func messages(_ root: YAMLNode) -> [String] { RigDecoderTests.messages(of: root) }
 
     func testEveryClipGetsItsExportsBesideTheMovieWithoutOverwriting() throws {
         var rig = EngineFixture.makeRig()

@@ -5,20 +5,9 @@ import XCTest
 final class AudioOptionsDecoderTests: XCTestCase {
     typealias T = RigDecoderTests
 
-    func audio(_ pairs: [(String, String)]) -> YAMLNode {
-        T.rig(extra: [(T.s("audio", 9, 1), T.m(10, 3, pairs.enumerated().map { index, pair in
-            (T.s(pair.0, 10 + index, 3), T.s(pair.1, 10 + index, 20))
-        }))])
-    }
+    func audio(_ pairs: [(String, String)]) -> YAMLNode { T.rig(section: "audio", pairs, valueColumn: 20) }
 
-    func messages(_ root: YAMLNode) -> [String] {
-        do {
-            _ = try RigDecoder.decode(root)
-            return []
-        } catch {
-            return error.diagnostics.map(\.description)
-        }
-    }
+    func messages(_ root: YAMLNode) -> [String] { T.messages(of: root) }
 
     func testDefaultsAndEveryKey() throws {
         XCTAssertEqual(Rig.AudioInput().options, Rig.AudioOptions(declick: true, toneFrequency: nil, driftPPM: 0, level: 1))

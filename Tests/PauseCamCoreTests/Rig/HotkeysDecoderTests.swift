@@ -6,20 +6,9 @@ import XCTest
 final class HotkeysDecoderTests: XCTestCase {
     typealias T = RigDecoderTests
 
-    func keys(_ pairs: [(String, String)]) -> YAMLNode {
-        T.rig(extra: [(T.s("keys", 9, 1), T.m(10, 3, pairs.enumerated().map { index, pair in
-            (T.s(pair.0, 10 + index, 3), T.s(pair.1, 10 + index, 6))
-        }))])
-    }
+    func keys(_ pairs: [(String, String)]) -> YAMLNode { T.rig(section: "keys", pairs, valueColumn: 6) }
 
-    func messages(_ root: YAMLNode) -> [String] {
-        do {
-            _ = try RigDecoder.decode(root)
-            return []
-        } catch {
-            return error.diagnostics.map(\.description)
-        }
-    }
+    func messages(_ root: YAMLNode) -> [String] { T.messages(of: root) }
 
     func testCommandsThatActAtOnceAreKeys() throws {
         let rig = try RigDecoder.decode(keys([("x", "mark good take"), ("space", "toggle"), ("s", "status"),

@@ -28,13 +28,24 @@ final class RigDecoderTests: XCTestCase {
         ] + extra)
     }
 
-    func messages(_ root: YAMLNode) -> [String] {
+    /// What decoding `root` reports, one line a diagnostic ("FILE:LINE:COLUMN: …"); none when it decodes.
+    static func messages(of root: YAMLNode) -> [String] {
         do {
             _ = try RigDecoder.decode(root)
             return []
         } catch {
             return error.diagnostics.map(\.description)
         }
+    }
+
+    func messages(_ root: YAMLNode) -> [String] { Self.messages(of: root) }
+
+    /// The minimal rig with a top-level section `name` at line 9 whose keys stand at column 3 and values at
+    /// `valueColumn`, one a line from line 10.
+    static func rig(section name: String, _ pairs: [(String, String)], valueColumn: Int) -> YAMLNode {
+        rig(extra: [(s(name, 9, 1), m(10, 3, pairs.enumerated().map { index, pair in
+            (s(pair.0, 10 + index, 3), s(pair.1, 10 + index, valueColumn))
+        }))])
     }
 
     func testMinimalRigGetsDefaults() throws {
