@@ -42,6 +42,16 @@ public enum EngineEvent: Sendable, Equatable {
     case microphoneStopped(reason: String)
     /// Sound again after the microphone ended, at this movie time.
     case microphoneBack(movieTime: MediaTime)
+    /// A voice's microphone ended (unplugged): its track goes on in silence, the other voices are untouched.
+    case voiceGone(voice: String, reason: String)
+    /// A voice's microphone is back: its track has sound again from this movie time (`nil`: no clip records).
+    case voiceBack(voice: String, movieTime: MediaTime?)
+    /// A voice has been below `LevelMeter.silenceFloor` for `seconds` while recording.
+    case voiceSilent(voice: String, seconds: Int)
+    /// A voice reached full scale (`samples` clipped since the last such event): lower its gain or the input's.
+    case voiceClipping(voice: String, samples: Int)
+    /// `follow` cut the program to `lens` because `voices` speak (empty: nobody does).
+    case followCut(lens: String, voices: [String])
     /// The encoder dropped `count` frames within the last `interval`.
     case framesDropped(count: Int, interval: MediaTime)
     /// The process did not run for `duration` while a clip recorded (stopped with Ctrl-Z or SIGSTOP, or the

@@ -23,6 +23,11 @@ extension EngineEvent {
         case .microphoneAttached: return "microphone_attached"
         case .microphoneStopped: return "microphone_stopped"
         case .microphoneBack: return "microphone_back"
+        case .voiceGone: return "voice_gone"
+        case .voiceBack: return "voice_back"
+        case .voiceSilent: return "voice_silent"
+        case .voiceClipping: return "voice_clipping"
+        case .followCut: return "follow_cut"
         case .framesDropped: return "frames_dropped"
         case .suspended: return "suspended"
         case .diskLow: return "disk_low"
@@ -118,6 +123,21 @@ extension EngineEvent {
             fields["ok"] = ok
         case .microphoneBack(let movieTime):
             fields["timer"] = movieTime.seconds
+        case .voiceGone(let voice, let reason):
+            fields["voice"] = voice
+            fields["reason"] = reason
+        case .voiceBack(let voice, let movieTime):
+            fields["voice"] = voice
+            if let movieTime { fields["timer"] = movieTime.seconds }
+        case .voiceSilent(let voice, let seconds):
+            fields["voice"] = voice
+            fields["seconds"] = seconds
+        case .voiceClipping(let voice, let samples):
+            fields["voice"] = voice
+            fields["samples"] = samples
+        case .followCut(let lens, let voices):
+            fields["lens"] = lens
+            fields["voices"] = voices
         case .framesDropped(let count, let interval):
             fields["count"] = count
             fields["interval"] = interval.seconds

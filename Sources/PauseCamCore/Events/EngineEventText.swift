@@ -43,6 +43,16 @@ extension EngineEvent {
             return "\(secondsLeft)…"
         case .countdownEnded(let message, let ok):
             return ok ? message : "the countdown ended, but the clip could not start: \(message)"
+        case .voiceGone(let voice, let reason):
+            return "voice \(voice): microphone stopped: \(reason); its track goes on with silence"
+        case .voiceBack(let voice, let movieTime):
+            return "voice \(voice): microphone back" + (movieTime.map { ": sound resumes at \(DurationParser.clockString($0))" } ?? "")
+        case .voiceSilent(let voice, let seconds):
+            return "voice \(voice) has been silent for \(seconds) s: is its microphone on and unmuted?"
+        case .voiceClipping(let voice, let samples):
+            return "voice \(voice) is clipping (\(samples) samples at full scale): lower its gain"
+        case .followCut(let lens, let voices):
+            return "follow: lens \(lens) (" + (voices.isEmpty ? "nobody speaks" : voices.joined(separator: " and ") + (voices.count == 1 ? " speaks" : " speak")) + ")"
         case .microphoneBack(let movieTime):
             return "microphone back: sound resumes at \(DurationParser.clockString(movieTime))"
         case .framesDropped(let count, let interval):

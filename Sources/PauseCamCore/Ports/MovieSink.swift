@@ -158,6 +158,10 @@ public struct MovieSettings: Sendable, Equatable {
         /// The rig's digital gain in dB (`audio.gain`), applied before the recorder sees the samples; kept here
         /// for the sidecar.
         public var gainDecibels: Double = 0
+        /// The movie's audio tracks, each taking some of the chunks' interleaved channels, in order; empty: one
+        /// track of every channel (a rig of one microphone). A rig of voices has the stereo mix first (channels
+        /// 0 and 1, titled "mix"), then one mono track per voice.
+        public var tracks: [AudioTrack] = []
         public init(sampleRate: Int32 = 48_000, channels: Int = 1, bitrate: Int = 128_000, declick: Bool = true,
                     gainDecibels: Double = 0) {
             self.gainDecibels = gainDecibels
@@ -165,6 +169,17 @@ public struct MovieSettings: Sendable, Equatable {
             self.channels = channels
             self.bitrate = bitrate
             self.declick = declick
+        }
+    }
+
+    /// One audio track of a movie: a title (ffprobe's `title` tag; what players list) and the channels of the
+    /// recorder's chunks it carries (indices into their interleaved channels).
+    public struct AudioTrack: Sendable, Equatable {
+        public var title: String
+        public var channels: [Int]
+        public init(title: String, channels: [Int]) {
+            self.title = title
+            self.channels = channels
         }
     }
 

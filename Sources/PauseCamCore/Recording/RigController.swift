@@ -159,6 +159,8 @@ public final class RigController {
             case .success(let t): return .ok("marked \"\(text)\" at \(DurationParser.clockString(t))")
             case .failure(let rejection): return .failed(rejection.message)
             }
+        case .follow(let on): return follow(on, at: time)
+        case .voice(let name, let change): return voice(name, change)
         case .status: return .ok(statusLine())
         case .wait: return .failed("`wait` is carried out by the script runner or the shell")
         case .devices, .run, .last, .help, .keys, .quit:

@@ -24,6 +24,10 @@ public struct RigStatus: Sendable, Equatable {
     public var clippedSamples: Int? = nil
     /// The active lens's own zoom (`zoom:` of its rig entry); the effective zoom is this × `digitalZoom`.
     public var lensZoom: Double = 1
+    /// Every voice of a rig of voices, in the rig's order; empty for a rig of one microphone.
+    public var voices: [VoiceStatus] = []
+    /// Whether `follow` cuts the lens now; `nil` when the rig has no `follow:`.
+    public var follow: Bool? = nil
 
     /// What the picture shows, relative to a 1x lens: the lens's zoom times the digital zoom (`zoom 2x` that
     /// picked a 2x lens is 2, not the digital 1).

@@ -46,6 +46,8 @@ public struct Rig: Sendable, Equatable {
     public static let defaultWatchdog = MediaTime.seconds(2)
     /// The machines this rig records together with (`group:`); `nil` for a rig on its own.
     public var group: GroupSettings?
+    /// `follow:` — the lens follows who speaks, in a rig of several voices; `nil` without it.
+    public var follow: Follow?
 
     /// The freeze watchdog's limit for `lens`: its own `watchdog:`, else the rig's.
     public func watchdog(forLens lens: String) -> MediaTime {
@@ -164,6 +166,9 @@ public struct Rig: Sendable, Equatable {
         public var required: Bool
         /// Declicking, and the virtual microphone's test signal (`AudioOptions.swift`).
         public var options: AudioOptions
+        /// `audio:` as a list: every voice on its own track beside a stereo mix (`Rig+Voices.swift`). Empty for
+        /// today's one-microphone form, which `device` describes; when not empty, `device` is `.none` and unused.
+        public var voices: [Voice] = []
         public init(device: Device = .alsa("default"), required: Bool = false, options: AudioOptions = AudioOptions()) {
             self.device = device
             self.required = required

@@ -29,6 +29,10 @@ public enum Command: Sendable, Equatable {
     case focus(FocusChoice)
     /// A marker at the current file time, in the current scene.
     case mark(String)
+    /// `follow on|off`: whether the lens follows who speaks (a rig with `follow:`).
+    case follow(Bool)
+    /// `voice NAME mute|unmute|gain +3dB`: one voice's part in the mix (its own track keeps recording).
+    case voice(name: String, change: VoiceChange)
     /// Let time pass (scripts and piped shells).
     case wait(MediaTime)
     /// Print the state.
@@ -64,6 +68,13 @@ public enum Command: Sendable, Equatable {
         case bias(Double)
     }
 
+    public enum VoiceChange: Sendable, Equatable {
+        case mute
+        case unmute
+        /// The voice's gain in dB, from `Rig.AudioOptions.gainRange`.
+        case gain(Double)
+    }
+
     public enum FocusChoice: Sendable, Equatable {
         case auto
         case manual(Int)
@@ -88,6 +99,8 @@ public enum Command: Sendable, Equatable {
         case .exposure: return "exposure"
         case .focus: return "focus"
         case .mark: return "mark"
+        case .follow: return "follow"
+        case .voice: return "voice"
         case .wait: return "wait"
         case .status: return "status"
         case .devices: return "devices"
@@ -113,7 +126,7 @@ public enum Command: Sendable, Equatable {
 
     /// Every command word, in the order `help` lists them.
     public static let words = ["record", "pause", "resume", "stop", "toggle", "chapter", "retake", "lens", "zoom",
-                               "exposure", "focus", "mark", "wait", "status", "devices", "run", "last", "help",
+                               "exposure", "focus", "mark", "follow", "voice", "wait", "status", "devices", "run", "last", "help",
                                "keys", "quit"]
 
     /// Other spellings of a command word and the word they stand for: `exit` and `q` are what people type to leave

@@ -140,6 +140,36 @@ public struct CommandParser: Sendable {
             }
         case "mark":
             return required("a text, e.g. mark good take").map { .mark($0) }
+        case "follow":
+            return required("on or off, e.g. follow on").flatMap { text in
+                switch text.lowercased() {
+                case "on": return .success(.follow(true))
+                case "off": return .success(.follow(false))
+                default: return .failure(Failure("expected on or off, found \"\(text)\"", part: .argument))
+                }
+            }
+        case "voice":
+            return required("a voice and what to change, e.g. voice guest mute, voice host gain +3dB").flatMap { text in
+                let words = text.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+                guard words.count >= 2 else {
+                    return .failure(Failure("expected a voice and mute, unmute or gain, e.g. voice guest mute",
+                                            part: .argument))
+                }
+                let name = words[0]
+                switch (words[1].lowercased(), words.count) {
+                case ("mute", 2): return .success(.voice(name: name, change: .mute))
+                case ("unmute", 2): return .success(.voice(name: name, change: .unmute))
+                case ("gain", 3):
+                    guard let db = RigDecoder.decibels(words[2]), Rig.AudioOptions.gainRange.contains(db) else {
+                        return .failure(Failure("expected a gain from -40dB to +40dB such as +3dB, found \"\(words[2])\"",
+                                                part: .argument))
+                    }
+                    return .success(.voice(name: name, change: .gain(db)))
+                default:
+                    return .failure(Failure("expected voice NAME mute, voice NAME unmute or voice NAME gain +3dB",
+                                            part: .argument))
+                }
+            }
         case "wait":
             return required("a duration such as 5s, 2.5s or 400ms").flatMap { text in
                 guard let d = DurationParser.parse(text) else {
@@ -265,6 +295,10 @@ public struct CommandParser: Sendable {
         case .focus(.manual(let n)): return "focus \(n)"
         case .focus(.point(let x, let y)): return "focus at \(formatNumber(x)) \(formatNumber(y))"
         case .mark(let text): return "mark \(text)"
+        case .follow(let on): return on ? "follow on" : "follow off"
+        case .voice(let name, .mute): return "voice \(name) mute"
+        case .voice(let name, .unmute): return "voice \(name) unmute"
+        case .voice(let name, .gain(let db)): return "voice \(name) gain \(db >= 0 ? "+" : "-")\(formatNumber(abs(db)))dB"
         case .wait(let d): return "wait \(formatDuration(d))"
         case .run(let s): return "run \(s)"
         case .last(let play): return play ? "last play" : "last"
