@@ -19,6 +19,11 @@ extension RigDecoder {
             input.voices = voices(node, path, lenses: lenses)
             return input
         }
+        if node.pairs == nil {
+            report("expected a mapping (device: required: declick: …) or a list of voices ({name: host, …}), found "
+                   + node.kindDescription, at: node.mark, path: path)
+            return input
+        }
         guard let f = fields(node, path, AudioKey.self) else { return input }
         if let list = f[.voices] {
             // Each voice names its own source and sound; only what applies to them all stays beside the list.
