@@ -63,4 +63,33 @@ final class VoicesRigEndToEndTests: XCTestCase {
 
             """), result.stdoutText)
     }
+
+    /// The README's two examples of "Several voices and `follow:`", in a rig of the lenses they name, check clean.
+    func testTheReadmeVoicesExamplesAreValid() throws {
+        let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("README.md")
+        let text = try String(contentsOf: readme, encoding: .utf8)
+        let section = try XCTUnwrap(text.range(of: "### Several voices and `follow:`"), "the README lost its voices section")
+        var examples: [String] = []
+        var from = section.upperBound
+        while examples.count < 2, let start = text.range(of: "```yaml\n", range: from..<text.endIndex),
+              let end = text.range(of: "```", range: start.upperBound..<text.endIndex) {
+            examples.append(String(text[start.upperBound..<end.lowerBound]))
+            from = end.upperBound
+        }
+        XCTAssertEqual(examples.count, 2)
+        XCTAssertTrue(examples.first?.hasPrefix("audio:\n") == true, examples.first ?? "")
+        XCTAssertTrue(examples.last?.hasPrefix("follow:\n") == true, examples.last ?? "")
+        let (_, result) = try check("""
+            name: readme
+            lenses:
+              wide: {zoom: 0.5, virtual: {color: "#d03030"}}
+              main: {zoom: 1, virtual: {color: "#20c040"}}
+              tele: {zoom: 3, virtual: {color: "#3050e0"}}
+
+            """ + examples.joined())
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stdoutText.contains("follow (on at start): host → main, guest → tele, both → wide"),
+                      result.stdoutText)
+    }
 }
