@@ -185,6 +185,8 @@ final class MovieWriterAudioTracksTests: XCTestCase {
         let streams = try Self.audioStreams(extracted)
         XCTAssertEqual(streams.map { $0["channels"] as? Int }, [1])
         let pcm = try Self.decode(extracted, track: 0)
+        XCTAssertGreaterThan(pcm.count, 48_000)
+        guard pcm.count > 48_000 else { return }
         let window = 9_600..<33_600
         let guest = Self.power(pcm, channels: 1, channel: 0, frequency: 1100, range: window)
         for other in Self.tones where other != 1100 {
@@ -255,6 +257,8 @@ final class MovieWriterAudioTracksTests: XCTestCase {
         XCTAssertEqual((streams.first?["tags"] as? [String: String])?["handler_name"], "SoundHandler")
         XCTAssertNil((streams.first?["tags"] as? [String: String])?["title"])
         let pcm = try Self.decode(summary.path, track: 0)
+        XCTAssertGreaterThan(pcm.count, 5 * 48_000)
+        guard pcm.count > 5 * 48_000 else { return }
         for (channel, tone) in Self.tones.enumerated() {
             let window = 9_600..<33_600
             let mine = Self.power(pcm, channels: 5, channel: channel, frequency: tone, range: window)
