@@ -96,7 +96,7 @@ public struct Sidecar: Codable, Sendable, Equatable {
     /// A stretch of movie time in which a voice's microphone was gone.
     public struct VoiceGone: Codable, Sendable, Equatable {
         public var start: Double
-        /// Seconds until it came back; `null` while it is still gone (the final sidecar ends it at the clip's end).
+        /// Seconds until it came back; absent while it is still gone (the final sidecar ends it at the clip's end).
         public var duration: Double?
 
         public init(start: Double, duration: Double?) {
