@@ -167,7 +167,11 @@ public struct ClipFinishJob: Sendable {
                 continue
             }
             do {
-                _ = try wave.sink.finish(discarding: discardedSpans)
+                let summary = try wave.sink.finish(discarding: discardedSpans)
+                if summary.samplesDropped > 0 {
+                    warnings.append("\(summary.samplesDropped) samples of voice \(wave.sink.voice)'s sound file are "
+                                    + "silence: its writer fell behind")
+                }
             } catch {
                 warnings.append("the sound file of voice \(wave.sink.voice) could not be finished: \(error); what it "
                                 + "holds stays in \(wave.sink.path)")

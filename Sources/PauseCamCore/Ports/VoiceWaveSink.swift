@@ -31,9 +31,12 @@ public struct VoiceWaveSummary: Sendable, Equatable {
     public var path: String
     /// Mono samples in the file.
     public var samples: Int
-    public init(path: String, samples: Int) {
+    /// Samples handed over that the writer had no room for (it fell behind, real clock only): silence in the file.
+    public var samplesDropped: Int
+    public init(path: String, samples: Int, samplesDropped: Int = 0) {
         self.path = path
         self.samples = samples
+        self.samplesDropped = samplesDropped
     }
 }
 

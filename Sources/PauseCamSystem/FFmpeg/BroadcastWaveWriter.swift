@@ -110,10 +110,9 @@ final class BroadcastWaveWriter: VoiceWaveSink {
         }
         try muxer.finish()
         let cuts = VoiceWaveLayout.discardedSamples(spans, sampleRate: sampleRate)
-        guard !cuts.isEmpty else { return VoiceWaveSummary(path: path, samples: Int(muxer.samples)) }
-        let kept = try BroadcastWaveCutter.cut(path, leavingOut: cuts, sampleRate: sampleRate,
-                                               description: description)
-        return VoiceWaveSummary(path: path, samples: Int(kept))
+        let kept = cuts.isEmpty ? muxer.samples
+            : try BroadcastWaveCutter.cut(path, leavingOut: cuts, sampleRate: sampleRate, description: description)
+        return VoiceWaveSummary(path: path, samples: Int(kept), samplesDropped: jobs.droppedTotal)
     }
 
     func abort() {

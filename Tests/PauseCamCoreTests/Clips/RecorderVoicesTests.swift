@@ -12,6 +12,7 @@ final class RecordingVoiceWaveSink: VoiceWaveSink, @unchecked Sendable {
     var aborted = false
     var discarded = false
     var failOnAppend = false
+    var droppedOnFinish = 0
 
     init(voice: String, path: String) {
         self.voice = voice
@@ -24,7 +25,8 @@ final class RecordingVoiceWaveSink: VoiceWaveSink, @unchecked Sendable {
     }
     func finish(discarding spans: [Range<MediaTime>]) throws -> VoiceWaveSummary {
         finishedSpans = spans
-        return VoiceWaveSummary(path: path, samples: appended.reduce(0) { $0 + $1.samples.count })
+        return VoiceWaveSummary(path: path, samples: appended.reduce(0) { $0 + $1.samples.count },
+                                samplesDropped: droppedOnFinish)
     }
     func abort() { aborted = true }
     func discard() { discarded = true }
@@ -167,6 +169,9 @@ final class RecorderVoicesTests: XCTestCase {
         let broken = RecordingVoiceWaveSink(voice: "guest", path: "/clip.iso/guest.wav")
         broken.failOnAppend = true
         second.addVoiceWave(broken, channel: 3)
+        let behind = RecordingVoiceWaveSink(voice: "host", path: "/clip.iso/host.wav")
+        behind.droppedOnFinish = 960
+        second.addVoiceWave(behind, channel: 2)
         succeed(second.handle(.record(name: nil), at: .zero))
         for index: Int64 in 0..<30 { second.appendVideo(frame(index)) }
         for piece: Int64 in 0..<50 { second.appendAudio(chunk(milliseconds: piece * 20)) }
@@ -176,6 +181,8 @@ final class RecorderVoicesTests: XCTestCase {
         XCTAssertNil(broken.finishedSpans)
         XCTAssertTrue(clip.sidecar.warnings.contains { $0.hasPrefix("the sound file of voice guest stopped") },
                       "\(clip.sidecar.warnings)")
+        XCTAssertTrue(clip.sidecar.warnings.contains("960 samples of voice host's sound file are silence: its writer "
+                                                     + "fell behind"), "\(clip.sidecar.warnings)")
         XCTAssertEqual(clip.sidecar.video.framesWritten, 30, "the movie is saved whatever the voice file did")
     }
 
