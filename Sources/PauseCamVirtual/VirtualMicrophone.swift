@@ -38,7 +38,8 @@ public final class VirtualMicrophone: Microphone, Sendable {
     private let level: Double
     /// The beeps' frequency (a voice's own, so tests tell voices apart).
     private let beepFrequency: Int
-    /// Spans of the session clock in which it "talks": a continuous sine at `beepFrequency`, −12 dBFS.
+    /// Spans of the session clock in which it "talks": a continuous sine at `beepFrequency`, −12 dBFS. A voice that
+    /// talks is silent between its spans (no beeps), as a person is between sentences: `follow` judges it.
     private let speech: [Range<MediaTime>]
 
     /// A microphone ticking on `serialContext`; `tone` (Hz) replaces the beeps by a continuous sine, `driftPPM` makes
@@ -109,7 +110,7 @@ public final class VirtualMicrophone: Microphone, Sendable {
             if talks, speech.contains(where: { $0.contains(clock.time(ofSample: k)) }) {
                 let phase = clock.phase(ofSample: k, frequency: Int64(beepFrequency))
                 samples[i] = Int16((Self.toneAmplitude * sin(2 * Double.pi * phase) * level).rounded())
-            } else {
+            } else if speech.isEmpty {
                 samples[i] = sample(k)
             }
         }
