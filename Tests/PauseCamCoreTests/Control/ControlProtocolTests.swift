@@ -46,6 +46,10 @@ final class ControlProtocolTests: XCTestCase {
             ("status", .command(.status)), ("status --json", .statusJSON), ("  STATUS   --JSON ", .statusJSON),
             ("watch", .watch), ("wait 2s", nil), ("quit", nil), ("run demo", nil), ("help", nil), ("devices", nil),
             ("lens mian", nil), ("", nil), ("watch now", nil),
+            ("follow on", .command(.follow(true))), ("follow off", .command(.follow(false))), ("follow maybe", nil),
+            ("voice guest mute", .command(.voice(name: "guest", change: .mute))),
+            ("voice guest unmute", .command(.voice(name: "guest", change: .unmute))),
+            ("voice host gain -3dB", .command(.voice(name: "host", change: .gain(-3)))),
         ]
         for (line, expected) in table {
             XCTAssertEqual(try? ControlRequest.parse(line, parser: parser).get(), expected, line)
