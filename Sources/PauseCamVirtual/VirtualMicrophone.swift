@@ -36,23 +36,34 @@ public final class VirtualMicrophone: Microphone, Sendable {
     private let clock: VirtualSoundClock
     private let toneFrequency: Int?
     private let level: Double
+    /// The beeps' frequency (a voice's own, so tests tell voices apart).
+    private let beepFrequency: Int
+    /// Spans of the session clock in which it "talks": a continuous sine at `beepFrequency`, −12 dBFS.
+    private let speech: [Range<MediaTime>]
 
     /// A microphone ticking on `serialContext`; `tone` (Hz) replaces the beeps by a continuous sine, `driftPPM` makes
     /// its sample clock fast or slow, `level` (0…1) scales its output.
-    public init(serialContext: any SerialContext, tone: Int? = nil, driftPPM: Int = 0, level: Double = 1) {
+    /// `beepFrequency` gives the beeps (and the speech) another pitch than the documented 1 kHz; `speech` lists the
+    /// spans of the session clock in which it plays a continuous sine instead (a voice talking, for `follow`).
+    public init(serialContext: any SerialContext, tone: Int? = nil, driftPPM: Int = 0, level: Double = 1,
+                beepFrequency: Int = SyncSchedule.beepFrequency, speech: [Range<MediaTime>] = []) {
         self.serialContext = serialContext
         self.toneFrequency = tone
         self.level = level
+        self.beepFrequency = beepFrequency
+        self.speech = speech
         self.clock = VirtualSoundClock(nominalRate: 48_000, ppm: driftPPM)
         var name = tone.map { "Virtual microphone (\($0) Hz tone" } ?? "Virtual microphone (sync beeps"
         if driftPPM != 0 { name += ", \(driftPPM > 0 ? "+" : "")\(driftPPM) ppm" }
         if level != 1 { name += ", level \(level)" }
+        if beepFrequency != SyncSchedule.beepFrequency { name += ", \(beepFrequency) Hz beeps" }
+        if !speech.isEmpty { name += ", speech" }
         displayName = name + ")"
         let rate = Int(sampleRate)
         let beepSamples = Int(SyncSchedule.beepDuration.value) * rate / Int(SyncSchedule.beepDuration.timescale)
         var samples = [Int16](repeating: 0, count: rate)
         for k in 0..<beepSamples {
-            let phase = 2.0 * Double.pi * Double(SyncSchedule.beepFrequency) * Double(k) / Double(rate)
+            let phase = 2.0 * Double.pi * Double(beepFrequency) * Double(k) / Double(rate)
             samples[k] = Int16((Double(SyncSchedule.beepAmplitude) * sin(phase)).rounded())
         }
         second = samples
@@ -90,8 +101,17 @@ public final class VirtualMicrophone: Microphone, Sendable {
     /// The chunk whose first sample is sample number `firstSample` of the microphone's clock.
     public func chunk(startingAt firstSample: Int64) -> AudioChunk {
         var samples = [Int16](repeating: 0, count: Int(chunkFrames))
+        let start = clock.time(ofSample: firstSample)
+        let end = clock.time(ofSample: firstSample + chunkFrames)
+        let talks = speech.contains { $0.lowerBound < end && start < $0.upperBound }
         for i in 0..<Int(chunkFrames) {
-            samples[i] = sample(firstSample + Int64(i))
+            let k = firstSample + Int64(i)
+            if talks, speech.contains(where: { $0.contains(clock.time(ofSample: k)) }) {
+                let phase = clock.phase(ofSample: k, frequency: Int64(beepFrequency))
+                samples[i] = Int16((Self.toneAmplitude * sin(2 * Double.pi * phase) * level).rounded())
+            } else {
+                samples[i] = sample(k)
+            }
         }
         return AudioChunk(pts: clock.time(ofSample: firstSample), sampleRate: sampleRate, channels: channels,
                           samples: samples)
@@ -112,7 +132,7 @@ public final class VirtualMicrophone: Microphone, Sendable {
             let (_, offset) = clock.secondAndOffset(ofSample: k)
             let beepTenths = Int64(SyncSchedule.beepDuration.value) * 10 / Int64(SyncSchedule.beepDuration.timescale)
             guard offset * 10 < clock.denominator * beepTenths else { return 0 }
-            let cycles = (Int64(SyncSchedule.beepFrequency) * offset) % clock.denominator
+            let cycles = (Int64(beepFrequency) * offset) % clock.denominator
             value = Double(SyncSchedule.beepAmplitude) * sin(2 * Double.pi * Double(cycles) / Double(clock.denominator))
         }
         return Int16((value * level).rounded())

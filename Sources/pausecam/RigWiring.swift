@@ -133,7 +133,13 @@ final class RigWiring: @unchecked Sendable {
         self.rig = rig
 
         var microphone: (any Microphone)?
+        var voiceCards: (microphones: [(any Microphone)?], cards: [MicrophoneIdentity?]) = ([], [])
         switch rig.audio.device {
+        case .none where !rig.audio.voices.isEmpty:
+            watchesSoundCards = clock == .real && rig.audio.voices.contains { $0.source != .virtual }
+            voiceCards = try RigWiring.openVoiceCards(rig: rig, simulated: clock == .simulated,
+                                                      serialContext: serialContext, lensNodes: lensNodes,
+                                                      carryOut: carryOut, notify: notify)
         case .none:
             watchesSoundCards = false
             notify(.videoOnly)
@@ -168,6 +174,7 @@ final class RigWiring: @unchecked Sendable {
                                 devices: deviceWorker,
                                 monitor: monitor, opener: SystemDeviceOpener(rig: rig, notify: notify),
                                 lensNodes: lensNodes, lensBuses: lensBuses, microphoneCard: microphoneCard,
+                                voiceMicrophones: voiceCards.microphones, voiceCardIdentities: voiceCards.cards,
                                 notify: events)
         let sinkFactory = MovieWriterFactory(hooks: RigWiring.injectedFaults(),
                                              finishesInPlace: ProcessInfo.processInfo.environment[
@@ -182,7 +189,7 @@ final class RigWiring: @unchecked Sendable {
                                    finishing: SerialQueueWorker(label: "pausecam.finish"),
                                    savedEvents: RigWiring.savedEvents(clock), notify: events)
         controller = RigController(rig: rig, devices: devices, clips: clips, serialContext: serialContext,
-                                   monitor: monitor, notify: events)
+                                   monitor: monitor, voiceResamplers: VoiceResamplers(), notify: events)
         runner = ScriptRunner(controller: controller, serialContext: serialContext)
         group = try RigWiring.joinGroup(rig: rig, clock: clock, controller: controller, serialContext: serialContext)
     }

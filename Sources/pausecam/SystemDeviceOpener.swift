@@ -34,17 +34,27 @@ struct SystemDeviceOpener: DeviceOpening {
         }
     }
 
-    /// On `microphoneOpening`: opens `card` if it is the rig's microphone, retrying while its PCM appears.
-    private func open(_ card: MicrophoneIdentity, lensNode: String?) -> (any Microphone)? {
+    func openVoiceMicrophone(on card: MicrophoneIdentity, device: Rig.AudioInput.Device, lensNode: String?,
+                             channels: Int, opened: @escaping @Sendable (any Microphone) -> Void) {
+        microphoneOpening.async { [self] in
+            if let microphone = open(card, lensNode: lensNode, device: device, channels: channels) { opened(microphone) }
+        }
+    }
+
+    /// On `microphoneOpening`: opens `card` if it is the rig's microphone (or `device`'s, a voice card's), retrying
+    /// while its PCM appears.
+    private func open(_ card: MicrophoneIdentity, lensNode: String?, device: Rig.AudioInput.Device? = nil,
+                      channels: Int = 2) -> (any Microphone)? {
+        let device = device ?? rig.audio.device
         let lensCard = lensNode.flatMap { try? UdevSoundCards().microphone(ofCameraNode: $0) }
-        guard MicrophoneCardRule.picks(card, for: rig.audio.device, lensCard: lensCard) else { return nil }
-        let pcm = MicrophoneFinder.pcmName(opening: card, for: rig.audio.device)
+        guard MicrophoneCardRule.picks(card, for: device, lensCard: lensCard) else { return nil }
+        let pcm = MicrophoneFinder.pcmName(opening: card, for: device)
         let warn: @Sendable (String) -> Void = { [notify] in notify(.deviceRemark($0)) }
         var failure: (any Error)?
         for attempt in 0..<Self.microphoneOpenTries {
             if attempt > 0 { Thread.sleep(forTimeInterval: Self.microphoneOpenRetryDelay) }
             do {
-                return try ALSAMicrophone(pcm: pcm, warn: warn)
+                return try ALSAMicrophone(pcm: pcm, channels: channels, warn: warn)
             } catch {
                 failure = error
             }

@@ -56,16 +56,55 @@ extension DeviceHub {
     }
 
     private func soundCardRemoved(_ card: MicrophoneIdentity) {
+        if let index = voiceCard(onSoundCard: card.card) {
+            voiceCards[index].card = nil
+            detachVoiceCard(index, reason: "sound card \(card.card) (\(card.name)) was unplugged")
+            return
+        }
         guard microphoneCard?.card == card.card else { return }
         microphoneCard = nil
         detachMicrophone(reason: "sound card \(card.card) (\(card.name)) was unplugged")
     }
 
     private func soundCardAdded(_ card: MicrophoneIdentity) {
+        if !voiceCards.isEmpty {
+            voiceCardAdded(card)
+            return
+        }
         guard let opener, microphone == nil || microphoneGone else { return }
         let lensNode: String? = if case .ofLens(let lens) = rig.audio.device { lensNodes[lens] } else { nil }
         opener.openMicrophone(on: card, lensNode: lensNode) { [self] microphone in
             serialContext.schedule(at: .zero) { [self] in microphonePlugged(microphone, card: card) }
+        }
+    }
+
+    /// A sound card plugged in while a voice card has no working microphone: offered to each such card whose
+    /// voices' source may pick it; the first that opens it takes it.
+    private func voiceCardAdded(_ card: MicrophoneIdentity) {
+        guard let opener else { return }
+        let plan = VoiceCardPlan(voices: rig.audio.voices)
+        for index in voiceCards.indices where voiceCards[index].microphone == nil || voiceCards[index].gone {
+            guard plan.cards.indices.contains(index),
+                  let device = Self.audioDevice(of: plan.cards[index].source) else { continue }
+            let lensNode: String? = if case .ofLens(let lens) = device { lensNodes[lens] } else { nil }
+            opener.openVoiceMicrophone(on: card, device: device, lensNode: lensNode,
+                                       channels: plan.cards[index].highestChannel + 1) { [self] microphone in
+                serialContext.schedule(at: .zero) { [self] in
+                    guard !devicesStopped, voiceCard(onSoundCard: card.card) == nil else { return }
+                    attachVoiceCard(index, microphone, card: card)
+                }
+            }
+            return
+        }
+    }
+
+    /// The one-microphone device a voice's source stands for; `nil` for a virtual voice (nothing to plug).
+    public static func audioDevice(of source: Rig.Voice.Source) -> Rig.AudioInput.Device? {
+        switch source {
+        case .matched(let rule): return .matched(rule)
+        case .ofLens(let lens): return .ofLens(lens)
+        case .alsa(let name): return .alsa(name)
+        case .virtual: return nil
         }
     }
 

@@ -35,6 +35,12 @@ public final class DeviceHub: @unchecked Sendable {
         case microphoneFailedToStart(microphone: String, reason: String)
         /// The microphone ended (unplugged); its next chunk means it is back (`microphoneReturned()`).
         case microphoneEnded(reason: String)
+        /// Sound from the mailbox of the rig's voice card `card` (`VoiceCardPlan`).
+        case voiceChunk(card: Int, AudioChunk)
+        /// Voice card `card` ended (unplugged): its voices are silence until its sound comes back.
+        case voiceCardEnded(card: Int, reason: String)
+        /// Voice card `card` could not start.
+        case voiceCardFailedToStart(card: Int, microphone: String, reason: String)
         /// A device's note for the sidecar of the clip recording now (dropped when none is).
         case clipWarning(String)
         /// After `lens`'s camera started, it does not hold a setting PauseCam applied (read back at once).
@@ -87,6 +93,9 @@ public final class DeviceHub: @unchecked Sendable {
     public private(set) var microphoneGone = false
     /// The microphone whose end was already told (by ALSA or by a udev remove): its other report is not repeated.
     private var endedMicrophone: ObjectIdentifier?
+    /// A rig of voices: the microphone of each card of its `VoiceCardPlan` (`nil`: not found or not opened), and
+    /// what the hub keeps of each (`DeviceHub+Voices`). Empty for a rig of one microphone.
+    public internal(set) var voiceCards: [VoiceCardSlot] = []
     /// Whether devices' samples are posted to their mailboxes at all: closed while no clip needs them.
     let intake = Gate()
     /// One mailbox per lens role, made when its camera first starts (a device's delivery closure holds its own).
@@ -133,6 +142,7 @@ public final class DeviceHub: @unchecked Sendable {
                 serialContext: any SerialContext, devices: any BackgroundWorker, monitor: (any MonitorTap)? = nil,
                 opener: (any DeviceOpening)? = nil, lensNodes: [String: String] = [:],
                 lensBuses: [String: String] = [:], microphoneCard: MicrophoneIdentity? = nil,
+                voiceMicrophones: [(any Microphone)?] = [], voiceCardIdentities: [MicrophoneIdentity?] = [],
                 notify: @escaping (EngineEvent) -> Void) {
         self.rig = rig
         self.cameras = cameras
@@ -144,6 +154,10 @@ public final class DeviceHub: @unchecked Sendable {
         self.lensNodes = lensNodes
         self.lensBuses = lensBuses
         self.microphoneCard = microphoneCard
+        voiceCards = voiceMicrophones.indices.map {
+            VoiceCardSlot(microphone: voiceMicrophones[$0],
+                          card: voiceCardIdentities.indices.contains($0) ? voiceCardIdentities[$0] : nil)
+        }
         self.notify = notify
         lensSettings = Dictionary(uniqueKeysWithValues: rig.lenses.map { ($0.name, LensCameraSettings(controls: $0.controls)) })
     }
@@ -295,6 +309,7 @@ public final class DeviceHub: @unchecked Sendable {
     /// Starts the microphone (the cameras are started one by one as the lens bank asks). On the serial context:
     /// called by the owner's `startDevices` (which checks it).
     public func startMicrophone() {
+        for card in voiceCards.indices { startVoiceCard(card) }
         guard let microphone else { return }
         start(microphone)
     }
@@ -307,6 +322,7 @@ public final class DeviceHub: @unchecked Sendable {
         for lens in cameras.keys { unwatchStream(lens: lens) }
         for camera in cameras.values { stop(camera) }
         microphone?.stop()
+        for slot in voiceCards { slot.microphone?.stop() }
     }
 
     /// Waits until every start and stop handed to the device worker so far has run; call it off the serial context.

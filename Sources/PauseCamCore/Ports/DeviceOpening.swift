@@ -15,9 +15,18 @@ public protocol DeviceOpening: Sendable {
     /// Closes `camera` (already stopped) and opens the device at `node` again for `lens`: the freeze watchdog's
     /// last resort for a camera that streams but sends nothing. Called on the device worker.
     func reopenCamera(_ camera: any Camera, node: String, for lens: Rig.Lens) throws -> any Camera
+
+    /// `openMicrophone` for a card of a rig of voices: opens `card` if `device` (the card's voices' source) picks
+    /// it, with at least `channels` channels, and calls `opened`; calls nothing otherwise.
+    func openVoiceMicrophone(on card: MicrophoneIdentity, device: Rig.AudioInput.Device, lensNode: String?,
+                             channels: Int, opened: @escaping @Sendable (any Microphone) -> Void)
 }
 
 extension DeviceOpening {
+    /// An opener without voice cards (tests' fakes) opens none.
+    public func openVoiceMicrophone(on card: MicrophoneIdentity, device: Rig.AudioInput.Device, lensNode: String?,
+                                    channels: Int, opened: @escaping @Sendable (any Microphone) -> Void) {}
+
     /// Opens the node again as if it had been plugged in; an opener whose cameras hold a device open closes it
     /// first (the program's does).
     public func reopenCamera(_ camera: any Camera, node: String, for lens: Rig.Lens) throws -> any Camera {

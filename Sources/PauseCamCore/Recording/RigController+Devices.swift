@@ -87,6 +87,12 @@ extension RigController {
             clips.warnEveryClip("microphone \(microphone) could not start: \(reason)")
             notify(.microphoneFailedToStart(microphone: microphone, reason: reason))
         case .microphoneEnded(let reason): microphoneEnded(reason: reason)
+        case .voiceChunk(let card, let chunk): receiveVoice(chunk, card: card)
+        case .voiceCardEnded(let card, let reason): voiceCardEnded(card, reason: reason)
+        case .voiceCardFailedToStart(let card, let microphone, let reason):
+            let voices = desk.map { desk in desk.plan.cards[card].voices.map { desk.voices[$0].name } } ?? []
+            clips.warnEveryClip("voice \(voices.joined(separator: ", ")): microphone \(microphone) could not start: \(reason)")
+            notify(.microphoneFailedToStart(microphone: microphone, reason: reason))
         case .clipWarning(let warning): clips.warnClip(warning)
         case .settingNotHeld(let lens, let camera, let mismatch):
             let warning = EngineWarning.settingNotHeld(lens: lens, camera: camera, mismatch: mismatch)
@@ -158,7 +164,7 @@ extension RigController {
     /// A sample cannot have been captured after now: one stamped more than `maximumFutureSkew` ahead of the clock
     /// is a driver's broken timestamp. It is dropped (appending it would stretch the movie by the jump, and every
     /// honest sample after it would then look late), and the clip's sidecar says so once per source.
-    private func isPlausible(_ pts: MediaTime, what: String) -> Bool {
+    func isPlausible(_ pts: MediaTime, what: String) -> Bool {
         guard let limit = try? serialContext.clock.now().adding(Self.maximumFutureSkew), pts > limit else { return true }
         clips.warnClip("\(what) with timestamps ahead of the clock were dropped (a driver's broken timestamps)")
         return false

@@ -18,6 +18,8 @@ extension RigController {
         // A slate due before the stop belongs in the clip (the last tick may have come before it was due).
         perform(bank.handle(.tick(now: serialContext.clock.now())))
         devices.isTakingSamples = false
+        // The voices' sound still waiting for a late card belongs in the clip too.
+        flushVoices()
         clips.finish()
     }
 

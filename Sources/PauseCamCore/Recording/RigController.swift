@@ -49,6 +49,9 @@ public final class RigController {
     let notify: (EngineEvent) -> Void
     /// The microphone's live level and silence watch.
     var levels = LevelMeter()
+    /// A rig of voices: their cards aligned, split, gained and mixed (`RigController+Voices`); `nil` for a rig of
+    /// one microphone.
+    var desk: VoiceDesk?
 
     /// Routes the active lens's frames (a switch takes effect at its time) and crops them for digital zoom.
     public internal(set) var switcher: Switcher
@@ -75,7 +78,8 @@ public final class RigController {
     /// `serialContext`; it takes their reports from now on. `monitor` is told the program's lens and zoom (the
     /// devices' frames reach it through the hub); `notify` gets every engine event.
     public init(rig: Rig, devices: DeviceHub, clips: ClipController, serialContext: any SerialContext,
-                monitor: (any MonitorTap)? = nil, notify: @escaping (EngineEvent) -> Void) {
+                monitor: (any MonitorTap)? = nil, voiceResamplers: (any SoundResamplerMaking)? = nil,
+                notify: @escaping (EngineEvent) -> Void) {
         self.rig = rig
         self.devices = devices
         self.clips = clips
@@ -85,6 +89,9 @@ public final class RigController {
         self.monitor = monitor
         switcher = Switcher(lens: rig.defaultLens)
         bank = LensBank(rig: rig, withCamera: Set(devices.cameras.keys))
+        if !rig.audio.voices.isEmpty {
+            desk = VoiceDesk(voices: rig.audio.voices, resamplers: voiceResamplers ?? MissingSoundResamplers())
+        }
         devices.report = { [weak self] in self?.handle($0) }
         devices.clipSound = { [weak self] in self?.clipSound ?? .noClip }
         tellMonitorTheProgram()
@@ -189,6 +196,11 @@ public final class RigController {
         if let microphone = devices.microphone, settings.audio != nil {
             sidecarDevices.append(Sidecar.Device(role: DeviceHub.microphoneRole, name: microphone.displayName))
         }
+        for (index, slot) in devices.voiceCards.enumerated() {
+            if let microphone = slot.microphone {
+                sidecarDevices.append(Sidecar.Device(role: devices.voiceCardRole(index), name: microphone.displayName))
+            }
+        }
         // Samples are let in before the sink opens (opening x264 and the file takes a while): the frames captured
         // meanwhile belong to the clip and wait in the mailboxes. Closed again if the sink cannot open.
         devices.isTakingSamples = true
@@ -211,10 +223,11 @@ public final class RigController {
 
     private func movieSettings() -> MovieSettings {
         let output = rig.output
-        let audio = devices.microphone.map {
+        var audio = devices.microphone.map {
             MovieSettings.AudioSettings(sampleRate: $0.sampleRate, channels: $0.channels, bitrate: output.audioBitrate,
                                         declick: rig.audio.options.declick, gainDecibels: rig.audio.options.gainDecibels)
         }
+        if let desk { audio = voiceAudioSettings(desk) }
         return MovieSettings(width: output.width, height: output.height, rate: output.rate,
                              container: output.container, preset: output.preset, crf: output.crf,
                              keyframeInterval: output.keyframeInterval, audio: audio,
@@ -266,7 +279,7 @@ public final class RigController {
     public var status: Status {
         serialContext.assertOnSerialContext()
         let session = clips.recorder?.session
-        return Status(state: session?.state ?? .idle, scene: session?.scenes.count ?? 0,
+        var status = Status(state: session?.state ?? .idle, scene: session?.scenes.count ?? 0,
                       timer: session?.timer ?? .zero, lens: bank.activeLens,
                       digitalZoom: switcher.digitalZoom(at: serialContext.clock.now()),
                       droppedFrames: clips.recorder?.droppedVideoFrames ?? 0, moviePath: clips.recorder?.moviePath,
@@ -276,6 +289,8 @@ public final class RigController {
                       clippedSamples: clips.recorder?.description.settings.audio == nil ? nil : clips.recorder?.clippedSamples,
                       lensZoom: (rig.lenses.first { $0.name == bank.activeLens }?.zoom ?? 1)
                           * opticalFactor(lens: bank.activeLens))
+        addVoices(to: &status)
+        return status
     }
 
     public func statusLine() -> String { status.line }

@@ -43,9 +43,13 @@ public final class ALSAMicrophone: Microphone, Sendable {
 
     /// Opens and configures the PCM `name` ("default", "hw:1,0", "null"…). Throws `ALSAError` naming the PCM and
     /// ALSA's message.
-    public convenience init(pcm name: String = "default", warn: @escaping @Sendable (String) -> Void) throws {
+    /// `channels` above 2 asks for that many (the channels of a USB audio interface whose inputs are voices of
+    /// their own); `channels` says what was granted.
+    public convenience init(pcm name: String = "default", channels wanted: Int = 2,
+                            warn: @escaping @Sendable (String) -> Void) throws {
         let pcm = try ALSAPCM(name: name)
-        try pcm.configureHardware(rate: Self.preferredRate, periodFrames: Int(Self.preferredRate) / 50)
+        try pcm.configureHardware(rate: Self.preferredRate, periodFrames: Int(Self.preferredRate) / 50,
+                                  channels: max(2, wanted))
         try pcm.configureSoftware()
         self.init(device: pcm, warn: warn)
     }

@@ -43,10 +43,11 @@ final class ALSAPCM: ALSACaptureDevice, @unchecked Sendable {
         return handle
     }
 
-    /// Sets interleaved S16_LE, 1 or 2 channels (stereo preferred), about 20 ms periods, at the rate nearest
+    /// Sets interleaved S16_LE, 1 or 2 channels (stereo preferred; up to `wantedChannels` when more are asked for,
+    /// the inputs of an audio interface), about 20 ms periods, at the rate nearest
     /// `rate`: a USB microphone that only runs at 44.1 kHz records at 44.1 kHz (`rate` tells which), rather than
     /// failing. The corresponding C functions are the `snd_pcm_hw_params_*` family and `snd_pcm_hw_params`.
-    func configureHardware(rate wanted: Int32, periodFrames wantedPeriod: Int) throws {
+    func configureHardware(rate wanted: Int32, periodFrames wantedPeriod: Int, channels wantedChannels: Int = 2) throws {
         let handle = try openHandle("snd_pcm_hw_params")
         var params: OpaquePointer?
         try check(snd_pcm_hw_params_malloc(&params), "snd_pcm_hw_params_malloc")
@@ -56,10 +57,10 @@ final class ALSAPCM: ALSACaptureDevice, @unchecked Sendable {
                   "snd_pcm_hw_params_set_access(RW_INTERLEAVED)")
         try check(snd_pcm_hw_params_set_format(handle, params, SND_PCM_FORMAT_S16_LE),
                   "snd_pcm_hw_params_set_format(S16_LE)")
-        var channelCount: UInt32 = 2
+        var channelCount = UInt32(max(2, min(32, wantedChannels)))
         try check(snd_pcm_hw_params_set_channels_near(handle, params, &channelCount),
                   "snd_pcm_hw_params_set_channels_near")
-        guard channelCount == 1 || channelCount == 2 else {
+        guard channelCount >= 1 && channelCount <= UInt32(max(2, min(32, wantedChannels))) else {
             throw ALSAError(pcm: name, call: "snd_pcm_hw_params_set_channels_near(\(channelCount) channels)",
                             code: -EINVAL)
         }
