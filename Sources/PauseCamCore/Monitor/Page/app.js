@@ -173,11 +173,11 @@
     if (strip.target !== null && Math.abs(voice.gain_db - strip.target) < 0.05) strip.target = null;
   }
 
-  // `follow` is absent from the status of a rig without `follow:`; the toggle shows only for one with it.
+  // `follow` is absent from the status of a rig without `follow:`; the toggle shows only while the status has it.
   function showFollow(follow) {
     const box = $("follow"), toggle = $("followtoggle");
-    if (follow === undefined || follow === null) { box.hidden = !(rig && rig.follow); return; }
-    box.hidden = false;
+    box.hidden = typeof follow !== "boolean";
+    if (box.hidden) return;
     toggle.setAttribute("aria-pressed", follow ? "true" : "false");
     toggle.textContent = follow ? "Follow: on" : "Follow: off";
     toggle.classList.toggle("on", follow);
