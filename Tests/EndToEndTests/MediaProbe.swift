@@ -13,6 +13,9 @@ struct MediaProbe {
         var height: Int?
         var sampleRate: String?
         var nbFrames: String?
+        var channels: Int?
+        var startTime: String?
+        var tags: [String: String]?
     }
 
     struct Chapter: Decodable {
@@ -102,10 +105,10 @@ struct MediaProbe {
         return stride(from: 0, to: bytes.count - 2, by: 3).map { (Int(bytes[$0]), Int(bytes[$0 + 1]), Int(bytes[$0 + 2])) }
     }
 
-    /// The decoded audio as mono 16-bit samples at 48 kHz.
-    func audioSamples() throws -> [Int16] {
+    /// The decoded audio of audio track `track` (0: the first) as mono 16-bit samples at 48 kHz.
+    func audioSamples(track: Int = 0) throws -> [Int16] {
         let result = try ProcessRunner.run("/usr/bin/ffmpeg", [
-            "-v", "error", "-i", path, "-map", "0:a:0", "-f", "s16le", "-ac", "1", "-ar", "48000", "-",
+            "-v", "error", "-i", path, "-map", "0:a:\(track)", "-f", "s16le", "-ac", "1", "-ar", "48000", "-",
         ])
         XCTAssertEqual(result.status, 0, result.stderr)
         return result.stdout.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }

@@ -31,6 +31,20 @@ final class RigFilesTests: XCTestCase {
         }
     }
 
+    func testInterviewRigHasThreeVirtualVoicesAndFollow() throws {
+        let rig = try RigLoader.load(path: Self.rigsFolder.appendingPathComponent("interview-virtual.yaml").path)
+        XCTAssertEqual(rig.lenses.map(\.name), ["wide", "main", "tele"])
+        XCTAssertEqual(rig.audio.device, Rig.AudioInput.Device.none)
+        XCTAssertEqual(rig.audio.voices.map(\.name), ["host", "guest", "room"])
+        XCTAssertEqual(rig.audio.voices.map(\.source), [.virtual, .virtual, .virtual])
+        XCTAssertEqual(Set(rig.audio.voices.map(\.virtual.frequency)).count, 3, "each voice its own tone")
+        XCTAssertFalse(rig.audio.voices[0].virtual.speech.isEmpty)
+        XCTAssertFalse(rig.audio.voices[1].virtual.speech.isEmpty)
+        let follow = try XCTUnwrap(rig.follow)
+        XCTAssertEqual(follow.lenses.map(\.voice), ["host", "guest"])
+        XCTAssertEqual(follow.both, "wide")
+    }
+
     func testVirtualRigKeepsItsContract() throws {
         let rig = try RigLoader.load(path: Self.rigsFolder.appendingPathComponent("virtual.yaml").path)
         XCTAssertEqual(rig.name, "Virtual rig")

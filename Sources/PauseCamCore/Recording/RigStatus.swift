@@ -45,6 +45,8 @@ public struct RigStatus: Sendable, Equatable {
         parts.append("lenses with a camera: \(lensesWithCamera.joined(separator: ","))")
         if droppedFrames > 0 { parts.append("dropped \(droppedFrames)") }
         if let clippedSamples, clippedSamples > 0 { parts.append("clipped \(clippedSamples) samples") }
+        if !voices.isEmpty { parts.append("voices " + voices.map(\.summary).joined(separator: ", ")) }
+        if let follow { parts.append("follow \(follow ? "on" : "off")") }
         if let moviePath { parts.append("file \(moviePath)") }
         for path in saving { parts.append("saving \(PathText.lastComponent(of: path))…") }
         return parts.joined(separator: " · ")

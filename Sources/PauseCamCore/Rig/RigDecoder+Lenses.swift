@@ -50,7 +50,7 @@ extension RigDecoder {
     }
 
     /// Rules compared as a camera would be matched: names and USB ids regardless of case.
-    private static func normalized(_ rule: Rig.MatchRule) -> Rig.MatchRule {
+    static func normalized(_ rule: Rig.MatchRule) -> Rig.MatchRule {
         switch rule {
         case .name(let n): return .name(n.lowercased())
         case .usb(let u): return .usb(u.lowercased())

@@ -52,6 +52,7 @@ public struct RigDecoder {
         case keys
         case watchdog
         case group
+        case follow
     }
 
     /// The range `max_digital_zoom` may take: below 1 would forbid the whole frame; beyond 10 a centre crop of a
@@ -68,10 +69,10 @@ public struct RigDecoder {
         guard let top = fields(root, .root, TopKey.self, required: [.name, .lenses]) else { return nil }
         let name = top[.name].flatMap { text($0, .root.child(TopKey.name)) }
         var output = top[.output].map { outputSettings($0, .root.child(TopKey.output)) } ?? Rig.OutputSettings()
-        let audio = top[.audio].map { audioInput($0, .root.child(TopKey.audio)) } ?? Rig.AudioInput()
-        let lenses = top[.lenses].map { self.lenses($0, .root.child(TopKey.lenses)) } ?? []
         // Names as declared, even of entries with errors, so one bad lens does not cascade into "unknown lens".
         let lensNames = Self.declaredNames(top[.lenses])
+        let audio = top[.audio].map { audioInput($0, .root.child(TopKey.audio), lenses: lensNames) } ?? Rig.AudioInput()
+        let lenses = top[.lenses].map { self.lenses($0, .root.child(TopKey.lenses)) } ?? []
         if let node = outputIsoNode {
             output.iso = isoLenses(node, .root.child(TopKey.output).child(OutputKey.iso), lenses: lensNames)
             output.isoMark = node.mark
@@ -126,6 +127,11 @@ public struct RigDecoder {
                     what: "whole seconds from \(Command.countdownRange.lowerBound) to \(Command.countdownRange.upperBound)")
         }
         let keys = top[.keys].map { hotkeys($0, .root.child(TopKey.keys), parser: parser) } ?? []
+        var follow: Rig.Follow?
+        if let node = top[.follow], let keyNode = top.keyNode(.follow) {
+            follow = self.follow(node, keyNode: keyNode, .root.child(TopKey.follow),
+                                 voices: Self.declaredVoiceNames(top[.audio]), lenses: lensNames)
+        }
         guard let name else { return nil }
         if let nameNode = top[.name] {
             checkControlSocketPath(rigName: name, at: nameNode.mark)
@@ -138,6 +144,7 @@ public struct RigDecoder {
         rig.keys = keys
         if let node = top[.watchdog], let limit = watchdog(node, .root.child(TopKey.watchdog)) { rig.watchdog = limit }
         rig.group = top[.group].flatMap { group($0, .root.child(TopKey.group)) }
+        rig.follow = follow
         return rig
     }
 

@@ -19,7 +19,12 @@ public enum RigSummary {
         case .ofLens(let lens): audio = "the microphone of lens \(lens)'s camera" + (rig.audio.required ? " (required)" : " (optional)")
         case .none: audio = "none (video only)"
         }
-        lines.append("  audio: \(audio)")
+        if rig.audio.voices.isEmpty {
+            lines.append("  audio: \(audio)")
+        } else {
+            lines += voiceLines(rig.audio)
+        }
+        if let follow = rig.follow { lines += followLines(follow) }
         if let group = rig.group {
             lines.append("  group: \(group.name) on \(group.broker), this member \(group.host ?? "(no name)"), lead "
                          + "\(CommandParser.formatDuration(group.lead))"
@@ -68,5 +73,48 @@ public enum RigSummary {
             for step in script.steps { lines.append("    " + CommandParser.line(for: step)) }
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `audio:` as voices: a head line, then one line per voice with its source and what differs from the defaults.
+    static func voiceLines(_ audio: Rig.AudioInput) -> [String] {
+        let count = audio.voices.count
+        var lines = ["  audio: \(count) voice\(count == 1 ? "" : "s"), each on its own track beside the stereo mix"
+                     + (audio.required ? " (required)" : " (optional)") + (audio.options.declick ? "" : ", declick off")]
+        let width = audio.voices.map(\.name.count).max() ?? 0
+        for voice in audio.voices {
+            var details = [RigDecoder.describe(voice.source)]
+            if let channel = voice.channel { details.append("channel \(channel)") }
+            if voice.gainDecibels != 0 { details.append("gain \(signed(voice.gainDecibels))dB") }
+            if voice.pan != 0 { details.append("pan \(signed(voice.pan))") }
+            if voice.mute { details.append("muted") }
+            if voice.source == .virtual {
+                let v = voice.virtual
+                details.append("tone \(v.frequency) Hz")
+                if v.driftPPM != 0 { details.append("drift \(v.driftPPM) ppm") }
+                if v.level != 1 { details.append("level \(CommandParser.formatNumber(v.level))") }
+                if !v.speech.isEmpty {
+                    details.append("speech " + v.speech.map {
+                        "\(CommandParser.formatDuration($0.lowerBound))-\(CommandParser.formatDuration($0.upperBound))"
+                    }.joined(separator: " "))
+                }
+            }
+            lines.append("    " + voice.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
+                         + details.joined(separator: ", "))
+        }
+        return lines
+    }
+
+    /// `follow:`: who brings which lens, then the timing.
+    static func followLines(_ follow: Rig.Follow) -> [String] {
+        let lenses = follow.lenses.map { "\($0.voice) → \($0.lens)" } + ["both → \(follow.both)", "nobody → \(follow.nobody)"]
+        return ["  follow (\(follow.startsOn ? "on" : "off") at start): " + lenses.joined(separator: ", "),
+                "          min shot \(CommandParser.formatDuration(follow.minimumShot)), hold "
+                + "\(CommandParser.formatDuration(follow.hold)), manual hold \(CommandParser.formatDuration(follow.manualHold)), "
+                + "threshold \(CommandParser.formatNumber(follow.thresholdDBFS)) dBFS"]
+    }
+
+    /// `+3`, `-0.5`, `0`.
+    private static func signed(_ value: Double) -> String {
+        (value > 0 ? "+" : "") + CommandParser.formatNumber(value)
     }
 }

@@ -29,4 +29,14 @@ public struct VoiceStatus: Sendable, Equatable {
         self.gone = gone
         self.speaking = speaking
     }
+
+    /// `host -12 dBFS`, `guest muted`, `room gone`, `host clipping`: the voice in `status`'s line.
+    public var summary: String {
+        if gone { return "\(name) gone" }
+        var words = [name]
+        if let peakDBFS { words.append("\(Int(peakDBFS.rounded())) dBFS") } else { words.append("silent") }
+        if muted { words.append("muted") }
+        if clipping { words.append("clipping") }
+        return words.joined(separator: " ")
+    }
 }

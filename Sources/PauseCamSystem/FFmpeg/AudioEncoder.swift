@@ -1,69 +1,73 @@
 import CFFmpeg
 import PauseCamCore
 
-/// AAC through FFmpeg's native `aac` encoder, fed from interleaved Int16 chunks of any rate and channel count.
+/// AAC through FFmpeg's native `aac` encoder, fed from interleaved Int16 chunks of any rate and channel count, into
+/// one or more tracks (`MovieSettings.AudioSettings.tracks`: the stereo mix, then a mono track per voice).
 ///
-/// Placement: each chunk's `pts` (a file time) says where it belongs; the track's own position is the samples
+/// Placement: each chunk's `pts` (a file time) says where it belongs; the sound's own position is the samples
 /// already placed (encoded, waiting in the FIFO, or inside the resampler). `AudioDriftCorrector` turns the
 /// difference into libswresample compensation — a gentle, inaudible stretch or squeeze, the one drift correction —
 /// and only a stall beyond 200 ms into silence or a cut, counted for the sidecar. Samples go through the
-/// `AudioResampler` (to the encoder's rate, layout and float planar format) into an `AVAudioFifo` that is cut into
-/// 1024-sample frames whose timestamps count samples from zero. Owns its codec context, resampler and FIFO; each
-/// packet is handed to `emit` as an `EncodedPacket` (the encoder knows no muxer).
+/// `AudioResampler` (to the encoder's rate and float planar format, every channel of the chunks) into an
+/// `AVAudioFifo` that is cut into 1024-sample frames whose timestamps count samples from zero; each frame goes to
+/// every track's `AudioTrackEncoder`, which encodes its own channels of it. One placement, one resampler and one
+/// FIFO for all the tracks: every correction (silence, a cut, a stretch) is made once, on every channel alike, so
+/// the tracks stay sample-aligned with each other and their packets have the same times. Owns its resampler, FIFO
+/// and track encoders; each packet is handed to `emit` as an `EncodedPacket` (the encoder knows no muxer).
 final class AudioEncoder {
-    let context: UnsafeMutablePointer<AVCodecContext>
+    /// One AAC encoder per track, in the movie's order (the first is the movie's default sound).
+    let tracks: [AudioTrackEncoder]
     private var resampler: AudioResampler?
     private let fifo: OpaquePointer
-    private let packetBox = FFmpegPacketBox()
+    /// The channel layout of every channel placed (what the resampler makes and the FIFO holds).
+    private var layout = AVChannelLayout()
     /// The one drift correction (its counters are the sidecar's stall report).
     private(set) var corrector: AudioDriftCorrector
     private var samplesEncoded: Int64 = 0
-    /// Sample frames written to the encoder (after resampling, silence included).
+    /// Sample frames written to the encoders (after resampling, silence included): every track's, the same.
     var samplesWritten: Int { Int(samplesEncoded) }
     let sampleRate: Int32
+    /// Channels placed: the chunks' channels as the settings give them (`AudioSettings.channels`).
     let channels: Int
 
+    /// Opens one AAC encoder per track of `settings` (one of every channel when it names none). A track that
+    /// names no channel or one the chunks do not have is refused here, before anything is recorded. `bitrate` is
+    /// the first track's; every other track gets it in proportion to its channels (a mono voice half a stereo mix's).
     init(settings: MovieSettings.AudioSettings, globalHeader: Bool) throws {
-        guard let codec = avcodec_find_encoder_by_name("aac") else {
-            throw FFmpegError("avcodec_find_encoder_by_name(aac)", code: pausecam_averror(ENOSYS))
-        }
-        guard let context = avcodec_alloc_context3(codec) else {
-            throw FFmpegError("avcodec_alloc_context3(aac)", code: pausecam_averror(ENOMEM))
-        }
         let channels = max(1, settings.channels)
-        context.pointee.sample_fmt = AV_SAMPLE_FMT_FLTP
-        context.pointee.sample_rate = settings.sampleRate
-        context.pointee.time_base = AVRational(num: 1, den: settings.sampleRate)
-        context.pointee.bit_rate = Int64(settings.bitrate)
-        av_channel_layout_default(&context.pointee.ch_layout, Int32(channels))
-        if globalHeader { context.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
-        let opened = avcodec_open2(context, codec, nil)
-        guard opened >= 0, let fifo = av_audio_fifo_alloc(AV_SAMPLE_FMT_FLTP, Int32(channels), 4096) else {
-            var owned: UnsafeMutablePointer<AVCodecContext>? = context
-            avcodec_free_context(&owned)
-            throw FFmpegError("avcodec_open2(aac \(settings.sampleRate) Hz \(channels) ch)",
-                              code: opened < 0 ? opened : pausecam_averror(ENOMEM))
+        let plan: [(title: String?, channels: [Int])] = settings.tracks.isEmpty
+            ? [(nil, Array(0..<channels))] : settings.tracks.map { ($0.title, $0.channels) }
+        for track in plan where track.channels.isEmpty || !track.channels.allSatisfy({ (0..<channels).contains($0) }) {
+            throw MovieWriterError(description: "the audio track \"\(track.title ?? "")\" takes channels "
+                                   + "\(track.channels) of the \(channels) recorded (0 to \(channels - 1))")
         }
-        // Stored only now that everything opened: a failure above freed the context before `self` was fully
-        // initialized, so `deinit` never frees it a second time.
-        self.context = context
+        let firstChannels = plan[0].channels.count
+        tracks = try plan.enumerated().map { number, track in
+            let bitrate = Int((Int64(settings.bitrate) * Int64(track.channels.count) / Int64(firstChannels)))
+            return try AudioTrackEncoder(number: number, channels: track.channels, totalChannels: channels,
+                                         title: track.title, sampleRate: settings.sampleRate, bitrate: bitrate,
+                                         globalHeader: globalHeader)
+        }
+        guard let fifo = av_audio_fifo_alloc(AV_SAMPLE_FMT_FLTP, Int32(channels), 4096) else {
+            throw FFmpegError("av_audio_fifo_alloc(\(channels) ch)", code: pausecam_averror(ENOMEM))
+        }
         self.fifo = fifo
         sampleRate = settings.sampleRate
         self.channels = channels
+        av_channel_layout_default(&layout, Int32(channels))
         corrector = AudioDriftCorrector(sampleRate: settings.sampleRate)
     }
 
     deinit {
         av_audio_fifo_free(fifo)
-        var owned: UnsafeMutablePointer<AVCodecContext>? = context
-        avcodec_free_context(&owned)
+        av_channel_layout_uninit(&layout)
     }
 
     /// Places `chunk` (its `pts` is a file time) on the track and encodes every full frame.
     func append(_ chunk: AudioChunk, emit: (EncodedPacket) throws -> Void) throws {
         if resampler.map({ $0.inputRate != chunk.sampleRate || $0.inputChannels != chunk.channels }) ?? true {
             resampler = try AudioResampler(inputRate: chunk.sampleRate, inputChannels: chunk.channels,
-                                           layout: &context.pointee.ch_layout, outputRate: sampleRate)
+                                           layout: &layout, outputRate: sampleRate)
         }
         guard let resampler else { return }
         let expected = try chunk.pts.rescaled(to: sampleRate, rounding: .nearest).value
@@ -115,17 +119,15 @@ final class AudioEncoder {
         try encodeFullFrames(emit: emit)
         let rest = av_audio_fifo_size(fifo)
         if rest > 0 { try encodeFrame(samples: rest, emit: emit) }
-        let result = avcodec_send_frame(context, nil)
-        if result != pausecam_averror_eof() { try FFmpegError.check(result, "avcodec_send_frame(aac, flush)") }
-        try drain(emit: emit)
+        for track in tracks { try track.flush(emit: emit) }
     }
 
-    /// A frame in the encoder's format with room for `samples` (no buffer when 0: swr allocates it).
+    /// A frame of every channel placed, float planar, with room for `samples` (no buffer when 0: swr allocates it).
     private func makeFrame(samples: Int32) throws -> UnsafeMutablePointer<AVFrame> {
         let frame = try FFmpegFrame.allocate("audio")
         frame.pointee.format = AV_SAMPLE_FMT_FLTP.rawValue
         frame.pointee.sample_rate = sampleRate
-        av_channel_layout_copy(&frame.pointee.ch_layout, &context.pointee.ch_layout)
+        av_channel_layout_copy(&frame.pointee.ch_layout, &layout)
         frame.pointee.nb_samples = samples
         if samples > 0 {
             let result = av_frame_get_buffer(frame, 0)
@@ -160,7 +162,7 @@ final class AudioEncoder {
     }
 
     private func encodeFullFrames(emit: (EncodedPacket) throws -> Void) throws {
-        let frameSize = context.pointee.frame_size > 0 ? context.pointee.frame_size : 1024
+        let frameSize = tracks[0].frameSize
         while av_audio_fifo_size(fifo) >= frameSize { try encodeFrame(samples: frameSize, emit: emit) }
     }
 
@@ -171,17 +173,7 @@ final class AudioEncoder {
         try FFmpegError.check(read, "av_audio_fifo_read(\(samples))")
         frame.pointee.pts = samplesEncoded
         samplesEncoded += Int64(read)
-        try FFmpegError.check(avcodec_send_frame(context, frame), "avcodec_send_frame(aac)")
-        try drain(emit: emit)
-    }
-
-    private func drain(emit: (EncodedPacket) throws -> Void) throws {
-        while true {
-            let result = avcodec_receive_packet(context, packetBox.packet)
-            if result == pausecam_averror_eagain() || result == pausecam_averror_eof() { return }
-            try FFmpegError.check(result, "avcodec_receive_packet(aac)")
-            defer { av_packet_unref(packetBox.packet) }
-            try emit(EncodedPacket(takingFrom: packetBox.packet, stream: .audio, timeBase: context.pointee.time_base))
-        }
+        frame.pointee.nb_samples = read
+        for track in tracks { try track.encode(frame, emit: emit) }
     }
 }

@@ -24,10 +24,14 @@ struct ChapterRemuxer {
     /// a keyframe (closed GOP: no kept frame refers across it), so the video cut is exact; audio is cut at whole
     /// packets (`WholePacketAudioCut`), so it stays unbroken and within half a packet of the video.
     var discardedSpans: [Range<MediaTime>] = []
+    /// The audio tracks' titles, in order (`MovieSettings.AudioTrack`): each audio stream is named again, and the
+    /// first is the default, since the mov demuxer does not read back the names the `.partial` holds. Empty: a
+    /// movie of one unnamed track, copied as it is.
+    var audioTitles: [String] = []
 
     /// Copies the streams and adds `chapters`; the final file appears at `outputPath` only when complete. Returns
-    /// how many audio samples (per channel) were left out of the movie: by the discarded spans, and past the picture's
-    /// end.
+    /// how many audio samples (per channel) of the first audio track were left out of the movie: by the discarded
+    /// spans, and past the picture's end (every track loses the same packets).
     @discardableResult
     func remux(chapters: [Chapter]) throws -> Int {
         let temporaryPath = outputPath + ClipFileNames.remuxSuffix
@@ -50,7 +54,7 @@ struct ChapterRemuxer {
         }
     }
 
-    /// Returns the audio samples left out (discarded spans, sound past the picture).
+    /// Returns the first audio track's samples left out (discarded spans, sound past the picture).
     private func copy(to path: String, chapters: [Chapter]) throws -> Int {
         var input: UnsafeMutablePointer<AVFormatContext>?
         try FFmpegError.check(avformat_open_input(&input, inputPath, nil, nil), "avformat_open_input(\(inputPath))")
@@ -68,6 +72,9 @@ struct ChapterRemuxer {
         }
 
         var streamMap = [Int32](repeating: -1, count: Int(input.pointee.nb_streams))
+        // The input index of the first audio stream: the one whose samples left out are counted.
+        var firstAudio: Int?
+        var audioStreamsMapped = 0
         for index in 0..<Int(input.pointee.nb_streams) {
             let source = input.pointee.streams[index]!
             let type = source.pointee.codecpar.pointee.codec_type
@@ -81,6 +88,15 @@ struct ChapterRemuxer {
             stream.pointee.time_base = source.pointee.time_base
             stream.pointee.sample_aspect_ratio = source.pointee.sample_aspect_ratio
             streamMap[index] = stream.pointee.index
+            if type == AVMEDIA_TYPE_AUDIO {
+                if firstAudio == nil { firstAudio = index }
+                if audioTitles.indices.contains(audioStreamsMapped) {
+                    PartialMovieMuxer.label(stream, title: audioTitles[audioStreamsMapped],
+                                            isDefault: audioStreamsMapped == 0,
+                                            container: PartialMovieMuxer.formatName(container))
+                }
+                audioStreamsMapped += 1
+            }
         }
         for (number, chapter) in chapters.enumerated() { try addChapter(chapter, id: number + 1, to: output) }
         // Sound is held back to the picture's end only when there is a picture (a sound-only file is copied as is).
@@ -221,6 +237,7 @@ struct ChapterRemuxer {
                 if let endTicks {
                     let room = endTicks - held.packet.pointee.pts
                     if room <= 0 {
+                        guard sourceIndex == firstAudio else { continue }
                         samplesPastThePicture += Int(av_rescale_q(
                             max(0, held.packet.pointee.duration), target.pointee.time_base,
                             AVRational(num: 1, den: max(1, target.pointee.codecpar.pointee.sample_rate))))
@@ -233,7 +250,8 @@ struct ChapterRemuxer {
             }
         }
         try FFmpegError.check(av_write_trailer(output), "av_write_trailer(\(path))")
-        return audioCuts.values.reduce(0) { $0 + Int($1.cut.droppedPackets) * $1.samples } + samplesPastThePicture
+        let cutOut = firstAudio.flatMap { audioCuts[$0] }.map { Int($0.cut.droppedPackets) * $0.samples } ?? 0
+        return cutOut + samplesPastThePicture
     }
 
     /// How far a packet at `pts` (in `timeBase`, already in file time) moves back: the length of every discarded

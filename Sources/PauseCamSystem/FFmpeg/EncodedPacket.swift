@@ -15,7 +15,8 @@ final class EncodedPacket: @unchecked Sendable {
     /// Which of the movie's elementary streams the packet belongs to.
     enum Stream: Sendable, Equatable {
         case video
-        case audio
+        /// The movie's audio track at this position (0: the first, the default sound).
+        case audio(track: Int)
     }
 
     let stream: Stream

@@ -46,13 +46,14 @@ final class EncodingPipeline: @unchecked Sendable {
     /// The JPEG pass-through stage; `nil` when x264 encodes the pictures (`video`).
     let jpegs: JPEGPassThrough?
     let audio: AudioEncoder?
-    /// The AAC track's format: the program's encoder's, or the program's copied into an ISO; `nil` without sound.
-    let audioFormat: AudioTrackFormat?
+    /// The AAC tracks' formats, in order: the program's encoder's, or the program's copied into an ISO; none
+    /// without sound.
+    let audioFormats: [AudioTrackFormat]
     /// The program's packets on their way to an ISO's audio thread; `nil` when the pipeline encodes its own sound.
     private let copiedPackets: BoundedChannel<EncodedPacket>?
     /// Where the audio thread also hands every packet it encodes (the program's ISOs); `nil` for an ISO.
     private let sharedAudio: SharedAudioTrack?
-    /// Samples of the program's packets an ISO's audio thread muxed (its own; read after it ended).
+    /// Samples of the program's first track's packets an ISO's audio thread muxed (its own; read after it ended).
     private var copiedSamples: Int64 = 0
     /// Compressed frames that did not decode and were replaced by the previous picture (the calling thread's).
     private(set) var undecodablePictures = 0
@@ -85,10 +86,10 @@ final class EncodingPipeline: @unchecked Sendable {
     /// did not decode, can repeat it.
     private var lastPicture: UnsafeMutablePointer<AVFrame>?
 
-    /// The program's sound taken into an ISO as it is: its track's format (`nil`: the program has no sound) and
+    /// The program's sound taken into an ISO as it is: its tracks' formats (none: the program has no sound) and
     /// the channel its packets arrive on (its owner closes it when no more comes).
     struct CopiedSound {
-        var format: AudioTrackFormat?
+        var formats: [AudioTrackFormat]
         var packets: BoundedChannel<EncodedPacket>
     }
 
@@ -107,7 +108,8 @@ final class EncodingPipeline: @unchecked Sendable {
         let jpegs = passesJPEGThrough ? JPEGPassThrough(settings: settings) : nil
         let audio = copiedSound != nil ? nil
             : try settings.audio.map { try AudioEncoder(settings: $0, globalHeader: globalHeader) }
-        let audioFormat = try copiedSound.map(\.format) ?? audio.map { try AudioTrackFormat(encoder: $0) }
+        let audioFormats = try copiedSound.map(\.formats)
+            ?? (audio?.tracks ?? []).map { try AudioTrackFormat(encoder: $0) }
         let videoStream: Int32
         if let video {
             videoStream = try muxer.addStream(from: video.context)
@@ -115,15 +117,19 @@ final class EncodingPipeline: @unchecked Sendable {
             videoStream = try muxer.addStream(timeBase: AVRational(num: 1, den: JPEGPassThrough.timescale),
                                               describe: { jpegs?.describe($0) })
         }
-        let audioStream = try audioFormat.map { format in
-            try muxer.addStream(timeBase: format.timeBase) { _ = avcodec_parameters_copy($0, format.parameters) }
+        let audioStreams = try audioFormats.enumerated().map { number, format in
+            let stream = try muxer.addStream(timeBase: format.timeBase) {
+                _ = avcodec_parameters_copy($0, format.parameters)
+            }
+            if let title = format.title { muxer.label(stream: stream, title: title, isDefault: number == 0) }
+            return stream
         }
         try muxer.open(container: settings.container, minimumFragment: passesJPEGThrough ? 500_000 : nil)
-        packets = PartialMuxerStage(muxer: muxer, videoStream: videoStream, audioStream: audioStream)
+        packets = PartialMuxerStage(muxer: muxer, videoStream: videoStream, audioStreams: audioStreams)
         self.video = video
         self.jpegs = jpegs
         self.audio = audio
-        self.audioFormat = audioFormat
+        self.audioFormats = audioFormats
         copiedPackets = copiedSound?.packets
         self.sharedAudio = sharedAudio
         self.audioChunks = audioChunks ?? BoundedChannel(capacity: Self.audioChunksInFlight, policy: .block)
@@ -251,7 +257,7 @@ final class EncodingPipeline: @unchecked Sendable {
             if failures.withLock({ $0.audio == nil }) {
                 do {
                     try packets.write(packet)
-                    copiedSamples += packet.duration
+                    if packet.stream == .audio(track: 0) { copiedSamples += packet.duration }
                 } catch {
                     failures.withLock { $0.audio = error }
                 }
@@ -260,7 +266,8 @@ final class EncodingPipeline: @unchecked Sendable {
         }
     }
 
-    /// Sample frames in the movie's sound: encoded here, or the program's packets muxed.
+    /// Sample frames in the movie's sound (its first track's; every track has as many): encoded here, or the
+    /// program's packets muxed.
     var audioSamplesWritten: Int { audio?.samplesWritten ?? Int(copiedSamples) }
 
     /// Ends both threads once they have done everything handed over (the calling thread's, before it flushes).

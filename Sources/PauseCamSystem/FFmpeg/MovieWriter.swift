@@ -235,7 +235,7 @@ public final class MovieWriter: MovieSink {
             var finisher = InPlaceMovieFinisher(partialPath: partialPath, moviePath: moviePath,
                                                 container: settings.container, hooks: hooks)
             finisher.edit.discardedSpans = spans
-            if let audio = pipeline.audioFormat {
+            if let audio = pipeline.audioFormats.first {
                 finisher.edit.audioPrimingSamples = audio.primingSamples
                 finisher.edit.audioSampleRate = audio.sampleRate
                 finisher.edit.audioPacketSamples = audio.packetSamples
@@ -249,10 +249,11 @@ public final class MovieWriter: MovieSink {
         var remuxer = ChapterRemuxer(inputPath: partialPath, outputPath: moviePath, container: settings.container)
         remuxer.videoFrameDuration = settings.rate.frameDuration
         remuxer.discardedSpans = spans
-        if let audio = pipeline.audioFormat {
+        if let audio = pipeline.audioFormats.first {
             remuxer.audioPrimingSamples = audio.primingSamples
             remuxer.audioSampleRate = audio.sampleRate
         }
+        remuxer.audioTitles = pipeline.audioFormats.compactMap(\.title)
         return try remuxer.remux(chapters: chapters)
     }
 
@@ -301,7 +302,7 @@ public final class MovieWriter: MovieSink {
         hooks?.willOpenMovie(moviePath)
         let result = Result {
             let copiedSound = try programSound.map { program in
-                EncodingPipeline.CopiedSound(format: try program.track.waitForFormat(), packets: program.packets)
+                EncodingPipeline.CopiedSound(formats: try program.track.waitForFormats(), packets: program.packets)
             }
             return try EncodingPipeline(partialPath: partialPath, settings: settings, audioChunks: audioJobs,
                                         copiedSound: copiedSound, sharedAudio: sharedAudio, hooks: hooks)
@@ -315,7 +316,7 @@ public final class MovieWriter: MovieSink {
         videoJobs.setCapacity(videoQueueLimit)
         switch result {
         case .success(let made):
-            sharedAudio.publish(made.audioFormat)
+            sharedAudio.publish(made.audioFormats)
         case .failure(let error):
             sharedAudio.publish(failure: error)
             // Without a pipeline no audio thread takes the chunks or packets: senders must not wait for one.

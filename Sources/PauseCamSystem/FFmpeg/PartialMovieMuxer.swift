@@ -87,6 +87,24 @@ final class PartialMovieMuxer {
         return stream.pointee.index
     }
 
+    /// Names one of a movie's several audio tracks and says whether players start with it (before `open`).
+    /// The title goes where each container keeps a track's name: Matroska's `TrackName`; in mov/mp4 the track's
+    /// `udta`/`name` (QuickTime, MediaInfo) and its `hdlr` name (the `handler_name` FFmpeg 5.1's reader gives, as
+    /// it does not read `name` back). The default track is the one enabled in mov/mp4 (`tkhd`) and `FlagDefault`
+    /// in Matroska.
+    func label(stream index: Int32, title: String, isDefault: Bool) {
+        Self.label(context.pointee.streams[Int(index)]!, title: title, isDefault: isDefault,
+                   container: context.pointee.oformat.pointee.name.map { String(cString: $0) } ?? "")
+    }
+
+    /// `label(stream:title:isDefault:)` for a stream of any output context whose muxer is `muxerName`.
+    static func label(_ stream: UnsafeMutablePointer<AVStream>, title: String, isDefault: Bool,
+                      container muxerName: String) {
+        av_dict_set(&stream.pointee.metadata, "title", title, 0)
+        if muxerName != formatName(.mkv) { av_dict_set(&stream.pointee.metadata, "handler_name", title, 0) }
+        stream.pointee.disposition = isDefault ? AV_DISPOSITION_DEFAULT : 0
+    }
+
     /// Opens the file (the reserved, empty `.partial`) and writes the header. `minimumFragment` (microseconds) keeps
     /// a stream whose every frame is a keyframe from cutting a fragment at each one: its fragments then last about
     /// as long as an H.264 movie's.

@@ -1,11 +1,11 @@
 import CFFmpeg
 import Foundation
 
-/// The program's AAC track, shared with the clip's ISO movies: the program's audio thread hands every packet it
+/// The program's AAC tracks, shared with the clip's ISO movies: the program's audio thread hands every packet it
 /// muxes here too, and each ISO subscribed takes the same packets into its own `.partial` by stream copy (a new
-/// reference to the same bytes, `av_packet_ref`), with the program's codec parameters. So an ISO has no AAC encoder:
-/// its sound is the program's, byte for byte, on the same file timeline (the ISOs share the program's file time
-/// exactly), and the program's sound is encoded once however many ISOs there are.
+/// reference to the same bytes, `av_packet_ref`), with the program's codec parameters and track titles. So an ISO
+/// has no AAC encoder: its sound is the program's, every track of it, byte for byte, on the same file timeline (the
+/// ISOs share the program's file time exactly), and the program's sound is encoded once however many ISOs there are.
 ///
 /// Made by the program's `MovieWriter` before its encoder thread starts, so an ISO's writer can subscribe at once
 /// (before the recorder sends any sound). The program publishes its format once its encoders opened (or that it has
@@ -16,8 +16,8 @@ final class SharedAudioTrack: EncodedPacketSink, @unchecked Sendable {
     /// What the program's encoder thread found when it opened.
     private enum State {
         case opening
-        /// The program's AAC track, or `nil`: the program records no sound.
-        case opened(AudioTrackFormat?)
+        /// The program's AAC tracks, in order; none: the program records no sound.
+        case opened([AudioTrackFormat])
         /// The program could not open: neither can its ISOs.
         case failed(Error)
     }
@@ -31,8 +31,8 @@ final class SharedAudioTrack: EncodedPacketSink, @unchecked Sendable {
         condition.withLock { takers.append(take) }
     }
 
-    /// The program's encoders opened; `format` describes its AAC track (`nil`: no sound).
-    func publish(_ format: AudioTrackFormat?) { settle(.opened(format)) }
+    /// The program's encoders opened; `formats` describe its AAC tracks in order (none: no sound).
+    func publish(_ formats: [AudioTrackFormat]) { settle(.opened(formats)) }
 
     /// The program's encoders did not open (`error`): its ISOs cannot take its sound.
     func publish(failure error: Error) { settle(.failed(error)) }
@@ -44,14 +44,14 @@ final class SharedAudioTrack: EncodedPacketSink, @unchecked Sendable {
         }
     }
 
-    /// Waits until the program has opened; gives its AAC track's format (`nil`: no sound), or throws why it failed.
-    func waitForFormat() throws -> AudioTrackFormat? {
+    /// Waits until the program has opened; gives its AAC tracks' formats (none: no sound), or throws why it failed.
+    func waitForFormats() throws -> [AudioTrackFormat] {
         condition.lock()
         defer { condition.unlock() }
         while true {
             switch state {
             case .opening: condition.wait()
-            case .opened(let format): return format
+            case .opened(let formats): return formats
             case .failed(let error):
                 throw MovieWriterError(description: "the program's sound is not available to its ISO: \(error)")
             }
@@ -65,8 +65,9 @@ final class SharedAudioTrack: EncodedPacketSink, @unchecked Sendable {
     }
 }
 
-/// An AAC track's codec parameters and timing, as the program's encoder opened it: what an ISO's muxer describes its
-/// copied track with (the extradata, the priming, the packet size) and what its finish edits with.
+/// An AAC track's codec parameters, timing and title, as the program's encoder opened it: what the muxers describe
+/// the track with (an ISO's copied track too: the extradata, the title) and what the finish edits with (the
+/// priming, the packet size).
 /// Unchecked Sendable: the parameters are copied once in `init` and only read after.
 final class AudioTrackFormat: @unchecked Sendable {
     /// A copy of the encoder's parameters (`avcodec_parameters_from_context`), owned here.
@@ -78,9 +79,11 @@ final class AudioTrackFormat: @unchecked Sendable {
     let primingSamples: Int64
     /// Samples per packet (AAC's 1024).
     let packetSamples: Int64
+    /// What players list the track as; `nil` for the one track of a movie recorded without `tracks`.
+    let title: String?
 
     /// The format of `encoder`'s track, copied.
-    init(encoder: AudioEncoder) throws {
+    init(encoder: AudioTrackEncoder) throws {
         guard let parameters = avcodec_parameters_alloc() else {
             throw FFmpegError("avcodec_parameters_alloc", code: pausecam_averror(ENOMEM))
         }
@@ -92,9 +95,10 @@ final class AudioTrackFormat: @unchecked Sendable {
         }
         self.parameters = parameters
         timeBase = encoder.context.pointee.time_base
-        sampleRate = encoder.sampleRate
+        sampleRate = encoder.context.pointee.sample_rate
         primingSamples = Int64(encoder.context.pointee.initial_padding)
         packetSamples = Int64(encoder.context.pointee.frame_size)
+        title = encoder.title
     }
 
     deinit {

@@ -29,7 +29,8 @@ struct InPlaceMovieFinisher {
     /// or a test's view; `nil` in normal runs.
     var hooks: (any SystemHooks)?
 
-    /// What finishing found: how many audio samples the cuts left out, and the bytes it appended.
+    /// What finishing found: how many audio samples of the first audio track the cuts left out, and the bytes it
+    /// appended.
     struct Outcome {
         var audioSamplesLeftOut: Int
         var appendedBytes: Int64
@@ -135,13 +136,14 @@ struct InPlaceMovieFinisher {
             try? directory.close()
         }
         hooks?.didReachFinishStep(.linked)
-        // The sound the edits took out: whole packets at the cuts, and the packets past the picture's end, which
-        // hold less than a whole packet of sound (the encoder's last one is short).
-        let leftOut = edited.filter { $0.track.handler == "soun" }.reduce(0) { total, track in
+        // The sound the edits took out of the first audio track (every track loses the same packets): whole
+        // packets at the cuts, and the packets past the picture's end, which hold less than a whole packet of
+        // sound (the encoder's last one is short).
+        let leftOut = edited.first { $0.track.handler == "soun" }.map { track in
             let encoded = track.track.samples.reduce(Int64(0)) { $0 + $1.duration }
             let removed = (encoded - track.mediaDuration) * Int64(edit.audioSampleRate) / Int64(track.track.timescale)
-            return total + Int(max(0, removed))
-        }
+            return Int(max(0, removed))
+        } ?? 0
         return Outcome(audioSamplesLeftOut: edit.discardedSpans.isEmpty ? 0 : leftOut, appendedBytes: appended,
                        movieBytes: end + Int64(moov.count))
     }

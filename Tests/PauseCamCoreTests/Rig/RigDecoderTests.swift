@@ -123,8 +123,11 @@ final class RigDecoderTests: XCTestCase {
     }
 
     func testWrongTypesSayWhatWasFound() {
-        let root = Self.rig(extra: [(Self.s("audio", 6, 1), Self.q(6, 8, [Self.s("x", 6, 9)]))])
-        XCTAssertEqual(messages(root), ["t.yaml:6:8: audio: expected a mapping (device: required: declick: …), found a list"])
+        let root = Self.rig(extra: [(Self.s("audio", 6, 1), Self.s("x", 6, 8))])
+        XCTAssertEqual(messages(root), ["t.yaml:6:8: audio: expected a mapping (device: required: declick: …) or a list "
+                                        + "of voices ({name: host, …}), found \"x\""])
+        let output = Self.rig(extra: [(Self.s("output", 6, 1), Self.q(6, 9, [Self.s("x", 6, 10)]))])
+        XCTAssertEqual(messages(output), ["t.yaml:6:9: output: expected a mapping (directory: name: container: …), found a list"])
     }
 
     func testScriptStepsBecomeCommandsOfTheShellGrammar() throws {

@@ -15,7 +15,7 @@ final class EncodedPacketTests: XCTestCase {
             let muxer = try PartialMovieMuxer(path: directory + "/\(name).mov", container: .mov)
             let stream = try muxer.addStream(from: encoder.context)
             try muxer.open(container: .mov)
-            return PartialMuxerStage(muxer: muxer, videoStream: stream, audioStream: nil)
+            return PartialMuxerStage(muxer: muxer, videoStream: stream, audioStreams: [])
         }
         var packets: [EncodedPacket] = []
         let emit: (EncodedPacket) throws -> Void = { packet in

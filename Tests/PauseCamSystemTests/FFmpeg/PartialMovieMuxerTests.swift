@@ -25,7 +25,7 @@ final class PartialMovieMuxerTests: XCTestCase {
         let muxer = try PartialMovieMuxer(path: path, container: .mov)
         let stream = try muxer.addStream(from: encoder.context)
         try muxer.open(container: .mov)
-        let stage = PartialMuxerStage(muxer: muxer, videoStream: stream, audioStream: nil)
+        let stage = PartialMuxerStage(muxer: muxer, videoStream: stream, audioStreams: [])
         let scaler = CanvasScaler(width: 320, height: 180)
         // Noise compresses badly: the small disk fills within a few fragments (every 15th frame a keyframe).
         var failure: Error?

@@ -81,6 +81,27 @@ final class RigSectionKeysTests: XCTestCase {
         }
     }
 
+    func testEveryVoiceKeyIsRead() {
+        for key in RigDecoder.VoiceKey.allCases {
+            let body: String
+            switch key {
+            case .name: body = "  - {name: \(Self.wrong), device: virtual}"
+            case .match, .lens, .device: body = "  - {name: v, \(key.rawValue): \(Self.wrong)}"
+            default: body = "  - {name: v, device: virtual, \(key.rawValue): \(Self.wrong)}"
+            }
+            assertReadAndKnown(Self.rig(audio: body), "audio voice \(key.rawValue)")
+        }
+    }
+
+    func testEveryFollowKeyIsRead() {
+        for key in RigDecoder.FollowKey.allCases {
+            let lines = ["v: main", "both: main"].filter { !$0.hasPrefix("\(key.rawValue):") }
+                + ["\(key.rawValue): \(Self.wrong)"]
+            let follow = "follow:\n" + lines.map { "  " + $0 }.joined(separator: "\n")
+            assertReadAndKnown(Self.rig(extraTop: follow, audio: "  - {name: v, device: virtual}"), "follow.\(key.rawValue)")
+        }
+    }
+
     func testEveryLensKeyIsRead() {
         for key in RigDecoder.LensKey.allCases {
             let body: String
@@ -131,6 +152,7 @@ final class RigSectionKeysTests: XCTestCase {
             (Self.rig(output: "  video: {presett: fast}"), "presett", "preset"),
             (Self.rig(output: "  audio: {bitrat: 128k}"), "bitrat", "bitrate"),
             (Self.rig(audio: "  requird: true"), "requird", "required"),
+            (Self.rig(audio: "  - {name: v, device: virtual, tnoe: 440}"), "tnoe", "tone"),
             (Self.rig(probe: "    zoom: 1\n    match: {serial: P}\n    latncy: 0s"), "latncy", "latency"),
             (Self.rig(probe: "    zoom: 1\n    match: {serail: P}"), "serail", "serial"),
             (Self.rig(probe: "    zoom: 1\n    match: {serial: P}\n    controls: {focuss: auto}"), "focuss", "focus"),
