@@ -48,6 +48,13 @@ final class MonitorVoicesBrowserEndToEndTests: XCTestCase {
         XCTAssertEqual(voices.first { $0["name"] as? String == "host" }?["gain_db"] as? Double, 3)
         XCTAssertEqual(voices.first { $0["name"] as? String == "guest" }?["muted"] as? Bool, false, "unmuted again")
 
+        // `pausecam ctl` passes the same lines.
+        let lowered = try shell.ctl(["voice", "host", "gain", "-3dB"])
+        XCTAssertEqual(lowered.status, 0, lowered.stdoutText + lowered.stderr)
+        let afterCtl = try shell.waitForStatus { status in
+            (status["voices"] as? [[String: Any]])?.first { $0["name"] as? String == "host" }?["gain_db"] as? Double == -3
+        }
+        XCTAssertFalse(afterCtl.isEmpty)
         // An engine without follow yet refuses `follow` as for a rig without `follow:`: that is the one skip.
         let engineFollows: Bool
         if rigFollows {
