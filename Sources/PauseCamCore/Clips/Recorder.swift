@@ -45,6 +45,19 @@ public final class Recorder {
     private var stopNoted = false
     /// Fades at every seam (`audio.declick`); `nil` when off or video only.
     private var declicker: Declicker?
+    /// Each voice's own file (`NAME.iso/VOICE.wav`, with `output.iso` and a rig of voices), fed its channel of the
+    /// sound the movie gets.
+    public private(set) var voiceWaves: [VoiceWave] = []
+    /// A cut `follow` announced (`noteFollowCut`) whose switch has not been noted yet.
+    private var followCut: (lens: String, voices: [String])?
+
+    /// One voice's file being written: its sink, the channel of the recorder's chunks it takes, and the error that
+    /// stopped it (the clip goes on without it).
+    public struct VoiceWave {
+        public let sink: any VoiceWaveSink
+        public let channel: Int
+        public internal(set) var failure: Error?
+    }
 
     /// A recorder writing to `sink`; its sidecars go to `store`, through `sidecarWorker` when given (the finisher's:
     /// the serial context then never waits for an fsync). With a `group`, every sidecar the clip writes takes its
@@ -66,6 +79,12 @@ public final class Recorder {
     /// Records `iso` beside the program from now on (before the first frame: its movie starts with the program's).
     public func addIso(_ iso: IsoRecorder) {
         isos.append(iso)
+    }
+
+    /// Writes channel `channel` of every chunk of sound the movie gets into `sink` from now on (before the first
+    /// frame: the file starts with the movie).
+    public func addVoiceWave(_ sink: any VoiceWaveSink, channel: Int) {
+        voiceWaves.append(VoiceWave(sink: sink, channel: channel))
     }
 
     /// Offers a frame of any lens, as captured: the ISO of its lens, if it has one, places it on the program's
@@ -202,7 +221,34 @@ public final class Recorder {
     /// A switch to `lens` was asked for at capture time `requested`: its first kept slot logs the switch (sidecar
     /// `switches`) with the requested and the effective file time.
     public func noteSwitch(to lens: String, requested: MediaTime) {
-        ledger.switchAsked(to: lens, requested: requested)
+        let followed = followCut.flatMap { $0.lens == lens ? $0.voices : nil }
+        followCut = nil
+        ledger.switchAsked(to: lens, requested: requested, followedVoices: followed)
+    }
+
+    /// `follow` cuts to `lens` because `voices` speak (empty: nobody does): the next switch to `lens` noted
+    /// (`noteSwitch`) is logged as automatic (sidecar `switches[].auto`, `voices`). Call it before that switch;
+    /// called just after it, it marks the switch still waiting for its first picture.
+    public func noteFollowCut(lens: String, voices: [String]) {
+        serialContext?.assertOnSerialContext()
+        if ledger.markPendingSwitchFollowed(lens: lens, voices: voices) {
+            followCut = nil
+        } else {
+            followCut = (lens, voices)
+        }
+    }
+
+    /// The microphone of `voice` went away (unplugged): from the movie time now its track is silent, until
+    /// `noteVoiceBack`. The sidecar lists the span under the voice's track (`audio.tracks[].gone`).
+    public func noteVoiceGone(_ voice: String) {
+        serialContext?.assertOnSerialContext()
+        sidecar.voiceGone(voice, at: session.timer)
+    }
+
+    /// The microphone of `voice` is back: its track has sound again from the movie time now.
+    public func noteVoiceBack(_ voice: String) {
+        serialContext?.assertOnSerialContext()
+        sidecar.voiceBack(voice, at: session.timer)
     }
 
     /// Decides the grid's slots before `time` with the last picture: no earlier frame can come any more (the camera
@@ -319,11 +365,27 @@ public final class Recorder {
             do {
                 try sink.appendAudio(piece)
                 for iso in isos { iso.appendAudio(piece) }
+                appendVoiceWaves(piece)
                 audioSamplesAppended += piece.frameCount
                 sidecar.audioWritten(piece.samples, at: piece.pts, session: session)
             } catch {
                 sinkError = error
                 return
+            }
+        }
+    }
+
+    /// Each voice's channel of `piece` to its file. A file that fails stops (its error goes into the sidecar at the
+    /// finish); the movie and the other voices go on.
+    private func appendVoiceWaves(_ piece: AudioChunk) {
+        for index in voiceWaves.indices where voiceWaves[index].failure == nil {
+            let channel = voiceWaves[index].channel
+            guard channel >= 0, channel < piece.channels else { continue }
+            let samples = stride(from: channel, to: piece.samples.count, by: piece.channels).map { piece.samples[$0] }
+            do {
+                try voiceWaves[index].sink.append(samples, at: piece.pts)
+            } catch {
+                voiceWaves[index].failure = error
             }
         }
     }
@@ -393,6 +455,9 @@ public final class Recorder {
                                  ClipFinishJob.Iso(sink: iso.sink, entry: SidecarAssembly.isoEntry(iso),
                                                    discardedFrames: iso.framesIn(session.discardedSpans),
                                                    failure: iso.failure)
+                             },
+                             voiceWaves: voiceWaves.map {
+                                 ClipFinishJob.VoiceWave(sink: $0.sink, failure: $0.failure.map { "\($0)" })
                              })
     }
 
@@ -403,6 +468,7 @@ public final class Recorder {
         retimer.finish()
         sink.discard()
         for iso in isos { iso.sink.discard() }
+        for wave in voiceWaves { wave.sink.discard() }
         if hasVideo { sidecar.writer.remove(description.sidecarPath) }
     }
 
@@ -443,6 +509,8 @@ public final class Recorder {
                      videoFramesDropped: sink.droppedVideoFrames,
                      lateVideoFrames: retimer.counters.lateVideoFrames + outputClock.lateFrames,
                      audioSamplesWritten: audioSamplesAppended, lateAudioSamples: retimer.counters.lateAudioSamples,
-                     stopTime: stopTime, isos: isos)
+                     stopTime: stopTime, isos: isos,
+                     voiceWaveFiles: Dictionary(voiceWaves.map { ($0.sink.voice, $0.sink.path) },
+                                                uniquingKeysWith: { first, _ in first }))
     }
 }

@@ -92,7 +92,8 @@ public struct Chapter: Sendable, Equatable {
     }
 }
 
-/// What the sink reports once a movie is finished.
+/// What the sink reports once a movie is finished. A movie of several audio tracks (`AudioSettings.tracks`) counts
+/// its first track's audio (the mix): every track has the same samples at the same times, and loses the same ones.
 public struct MovieSummary: Sendable, Equatable {
     /// The finished movie's path.
     public var path: String
@@ -152,6 +153,8 @@ public struct MovieSettings: Sendable, Equatable {
     public struct AudioSettings: Sendable, Equatable {
         public var sampleRate: Int32
         public var channels: Int
+        /// Bits per second of the first track; each other track gets it in proportion to its channels (a mono
+        /// voice half a stereo mix's).
         public var bitrate: Int
         /// Fade out and in at every seam (`audio.declick`, see `Declicker`): done by the recorder, not the sink.
         public var declick: Bool

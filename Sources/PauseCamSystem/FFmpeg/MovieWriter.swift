@@ -130,7 +130,11 @@ public final class MovieWriter: MovieSink {
         if let programSound {
             let packets = programSound.packets
             programSound.track.subscribe { [weak self] packet in
-                if packets.send(packet) == .refused { self?.noteDroppedAudio(Int(packet.duration)) }
+                // Every track loses the packets of the same instants: the sound lost is counted once, in the
+                // first track's samples (as `MovieSummary` counts it).
+                if packets.send(packet) == .refused, packet.stream == .audio(track: 0) {
+                    self?.noteDroppedAudio(Int(packet.duration))
+                }
             }
         }
         let thread = Thread { [self] in runEncoder(open()) }
