@@ -5,7 +5,8 @@ import XCTest
 /// a real-clock shell on `Rigs/e2e-voices.yaml` (two virtual voices beeping at their own pitch, and `follow:`):
 /// a strip per voice whose meter moves while a clip records, Mute sending `voice guest mute` and the strip showing
 /// it muted once the engine's status says so (then Unmute), gain + raising the host by 3 dB, and the follow toggle
-/// turning following off and on. Skipped, with the reason, where Chromium or Selenium is missing.
+/// turning following off and on; then `pausecam ctl` sending the same lines. Skipped, with the reason, where
+/// Chromium or Selenium is missing.
 final class MonitorVoicesBrowserEndToEndTests: XCTestCase {
     func testThePageShowsAndDrivesEachVoiceOfARealRig() throws {
         for tool in ["/usr/bin/chromium", "/usr/bin/chromedriver", "/usr/bin/python3"]
@@ -15,13 +16,6 @@ final class MonitorVoicesBrowserEndToEndTests: XCTestCase {
         let selenium = try ProcessRunner.run("/usr/bin/python3", ["-c", "import selenium"])
         guard selenium.status == 0 else { throw XCTSkip("python3-selenium is missing: \(selenium.stderr)") }
         let rig = ProcessRunner.rig("e2e-voices.yaml")
-        // Until the rig decoder reads `audio:` as a list (and `follow:`), the rig is refused: say so, not fail.
-        let check = try ProcessRunner.run(BinaryLocator.pausecam.path, ["check", rig])
-        if check.status != 0, check.stderr.contains("found a list") || check.stdoutText.contains("found a list") {
-            throw XCTSkip("waits for the engine: this build's rig decoder refuses audio: as a list of voices "
-                          + "(\(check.stderr)\(check.stdoutText))")
-        }
-        XCTAssertEqual(check.status, 0, check.stdoutText + check.stderr)
 
         let shell = try ControlledShell(name: "voices-browser", extraArguments: ["--web", "127.0.0.1:0"], rig: rig)
         let status = try shell.waitForStatus { $0["web"] is String && (($0["voices"] as? [Any])?.count ?? 0) == 2 }
@@ -29,20 +23,21 @@ final class MonitorVoicesBrowserEndToEndTests: XCTestCase {
         // Sound reaches the meters while a clip records.
         let record = try shell.ctl(["record"])
         XCTAssertEqual(record.status, 0, record.stdoutText + record.stderr)
-        let rigFollows = status["follow"] is Bool
+        XCTAssertEqual(status["follow"] as? Bool, true, "the rig's follow: starts on")
 
         let screenshots = try ProcessRunner.temporaryDirectory("voices-browser-screenshots")
         print("voice strip screenshots: \(screenshots.path)")
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("Browser/monitor_voices.py").path
-        let config = #"{"voices": ["host", "guest"], "mute": "guest", "refused": null, "gain": "host", "follow": "#
-            + (rigFollows ? "true" : "false") + "}"
+        let config = #"{"voices": ["host", "guest"], "mute": "guest", "refused": null, "gain": "host", "follow": true}"#
         let run = try ProcessRunner.run("/usr/bin/python3", [script, url, screenshots.path, config])
         XCTAssertEqual(run.status, 0, "stdout: \(run.stdoutText)\nstderr: \(run.stderr)")
         let report = try XCTUnwrap(JSONSerialization.jsonObject(with: run.stdout) as? [String: Any], run.stdoutText)
         print("voice strips report: \(run.stdoutText)")
         XCTAssertEqual(report["muted_text"] as? String, "Muted")
         XCTAssertEqual(report["gain"] as? [Double], [0, 3])
+        XCTAssertEqual((report["follow"] as? [String: Any])?["texts"] as? [String], ["Follow: off", "Follow: on"],
+                       "\(report)")
         let after = try shell.waitForStatus { _ in true }
         let voices = try XCTUnwrap(after["voices"] as? [[String: Any]], "\(after)")
         XCTAssertEqual(voices.first { $0["name"] as? String == "host" }?["gain_db"] as? Double, 3)
@@ -55,26 +50,14 @@ final class MonitorVoicesBrowserEndToEndTests: XCTestCase {
             (status["voices"] as? [[String: Any]])?.first { $0["name"] as? String == "host" }?["gain_db"] as? Double == -3
         }
         XCTAssertFalse(afterCtl.isEmpty)
-        // An engine without follow yet refuses `follow` as for a rig without `follow:`: that is the one skip.
-        let engineFollows: Bool
-        if rigFollows {
-            engineFollows = true
-        } else {
-            let probe = try shell.ctl(["follow", "on"])
-            engineFollows = !(probe.stdoutText + probe.stderr).contains("this rig has no `follow:`")
-            XCTAssertFalse(engineFollows, "the rig has follow: and the engine takes `follow`, yet its status has no "
-                           + "follow: \(after)")
-        }
+        let followOff = try shell.ctl(["follow", "off"])
+        XCTAssertEqual(followOff.status, 0, followOff.stdoutText + followOff.stderr)
+        XCTAssertFalse(try shell.waitForStatus { $0["follow"] as? Bool == false }.isEmpty)
         XCTAssertEqual(shell.finish(), 0, shell.running.stderr)
         for line in ["voice guest mute (web)", "voice guest unmute (web)", "voice host gain +3dB (web)"] {
             XCTAssertTrue(shell.running.stdout.contains(line), "\(line) not in:\n\(shell.running.stdout)")
         }
-        if rigFollows {
-            XCTAssertTrue(shell.running.stdout.contains("follow off (web)"), shell.running.stdout)
-            XCTAssertTrue(shell.running.stdout.contains("follow on (web)"), shell.running.stdout)
-        } else if !engineFollows {
-            throw XCTSkip("the voices passed; the follow toggle waits for the engine: it refuses `follow` on a rig "
-                          + "with follow: and its status has no follow")
-        }
+        XCTAssertTrue(shell.running.stdout.contains("follow off (web)"), shell.running.stdout)
+        XCTAssertTrue(shell.running.stdout.contains("follow on (web)"), shell.running.stdout)
     }
 }
