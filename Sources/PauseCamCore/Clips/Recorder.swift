@@ -53,6 +53,11 @@ public final class Recorder {
 
     /// One voice's file being written: its sink, the channel of the recorder's chunks it takes, and the error that
     /// stopped it (the clip goes on without it).
+    /// How far (in samples, + later) the movie's sound is moved so that the finish's whole-packet cuts leave it on
+    /// the picture (`packetAligned`), and the samples still to drop for it.
+    private var packetShift: Int64 = 0
+    private var packetShiftDrop = 0
+
     public struct VoiceWave {
         public let sink: any VoiceWaveSink
         public let channel: Int
@@ -107,7 +112,9 @@ public final class Recorder {
     /// What finishing this clip's movies — the program, then every ISO — will need in free space beyond their
     /// `.partial`s, as they stand now; `partialBytes` gives a `.partial`'s size from its path.
     public func finishingReserve(partialBytes: (String) -> Int64) -> FinishingReserve {
+        // Every audio track has its own packets, each as many as the first's.
         let audioPackets = FinishingReserve.samples(videoFrames: 0, audioSamples: audioSamplesAppended)
+            * max(1, description.settings.audio?.tracks.count ?? 1)
         let program = FinishingReserve.Movie(finishing: sink.finishing, partialBytes: partialBytes(sink.partialPath),
                                              samples: videoFramesAppended + audioPackets)
         let isoMovies = isos.map { iso in
@@ -363,8 +370,10 @@ public final class Recorder {
     private func sendAudio(_ pieces: [AudioChunk]) {
         for piece in pieces where description.settings.audio != nil && sinkError == nil {
             do {
-                try sink.appendAudio(piece)
-                for iso in isos { iso.appendAudio(piece) }
+                for moved in packetAligned(piece) {
+                    try sink.appendAudio(moved)
+                    for iso in isos { iso.appendAudio(moved) }
+                }
                 appendVoiceWaves(piece)
                 audioSamplesAppended += piece.frameCount
                 sidecar.audioWritten(piece.samples, at: piece.pts, session: session)
@@ -373,6 +382,45 @@ public final class Recorder {
                 return
             }
         }
+    }
+
+    /// `piece` as the movie's sound takes it after the takes `retake` threw away: the finish cuts a movie's sound
+    /// at whole codec packets (`WholePacketAudioCut`: what it removes is the picture removed, rounded to a packet),
+    /// so the sound after each such cut is moved here, once, by what that rounding will take or give — a little
+    /// silence inserted, or a few samples dropped, at the first sound of the take that follows (where the declick
+    /// has faded in from silence). After the finish every track is then exactly on the picture again, not within
+    /// half a packet. The voice files, cut at the exact samples, take the sound unmoved.
+    private func packetAligned(_ piece: AudioChunk) -> [AudioChunk] {
+        let packet = Int64(sink.audioPacketSamples)
+        guard packet > 0 else { return [piece] }
+        let rate = piece.sampleRate
+        var removed: Int64 = 0
+        for span in session.discardedSpans where span.upperBound <= piece.pts {
+            removed += (try? (span.upperBound - span.lowerBound).rescaled(to: rate, rounding: .nearest).value) ?? 0
+        }
+        let wanted = (removed + packet / 2) / packet * packet - removed
+        var moved: [AudioChunk] = []
+        if wanted != packetShift {
+            let delta = wanted - packetShift
+            if delta > 0 {
+                moved.append(AudioChunk(pts: piece.pts + MediaTime(value: packetShift, timescale: rate),
+                                        sampleRate: rate, channels: piece.channels,
+                                        samples: [Int16](repeating: 0, count: Int(delta) * piece.channels)))
+            } else {
+                packetShiftDrop += Int(-delta)
+            }
+            packetShift = wanted
+        }
+        var kept = piece
+        if packetShiftDrop > 0 {
+            let dropped = min(packetShiftDrop, piece.frameCount)
+            packetShiftDrop -= dropped
+            guard dropped < piece.frameCount else { return moved }
+            kept = piece.slice(dropped..<piece.frameCount)
+        }
+        kept.pts = kept.pts + MediaTime(value: packetShift, timescale: rate)
+        moved.append(kept)
+        return moved
     }
 
     /// Each voice's channel of `piece` to its file. A file that fails stops (its error goes into the sidecar at the

@@ -81,6 +81,7 @@ public struct ExportTimeline: Sendable, Equatable {
         hasAudio = sidecar.audio != nil
         audioSampleRate = sidecar.audio?.sampleRate ?? 48_000
         audioChannels = sidecar.audio?.channels ?? 0
+        audioTracks = sidecar.audio?.tracks?.map { AudioTrack(title: $0.title, channels: $0.channels.count) } ?? []
         durationFrames = Self.frame(atSeconds: try Self.checked(sidecar.duration, ".duration"), rate: rate)
         var kept: [(position: Int, startFrame: Int64, endFrame: Int64)] = []
         for (position, scene) in sidecar.scenes.enumerated() {

@@ -24,6 +24,16 @@ extension RigController {
         deliverMixed(mixed)
     }
 
+    /// The voices as the clip's sidecar names them: each with its card's microphone.
+    func recordedVoices() -> [Recorder.Voice] {
+        guard let desk else { return [] }
+        return desk.voices.indices.map { index in
+            let card = desk.plan.cardOfVoice[index]
+            let microphone = devices.voiceCards.indices.contains(card) ? devices.voiceCards[card].microphone : nil
+            return Recorder.Voice(name: desk.voices[index].name, device: microphone?.displayName ?? "none")
+        }
+    }
+
     /// Voice card `card` ended (unplugged): its voices are told gone and go on in silence.
     func voiceCardEnded(_ card: Int, reason: String) {
         guard desk != nil else { return }
@@ -32,6 +42,7 @@ extension RigController {
             let event = EngineEvent.voiceGone(voice: name, reason: reason)
             notify(event)
             clips.warnClip(event.text)
+            clips.recorder?.noteVoiceGone(name)
         }
         deliverMixed(desk!.cardEnded(card, recording: isRecordingSound))
     }
@@ -61,6 +72,7 @@ extension RigController {
     /// captured a chunk or two ago), and the clip's sidecar marks the switch as automatic.
     private func cut(_ decision: FollowDecision) {
         guard director?.isOn == true, decision.lens != bank.activeLens else { return }
+        clips.recorder?.noteFollowCut(lens: decision.lens, voices: decision.voices)
         let reply = execute(.lens(.named(decision.lens)), at: serialContext.clock.now())
         guard reply.ok else {
             // The lens cannot be taken now (no camera): following goes on judging; the program stays.
@@ -90,6 +102,7 @@ extension RigController {
                                                   movieTime: clips.recorder?.session.timer)
                 notify(event)
                 clips.warnClip(event.text)
+                clips.recorder?.noteVoiceBack(desk!.voices[voice].name)
             }
         }
     }

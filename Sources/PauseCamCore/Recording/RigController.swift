@@ -211,7 +211,8 @@ public final class RigController {
         devices.isTakingSamples = true
         let recorder: Recorder
         do {
-            recorder = try clips.open(settings: settings, devices: sidecarDevices, isos: isoLenses(), group: group)
+            recorder = try clips.open(settings: settings, devices: sidecarDevices, isos: isoLenses(),
+                                      voices: recordedVoices(), group: group)
         } catch {
             devices.isTakingSamples = false
             return .failed("cannot start recording: \(error)")

@@ -179,6 +179,9 @@ public final class MovieWriter: MovieSink {
 
     /// True for an ISO's writer: its sound is the program writer's packets, so it needs no chunks.
     public var takesProgramSound: Bool { programSound != nil }
+    /// AAC-LC's packet: 1024 samples, the encoder's `frame_size`, whatever the rate; the finish cuts a retake's sound
+    /// at these (`WholePacketAudioCut`). No sound, nothing to cut.
+    public var audioPacketSamples: Int { settings.audio == nil ? 0 : 1024 }
 
     private func noteDroppedAudio(_ samples: Int) {
         state.withLock { $0.droppedAudio += samples }
