@@ -9,7 +9,8 @@ import PauseCamVirtual
 /// the voices form (`audio.voices`), so the only difference is the number of voices: three cards placed on the
 /// session clock and mixed by the desk, and four AAC tracks (the stereo mix and one mono track per voice) instead of
 /// two. The voices are virtual microphones playing only their sync beeps (each its own pitch), whose second of
-/// samples is computed once: their own cost is next to nothing, so the figure is the engine's. The two rigs
+/// samples is computed once: their own cost is next to nothing, so the figure is the engine's (with a limit: between
+/// beeps the tracks are silent, which AAC encodes cheaply). The two rigs
 /// alternate for `rounds` rounds and the figure is the median of the rounds' ratios, as `iso_cpu_ratio`'s is (single
 /// clips vary by more than the goal's margin on a loaded machine). The program is x264 at ultrafast, the cheapest,
 /// so the ratio is the least flattering; the extra CPU seconds per recorded second are printed as well, which do
