@@ -2,16 +2,18 @@ import PauseCamCore
 
 /// The shell's prompt, which shows the live state: `● REC scene 3 00:01:23.4 ▆▆▃  main 2x >`,
 /// `‖ PAUSED scene 3 00:01:23.4 main >`, `idle main >`, `3… main >` during the countdown before a clip. Plain text when colour is off (`NO_COLOR`, not a terminal):
-/// then the level meter is `[##- ]`.
+/// then the level meter is `[##- ]`. A rig of voices shows a compact meter per voice instead of the one meter:
+/// `● REC scene 1 00:00:12.0 host▮▮▮▯ guest▮▯▯▯ main >` (`voiceMeters`).
 public struct PromptFormatter: Sendable {
     public var color: Bool
     public init(color: Bool) { self.color = color }
 
     /// The prompt for a session `state` at `scene` with the timer, the active lens and its digital zoom.
     /// `level` is the microphone's recent peak in dBFS (`nil`: no microphone), shown as a meter while recording;
-    /// `countdown` the seconds left before a clip starts, while it counts down.
+    /// `countdown` the seconds left before a clip starts, while it counts down. `voices`, when not empty (a rig of
+    /// voices), are shown as a meter each instead of `level`'s.
     public func prompt(state: Session.State, scene: Int, timer: MediaTime, lens: String, digitalZoom: Double,
-                       level: Double? = nil, countdown: Int? = nil) -> String {
+                       level: Double? = nil, countdown: Int? = nil, voices: [VoiceStatus] = []) -> String {
         let time = DurationParser.clockString(timer)
         let zoom = digitalZoom > 1.0001 ? " " + ZoomFactor.text(digitalZoom) : ""
         if let countdown {
@@ -21,7 +23,7 @@ public struct PromptFormatter: Sendable {
         switch state {
         case .recording:
             let dot = color ? "\u{1B}[31m●\u{1B}[0m" : "●"
-            let meter = level.map { " " + self.meter($0) } ?? ""
+            let meter = !voices.isEmpty ? " " + voiceMeters(voices) : level.map { " " + self.meter($0) } ?? ""
             return "\(dot) REC scene \(scene) \(time)\(meter) \(lens)\(zoom) > "
         case .paused:
             return "‖ PAUSED scene \(scene) \(time) \(lens)\(zoom) > "
@@ -45,6 +47,58 @@ public struct PromptFormatter: Sendable {
         }
         if color { return String(cells.map { blocks[Int(($0 * 8).rounded())] }) }
         return "[" + String(cells.map { $0 >= 0.5 ? "#" : $0 > 0 ? "-" : " " }) + "]"
+    }
+
+    /// The most columns the voices' meters take together before their names are cut (`voiceMeters`): four
+    /// voices with three-letter names fit, so the typed line keeps most of an 80-column terminal.
+    public static let voiceMetersWidth = 32
+
+    /// The shortest a cut voice name gets (unless two voices would then look alike).
+    static let shortestVoiceName = 3
+
+    /// One meter per voice, in rig order, separated by spaces: the name, then `meterCells` cells, each lit when at
+    /// least half full (`▮`, else `▯`; `#` and `.` in brackets in plain text: `host[###.]`), then `!` while the
+    /// voice clips. A muted voice shows `host×` (still `!` when it clips: its own track records it), a gone one
+    /// `host–`. When the whole is wider than `voiceMetersWidth`, every name is cut to the same length, the longest
+    /// that fits but never under `shortestVoiceName` characters, and longer again if two cut names would be equal.
+    public func voiceMeters(_ voices: [VoiceStatus]) -> String {
+        let longest = voices.map(\.name.count).max() ?? 0
+        var length = longest
+        while length > Self.shortestVoiceName, width(of: voices, nameLength: length) > Self.voiceMetersWidth {
+            length -= 1
+        }
+        while length < longest, Set(voices.map { String($0.name.prefix(length)) }).count < Set(voices.map(\.name)).count {
+            length += 1
+        }
+        return voices.map { segment($0, nameLength: length) }.joined(separator: " ")
+    }
+
+    /// The columns `voiceMeters` takes with names cut to `nameLength` (what is seen: no escape sequences).
+    private func width(of voices: [VoiceStatus], nameLength: Int) -> Int {
+        let meterWidth = Self.meterCells + (color ? 0 : 2)
+        return voices.map { voice in
+            Swift.min(voice.name.count, nameLength) + (voice.gone || voice.muted ? 1 : meterWidth)
+                + (voice.clipping && !voice.gone ? 1 : 0)
+        }.reduce(Swift.max(0, voices.count - 1), +)
+    }
+
+    /// One voice's meter.
+    private func segment(_ voice: VoiceStatus, nameLength: Int) -> String {
+        let name = String(voice.name.prefix(nameLength))
+        if voice.gone { return color ? name + "\u{1B}[2m–\u{1B}[0m" : name + "–" }
+        let clip = voice.clipping ? (color ? "\u{1B}[1;31m!\u{1B}[0m" : "!") : ""
+        if voice.muted { return (color ? name + "\u{1B}[2m×\u{1B}[0m" : name + "×") + clip }
+        let lit = litCells(voice.peakDBFS), unlit = Self.meterCells - lit
+        if color { return name + String(repeating: "▮", count: lit) + String(repeating: "▯", count: unlit) + clip }
+        return name + "[" + String(repeating: "#", count: lit) + String(repeating: ".", count: unlit) + "]" + clip
+    }
+
+    /// How many of the meter's cells a peak of `level` dBFS lights: those at least half full (`nil`: silence).
+    private func litCells(_ level: Double?) -> Int {
+        guard let level, level.isFinite else { return 0 }
+        let cellWidth = -LevelMeter.silenceFloor / Double(Self.meterCells)
+        let filled = ((level - LevelMeter.silenceFloor) / cellWidth + 0.5).rounded(.down)
+        return Int(Swift.min(Double(Self.meterCells), Swift.max(0, filled)))
     }
 
     /// The line shown while a `wait` runs on a terminal: the prompt's live state (without the `> `, since nothing

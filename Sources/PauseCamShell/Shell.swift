@@ -158,7 +158,7 @@ public final class Shell {
         return formatter.prompt(state: status.state, scene: status.scene, timer: status.timer, lens: status.lens,
                                 // The meter is for a person at a terminal; a piped transcript stays a record of commands.
                                 digitalZoom: status.digitalZoom, level: interactive ? status.audioPeak : nil,
-                                countdown: status.countdown)
+                                countdown: status.countdown, voices: interactive ? status.voices : [])
     }
 
     // MARK: Commands

@@ -15,6 +15,8 @@ public enum ShellHelp {
         ("exposure PRESET|auto|±EV", "exposure preset, automatic, or a bias such as +0.7"),
         ("focus auto|N|at X Y", "automatic focus, a fixed position, or a point of the picture"),
         ("mark TEXT", "a marker at the current time of the clip"),
+        ("follow on|off", "let the lens follow who speaks (a rig with follow:), or stop it"),
+        ("voice NAME mute|unmute|gain DB", "a voice's part in the mix: mute, unmute, or its gain (+3dB)"),
         ("wait DURATION", "let time pass (5s, 2.5s, 400ms, 1m30s); Ctrl-C ends it"),
         ("status", "state, scene, time, lens and file"),
         ("devices", "the cameras and which lens each serves"),
@@ -137,6 +139,24 @@ public enum ShellHelp {
             mark TEXT
               A marker at the clip's current time, kept in the sidecar with its scene.
               Example: mark good take
+            """
+        case "follow":
+            return """
+            follow on|off
+              In a rig of several voices with follow:, the program's lens follows who speaks: each voice's lens,
+              the both: lens when several speak, the nobody: lens when none does. follow off keeps the lens where
+              it is until follow on; a lens or zoom you give pauses following for the rig's manual_hold. Each cut
+              is told as an event ("follow: lens wide (host speaks)"). Refused by a rig without follow:.
+              Examples: follow off    follow on
+            """
+        case "voice":
+            return """
+            voice NAME mute|unmute|gain DB
+              One voice of a rig whose audio: is a list (Tab lists them). mute leaves it out of the stereo mix
+              and unmute puts it back; its own track records on either way. gain sets its gain, from -40dB to
+              +40dB, on its track and its part of the mix. The prompt shows a meter per voice while recording
+              (host▮▮▮▯ guest▮▯▯▯; muted host×, unplugged host–, clipping !).
+              Examples: voice guest mute    voice host gain +3dB    voice host gain 0dB
             """
         case "wait":
             return """

@@ -27,6 +27,8 @@ public final class VirtualMicrophone: Microphone, Sendable {
         var generation = 0
         var deliver: (@Sendable (AudioChunk) -> Void)?
         var onEnd: (@Sendable (String) -> Void)?
+        /// The clock's reading at the first start: `speech` spans count from it (the rig's start).
+        var origin: MediaTime?
     }
 
     private let state = Guarded(State())
@@ -38,7 +40,9 @@ public final class VirtualMicrophone: Microphone, Sendable {
     private let level: Double
     /// The beeps' frequency (a voice's own, so tests tell voices apart).
     private let beepFrequency: Int
-    /// Spans of the session clock in which it "talks": a continuous sine at `beepFrequency`, −12 dBFS.
+    /// Spans of the session clock, counted from its first start (the rig's), in which it "talks": a continuous sine
+    /// at `beepFrequency`, −12 dBFS. A voice that
+    /// talks is silent between its spans (no beeps), as a person is between sentences: `follow` judges it.
     private let speech: [Range<MediaTime>]
 
     /// A microphone ticking on `serialContext`; `tone` (Hz) replaces the beeps by a continuous sine, `driftPPM` makes
@@ -71,7 +75,9 @@ public final class VirtualMicrophone: Microphone, Sendable {
 
     public func start(deliver: @escaping @Sendable (AudioChunk) -> Void,
                       onEnd: @escaping @Sendable (String) -> Void) throws {
+        let now = serialContext.clock.now()
         let myGeneration: Int = state.withLock { state in
+            if state.origin == nil { state.origin = now }
             state.running = true
             state.generation += 1
             state.deliver = deliver
@@ -101,15 +107,16 @@ public final class VirtualMicrophone: Microphone, Sendable {
     /// The chunk whose first sample is sample number `firstSample` of the microphone's clock.
     public func chunk(startingAt firstSample: Int64) -> AudioChunk {
         var samples = [Int16](repeating: 0, count: Int(chunkFrames))
-        let start = clock.time(ofSample: firstSample)
-        let end = clock.time(ofSample: firstSample + chunkFrames)
+        let origin = speech.isEmpty ? .zero : state.withLock { $0.origin } ?? .zero
+        let start = clock.time(ofSample: firstSample) - origin
+        let end = clock.time(ofSample: firstSample + chunkFrames) - origin
         let talks = speech.contains { $0.lowerBound < end && start < $0.upperBound }
         for i in 0..<Int(chunkFrames) {
             let k = firstSample + Int64(i)
-            if talks, speech.contains(where: { $0.contains(clock.time(ofSample: k)) }) {
+            if talks, speech.contains(where: { $0.contains(clock.time(ofSample: k) - origin) }) {
                 let phase = clock.phase(ofSample: k, frequency: Int64(beepFrequency))
                 samples[i] = Int16((Self.toneAmplitude * sin(2 * Double.pi * phase) * level).rounded())
-            } else {
+            } else if speech.isEmpty {
                 samples[i] = sample(k)
             }
         }

@@ -190,9 +190,11 @@ enum HelpText {
     running; when several are, it lists them.
 
     COMMAND is a line of the shell's grammar (record, pause, resume, stop, toggle, chapter, retake, lens, zoom,
-    exposure, focus, mark, status), and two of the socket's own:
+    exposure, focus, mark, follow, voice, status), and two of the socket's own:
       status --json     the state as one JSON object: rig, state, scene, timer, timer_text, lens, zoom (lens ×
-                        digital), digital_zoom, file, dropped_frames
+                        digital), digital_zoom, file, dropped_frames, voices (per voice: name, peak_dbfs,
+                        hold_dbfs, clipping, gain_db, pan, muted, gone, speaking; empty for one microphone) and
+                        follow (true or false; absent without the rig's follow:)
       watch             every event as a JSON line until Ctrl-C (exit 0)
 
       --rig RIG         the PauseCam running this rig (a rig file or its name)
@@ -210,6 +212,8 @@ enum HelpText {
       pausecam ctl toggle                      # record, pause or resume: bind it to a key, a pedal or a Stream Deck
       pausecam ctl chapter Questions           # a new scene without a pause
       pausecam ctl mark good take
+      pausecam ctl voice guest mute            # leave a voice out of the mix (its own track records on)
+      pausecam ctl follow off                  # the lens stays where it is until follow on
       pausecam ctl status --json | jq -r .timer_text
       pausecam ctl --rig studio watch
       pausecam ctl --group studio --broker mqtt://broker.local stop    # every member of group studio

@@ -182,7 +182,8 @@ final class RigWiring: @unchecked Sendable {
         let slowSidecar = RigWiring.faultDelay("PAUSECAM_FAULT_SLOW_SIDECAR_MS")
         let sidecarStore: any SidecarStore = slowSidecar > .zero
             ? SlowSidecarStore(AtomicSidecarStore(), delay: slowSidecar) : AtomicSidecarStore()
-        let clips = ClipController(rig: rig, sinkFactory: sinkFactory, store: sidecarStore,
+        let clips = ClipController(rig: rig, sinkFactory: sinkFactory, voiceWaves: BroadcastWaveWriterFactory(),
+                                   store: sidecarStore,
                                    serialContext: serialContext, wallClock: wallClock, outputDirectory: outputDirectory,
                                    warnings: warnings, storage: FileSystemStorageProbe(),
                                    storagePolicy: RigWiring.storagePolicy(),

@@ -65,7 +65,8 @@ final class VoiceTracksEndToEndTests: XCTestCase {
 
         // The mix first (stereo), then one titled mono track per voice, all starting together.
         let audio = try probe.streams().filter { $0.codecType == "audio" }
-        XCTAssertEqual(audio.map { $0.tags?["title"] ?? "" }, ["mix", "host", "guest", "room"])
+        // ffprobe 5.1 shows a .mov track's name as `handler_name` (the track's `hdlr`; the `udta` name too).
+        XCTAssertEqual(audio.map { $0.tags?["title"] ?? $0.tags?["handler_name"] ?? "" }, ["mix", "host", "guest", "room"])
         XCTAssertEqual(audio.map { $0.channels ?? 0 }, [2, 1, 1, 1])
         XCTAssertEqual(Set(audio.map { $0.startTime ?? "?" }).count, 1, "every track starts together")
 

@@ -16,6 +16,18 @@ final class VirtualMicrophoneSignalTests: XCTestCase {
         return Array(samples.prefix(count))
     }
 
+    func testAVoiceThatTalksPlaysItsPitchInItsSpansAndNothingBetween() {
+        let microphone = VirtualMicrophone(serialContext: SimulatedSerialContext(), beepFrequency: 700,
+                                           speech: [MediaTime.seconds(1)..<MediaTime.seconds(2)])
+        let talk = samples(microphone, from: 48_000, count: 48_000)
+        let peak = Double(talk.map { abs(Int($0)) }.max() ?? 0)
+        XCTAssertEqual(20 * log10(peak / 32768), -12, accuracy: 0.05, "talks at −12 dBFS")
+        let crossings = zip(talk, talk.dropFirst()).filter { ($0 < 0) != ($1 < 0) }.count
+        XCTAssertEqual(Double(crossings) / 2, 700, accuracy: 2, "at its own pitch")
+        XCTAssertEqual(Set(samples(microphone, from: 2 * 48_000, count: 48_000)), [0], "silent between (no beeps)")
+        XCTAssertEqual(Set(samples(microphone, from: 0, count: 48_000)), [0], "silent before")
+    }
+
     func testToneIsAContinuousSineAtMinusTwelveDBFSWithoutBeeps() {
         let microphone = VirtualMicrophone(serialContext: SimulatedSerialContext(), tone: 440)
         let second = samples(microphone, from: 3 * 48_000 - 7, count: 48_000)

@@ -27,4 +27,24 @@ final class ShellCompleterTests: XCTestCase {
         XCTAssertEqual(completer.complete("lens tele extra"), [])
         XCTAssertEqual(completer.complete("qq"), [])
     }
+
+    func testCompletesFollowAndVoiceNamesThenWhatToChange() {
+        let voices = ShellCompleter(lenses: ["wide", "host", "guest"], zoomPresets: [], exposurePresets: [],
+                                    scripts: [], voices: ["host", "guest", "room"])
+        XCTAssertEqual(voices.complete("fo"), ["focus", "follow"])
+        XCTAssertEqual(voices.complete("follow "), ["on", "off"])
+        XCTAssertEqual(voices.complete("follow o"), ["on", "off"])
+        XCTAssertEqual(voices.complete("follow of"), ["off"])
+        XCTAssertEqual(voices.complete("vo"), ["voice"])
+        XCTAssertEqual(voices.complete("voice "), ["host", "guest", "room"])
+        XCTAssertEqual(voices.complete("voice g"), ["guest"])
+        XCTAssertEqual(voices.complete("voice guest "), ["mute", "unmute", "gain"])
+        XCTAssertEqual(voices.complete("voice guest u"), ["unmute"])
+        XCTAssertEqual(voices.complete("VOICE host m"), ["mute"])
+        XCTAssertEqual(voices.complete("voice nobody "), [], "no changes offered for a voice the rig lacks")
+        XCTAssertEqual(voices.complete("voice host gain "), [], "a gain is a number")
+        XCTAssertEqual(voices.complete("lens host extra "), [])
+        XCTAssertEqual(voices.complete("follow on "), [])
+        XCTAssertEqual(completer.complete("voice "), [], "a rig of one microphone has no voices to offer")
+    }
 }

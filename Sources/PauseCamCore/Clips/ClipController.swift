@@ -11,6 +11,8 @@ import Foundation
 public final class ClipController {
     public let rig: Rig
     private let sinkFactory: any MovieSinkFactory
+    /// Makes the voices' own files (`NAME.iso/VOICE.wav`) of a clip with ISOs and voices; `nil` makes none.
+    private let voiceWaveFactory: (any VoiceWaveSinkFactory)?
     private let store: any SidecarStore
     let serialContext: any SerialContext
     let wallClock: @Sendable () -> Date
@@ -36,14 +38,17 @@ public final class ClipController {
     /// A clip controller writing into `outputDirectory` through `sinkFactory` and `store`. `warnings` go into every
     /// clip's sidecar; `finishing` runs the slow end of each clip (a `SerialQueueWorker` in the program, an
     /// `InlineWorker` in tests that want the clip saved the moment it stops); `savedEvents` says when the context
-    /// hears of it; `storage` and `storagePolicy` watch the disk while recording.
-    public init(rig: Rig, sinkFactory: any MovieSinkFactory, store: any SidecarStore, serialContext: any SerialContext,
+    /// hears of it; `storage` and `storagePolicy` watch the disk while recording. `voiceWaves` makes each voice's
+    /// Broadcast WAV beside the ISOs (`open`).
+    public init(rig: Rig, sinkFactory: any MovieSinkFactory, voiceWaves: (any VoiceWaveSinkFactory)? = nil,
+                store: any SidecarStore, serialContext: any SerialContext,
                 wallClock: @escaping @Sendable () -> Date, outputDirectory: String, warnings: [String] = [],
                 storage: (any StorageProbe)? = nil, storagePolicy: StoragePolicy = StoragePolicy(),
                 finishing: any BackgroundWorker, savedEvents: ClipFinisher.SavedEvents = .whenFinished,
                 notify: @escaping (EngineEvent) -> Void) {
         self.rig = rig
         self.sinkFactory = sinkFactory
+        voiceWaveFactory = voiceWaves
         self.store = store
         self.serialContext = serialContext
         self.wallClock = wallClock
@@ -63,17 +68,22 @@ public final class ClipController {
     /// the sidecar lists them; each of `isos` gets a movie of its own in the clip's `NAME.iso` folder, encoded as
     /// `settings` say at the lens's size and rate, or keeping an MJPEG lens's JPEGs (one that cannot open is a warning in the clip, and the program
     /// records without it). With the rig's `group`, the clip's frame grid is the group's
-    /// (`Recorder.Description.phaseAnchor`) and its sidecars carry the group block. Throws when the sink cannot
-    /// open; nothing changes then.
+    /// (`Recorder.Description.phaseAnchor`) and its sidecars carry the group block. `voices` name each voice's
+    /// microphone for the sidecar; with ISOs and voices (`settings.audio.tracks` after the mix), each voice's
+    /// channel is also written as `NAME.iso/VOICE.wav` (one that cannot open is a warning in the clip). Throws when
+    /// the sink cannot open; nothing changes then.
     func open(settings: MovieSettings, devices: [Sidecar.Device], isos: [IsoRecorder.Lens] = [],
-              group: GroupMember? = nil) throws -> Recorder {
+              voices: [Recorder.Voice] = [], group: GroupMember? = nil) throws -> Recorder {
         serialContext.assertOnSerialContext()
         let baseName = FileNamePattern.expand(rig.output.namePattern, rig: rig.name, date: wallClock(),
                                               script: scriptName)
         let sink = try sinkFactory.makeSink(directory: outputDirectory, baseName: baseName, settings: settings)
         let sidecarPath = String(sink.moviePath.dropLast(settings.container.rawValue.count)) + "json"
+        let startedAt = wallClock()
         var description = Recorder.Description(rigName: rig.name, settings: settings, devices: devices,
-                                               sidecarPath: sidecarPath, started: Self.iso8601(wallClock()))
+                                               sidecarPath: sidecarPath, started: Self.iso8601(startedAt))
+        description.startedAt = startedAt
+        description.voices = voices
         description.exports = rig.output.exports
         description.phaseAnchor = group?.phaseAnchor
         let recorder = Recorder(description: description, sink: sink, store: store, sidecarWorker: finisher.worker,
@@ -94,6 +104,21 @@ public final class ClipController {
                 recorder.addIso(IsoRecorder(lens: lens, sink: isoSink))
             } catch {
                 recorder.warn("the ISO of lens \(lens.role) could not start: \(error); the clip records without it")
+            }
+        }
+        if !isos.isEmpty, let voiceWaveFactory, let audio = settings.audio {
+            // The first track is the mix; each one after it is a voice, whose first channel its file takes.
+            for track in audio.tracks.dropFirst() {
+                guard let channel = track.channels.first else { continue }
+                do {
+                    let wave = try voiceWaveFactory.makeVoiceSink(directory: isoDirectory, voice: track.title,
+                                                                  sampleRate: audio.sampleRate, startedAt: startedAt,
+                                                                  blockWhenBehind: settings.blockWhenBehind)
+                    recorder.addVoiceWave(wave, channel: channel)
+                } catch {
+                    recorder.warn("the sound file of voice \(track.title) could not start: \(error); the clip "
+                                  + "records without it")
+                }
             }
         }
         self.recorder = recorder

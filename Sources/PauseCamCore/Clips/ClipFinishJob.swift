@@ -32,6 +32,15 @@ public struct ClipFinishJob: Sendable {
     var suspendedDrops = 0
     /// The clip's ISO movies (`IsoRecorder`), finished after the program with its chapters and discarded takes.
     var isos: [Iso] = []
+    /// The voices' own files (`NAME.iso/VOICE.wav`), finished after the program with its discarded takes left out.
+    var voiceWaves: [VoiceWave] = []
+
+    /// One voice's file handed over with the clip: its sink (owned by the job from now on) and the error that
+    /// stopped it while recording, if one did.
+    struct VoiceWave: Sendable {
+        let sink: any VoiceWaveSink
+        var failure: String?
+    }
 
     /// One ISO movie handed over with the clip: its sink (owned by the job from now on), its sidecar entry as of
     /// the stop, and what the finish corrects.
@@ -54,6 +63,7 @@ public struct ClipFinishJob: Sendable {
             // Nothing of the movie is left to finish: say so, and keep the sidecar if its folder is still there.
             sink.abort()
             for iso in isos { iso.sink.abort() }
+            for wave in voiceWaves { wave.sink.abort() }
             // The health check has told the clip already, unless the file went after its last round.
             let told = interimSidecar.warnings.contains { $0.hasPrefix("the movie's file \(sink.partialPath) was deleted") }
             let kept = writeInterim(warning: told ? nil : "the movie's file \(sink.partialPath) was deleted while "
@@ -63,6 +73,7 @@ public struct ClipFinishJob: Sendable {
         if let sinkError {
             sink.abort()
             for iso in isos { iso.sink.abort() }
+            for wave in voiceWaves { wave.sink.abort() }
             if !writeInterim(warning: nil) { throw SidecarNotUpdated(failure: sinkError, sidecarPath: sidecarPath) }
             throw sinkError
         }
@@ -71,6 +82,7 @@ public struct ClipFinishJob: Sendable {
             summary = try sink.finish(chapters: chapters, discarding: discardedSpans)
         } catch {
             for iso in isos { iso.sink.abort() }
+            for wave in voiceWaves { wave.sink.abort() }
             if !writeInterim(warning: "the movie could not be finished: \(error)") {
                 throw SidecarNotUpdated(failure: error, sidecarPath: sidecarPath)
             }
@@ -78,6 +90,7 @@ public struct ClipFinishJob: Sendable {
         }
         var sidecar = finishedSidecar
         if !isos.isEmpty { sidecar.iso = finishIsos(warnings: &sidecar.warnings) }
+        finishVoiceWaves(warnings: &sidecar.warnings)
         sidecar.video.framesWritten = summary.videoFramesWritten - discardedVideoFrames
         sidecar.video.framesDropped = summary.videoFramesDropped
         if sidecar.audio != nil {
@@ -139,6 +152,30 @@ public struct ClipFinishJob: Sendable {
                                 + "in \(iso.sink.partialPath)")
             }
             return entry
+        }
+    }
+
+    /// Finishes every voice's file with the program's discarded takes left out; one that failed, or cannot be
+    /// finished, stays as it is (readable, as after a crash) and a warning says so. The program is saved whatever
+    /// becomes of them.
+    private func finishVoiceWaves(warnings: inout [String]) {
+        for wave in voiceWaves {
+            if let failure = wave.failure {
+                wave.sink.abort()
+                warnings.append("the sound file of voice \(wave.sink.voice) stopped while recording: \(failure); "
+                                + "what it holds stays in \(wave.sink.path)")
+                continue
+            }
+            do {
+                let summary = try wave.sink.finish(discarding: discardedSpans)
+                if summary.samplesDropped > 0 {
+                    warnings.append("\(summary.samplesDropped) samples of voice \(wave.sink.voice)'s sound file are "
+                                    + "silence: its writer fell behind")
+                }
+            } catch {
+                warnings.append("the sound file of voice \(wave.sink.voice) could not be finished: \(error); what it "
+                                + "holds stays in \(wave.sink.path)")
+            }
         }
     }
 

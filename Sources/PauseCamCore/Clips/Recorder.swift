@@ -45,6 +45,24 @@ public final class Recorder {
     private var stopNoted = false
     /// Fades at every seam (`audio.declick`); `nil` when off or video only.
     private var declicker: Declicker?
+    /// Each voice's own file (`NAME.iso/VOICE.wav`, with `output.iso` and a rig of voices), fed its channel of the
+    /// sound the movie gets.
+    public private(set) var voiceWaves: [VoiceWave] = []
+    /// A cut `follow` announced (`noteFollowCut`) whose switch has not been noted yet.
+    private var followCut: (lens: String, voices: [String])?
+
+    /// One voice's file being written: its sink, the channel of the recorder's chunks it takes, and the error that
+    /// stopped it (the clip goes on without it).
+    /// How far (in samples, + later) the movie's sound is moved so that the finish's whole-packet cuts leave it on
+    /// the picture (`packetAligned`), and the samples still to drop for it.
+    private var packetShift: Int64 = 0
+    private var packetShiftDrop = 0
+
+    public struct VoiceWave {
+        public let sink: any VoiceWaveSink
+        public let channel: Int
+        public internal(set) var failure: Error?
+    }
 
     /// A recorder writing to `sink`; its sidecars go to `store`, through `sidecarWorker` when given (the finisher's:
     /// the serial context then never waits for an fsync). With a `group`, every sidecar the clip writes takes its
@@ -68,6 +86,12 @@ public final class Recorder {
         isos.append(iso)
     }
 
+    /// Writes channel `channel` of every chunk of sound the movie gets into `sink` from now on (before the first
+    /// frame: the file starts with the movie).
+    public func addVoiceWave(_ sink: any VoiceWaveSink, channel: Int) {
+        voiceWaves.append(VoiceWave(sink: sink, channel: channel))
+    }
+
     /// Offers a frame of any lens, as captured: the ISO of its lens, if it has one, places it on the program's
     /// timeline.
     public func offerIsoFrame(_ frame: VideoFrame) {
@@ -88,7 +112,9 @@ public final class Recorder {
     /// What finishing this clip's movies — the program, then every ISO — will need in free space beyond their
     /// `.partial`s, as they stand now; `partialBytes` gives a `.partial`'s size from its path.
     public func finishingReserve(partialBytes: (String) -> Int64) -> FinishingReserve {
+        // Every audio track has its own packets, each as many as the first's.
         let audioPackets = FinishingReserve.samples(videoFrames: 0, audioSamples: audioSamplesAppended)
+            * max(1, description.settings.audio?.tracks.count ?? 1)
         let program = FinishingReserve.Movie(finishing: sink.finishing, partialBytes: partialBytes(sink.partialPath),
                                              samples: videoFramesAppended + audioPackets)
         let isoMovies = isos.map { iso in
@@ -202,7 +228,34 @@ public final class Recorder {
     /// A switch to `lens` was asked for at capture time `requested`: its first kept slot logs the switch (sidecar
     /// `switches`) with the requested and the effective file time.
     public func noteSwitch(to lens: String, requested: MediaTime) {
-        ledger.switchAsked(to: lens, requested: requested)
+        let followed = followCut.flatMap { $0.lens == lens ? $0.voices : nil }
+        followCut = nil
+        ledger.switchAsked(to: lens, requested: requested, followedVoices: followed)
+    }
+
+    /// `follow` cuts to `lens` because `voices` speak (empty: nobody does): the next switch to `lens` noted
+    /// (`noteSwitch`) is logged as automatic (sidecar `switches[].auto`, `voices`). Call it before that switch;
+    /// called just after it, it marks the switch still waiting for its first picture.
+    public func noteFollowCut(lens: String, voices: [String]) {
+        serialContext?.assertOnSerialContext()
+        if ledger.markPendingSwitchFollowed(lens: lens, voices: voices) {
+            followCut = nil
+        } else {
+            followCut = (lens, voices)
+        }
+    }
+
+    /// The microphone of `voice` went away (unplugged): from the movie time now its track is silent, until
+    /// `noteVoiceBack`. The sidecar lists the span under the voice's track (`audio.tracks[].gone`).
+    public func noteVoiceGone(_ voice: String) {
+        serialContext?.assertOnSerialContext()
+        sidecar.voiceGone(voice, at: session.timer)
+    }
+
+    /// The microphone of `voice` is back: its track has sound again from the movie time now.
+    public func noteVoiceBack(_ voice: String) {
+        serialContext?.assertOnSerialContext()
+        sidecar.voiceBack(voice, at: session.timer)
     }
 
     /// Decides the grid's slots before `time` with the last picture: no earlier frame can come any more (the camera
@@ -317,13 +370,70 @@ public final class Recorder {
     private func sendAudio(_ pieces: [AudioChunk]) {
         for piece in pieces where description.settings.audio != nil && sinkError == nil {
             do {
-                try sink.appendAudio(piece)
-                for iso in isos { iso.appendAudio(piece) }
+                for moved in packetAligned(piece) {
+                    try sink.appendAudio(moved)
+                    for iso in isos { iso.appendAudio(moved) }
+                }
+                appendVoiceWaves(piece)
                 audioSamplesAppended += piece.frameCount
                 sidecar.audioWritten(piece.samples, at: piece.pts, session: session)
             } catch {
                 sinkError = error
                 return
+            }
+        }
+    }
+
+    /// `piece` as the movie's sound takes it after the takes `retake` threw away: the finish cuts a movie's sound
+    /// at whole codec packets (`WholePacketAudioCut`: what it removes is the picture removed, rounded to a packet),
+    /// so the sound after each such cut is moved here, once, by what that rounding will take or give — a little
+    /// silence inserted, or a few samples dropped, at the first sound of the take that follows (where the declick
+    /// has faded in from silence). After the finish every track is then exactly on the picture again, not within
+    /// half a packet. The voice files, cut at the exact samples, take the sound unmoved.
+    private func packetAligned(_ piece: AudioChunk) -> [AudioChunk] {
+        let packet = Int64(sink.audioPacketSamples)
+        guard packet > 0 else { return [piece] }
+        let rate = piece.sampleRate
+        var removed: Int64 = 0
+        for span in session.discardedSpans where span.upperBound <= piece.pts {
+            removed += (try? (span.upperBound - span.lowerBound).rescaled(to: rate, rounding: .nearest).value) ?? 0
+        }
+        let wanted = (removed + packet / 2) / packet * packet - removed
+        var moved: [AudioChunk] = []
+        if wanted != packetShift {
+            let delta = wanted - packetShift
+            if delta > 0 {
+                moved.append(AudioChunk(pts: piece.pts + MediaTime(value: packetShift, timescale: rate),
+                                        sampleRate: rate, channels: piece.channels,
+                                        samples: [Int16](repeating: 0, count: Int(delta) * piece.channels)))
+            } else {
+                packetShiftDrop += Int(-delta)
+            }
+            packetShift = wanted
+        }
+        var kept = piece
+        if packetShiftDrop > 0 {
+            let dropped = min(packetShiftDrop, piece.frameCount)
+            packetShiftDrop -= dropped
+            guard dropped < piece.frameCount else { return moved }
+            kept = piece.slice(dropped..<piece.frameCount)
+        }
+        kept.pts = kept.pts + MediaTime(value: packetShift, timescale: rate)
+        moved.append(kept)
+        return moved
+    }
+
+    /// Each voice's channel of `piece` to its file. A file that fails stops (its error goes into the sidecar at the
+    /// finish); the movie and the other voices go on.
+    private func appendVoiceWaves(_ piece: AudioChunk) {
+        for index in voiceWaves.indices where voiceWaves[index].failure == nil {
+            let channel = voiceWaves[index].channel
+            guard channel >= 0, channel < piece.channels else { continue }
+            let samples = stride(from: channel, to: piece.samples.count, by: piece.channels).map { piece.samples[$0] }
+            do {
+                try voiceWaves[index].sink.append(samples, at: piece.pts)
+            } catch {
+                voiceWaves[index].failure = error
             }
         }
     }
@@ -393,6 +503,9 @@ public final class Recorder {
                                  ClipFinishJob.Iso(sink: iso.sink, entry: SidecarAssembly.isoEntry(iso),
                                                    discardedFrames: iso.framesIn(session.discardedSpans),
                                                    failure: iso.failure)
+                             },
+                             voiceWaves: voiceWaves.map {
+                                 ClipFinishJob.VoiceWave(sink: $0.sink, failure: $0.failure.map { "\($0)" })
                              })
     }
 
@@ -403,6 +516,7 @@ public final class Recorder {
         retimer.finish()
         sink.discard()
         for iso in isos { iso.sink.discard() }
+        for wave in voiceWaves { wave.sink.discard() }
         if hasVideo { sidecar.writer.remove(description.sidecarPath) }
     }
 
@@ -443,6 +557,8 @@ public final class Recorder {
                      videoFramesDropped: sink.droppedVideoFrames,
                      lateVideoFrames: retimer.counters.lateVideoFrames + outputClock.lateFrames,
                      audioSamplesWritten: audioSamplesAppended, lateAudioSamples: retimer.counters.lateAudioSamples,
-                     stopTime: stopTime, isos: isos)
+                     stopTime: stopTime, isos: isos,
+                     voiceWaveFiles: Dictionary(voiceWaves.map { ($0.sink.voice, $0.sink.path) },
+                                                uniquingKeysWith: { first, _ in first }))
     }
 }

@@ -35,6 +35,8 @@ struct SidecarAssembly {
     /// How many of `session.scenes` and `session.pauses` the settled entries of `document` cover.
     private(set) var settledScenes = 0
     private var settledPauses = 0
+    /// Per voice, the movie-time spans its microphone was gone, in order; the last one's end is `nil` while it is.
+    private(set) var voicesGone: [String: [(start: MediaTime, end: MediaTime?)]] = [:]
 
     /// What the recorder knows that a sidecar describes, as of the write.
     struct Facts {
@@ -49,6 +51,8 @@ struct SidecarAssembly {
         var lateAudioSamples: Int
         var stopTime: MediaTime?
         var isos: [IsoRecorder]
+        /// Each voice's own file (`VoiceWaveSink.path`) by voice name; empty without them.
+        var voiceWaveFiles: [String: String] = [:]
     }
 
     init(writer: SidecarWriter, group: GroupMember?) {
@@ -60,6 +64,35 @@ struct SidecarAssembly {
     mutating func noteMailboxDrops(device: String, count: Int) {
         guard count > 0 else { return }
         mailboxDrops[device, default: 0] += count
+    }
+
+    /// The microphone of `voice` went away at movie time `time` (once: a second notice while gone changes nothing).
+    mutating func voiceGone(_ voice: String, at time: MediaTime) {
+        if let last = voicesGone[voice]?.last, last.end == nil { return }
+        voicesGone[voice, default: []].append((time, nil))
+    }
+
+    /// The microphone of `voice` is back at movie time `time`: its open span ends there.
+    mutating func voiceBack(_ voice: String, at time: MediaTime) {
+        guard var spans = voicesGone[voice], let last = spans.last, last.end == nil else { return }
+        spans[spans.count - 1].end = max(time, last.start)
+        voicesGone[voice] = spans
+    }
+
+    /// The sidecar's `audio.tracks`: every track of the movie, a voice's with its microphone, its own file and the
+    /// spans its microphone was gone (one still open ends at `clipEnd` when given: the finished clip's end).
+    func tracks(_ settings: MovieSettings.AudioSettings, _ facts: Facts, clipEnd: MediaTime?) -> [Sidecar.AudioTrack]? {
+        guard !settings.tracks.isEmpty else { return nil }
+        return settings.tracks.map { track in
+            let gone = voicesGone[track.title]?.map { span in
+                Sidecar.VoiceGone(start: span.start.seconds,
+                                  duration: (span.end ?? clipEnd).map { max(.zero, $0 - span.start).seconds })
+            }
+            return Sidecar.AudioTrack(
+                title: track.title, channels: track.channels,
+                microphone: facts.description.voices.first { $0.name == track.title }?.device,
+                file: facts.voiceWaveFiles[track.title].map(Self.pathBesideSidecar), gone: gone)
+        }
     }
 
     /// Audio `samples` went to the sink at file time `fileTime`: counted for clipping and the level of the scene
@@ -164,7 +197,8 @@ struct SidecarAssembly {
         let audio = settings.audio.map {
             Sidecar.AudioStream(codec: "aac", sampleRate: Int($0.sampleRate), channels: $0.channels,
                                 samplesWritten: facts.audioSamplesWritten, lateSamplesDropped: facts.lateAudioSamples,
-                                gain: $0.gainDecibels == 0 ? nil : $0.gainDecibels, clippedSamples: clippedSamples)
+                                gain: $0.gainDecibels == 0 ? nil : $0.gainDecibels, clippedSamples: clippedSamples,
+                                tracks: tracks($0, facts, clipEnd: complete ? session.timer : nil))
         }
         var sidecar = Sidecar(
             rig: facts.description.rigName, movie: (facts.moviePath as NSString).lastPathComponent,
@@ -178,7 +212,8 @@ struct SidecarAssembly {
                 Sidecar.Retake(scene: $0.scene, discardedDuration: $0.discardedDuration.seconds)
             },
             switches: facts.log.switches.map {
-                Sidecar.Switch(lens: $0.lens, requested: $0.requested.seconds, effective: $0.effective.seconds)
+                Sidecar.Switch(lens: $0.lens, requested: $0.requested.seconds, effective: $0.effective.seconds,
+                               auto: $0.followedVoices == nil ? nil : true, voices: $0.followedVoices)
             },
             devices: facts.description.devices.map { device in
                 var device = device

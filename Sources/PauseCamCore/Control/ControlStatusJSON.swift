@@ -11,6 +11,11 @@ public enum ControlStatusJSON {
     /// (null while idle) and `dropped_frames`, plus the rig's name and `web`, the browser monitor's address (null
     /// when it is off; never with its token). `lenses`, when given, are the rig's lens names in rig order, so a
     /// shell's completion of `pausecam ctl lens` offers what the running rig has.
+    ///
+    /// `voices` is every voice of a rig of voices in rig order (empty for a rig of one microphone), each as
+    /// `voiceObject` writes it; `follow` is whether the lens follows who speaks, absent for a rig without `follow:`.
+    /// The browser monitor polls this same object, so its meters and toggles show what the engine has, not what
+    /// a button asked for.
     public static func line(_ status: RigController.Status, rig: String, web: String? = nil,
                             lenses: [String]? = nil) -> String {
         var object: [String: Any] = [
@@ -27,12 +32,37 @@ public enum ControlStatusJSON {
             "web": web.map { $0 as Any } ?? NSNull(),
         ]
         if let lenses { object["lenses"] = lenses }
+        object["voices"] = status.voices.map(voiceObject)
+        if let follow = status.follow { object["follow"] = follow }
         return encode(object)
     }
 
     /// One event as `watch` prints it: its `type`, `source`, `message` and values (`EngineEvent.jsonFields`).
     public static func event(_ event: EngineEvent) -> String {
         encode(event.jsonFields)
+    }
+
+    /// One voice: `name`, `peak_dbfs` and `hold_dbfs` (dBFS to one decimal; null for silence, −∞), `clipping`,
+    /// `gain_db`, `pan` (−1 left … 1 right), `muted` (left out of the mix), `gone` (its microphone is unplugged)
+    /// and `speaking` (what `follow` hears).
+    static func voiceObject(_ voice: VoiceStatus) -> [String: Any] {
+        [
+            "name": voice.name,
+            "peak_dbfs": voice.peakDBFS.map(oneDecimal) ?? NSNull(),
+            "hold_dbfs": voice.holdDBFS.map(oneDecimal) ?? NSNull(),
+            "clipping": voice.clipping,
+            "gain_db": twoDecimals(voice.gainDecibels),
+            "pan": twoDecimals(voice.pan),
+            "muted": voice.muted,
+            "gone": voice.gone,
+            "speaking": voice.speaking,
+        ]
+    }
+
+    /// A level in dB rounded to tenths as a decimal number (a meter shows no finer step); null when not finite.
+    static func oneDecimal(_ decibels: Double) -> Any {
+        guard decibels.isFinite, abs(decibels) < 1e12 else { return NSNull() }
+        return Decimal(Int64((decibels * 10).rounded())) / 10
     }
 
     /// `factor` rounded to hundredths as a decimal number, so JSON shows `1.11`, never a binary double's

@@ -5,8 +5,8 @@ import Foundation
 public enum ExportFormat: String, CaseIterable, Sendable, Equatable {
     /// DaVinci Resolve's timeline-marker EDL; for a clip with ISOs, a CMX 3600 cut list of their reels.
     case edl
-    /// FCPXML 1.9 for Final Cut Pro and Resolve (chapter markers and markers on the clip); for a clip with ISOs, a
-    /// multicam clip of them.
+    /// FCPXML 1.9 for Final Cut Pro and Resolve (chapter markers and markers on the clip, a `dialogue.NAME` role per
+    /// voice's track); for a clip with ISOs, a multicam clip of them.
     case fcpxml
     /// A CSV of chapters and markers.
     case csv

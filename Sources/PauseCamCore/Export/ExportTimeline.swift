@@ -31,6 +31,16 @@ public struct ExportTimeline: Sendable, Equatable {
         }
     }
 
+    /// One audio track of the movie: its title (what players and editors list) and how many channels it has.
+    public struct AudioTrack: Sendable, Equatable {
+        public var title: String
+        public var channels: Int
+        public init(title: String, channels: Int) {
+            self.title = title
+            self.channels = channels
+        }
+    }
+
     /// The movie's file name (beside the sidecar).
     public var movie: String
     /// The clip's name: the movie's name without its extension.
@@ -45,6 +55,10 @@ public struct ExportTimeline: Sendable, Equatable {
     public var audioChannels: Int
     public var chapters: [Chapter]
     public var markers: [Marker]
+    /// The movie's audio tracks in order, when it has several: a rig of voices records the stereo mix first, then
+    /// one mono track per voice, titled with the voice's name (`voiceTracks`). Empty: one track of
+    /// `audioChannels` (a rig of one microphone), as every movie had before voices.
+    public var audioTracks: [AudioTrack] = []
 
     /// The latest time a sidecar may give, in seconds: 365 days. Anything later is a damaged sidecar, and
     /// refusing it keeps every frame count, timecode and rescale below well inside `Int64`.
@@ -67,6 +81,7 @@ public struct ExportTimeline: Sendable, Equatable {
         hasAudio = sidecar.audio != nil
         audioSampleRate = sidecar.audio?.sampleRate ?? 48_000
         audioChannels = sidecar.audio?.channels ?? 0
+        audioTracks = sidecar.audio?.tracks?.map { AudioTrack(title: $0.title, channels: $0.channels.count) } ?? []
         durationFrames = Self.frame(atSeconds: try Self.checked(sidecar.duration, ".duration"), rate: rate)
         var kept: [(position: Int, startFrame: Int64, endFrame: Int64)] = []
         for (position, scene) in sidecar.scenes.enumerated() {
@@ -92,6 +107,12 @@ public struct ExportTimeline: Sendable, Equatable {
         }
         self.markers = markers
         if let last = chapters.last { durationFrames = max(durationFrames, last.endFrame) }
+    }
+
+    /// The tracks of a movie recorded by a rig of voices, from their titles in the movie's order: the first is the
+    /// stereo mix, each after it a voice's mono track.
+    public static func voiceTracks(_ titles: [String]) -> [AudioTrack] {
+        titles.enumerated().map { AudioTrack(title: $1, channels: $0 == 0 ? 2 : 1) }
     }
 
     /// `seconds` when it is a time a movie has, else an error naming `field` and the range.

@@ -1,7 +1,8 @@
 import Foundation
 
 /// An FCPXML 1.9 document that Final Cut Pro and DaVinci Resolve import as a timeline holding the clip, with a
-/// `chapter-marker` per scene and a `marker` per `mark`.
+/// `chapter-marker` per scene and a `marker` per `mark`, and, for a movie of several audio tracks (a rig of voices),
+/// a `dialogue.NAME` audio role per voice (`FCPXMLAudioRoles`).
 ///
 /// It has what an importer needs to find and place the media: a `format` (frame duration and size), an `asset`
 /// with a `media-rep` pointing at the movie beside the sidecar (a `file://` URL when the folder is known, else the
@@ -17,11 +18,9 @@ public enum FCPXMLDocument {
         let duration = time(timeline.durationFrames, timeline)
         let tcStart = time(startFrame, timeline)
         let name = escape(timeline.name)
-        var audio = ""
-        if timeline.hasAudio {
-            audio = " hasAudio=\"1\" audioSources=\"1\" audioChannels=\"\(timeline.audioChannels)\""
-                + " audioRate=\"\(timeline.audioSampleRate)\""
-        }
+        let audio = FCPXMLAudioRoles.assetAttributes(hasAudio: timeline.hasAudio, tracks: timeline.audioTracks,
+                                                     channels: timeline.audioChannels,
+                                                     sampleRate: timeline.audioSampleRate)
         var lines = documentHead + [
             "    <resources>",
             "        <format id=\"r1\" name=\"\(formatName(timeline))\" frameDuration=\"\(oneFrame)\""
@@ -37,6 +36,11 @@ public enum FCPXMLDocument {
         ]
         for element in markerElements(chapters: timeline.chapters, markers: timeline.markers, rate: timeline.rate) {
             lines.append("                            " + element)
+        }
+        if timeline.hasAudio {
+            for element in FCPXMLAudioRoles.channelSources(timeline.audioTracks) {
+                lines.append("                            " + element)
+            }
         }
         lines.append("                        </asset-clip>")
         return (lines + projectTail).joined(separator: "\n")

@@ -5,7 +5,8 @@ import Foundation
 ///
 /// The resources hold a `format` per frame size and rate (the first angle's size at the timeline's rate first), an
 /// `asset` per movie with its `media-rep`, and a `media` whose `multicam` has one `mc-angle` per angle: a `gap` up
-/// to the angle's offset, then the movie's `asset-clip`, so every angle sits where the recording put it. The project's spine holds one
+/// to the angle's offset, then the movie's `asset-clip` (with a `dialogue.NAME` role per voice's track when the
+/// movie has several, `FCPXMLAudioRoles`), so every angle sits where the recording put it. The project's spine holds one
 /// `mc-clip` per cut, each showing its cut's angle (`mc-source` video) and the sound angle's audio, with the
 /// chapter and marker elements that fall inside it. Times are rational seconds on the frame grid, never rounded.
 public enum FCPXMLMulticamDocument {
@@ -42,11 +43,9 @@ public enum FCPXMLMulticamDocument {
                          + " width=\"\(format.width)\" height=\"\(format.height)\"/>")
         }
         for (index, angle) in timeline.angles.enumerated() {
-            var audio = ""
-            if angle.hasAudio {
-                audio = " hasAudio=\"1\" audioSources=\"1\" audioChannels=\"\(angle.audioChannels)\""
-                    + " audioRate=\"\(angle.audioSampleRate)\""
-            }
+            let audio = FCPXMLAudioRoles.assetAttributes(hasAudio: angle.hasAudio, tracks: angle.audioTracks,
+                                                         channels: angle.audioChannels,
+                                                         sampleRate: angle.audioSampleRate)
             let source = index < mediaURLs.count ? mediaURLs[index] : angle.movie
             lines += [
                 "        <asset id=\"\(assetID(index))\" name=\"\(escape(angle.name))\" start=\"0s\""
@@ -66,12 +65,18 @@ public enum FCPXMLMulticamDocument {
                 lines.append("                    <gap name=\"Gap\" offset=\"0s\" start=\"0s\""
                              + " duration=\"\(time(angle.offsetFrames))\"/>")
             }
-            lines += [
-                "                    <asset-clip ref=\"\(assetID(index))\" offset=\"\(time(angle.offsetFrames))\""
-                    + " name=\"\(escape(angle.name))\" start=\"0s\" duration=\"\(time(angle.durationFrames))\""
-                    + " format=\"\(formatID(angle))\" tcFormat=\"\(tcFormat)\"/>",
-                "                </mc-angle>",
-            ]
+            let clip = "                    <asset-clip ref=\"\(assetID(index))\" offset=\"\(time(angle.offsetFrames))\""
+                + " name=\"\(escape(angle.name))\" start=\"0s\" duration=\"\(time(angle.durationFrames))\""
+                + " format=\"\(formatID(angle))\" tcFormat=\"\(tcFormat)\""
+            let roles = angle.hasAudio ? FCPXMLAudioRoles.channelSources(angle.audioTracks) : []
+            if roles.isEmpty {
+                lines.append(clip + "/>")
+            } else {
+                lines.append(clip + ">")
+                lines += roles.map { "                        " + $0 }
+                lines.append("                    </asset-clip>")
+            }
+            lines.append("                </mc-angle>")
         }
         lines += [
             "            </multicam>",

@@ -67,7 +67,8 @@ extension MulticamTimeline {
             Angle(name: name, movie: member.timeline.movie, width: member.timeline.width,
                   height: member.timeline.height, durationFrames: member.timeline.durationFrames,
                   offsetFrames: member.slot - earliest, hasAudio: member.timeline.hasAudio,
-                  audioSampleRate: member.timeline.audioSampleRate, audioChannels: member.timeline.audioChannels)
+                  audioSampleRate: member.timeline.audioSampleRate, audioChannels: member.timeline.audioChannels,
+                  audioTracks: member.timeline.audioTracks)
         }
         // Members that took the same commands hold the same scenes on the same frames: each is kept once.
         var chapterKeys: Set<String> = []

@@ -8,7 +8,8 @@ extension MulticamTimeline {
     /// One clip's lens ISOs as a multicam timeline, or `nil` when the sidecar lists no ISO: an angle per ISO (named
     /// after its lens, linked to its movie, at the lens's own size and rate, at offset 0 and as long as the
     /// program, since every ISO is on the program's timeline), the program's lens switches as the cut
-    /// (`programCuts`), the program's sound (every ISO carries it; the first angle's is used) and the clip's
+    /// (`programCuts`), the program's sound (every ISO carries it, with the program's audio tracks; the first
+    /// angle's is used) and the clip's
     /// chapters and markers. When the program also showed a lens that has no ISO, one more angle,
     /// `programAngleName`, holds the program movie and is cut to there, so the cut is the live cut everywhere.
     ///
@@ -22,7 +23,7 @@ extension MulticamTimeline {
             return Angle(name: name, movie: isoMoviePath(iso, clip: clip), width: iso.width, height: iso.height,
                          durationFrames: clip.durationFrames, offsetFrames: 0, hasAudio: clip.hasAudio,
                          audioSampleRate: clip.audioSampleRate, audioChannels: clip.audioChannels,
-                         rate: rate == clip.rate ? nil : rate)
+                         rate: rate == clip.rate ? nil : rate, audioTracks: clip.audioTracks)
         }
         let shownWithoutIso = sidecar.scenes.flatMap(\.lenses).contains { !lenses.contains($0.lens) }
         var otherLens: Int?
@@ -31,7 +32,8 @@ extension MulticamTimeline {
             otherLens = angles.count
             angles.append(Angle(name: name, movie: clip.movie, width: clip.width, height: clip.height,
                                 durationFrames: clip.durationFrames, offsetFrames: 0, hasAudio: clip.hasAudio,
-                                audioSampleRate: clip.audioSampleRate, audioChannels: clip.audioChannels))
+                                audioSampleRate: clip.audioSampleRate, audioChannels: clip.audioChannels,
+                                audioTracks: clip.audioTracks))
         }
         let cuts = try programCuts(of: sidecar, angles: lenses, otherLens: otherLens)
         return try MulticamTimeline(name: clip.name, rate: clip.rate, angles: angles, cuts: cuts,

@@ -27,10 +27,12 @@ public struct MulticamTimeline: Sendable, Equatable {
         /// The movie's own frame rate when it is not the timeline's (a lens ISO keeps its lens's rate); `nil`
         /// when it is. Durations and offsets stay in timeline frames either way.
         public var rate: FrameRate?
+        /// The movie's audio tracks when it has several (`ExportTimeline.audioTracks`); empty for one track.
+        public var audioTracks: [ExportTimeline.AudioTrack]
 
         public init(name: String, movie: String, width: Int, height: Int, durationFrames: Int64,
                     offsetFrames: Int64, hasAudio: Bool, audioSampleRate: Int = 48_000, audioChannels: Int = 0,
-                    rate: FrameRate? = nil) {
+                    rate: FrameRate? = nil, audioTracks: [ExportTimeline.AudioTrack] = []) {
             self.name = name
             self.movie = movie
             self.width = width
@@ -41,6 +43,7 @@ public struct MulticamTimeline: Sendable, Equatable {
             self.audioSampleRate = audioSampleRate
             self.audioChannels = audioChannels
             self.rate = rate
+            self.audioTracks = audioTracks
         }
 
         /// The timeline frame just after the movie's last.

@@ -4,7 +4,9 @@ import Foundation
 /// rig description the script builds its controls from. The three are plain files in `Page/` (open, lint and test
 /// them as any web page's), which SwiftPM embeds in the code (`.embedInCode`, read through its generated
 /// `PackageResources`), so the binary needs no resource folder beside it wherever it is installed. The page polls `/status.json` four times a second and
-/// listens to `/events`; every button sends one command line to `POST /command`. After a save it shows
+/// listens to `/events`; every button sends one command line to `POST /command`. A rig of voices gets a strip per
+/// voice (level, hold mark, clipping light, speaking dot, mute, gain − and +) and, with `follow:`, a follow
+/// toggle; what they show comes from the status, never from the click alone. After a save it shows
 /// `/last.jpg`, and a tap on it plays `/last.mov` in the page.
 public enum MonitorPage {
     /// Only our own origin may provide scripts, styles, pictures and connections.
@@ -12,8 +14,9 @@ public enum MonitorPage {
         "default-src 'self'; img-src 'self'; connect-src 'self'; style-src 'self'; script-src 'self'; "
         + "frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
 
-    /// `/rig.json`: the rig's name, lens roles and optical zooms, zoom presets, the digital zoom limit and whether
-    /// pictures are made.
+    /// `/rig.json`: the rig's name, lens roles and optical zooms, zoom presets, the digital zoom limit, whether
+    /// pictures are made, the names of its voices in rig order (empty for one microphone; the page makes a meter and
+    /// controls for each) and whether it has `follow:` (the page then shows the follow toggle).
     public static func rigJSON(_ rig: Rig, hasPictures: Bool) -> String {
         let object: [String: Any] = [
             "name": rig.name,
@@ -21,6 +24,8 @@ public enum MonitorPage {
             "zoom_presets": rig.zoomPresets.map { ["name": $0.name, "lens": $0.lens, "digital": $0.digital] as [String: Any] },
             "max_digital_zoom": rig.maxDigitalZoom,
             "pictures": hasPictures,
+            "voices": rig.audio.voices.map(\.name),
+            "follow": rig.follow != nil,
         ]
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]),
               let text = String(data: data, encoding: .utf8) else {

@@ -33,6 +33,9 @@ public protocol MovieSink: AnyObject, Sendable {
     /// True for an ISO's sink made by `MovieSinkFactory.makeIsoSink` that takes the program's encoded sound
     /// itself: the recorder then hands it no audio.
     var takesProgramSound: Bool { get }
+    /// The samples of one encoded audio packet (AAC: 1024) when the finish cuts a retake's sound at whole packets
+    /// (`WholePacketAudioCut`); 0 when it does not. The recorder moves the sound after each cut by the rounding.
+    var audioPacketSamples: Int { get }
     /// Abandons the movie after a fatal error, leaving whatever was written (the `.partial` file) in place.
     func abort()
     /// Abandons a movie that has nothing in it (no video frame was appended) and removes the files it made, so an
@@ -50,6 +53,8 @@ extension MovieSink {
     public var finishing: MovieFinishing { .byCopy }
     /// A sink takes the audio the recorder hands it unless it says otherwise.
     public var takesProgramSound: Bool { false }
+    /// A sink that cuts no sound at packets (a test's) asks for no alignment.
+    public var audioPacketSamples: Int { 0 }
 }
 
 /// Makes movie sinks: the composition root hands the recorder one of these (the FFmpeg writer, or a fake in tests).
@@ -92,7 +97,8 @@ public struct Chapter: Sendable, Equatable {
     }
 }
 
-/// What the sink reports once a movie is finished.
+/// What the sink reports once a movie is finished. A movie of several audio tracks (`AudioSettings.tracks`) counts
+/// its first track's audio (the mix): every track has the same samples at the same times, and loses the same ones.
 public struct MovieSummary: Sendable, Equatable {
     /// The finished movie's path.
     public var path: String
@@ -152,6 +158,8 @@ public struct MovieSettings: Sendable, Equatable {
     public struct AudioSettings: Sendable, Equatable {
         public var sampleRate: Int32
         public var channels: Int
+        /// Bits per second of the first track; each other track gets it in proportion to its channels (a mono
+        /// voice half a stereo mix's).
         public var bitrate: Int
         /// Fade out and in at every seam (`audio.declick`, see `Declicker`): done by the recorder, not the sink.
         public var declick: Bool

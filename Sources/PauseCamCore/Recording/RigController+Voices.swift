@@ -24,6 +24,16 @@ extension RigController {
         deliverMixed(mixed)
     }
 
+    /// The voices as the clip's sidecar names them: each with its card's microphone.
+    func recordedVoices() -> [Recorder.Voice] {
+        guard let desk else { return [] }
+        return desk.voices.indices.map { index in
+            let card = desk.plan.cardOfVoice[index]
+            let microphone = devices.voiceCards.indices.contains(card) ? devices.voiceCards[card].microphone : nil
+            return Recorder.Voice(name: desk.voices[index].name, device: microphone?.displayName ?? "none")
+        }
+    }
+
     /// Voice card `card` ended (unplugged): its voices are told gone and go on in silence.
     func voiceCardEnded(_ card: Int, reason: String) {
         guard desk != nil else { return }
@@ -32,6 +42,7 @@ extension RigController {
             let event = EngineEvent.voiceGone(voice: name, reason: reason)
             notify(event)
             clips.warnClip(event.text)
+            clips.recorder?.noteVoiceGone(name)
         }
         deliverMixed(desk!.cardEnded(card, recording: isRecordingSound))
     }
@@ -50,8 +61,31 @@ extension RigController {
                 recorder.appendAudio(chunk)
                 stopIfFailed(recorder, at: chunk.pts)
             }
+            if director != nil, let decision = director!.levels(desk?.chunkPeaks ?? [], from: chunk.pts, to: chunk.end) {
+                cut(decision)
+            }
         }
         tellVoiceHappenings()
+    }
+
+    /// Carries out `follow`'s cut: the lens switches as a `lens` command would, now (the sound that decided it was
+    /// captured a chunk or two ago), and the clip's sidecar marks the switch as automatic.
+    private func cut(_ decision: FollowDecision) {
+        guard director?.isOn == true, decision.lens != bank.activeLens else { return }
+        clips.recorder?.noteFollowCut(lens: decision.lens, voices: decision.voices)
+        let reply = execute(.lens(.named(decision.lens)), at: serialContext.clock.now())
+        guard reply.ok else {
+            // The lens cannot be taken now (no camera): following goes on judging; the program stays.
+            return
+        }
+        notify(.followCut(lens: decision.lens, voices: decision.voices))
+    }
+
+    /// A person's `lens` or `zoom` (any command with a source; `follow`'s own cuts have none) takes over from
+    /// `follow` for its `manual_hold`.
+    func tookOverFromFollow(_ reply: Reply, from source: CommandSource?, at time: MediaTime) -> Reply {
+        if reply.ok, source != nil, director != nil { director!.manualLens(bank.activeLens, at: time) }
+        return reply
     }
 
     private func tellVoiceHappenings() {
@@ -68,6 +102,7 @@ extension RigController {
                                                   movieTime: clips.recorder?.session.timer)
                 notify(event)
                 clips.warnClip(event.text)
+                clips.recorder?.noteVoiceBack(desk!.voices[voice].name)
             }
         }
     }
@@ -75,12 +110,18 @@ extension RigController {
     /// The voices and `follow` as the status shows them.
     func addVoices(to status: inout Status) {
         guard let desk else { return }
-        status.voices = desk.status(now: serialContext.clock.now())
+        status.voices = desk.status(now: serialContext.clock.now(), speaking: director?.speaking ?? [])
+        status.follow = director?.isOn
     }
 
     /// `follow on|off`.
     func follow(_ on: Bool, at time: MediaTime) -> Reply {
-        .failed("this rig has no `follow:`; add one to let the lens follow who speaks")
+        guard director != nil else {
+            return .failed("this rig has no `follow:`; add one (e.g. follow: {host: main, guest: tele, both: wide}) "
+                           + "to let the lens follow who speaks")
+        }
+        director!.setOn(on, at: time)
+        return .ok(on ? "follow on: the lens follows who speaks" : "follow off: the lens stays where it is")
     }
 
     /// `voice NAME mute|unmute|gain DB`.

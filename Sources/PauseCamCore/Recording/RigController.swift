@@ -52,6 +52,8 @@ public final class RigController {
     /// A rig of voices: their cards aligned, split, gained and mixed (`RigController+Voices`); `nil` for a rig of
     /// one microphone.
     var desk: VoiceDesk?
+    /// `follow:` — which lens the voices want (`RigController+Voices`); `nil` without it.
+    var director: FollowDirector?
 
     /// Routes the active lens's frames (a switch takes effect at its time) and crops them for digital zoom.
     public internal(set) var switcher: Switcher
@@ -91,6 +93,9 @@ public final class RigController {
         bank = LensBank(rig: rig, withCamera: Set(devices.cameras.keys))
         if !rig.audio.voices.isEmpty {
             desk = VoiceDesk(voices: rig.audio.voices, resamplers: voiceResamplers ?? MissingSoundResamplers())
+            if let follow = rig.follow {
+                director = FollowDirector(follow: follow, voices: rig.audio.voices.map(\.name), startLens: rig.defaultLens)
+            }
         }
         devices.report = { [weak self] in self?.handle($0) }
         devices.clipSound = { [weak self] in self?.clipSound ?? .noClip }
@@ -155,8 +160,8 @@ public final class RigController {
                 return .failed("not recording; `retake` throws away the scene being recorded — `record` first")
             }
             return state(.retake, at: time)
-        case .lens(let choice): return lens(choice, at: time)
-        case .zoom(let choice): return zoom(choice, at: time)
+        case .lens(let choice): return tookOverFromFollow(lens(choice, at: time), from: source, at: time)
+        case .zoom(let choice): return tookOverFromFollow(zoom(choice, at: time), from: source, at: time)
         case .exposure(let choice): return exposure(choice)
         case .focus(.point(let x, let y)): return focus(atX: x, y: y, at: time)
         case .focus(let choice): return focus(choice)
@@ -206,7 +211,8 @@ public final class RigController {
         devices.isTakingSamples = true
         let recorder: Recorder
         do {
-            recorder = try clips.open(settings: settings, devices: sidecarDevices, isos: isoLenses(), group: group)
+            recorder = try clips.open(settings: settings, devices: sidecarDevices, isos: isoLenses(),
+                                      voices: recordedVoices(), group: group)
         } catch {
             devices.isTakingSamples = false
             return .failed("cannot start recording: \(error)")

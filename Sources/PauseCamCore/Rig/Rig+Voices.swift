@@ -61,7 +61,8 @@ extension Rig {
         /// `level: 0…1`: a gain on everything it plays.
         public var level: Double
         /// `speech: ["0s-4s", "9s-11s"]`: spans of the session clock (from the rig's start) in which the voice
-        /// "talks": a continuous tone at −12 dBFS at `frequency`, instead of the beeps. Empty: beeps only.
+        /// "talks": a continuous tone at −12 dBFS at `frequency`, and is silent between them (no beeps, so `follow`
+        /// hears only the talk). Empty: beeps only.
         public var speech: [Range<MediaTime>]
 
         public init(frequency: Int = 1_000, driftPPM: Int = 0, level: Double = 1, speech: [Range<MediaTime>] = []) {

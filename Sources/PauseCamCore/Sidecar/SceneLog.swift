@@ -45,6 +45,8 @@ public struct SceneLog: Sendable {
         public var lens: String
         public var requested: MediaTime
         public var effective: MediaTime
+        /// For a cut `follow` made: the voices speaking then (empty: nobody); `nil` for a switch someone asked for.
+        public var followedVoices: [String]? = nil
     }
 
     public private(set) var lensSegments: [LensSegment] = []
@@ -105,9 +107,12 @@ public struct SceneLog: Sendable {
         }
     }
 
-    /// A switch to `lens` asked for at file time `requested` first showed at `effective`.
-    public mutating func switched(to lens: String, requested: MediaTime, effective: MediaTime) {
-        switches.append(Switch(lens: lens, requested: min(requested, effective), effective: effective))
+    /// A switch to `lens` asked for at file time `requested` first showed at `effective`; `followedVoices` when
+    /// `follow` made it (the voices speaking).
+    public mutating func switched(to lens: String, requested: MediaTime, effective: MediaTime,
+                                  followedVoices: [String]? = nil) {
+        switches.append(Switch(lens: lens, requested: min(requested, effective), effective: effective,
+                               followedVoices: followedVoices))
     }
 
     /// Adds a marker.

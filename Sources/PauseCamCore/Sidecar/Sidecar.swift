@@ -63,6 +63,46 @@ public struct Sidecar: Codable, Sendable, Equatable {
         /// Samples (every channel) written at 16-bit full scale, i.e. clipped — by the gain or before it. Absent in
         /// sidecars older than this field.
         public var clippedSamples: Int? = nil
+        /// The movie's audio tracks in order (a rig of voices: the stereo mix, then one per voice); absent for a
+        /// rig of one microphone (one track of every channel).
+        public var tracks: [AudioTrack]? = nil
+    }
+
+    /// One audio track of the movie, and for a voice its microphone, its own file and where its microphone was gone.
+    public struct AudioTrack: Codable, Sendable, Equatable {
+        /// The track's title (`mix`, or the voice's name).
+        public var title: String
+        /// The channels of the recorded sound it carries (0 and 1: the mix; 2…: the voices).
+        public var channels: [Int]
+        /// The voice's microphone as the system names it; absent for the mix (or when the engine did not say).
+        public var microphone: String? = nil
+        /// The voice's Broadcast WAV from the sidecar's folder (`NAME.iso/VOICE.wav`, with `output.iso`); absent
+        /// otherwise.
+        public var file: String? = nil
+        /// Movie-time spans in which the voice's microphone was gone (unplugged): its track is silent there. Absent
+        /// when it never was.
+        public var gone: [VoiceGone]? = nil
+
+        public init(title: String, channels: [Int], microphone: String? = nil, file: String? = nil,
+                    gone: [VoiceGone]? = nil) {
+            self.title = title
+            self.channels = channels
+            self.microphone = microphone
+            self.file = file
+            self.gone = gone
+        }
+    }
+
+    /// A stretch of movie time in which a voice's microphone was gone.
+    public struct VoiceGone: Codable, Sendable, Equatable {
+        public var start: Double
+        /// Seconds until it came back; absent while it is still gone (the final sidecar ends it at the clip's end).
+        public var duration: Double?
+
+        public init(start: Double, duration: Double?) {
+            self.start = start
+            self.duration = duration
+        }
     }
 
     public struct Scene: Codable, Sendable, Equatable {
@@ -109,6 +149,18 @@ public struct Sidecar: Codable, Sendable, Equatable {
         public var lens: String
         public var requested: Double
         public var effective: Double
+        /// True for a cut `follow` made (to who speaks); absent for a switch someone asked for.
+        public var auto: Bool? = nil
+        /// With `auto`: the voices speaking then (empty: nobody did).
+        public var voices: [String]? = nil
+
+        public init(lens: String, requested: Double, effective: Double, auto: Bool? = nil, voices: [String]? = nil) {
+            self.lens = lens
+            self.requested = requested
+            self.effective = effective
+            self.auto = auto
+            self.voices = voices
+        }
     }
 
     public struct Marker: Codable, Sendable, Equatable {

@@ -11,8 +11,9 @@ public struct SlotLedger: Sendable {
     private var unshownFrames: [(pts: MediaTime, lens: String)] = []
     /// No lens delivers: the lost lens, the capture time of its last picture, and the movie time then.
     private var signalLost: (lens: String, since: MediaTime, fileTime: MediaTime)?
-    /// A switch asked for and not yet shown: the lens and the capture time of the request.
-    private var pendingSwitch: (lens: String, requested: MediaTime)?
+    /// A switch asked for and not yet shown: the lens, the capture time of the request, and the voices speaking
+    /// when `follow` made it (`nil`: someone asked for it).
+    private var pendingSwitch: (lens: String, requested: MediaTime, followedVoices: [String]?)?
     /// Where the current segment (since the last start or resume) began: slot time and file time.
     private var segmentStart: (capture: MediaTime, fileTime: MediaTime)?
 
@@ -32,9 +33,18 @@ public struct SlotLedger: Sendable {
         signalLost = (lens, since, fileTime)
     }
 
-    /// A switch to `lens` was asked for at capture time `requested`: its first kept slot logs the switch.
-    public mutating func switchAsked(to lens: String, requested: MediaTime) {
-        pendingSwitch = (lens, requested)
+    /// A switch to `lens` was asked for at capture time `requested`: its first kept slot logs the switch, as
+    /// `follow`'s cut to `followedVoices` when given.
+    public mutating func switchAsked(to lens: String, requested: MediaTime, followedVoices: [String]? = nil) {
+        pendingSwitch = (lens, requested, followedVoices)
+    }
+
+    /// `follow` made the switch to `lens` asked for already and not yet shown: it is logged as `follow`'s cut to
+    /// `voices`. False when no such switch waits.
+    public mutating func markPendingSwitchFollowed(lens: String, voices: [String]) -> Bool {
+        guard let pending = pendingSwitch, pending.lens == lens else { return false }
+        pendingSwitch = (pending.lens, pending.requested, voices)
+        return true
     }
 
     /// A slot the output clock decided. `fileTime` is where the retimer placed it, `nil` when it was not kept (a
@@ -64,7 +74,7 @@ public struct SlotLedger: Sendable {
         }
         if let pending = pendingSwitch, pending.lens == lens, slot.lensChanged || !slot.repeated {
             log.switched(to: lens, requested: requestedFileTime(pending.requested, slot: slot, fileTime: fileTime),
-                         effective: fileTime)
+                         effective: fileTime, followedVoices: pending.followedVoices)
             pendingSwitch = nil
         }
     }

@@ -27,7 +27,7 @@ public struct FollowDecision: Sendable, Equatable {
 /// 1. A voice **speaks** while its peak (dBFS, after its gain) is above `follow.thresholdDBFS`, and for
 ///    `release` after that, so the gaps between words do not count as silence. A voice that falls silent hands
 ///    over at once, though, when another voice starts speaking after it fell silent: its release bridges its own
-///    pauses, not the next person's first words.
+///    pauses, not the next person's first words. "After" allows `handoffOverlap` of overlap.
 /// 2. The **wanted lens**: one speaker → that voice's lens; speakers on several lenses → `both`; nobody (or only
 ///    voices without a lens) → `nobody`.
 /// 3. **Cut** when the wanted lens differs from the program's, has been wanted without a break for `hold`, and the
@@ -43,6 +43,10 @@ public struct FollowDirector: Sendable {
     /// is not dropped in mid-sentence, while a real end of speech (which lasts longer) reaches `nobody` only this
     /// much later. The handoff rule (see the type) keeps it from delaying a change of speaker.
     public static let release = MediaTime.milliseconds(300)
+    /// How much earlier than a voice's last sound another may have begun and still take over from it (rule 1): the
+    /// chunks the levels come in are 10–21 ms long, so a turn that changes inside one shows both voices loud in it;
+    /// and a new speaker's first syllable often overlaps the last one's.
+    public static let handoffOverlap = MediaTime.milliseconds(100)
 
     /// The rig's `follow:`.
     public let follow: Rig.Follow
@@ -113,7 +117,8 @@ public struct FollowDirector: Sendable {
         for index in voices.indices where !loud[index] && runStart[index] != nil {
             guard let heard = lastHeard[index] else { continue }
             let handedOver = voices.indices.contains { other in
-                other != index && lensOfVoice[other] != nil && (runStart[other].map { $0 >= heard } ?? false)
+                other != index && lensOfVoice[other] != nil
+                    && (runStart[other].map { $0.saturatingAdding(Self.handoffOverlap) >= heard } ?? false)
             }
             if handedOver { runStart[index] = nil }
         }

@@ -26,6 +26,9 @@ public struct VoiceDesk {
     private var emitted: Int64?
     private let lagFrames: Int64
     private var meters: [VoiceMeter]
+    /// Each voice's peak in dBFS after its gain over the last chunk given (`nil`: digital silence): what `follow`
+    /// judges.
+    public private(set) var chunkPeaks: [Double?] = []
 
     private struct CardState {
         var aligner: CardAligner
@@ -175,6 +178,9 @@ public struct VoiceDesk {
         var meter = meters[voice]
         let end = chunk.end
         let peak = chunk.samples.reduce(0) { max($0, abs(Int($1))) }
+        let decibels = SoundLevel.decibels(amplitude: Double(peak))
+        if chunkPeaks.count != voices.count { chunkPeaks = Array(repeating: nil, count: voices.count) }
+        chunkPeaks[voice] = decibels.isFinite ? decibels : nil
         if meter.level.add(chunk, recording: recording) { happenings.append(.silent(voice: voice)) }
         meter.latestPeak = meter.level.peak
         if meter.holdPeak == nil || peak >= meter.holdPeak!.amplitude

@@ -8,16 +8,17 @@ import PauseCamCore
 /// `abandon`: its two threads hold it until then.
 ///
 /// Stages, each on its own thread: the calling thread decodes and draws each picture onto a canvas (scaling and
-/// the BT.709 matrix); the x264 thread hands the canvases to x264; the audio thread encodes AAC. The two encoder
+/// the BT.709 matrix); the x264 thread hands the canvases to x264; the audio thread encodes AAC (one encoder per
+/// audio track, fed the same frames: `AudioEncoder`). The two encoder
 /// stages hand their `EncodedPacket`s to the packet stage (`packets`, the `.partial`'s `PartialMuxerStage`), which
 /// they know only as an `EncodedPacketSink`: another taker of packets plugs in there, not in the encoders.
 ///
 /// A movie whose `videoCoding` is `jpegPassThrough` (the ISO of an MJPEG lens) has no x264 and no x264 thread: its
 /// `JPEGPassThrough` stage writes the camera's JPEGs as packets on the calling thread, which only copies bytes.
 ///
-/// An ISO's pipeline has no AAC encoder either: its sound is the program's (`CopiedSound`), whose audio thread
-/// hands every AAC packet to the ISO's packet channel (`SharedAudioTrack`); the ISO's audio thread only muxes
-/// them. The program's pipeline, in turn, hands every packet its audio thread makes to its `sharedAudio` as well.
+/// An ISO's pipeline has no AAC encoder either: its sound is the program's (`CopiedSound`, every track of it),
+/// whose audio thread hands every AAC packet to the ISO's packet channel (`SharedAudioTrack`); the ISO's audio
+/// thread only muxes them, each into its track's stream. The program's pipeline, in turn, hands every packet its audio thread makes to its `sharedAudio` as well.
 ///
 /// Drawing the next picture while x264 takes the last keeps x264's frame threads fed: on the calling thread, the
 /// drawing delayed every next picture handed to x264 (and AAC had before it moved off). Drawn canvases reach the

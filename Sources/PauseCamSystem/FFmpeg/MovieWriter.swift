@@ -130,7 +130,11 @@ public final class MovieWriter: MovieSink {
         if let programSound {
             let packets = programSound.packets
             programSound.track.subscribe { [weak self] packet in
-                if packets.send(packet) == .refused { self?.noteDroppedAudio(Int(packet.duration)) }
+                // Every track loses the packets of the same instants: the sound lost is counted once, in the
+                // first track's samples (as `MovieSummary` counts it).
+                if packets.send(packet) == .refused, packet.stream == .audio(track: 0) {
+                    self?.noteDroppedAudio(Int(packet.duration))
+                }
             }
         }
         let thread = Thread { [self] in runEncoder(open()) }
@@ -175,6 +179,9 @@ public final class MovieWriter: MovieSink {
 
     /// True for an ISO's writer: its sound is the program writer's packets, so it needs no chunks.
     public var takesProgramSound: Bool { programSound != nil }
+    /// AAC-LC's packet: 1024 samples, the encoder's `frame_size`, whatever the rate; the finish cuts a retake's sound
+    /// at these (`WholePacketAudioCut`). No sound, nothing to cut.
+    public var audioPacketSamples: Int { settings.audio == nil ? 0 : 1024 }
 
     private func noteDroppedAudio(_ samples: Int) {
         state.withLock { $0.droppedAudio += samples }

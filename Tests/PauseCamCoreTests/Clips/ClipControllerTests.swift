@@ -83,3 +83,34 @@ final class ClipControllerTests: XCTestCase {
         XCTAssertTrue(clip.sidecar.warnings.contains("focus auto: no focus control"), "\(clip.sidecar.warnings)")
     }
 }
+
+/// With ISOs and a rig of voices, each voice (every track after the mix) gets its own file in the clip's `.iso`
+/// folder, its first sample at the clip's wall-clock start; without ISOs, none.
+extension ClipControllerTests {
+    func testEachVoiceGetsItsOwnFileBesideTheISOsAndNoneWithoutThem() throws {
+        let waves = RecordingVoiceWaveFactory()
+        let clips = ClipController(rig: EngineFixture.makeRig(), sinkFactory: RecordingSinkFactory(), voiceWaves: waves,
+                                   store: MemorySidecarStore(), serialContext: serialContext,
+                                   wallClock: { Date(timeIntervalSince1970: 1_800_000_000) },
+                                   outputDirectory: "/videos", finishing: InlineWorker(), notify: { _ in })
+        var settings = settings
+        settings.audio?.channels = 4
+        settings.audio?.tracks = [MovieSettings.AudioTrack(title: "mix", channels: [0, 1]),
+                                  MovieSettings.AudioTrack(title: "host", channels: [2]),
+                                  MovieSettings.AudioTrack(title: "guest", channels: [3])]
+        let lens = IsoRecorder.Lens(role: "wide", width: 64, height: 36, rate: FrameRate(30))
+        let recorder = try clips.open(settings: settings, devices: [], isos: [lens],
+                                      voices: [Recorder.Voice(name: "host", device: "Scarlett")])
+        XCTAssertEqual(waves.sinks.map(\.voice), ["host", "guest"])
+        XCTAssertEqual(recorder.voiceWaves.map(\.channel), [2, 3])
+        let movie = recorder.moviePath
+        XCTAssertEqual(waves.sinks.map(\.path), ["host", "guest"].map { String(movie.dropLast(4)) + ".iso/\($0).wav" })
+        XCTAssertEqual(waves.startedAt, Array(repeating: Date(timeIntervalSince1970: 1_800_000_000), count: 2))
+        XCTAssertEqual(recorder.description.voices, [Recorder.Voice(name: "host", device: "Scarlett")])
+        recorder.discard()
+
+        let withoutIsos = try clips.open(settings: settings, devices: [])
+        XCTAssertTrue(withoutIsos.voiceWaves.isEmpty, "voice files are ISO sound")
+        XCTAssertEqual(waves.sinks.count, 2)
+    }
+}

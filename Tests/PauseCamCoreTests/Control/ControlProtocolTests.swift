@@ -46,6 +46,10 @@ final class ControlProtocolTests: XCTestCase {
             ("status", .command(.status)), ("status --json", .statusJSON), ("  STATUS   --JSON ", .statusJSON),
             ("watch", .watch), ("wait 2s", nil), ("quit", nil), ("run demo", nil), ("help", nil), ("devices", nil),
             ("lens mian", nil), ("", nil), ("watch now", nil),
+            ("follow on", .command(.follow(true))), ("follow off", .command(.follow(false))), ("follow maybe", nil),
+            ("voice guest mute", .command(.voice(name: "guest", change: .mute))),
+            ("voice guest unmute", .command(.voice(name: "guest", change: .unmute))),
+            ("voice host gain -3dB", .command(.voice(name: "host", change: .gain(-3)))),
         ]
         for (line, expected) in table {
             XCTAssertEqual(try? ControlRequest.parse(line, parser: parser).get(), expected, line)
@@ -114,6 +118,56 @@ final class ControlProtocolTests: XCTestCase {
         XCTAssertEqual(savedObject["mailbox_drops"] as? [String: Int], ["main": 2])
         XCTAssertEqual(savedObject["message"] as? String,
                        "saved /v/a.mov — 3 scene(s), 00:00:04.0, 0 dropped frame(s); dropped before the engine (it was busy): main 2")
+    }
+
+    func testStatusJSONCarriesEveryVoiceAndFollow() throws {
+        var status = RigController.Status(state: .recording, scene: 1, timer: .seconds(2), lens: "wide",
+                                          digitalZoom: 1, droppedFrames: 0, moviePath: nil)
+        status.voices = [
+            VoiceStatus(name: "host", peakDBFS: -12.34, holdDBFS: -6.06, clipping: false, gainDecibels: 3,
+                        pan: -0.5, muted: false, gone: false, speaking: true),
+            VoiceStatus(name: "guest", peakDBFS: nil, holdDBFS: -.infinity, clipping: true, gainDecibels: -1.5,
+                        pan: 0.25, muted: true, gone: true, speaking: false),
+        ]
+        status.follow = false
+        let line = ControlStatusJSON.line(status, rig: "Interview")
+        XCTAssertFalse(line.contains("\n"))
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        XCTAssertEqual(object["follow"] as? Bool, false, "follow off is false, not absent")
+        let voices = try XCTUnwrap(object["voices"] as? [[String: Any]], line)
+        XCTAssertEqual(voices.map { $0["name"] as? String }, ["host", "guest"], "rig order")
+        for voice in voices {
+            XCTAssertEqual(Set(voice.keys), ["name", "peak_dbfs", "hold_dbfs", "clipping", "gain_db", "pan", "muted",
+                                             "gone", "speaking"])
+        }
+        let host = voices[0], guest = voices[1]
+        XCTAssertEqual(host["peak_dbfs"] as? Double, -12.3)
+        XCTAssertEqual(host["hold_dbfs"] as? Double, -6.1)
+        XCTAssertEqual(host["gain_db"] as? Double, 3)
+        XCTAssertEqual(host["pan"] as? Double, -0.5)
+        XCTAssertEqual(host["clipping"] as? Bool, false)
+        XCTAssertEqual(host["muted"] as? Bool, false)
+        XCTAssertEqual(host["gone"] as? Bool, false)
+        XCTAssertEqual(host["speaking"] as? Bool, true)
+        XCTAssertTrue(guest["peak_dbfs"] is NSNull, "silence is null")
+        XCTAssertTrue(guest["hold_dbfs"] is NSNull, "−∞ is null, never a JSON error")
+        XCTAssertEqual(guest["gain_db"] as? Double, -1.5)
+        XCTAssertEqual(guest["pan"] as? Double, 0.25)
+        XCTAssertEqual(guest["clipping"] as? Bool, true)
+        XCTAssertEqual(guest["muted"] as? Bool, true)
+        XCTAssertEqual(guest["gone"] as? Bool, true)
+        XCTAssertEqual(guest["speaking"] as? Bool, false)
+        status.follow = true
+        let following = try XCTUnwrap(JSONSerialization.jsonObject(
+            with: Data(ControlStatusJSON.line(status, rig: "Interview").utf8)) as? [String: Any])
+        XCTAssertEqual(following["follow"] as? Bool, true)
+
+        let oneMicrophone = RigController.Status(state: .idle, scene: 0, timer: .zero, lens: "main", digitalZoom: 1,
+                                                 droppedFrames: 0, moviePath: nil)
+        let plain = try XCTUnwrap(JSONSerialization.jsonObject(
+            with: Data(ControlStatusJSON.line(oneMicrophone, rig: "S").utf8)) as? [String: Any])
+        XCTAssertEqual((plain["voices"] as? [Any])?.count, 0, "a rig of one microphone has no voices, an empty list")
+        XCTAssertNil(plain["follow"], "a rig without follow: has no follow key")
     }
 
     func testTheSocketLivesInAPrivateFolderNamedAfterTheRig() {

@@ -198,4 +198,55 @@ final class MulticamTimelineTests: XCTestCase {
         sidecar.iso = nil
         XCTAssertNil(try MulticamTimeline.iso(of: sidecar, clip: ExportTimeline(sidecar: sidecar)))
     }
+
+    /// With `follow:`, the program's automatic cuts are lens switches like any other (the sidecar marks them
+    /// `"auto": true`): the ISO multicam's edits start at each of them, at the frame of its lens segment, and the
+    /// document cuts its angles there.
+    func testFollowsAutomaticCutsAreTheMulticamsEdits() throws {
+        var sidecar = ExportSample.sidecar(fps: 30)
+        // follow cut to tele at 5 s, to wide at 10 s and to main at 12.3 s; a person chose tele at 16 s.
+        let program: [(lens: String, start: Double, end: Double, auto: Bool)] = [
+            ("main", 0, 5, false), ("tele", 5, 10, true), ("wide", 10, 12.3, true), ("main", 12.3, 16, true),
+            ("tele", 16, 18, false),
+        ]
+        sidecar.scenes = [Sidecar.Scene(index: 1, title: "Talk", start: 0, duration: 18, lenses: program.map {
+            .init(lens: $0.lens, start: $0.start, duration: $0.end - $0.start)
+        }, markers: [])]
+        sidecar.duration = 18
+        sidecar.switches = program.dropFirst().map { .init(lens: $0.lens, requested: $0.start, effective: $0.start) }
+        sidecar.iso = ["wide", "main", "tele"].map {
+            .init(lens: $0, file: "clip.iso/\($0).mov", width: 640, height: 360, fps: 30, frames: 540)
+        }
+        // The sidecar as a file says which switches follow made.
+        var json = try XCTUnwrap(JSONSerialization.jsonObject(with: sidecar.encoded()) as? [String: Any])
+        json["switches"] = zip(try XCTUnwrap(json["switches"] as? [[String: Any]]), program.dropFirst()).map {
+            var entry = $0
+            entry["auto"] = $1.auto
+            return entry
+        }
+        let decoded = try Sidecar.decode(JSONSerialization.data(withJSONObject: json))
+
+        let timeline = try XCTUnwrap(try MulticamTimeline.iso(of: decoded, clip: ExportTimeline(sidecar: decoded)))
+        XCTAssertEqual(timeline.angles.map(\.name), ["wide", "main", "tele"])
+        XCTAssertEqual(timeline.cuts, [.init(startFrame: 0, angle: 1), .init(startFrame: 150, angle: 2),
+                                       .init(startFrame: 300, angle: 0), .init(startFrame: 369, angle: 1),
+                                       .init(startFrame: 480, angle: 2)])
+        let text = FCPXMLMulticamDocument.render(timeline)
+        // Each `mc-clip` with the angle whose video it shows.
+        var edits: [(offset: String, duration: String, video: String)] = []
+        for line in text.split(separator: "\n").map({ $0.trimmingCharacters(in: .whitespaces) }) {
+            let attribute = { (name: String) -> String in
+                guard let start = line.range(of: " \(name)=\"") else { return "" }
+                return String(line[start.upperBound...].prefix { $0 != "\"" })
+            }
+            if line.hasPrefix("<mc-clip ") {
+                edits.append((attribute("offset"), attribute("duration"), ""))
+            } else if line.hasPrefix("<mc-source "), ["video", "all"].contains(attribute("srcEnable")) {
+                edits[edits.count - 1].video = attribute("angleID")
+            }
+        }
+        XCTAssertEqual(edits.map(\.offset), ["0s", "5s", "10s", "123/10s", "16s"])
+        XCTAssertEqual(edits.map(\.duration), ["5s", "5s", "23/10s", "37/10s", "2s"])
+        XCTAssertEqual(edits.map(\.video), ["angle-2", "angle-3", "angle-1", "angle-2", "angle-3"])
+    }
 }

@@ -21,4 +21,20 @@ final class MonitorPageTests: XCTestCase {
         XCTAssertTrue(MonitorPage.html.contains(#"<link rel="stylesheet" href="/app.css">"#))
         XCTAssertTrue(MonitorPage.script.hasPrefix("\"use strict\";"))
     }
+
+    func testTheRigDescriptionNamesTheVoicesAndWhetherItFollows() throws {
+        var rig = Rig(name: "Interview", lenses: [Rig.Lens(name: "wide", source: .virtual(color: RGBColor(red: 0, green: 0, blue: 0)))])
+        rig.audio.voices = [Rig.Voice(name: "host", source: .virtual), Rig.Voice(name: "guest", source: .virtual)]
+        rig.follow = Rig.Follow(lenses: [(voice: "host", lens: "wide")], both: "wide")
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(
+            with: Data(MonitorPage.rigJSON(rig, hasPictures: false).utf8)) as? [String: Any])
+        XCTAssertEqual(object["voices"] as? [String], ["host", "guest"], "in rig order")
+        XCTAssertEqual(object["follow"] as? Bool, true)
+        rig.audio.voices = []
+        rig.follow = nil
+        let plain = try XCTUnwrap(JSONSerialization.jsonObject(
+            with: Data(MonitorPage.rigJSON(rig, hasPictures: false).utf8)) as? [String: Any])
+        XCTAssertEqual(plain["voices"] as? [String], [])
+        XCTAssertEqual(plain["follow"] as? Bool, false)
+    }
 }

@@ -80,3 +80,21 @@ final class SlotLedgerTests: XCTestCase {
         XCTAssertEqual(log.switches.last, SceneLog.Switch(lens: "wide", requested: slotTime(43), effective: slotTime(43)))
     }
 }
+
+/// A switch `follow` made is logged with the voices that spoke; a mark for a lens no switch waits for marks nothing.
+extension SlotLedgerTests {
+    func testAFollowedSwitchIsLoggedWithItsVoices() {
+        var ledger = SlotLedger()
+        var log = SceneLog(frameDuration: frame)
+        XCTAssertFalse(ledger.markPendingSwitchFollowed(lens: "wide", voices: ["host"]), "no switch waits")
+        ledger.switchAsked(to: "wide", requested: slotTime(1))
+        XCTAssertFalse(ledger.markPendingSwitchFollowed(lens: "tele", voices: ["host"]), "another lens's")
+        XCTAssertTrue(ledger.markPendingSwitchFollowed(lens: "wide", voices: ["host", "guest"]))
+        ledger.decided(slot("wide", at: slotTime(1), captured: slotTime(1), lensChanged: true), fileTime: slotTime(1),
+                       startsSegment: false, scene: 1, log: &log)
+        ledger.switchAsked(to: "main", requested: slotTime(2))
+        ledger.decided(slot("main", at: slotTime(2), captured: slotTime(2), lensChanged: true), fileTime: slotTime(2),
+                       startsSegment: false, scene: 1, log: &log)
+        XCTAssertEqual(log.switches.map(\.followedVoices), [["host", "guest"], nil])
+    }
+}

@@ -185,6 +185,8 @@ final class MovieWriterAudioTracksTests: XCTestCase {
         let streams = try Self.audioStreams(extracted)
         XCTAssertEqual(streams.map { $0["channels"] as? Int }, [1])
         let pcm = try Self.decode(extracted, track: 0)
+        XCTAssertGreaterThan(pcm.count, 48_000)
+        guard pcm.count > 48_000 else { return }
         let window = 9_600..<33_600
         let guest = Self.power(pcm, channels: 1, channel: 0, frequency: 1100, range: window)
         for other in Self.tones where other != 1100 {
@@ -242,6 +244,38 @@ final class MovieWriterAudioTracksTests: XCTestCase {
         }
     }
 
+    /// On the real clock an ISO that cannot keep up (here: still opening) drops the program's packets it has no room
+    /// for, and counts the sound it lost once, in one track's samples, not once per track.
+    func testAnIsoCountsTheSoundItDroppedOnceNotPerTrack() throws {
+        let folder = try MovieWriterFixture.directory("tracks-iso-drop")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var settings = Self.settings()
+        settings.blockWhenBehind = false
+        let program = MovieWriter(paths: try MovieNameReserver(directory: folder, baseName: "program",
+                                                               fileExtension: "mov").reserve(), settings: settings)
+        let gate = OpeningGate()
+        let iso = MovieWriter(paths: try MovieNameReserver(directory: folder + "/program.iso", baseName: "wide",
+                                                           fileExtension: "mov").reserve(),
+                              settings: settings, limits: MovieWriter.QueueLimits(audio: 10), soundOf: program,
+                              hooks: gate)
+        // Two seconds of sound (about 94 packets a track) while the ISO is held opening: only 10 fit its channel.
+        for index in 0..<60 {
+            try program.appendVideo(MovieWriterFixture.solidFrame(width: 320, height: 180, y: 90),
+                                    at: MediaTime(value: Int64(index), timescale: 30), keyframe: index == 0)
+            try program.appendAudio(Self.chunk(index))
+        }
+        let programSummary = try program.finish(chapters: [])
+        gate.open()
+        for index in 0..<60 {
+            try iso.appendVideo(MovieWriterFixture.solidFrame(width: 320, height: 180, y: 90),
+                                at: MediaTime(value: Int64(index), timescale: 30), keyframe: index == 0)
+        }
+        let isoSummary = try iso.finish(chapters: [])
+        XCTAssertGreaterThan(isoSummary.audioSamplesDropped, 0, "the ISO had no room for most packets")
+        XCTAssertLessThanOrEqual(isoSummary.audioSamplesDropped, programSummary.audioSamplesWritten + 1024,
+                                 "no more than one track's sound is counted as lost")
+    }
+
     /// Without `tracks` the movie has one track of every channel, unnamed, as before there were voices.
     func testNoTracksGivesOneUnnamedTrackOfEveryChannel() throws {
         let folder = try MovieWriterFixture.directory("tracks-none")
@@ -255,6 +289,8 @@ final class MovieWriterAudioTracksTests: XCTestCase {
         XCTAssertEqual((streams.first?["tags"] as? [String: String])?["handler_name"], "SoundHandler")
         XCTAssertNil((streams.first?["tags"] as? [String: String])?["title"])
         let pcm = try Self.decode(summary.path, track: 0)
+        XCTAssertGreaterThan(pcm.count, 5 * 48_000)
+        guard pcm.count > 5 * 48_000 else { return }
         for (channel, tone) in Self.tones.enumerated() {
             let window = 9_600..<33_600
             let mine = Self.power(pcm, channels: 5, channel: channel, frequency: tone, range: window)
@@ -274,4 +310,13 @@ final class MovieWriterAudioTracksTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("\"guest\" takes channels [3] of the 3 recorded"), "\(error)")
         }
     }
+}
+
+/// Holds a writer's encoder thread at the movie's open until the test opens the gate (at most a minute).
+private final class OpeningGate: SystemHooks {
+    private let semaphore = DispatchSemaphore(value: 0)
+
+    func willOpenMovie(_ moviePath: String) { _ = semaphore.wait(timeout: .now() + 60) }
+
+    func open() { semaphore.signal() }
 }

@@ -55,9 +55,10 @@ final class VoiceUnplugMovieTests: XCTestCase {
         XCTAssertFalse(events.contains { if case .voiceGone("host", _) = $0 { return true } else { return false } })
 
         let (streamText, _) = try MovieWriterFixture.run("ffprobe", [
-            "-v", "error", "-select_streams", "a", "-show_entries", "stream=channels:stream_tags=title",
+            "-v", "error", "-select_streams", "a", "-show_entries", "stream=channels:stream_tags=handler_name",
             "-of", "csv=p=0", movie])
         let streams = String(decoding: streamText, as: UTF8.self).split(separator: "\n").map(String.init)
+        // ffprobe 5.1 shows a .mov track's name as `handler_name` (the track's `hdlr`; the `udta` name too).
         XCTAssertEqual(streams, ["2,mix", "1,host", "1,guest"], "the mix, then one titled mono track per voice")
 
         // Beeps on each voice's track, by second of the movie: the host every second, the guest not while gone.

@@ -35,8 +35,10 @@
     return lens ? lens.zoom : 1;
   }
 
+  let statusesShown = 0;
   function showStatus(s) {
     status = s;
+    $("app").dataset.statuses = String(++statusesShown);
     const state = s.state;
     const label = state === "recording" ? "REC" : state === "paused" ? "PAUSED" : "IDLE";
     for (const id of ["state", "badge"]) { $(id).textContent = label; $(id).className = state; }
@@ -55,6 +57,130 @@
       const active = pill.dataset.lens === s.lens && Math.abs(Number(pill.dataset.digital) - s.zoom) < 0.01;
       pill.classList.toggle("active", active);
     }
+    for (const voice of s.voices || []) showVoice(voice);
+    showFollow(s.follow);
+  }
+
+  // The voices of a rig whose `audio:` is a list: a strip each with its level (the bar), the highest peak of the
+  // last 2 s (the hold mark), a clipping light, a speaking dot, mute and gain − / +. Everything a strip shows comes
+  // from the status: a click only sends the command, and the next status shows what the engine made of it.
+  const voiceStrips = new Map();
+  const GAIN_STEP = 3, GAIN_LIMIT = 40, METER_FLOOR = -60;
+
+  function meterPercent(dbfs) {
+    if (dbfs === null || dbfs === undefined || !isFinite(dbfs)) return 0;
+    return Math.max(0, Math.min(100, (dbfs - METER_FLOOR) / -METER_FLOOR * 100));
+  }
+
+  function decibelText(value) {
+    const rounded = Math.round(value * 10) / 10;
+    return (rounded > 0 ? "+" : "") + rounded + "dB";
+  }
+
+  function voiceStrip(name) {
+    let strip = voiceStrips.get(name);
+    if (strip) return strip;
+    const element = (tag, className, text) => {
+      const made = document.createElement(tag);
+      if (className) made.className = className;
+      if (text !== undefined) made.textContent = text;
+      return made;
+    };
+    const root = element("div", "voice");
+    root.dataset.voice = name;
+    root.setAttribute("role", "group");
+    root.setAttribute("aria-label", "voice " + name);
+    const speaking = element("span", "speaking");
+    speaking.setAttribute("role", "img");
+    speaking.setAttribute("aria-label", name + " is quiet");
+    const label = element("span", "name", name);
+    const meter = element("div", "meter");
+    meter.setAttribute("role", "meter");
+    meter.setAttribute("aria-label", name + " level in dBFS");
+    meter.setAttribute("aria-valuemin", String(METER_FLOOR));
+    meter.setAttribute("aria-valuemax", "0");
+    meter.setAttribute("aria-valuenow", String(METER_FLOOR));
+    const level = element("div", "level");
+    const hold = element("div", "hold");
+    meter.append(level, hold);
+    const clip = element("span", "clip");
+    clip.setAttribute("role", "img");
+    clip.setAttribute("aria-label", name + " is not clipping");
+    const state = element("span", "voicestate");
+    const mute = element("button", "mute", "Mute");
+    mute.type = "button";
+    mute.setAttribute("aria-pressed", "false");
+    mute.setAttribute("aria-label", "mute " + name);
+    const down = element("button", "gaindown", "−");
+    down.type = "button";
+    down.setAttribute("aria-label", name + " gain down " + GAIN_STEP + " dB");
+    const gain = element("span", "gain", "0dB");
+    gain.setAttribute("aria-label", name + " gain");
+    const up = element("button", "gainup", "+");
+    up.type = "button";
+    up.setAttribute("aria-label", name + " gain up " + GAIN_STEP + " dB");
+    const head = element("div", "voicehead");
+    const buttons = element("span", "voicebuttons");
+    buttons.append(mute, down, gain, up);
+    head.append(speaking, label, clip, state, buttons);
+    root.append(head, meter);
+    strip = { root, speaking, meter, level, hold, clip, state, mute, gain, voice: null, target: null };
+    mute.addEventListener("click", () => {
+      if (!strip.voice) return;
+      command("voice " + name + (strip.voice.muted ? " unmute" : " mute"));
+    });
+    const step = async (sign) => {
+      if (!strip.voice) return;
+      // Quick clicks add up: the next step starts from the gain asked last until the status shows it.
+      const from = strip.target !== null ? strip.target : strip.voice.gain_db;
+      const to = Math.max(-GAIN_LIMIT, Math.min(GAIN_LIMIT, from + sign * GAIN_STEP));
+      if (to === from) return;
+      strip.target = to;
+      const reply = await command("voice " + name + " gain " + decibelText(to));
+      if (!reply || !reply.ok) strip.target = null;
+    };
+    down.addEventListener("click", () => step(-1));
+    up.addEventListener("click", () => step(1));
+    voiceStrips.set(name, strip);
+    const list = $("voices");
+    list.append(root);
+    list.hidden = false;
+    return strip;
+  }
+
+  function showVoice(voice) {
+    const strip = voiceStrip(voice.name);
+    strip.voice = voice;
+    const name = voice.name;
+    const peak = voice.peak_dbfs, hold = voice.hold_dbfs;
+    strip.level.style.width = meterPercent(peak).toFixed(1) + "%";
+    strip.level.classList.toggle("loud", peak !== null && peak > -12);
+    strip.level.classList.toggle("hot", peak !== null && peak > -3);
+    strip.meter.setAttribute("aria-valuenow", String(peak === null ? METER_FLOOR : Math.max(METER_FLOOR, peak)));
+    strip.meter.setAttribute("aria-valuetext", peak === null ? "silent" : peak.toFixed(1) + " dBFS");
+    strip.hold.hidden = hold === null;
+    strip.hold.style.left = meterPercent(hold).toFixed(1) + "%";
+    strip.clip.classList.toggle("on", !!voice.clipping);
+    strip.clip.setAttribute("aria-label", name + (voice.clipping ? " is clipping" : " is not clipping"));
+    strip.speaking.classList.toggle("on", !!voice.speaking);
+    strip.speaking.setAttribute("aria-label", name + (voice.speaking ? " is speaking" : " is quiet"));
+    strip.root.classList.toggle("muted", !!voice.muted);
+    strip.root.classList.toggle("gone", !!voice.gone);
+    strip.state.textContent = voice.gone ? "gone" : "";
+    strip.mute.setAttribute("aria-pressed", voice.muted ? "true" : "false");
+    strip.mute.textContent = voice.muted ? "Muted" : "Mute";
+    strip.gain.textContent = decibelText(voice.gain_db);
+    if (strip.target !== null && Math.abs(voice.gain_db - strip.target) < 0.05) strip.target = null;
+  }
+
+  // `follow` is absent from the status of a rig without `follow:`; the toggle shows only while the status has it.
+  function showFollow(follow) {
+    const box = $("follow"), toggle = $("followtoggle");
+    box.hidden = typeof follow !== "boolean";
+    if (box.hidden) return;
+    toggle.setAttribute("aria-pressed", follow ? "true" : "false");
+    toggle.textContent = follow ? "Follow: on" : "Follow: off";
+    toggle.classList.toggle("on", follow);
   }
 
   let polling = false;
@@ -265,12 +391,16 @@
     $("mark").addEventListener("click", () => command("mark"));
     $("retake").addEventListener("click", () => command("retake"));
     $("lastthumb").addEventListener("click", playLastClip);
+    $("followtoggle").addEventListener("click", () => {
+      if (status && typeof status.follow === "boolean") command(status.follow ? "follow off" : "follow on");
+    });
     const response = await fetch("/rig.json", { cache: "no-store" });
     rig = await response.json();
     $("rigname").textContent = rig.name;
     document.title = rig.name + " — PauseCam";
     buildTiles();
     buildPills();
+    for (const name of rig.voices || []) voiceStrip(name);
     wireGestures();
     wireTapToExpose();
     watchProgram();
