@@ -97,3 +97,31 @@ public struct V4L2LoopbackFinder: Sendable {
         }
     }
 }
+
+extension V4L2LoopbackFinder {
+    /// What `pausecam doctor` says of `target`: opens it, asks QUERYCAP whether it is a loopback that takes a
+    /// writer now, and closes it again; nothing is written.
+    public func examine(_ target: Target) -> DoctorFacts.Webcam {
+        let outcome: DoctorFacts.Webcam.Outcome
+        do {
+            let node = try open(target)
+            defer { node.close() }
+            let capability: V4L2Capability
+            do {
+                capability = try node.queryCapability()
+            } catch let error as V4L2Error {
+                throw V4L2LoopbackError.device(error)
+            }
+            guard capability.isLoopback else {
+                throw V4L2LoopbackError.notLoopback(device: node.path, driver: capability.driver, card: capability.card)
+            }
+            guard capability.canOutput else { throw V4L2LoopbackError.busy(device: node.path, card: capability.card) }
+            outcome = .ready(device: node.path, card: capability.card)
+        } catch let error as V4L2LoopbackError {
+            outcome = .unusable(problem: error.problem, fixes: error.fixes)
+        } catch {
+            outcome = .unusable(problem: "\(error)", fixes: [])
+        }
+        return DoctorFacts.Webcam(target: target.description, outcome: outcome)
+    }
+}

@@ -11,7 +11,7 @@ import PauseCamCore
 /// module was unloaded or the device removed) ends the output: `onEnded` is told once, on the writer thread, and
 /// later frames are ignored; the recording is not this type's business. `close()` (any thread, also from
 /// `onEnded`) stops the writer and closes the device.
-public final class V4L2LoopbackOutput: LiveSink {
+public final class V4L2LoopbackOutput: LiveSink, Sendable {
     /// The device node, as the user named it or as its label resolved.
     public var name: String { device.path }
     /// What the device took: YUYV at the program's size.
