@@ -27,6 +27,7 @@ extension EngineEvent {
         case .voiceBack: return "voice_back"
         case .voiceSilent: return "voice_silent"
         case .voiceClipping: return "voice_clipping"
+        case .webcamLost: return "webcam_lost"
         case .followCut: return "follow_cut"
         case .framesDropped: return "frames_dropped"
         case .suspended: return "suspended"
@@ -125,6 +126,9 @@ extension EngineEvent {
             fields["timer"] = movieTime.seconds
         case .voiceGone(let voice, let reason):
             fields["voice"] = voice
+            fields["reason"] = reason
+        case .webcamLost(let device, let reason):
+            fields["device"] = device
             fields["reason"] = reason
         case .voiceBack(let voice, let movieTime):
             fields["voice"] = voice

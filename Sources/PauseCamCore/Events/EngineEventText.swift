@@ -45,6 +45,8 @@ extension EngineEvent {
             return ok ? message : "the countdown ended, but the clip could not start: \(message)"
         case .voiceGone(let voice, let reason):
             return "voice \(voice): microphone stopped: \(reason); its track goes on with silence"
+        case .webcamLost(let device, let reason):
+            return "webcam \(device) lost: \(reason); the recording goes on, the webcam returns when the rig starts again"
         case .voiceBack(let voice, let movieTime):
             return "voice \(voice): microphone back" + (movieTime.map { ": sound resumes at \(DurationParser.clockString($0))" } ?? "")
         case .voiceSilent(let voice, let seconds):

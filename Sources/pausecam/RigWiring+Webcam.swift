@@ -1,0 +1,39 @@
+import Foundation
+import PauseCamCore
+import PauseCamSystem
+
+/// The rig's webcam (`live: {webcam: {device: …}}` or `{label: …}`): the v4l2loopback device found and opened
+/// before the engine is made, so a missing module or device refuses the rig with the command that fixes it, and
+/// handed to the controller as one of its live sinks.
+extension RigWiring {
+    /// Opens the webcam `target` names for the program's `width`×`height` at `rate`. The device going away later is
+    /// told as `EngineEvent.webcamLost` on the serial context; the recording goes on. Throws `DeviceError` with
+    /// the finder's words (what is wrong and what to run).
+    static func openWebcam(_ target: V4L2LoopbackFinder.Target, width: Int, height: Int, rate: FrameRate,
+                           finder: V4L2LoopbackFinder = V4L2LoopbackFinder(), serialContext: any SerialContext,
+                           events: @escaping @Sendable (EngineEvent) -> Void) throws -> V4L2LoopbackOutput {
+        do {
+            let node = try finder.open(target)
+            let path = node.path
+            return try V4L2LoopbackOutput(device: node, width: width, height: height, rate: rate, onEnded: { error in
+                serialContext.schedule(at: serialContext.clock.now()) {
+                    events(.webcamLost(device: path, reason: error.description))
+                }
+            })
+        } catch {
+            throw DeviceError("webcam \(target): \(error)")
+        }
+    }
+}
+
+/// Hands the controller the live sinks the composition root opened beforehand (the webcam; stream outputs connect
+/// on their own threads and may join the list): made before the `RigController`, so a device that cannot be opened
+/// refuses the rig before anything starts.
+final class PreparedLiveSinks: LiveSinkFactory {
+    private let sinks: [any LiveSink]
+
+    init(_ sinks: [any LiveSink]) { self.sinks = sinks }
+
+    /// The prepared sinks; they were opened for the rig's output size and rate, which is `program`'s.
+    func makeLiveSinks(for program: LiveProgram) -> [any LiveSink] { sinks }
+}
