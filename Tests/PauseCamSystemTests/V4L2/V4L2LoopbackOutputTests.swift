@@ -90,6 +90,16 @@ final class V4L2LoopbackOutputTests: XCTestCase {
         Self.assertColour(device.written[0], Self.blue)
     }
 
+    func testAnHDProgramIsWrittenInBT601AsWebcamReadersAssume() throws {
+        // The HD canvas is BT.709 (the movie's standard); a YUYV webcam picture is read as BT.601.
+        let device = V4L2LoopbackFakeDevice()
+        let output = try makeOutput(device, width: 1280, height: 720)
+        defer { output.close() }
+        output.appendVideo(Self.frame(Self.red, lens: "wide", width: 1280, height: 720), at: .zero)
+        XCTAssertTrue(device.wait { _, written, _ in written == 1 })
+        Self.assertColour(device.written[0], Self.red, width: 1280, height: 720)
+    }
+
     func testTheNewestFrameWinsWhileTheDeviceIsSlowAndTheCallerNeverWaits() throws {
         let device = V4L2LoopbackFakeDevice()
         let output = try makeOutput(device)
