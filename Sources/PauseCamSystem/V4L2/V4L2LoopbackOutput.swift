@@ -71,7 +71,7 @@ public final class V4L2LoopbackOutput: LiveSink, Sendable {
             throw error
         }
         // The thread holds the output until `close()` ends its loop.
-        writer.start(name: "pausecam-webcam") { [self] in
+        writer.start(name: "pausecam.webcam") { [self] in
             writeLoop(width: evenWidth, height: evenHeight)
             _ = writer.end()
         }
