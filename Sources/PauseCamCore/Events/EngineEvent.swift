@@ -48,6 +48,12 @@ public enum EngineEvent: Sendable, Equatable {
     case voiceBack(voice: String, movieTime: MediaTime?)
     /// A voice has been below `LevelMeter.silenceFloor` for `seconds` while recording.
     case voiceSilent(voice: String, seconds: Int)
+    /// A live destination is connected and sending (`destination` is its name, never its URL).
+    case liveStarted(destination: String, address: String)
+    /// A live destination refused or dropped; it is tried again after `retryIn`. `reason` never holds the URL.
+    case liveLost(destination: String, reason: String, retryIn: MediaTime)
+    /// A live destination is sending again after an outage of `outage`.
+    case liveBack(destination: String, outage: MediaTime)
     /// A voice reached full scale (`samples` clipped since the last such event): lower its gain or the input's.
     case voiceClipping(voice: String, samples: Int)
     /// The webcam's loopback device went away (the module unloaded, the device removed): the program no longer
