@@ -26,6 +26,16 @@ extension RigWiring {
     }
 }
 
+extension RigWiring {
+    /// The rig's webcam as a live sink, opened for the program's size and rate; empty when `live:` names none.
+    static func openLiveWebcam(rig: Rig, serialContext: any SerialContext,
+                               events: @escaping @Sendable (EngineEvent) -> Void) throws -> [any LiveSink] {
+        guard let webcam = rig.live?.webcam else { return [] }
+        return [try openWebcam(V4L2LoopbackFinder.Target(webcam), width: rig.output.width, height: rig.output.height,
+                               rate: rig.output.rate, serialContext: serialContext, events: events)]
+    }
+}
+
 /// Hands the controller the live sinks the composition root opened beforehand (the webcam; stream outputs connect
 /// on their own threads and may join the list): made before the `RigController`, so a device that cannot be opened
 /// refuses the rig before anything starts.
@@ -36,4 +46,12 @@ final class PreparedLiveSinks: LiveSinkFactory {
 
     /// The prepared sinks; they were opened for the rig's output size and rate, which is `program`'s.
     func makeLiveSinks(for program: LiveProgram) -> [any LiveSink] { sinks }
+}
+
+/// What `pausecam check` prints of the rig's webcam: the doctor's finding in one line, a warning with its fixes when
+/// the device cannot be written (check reports the machine as it is; `run` refuses such a rig).
+func webcamCheckText(_ webcam: DoctorFacts.Webcam) -> String {
+    guard let finding = DoctorExamination.live(webcam).findings.first else { return "" }
+    guard finding.severity != .ok else { return finding.what + "\n" }
+    return "warning: " + finding.what + (finding.fixes.isEmpty ? "" : ": " + finding.fixes.joined(separator: "; or ")) + "\n"
 }

@@ -125,3 +125,13 @@ extension V4L2LoopbackFinder {
         return DoctorFacts.Webcam(target: target.description, outcome: outcome)
     }
 }
+
+extension V4L2LoopbackFinder.Target {
+    /// The rig's `live: webcam:` as the finder takes it.
+    public init(_ webcam: Rig.Live.Webcam) {
+        switch webcam {
+        case .device(let path): self = .device(path)
+        case .label(let label): self = .label(label)
+        }
+    }
+}
