@@ -190,7 +190,9 @@ final class RigWiring: @unchecked Sendable {
                                    finishing: SerialQueueWorker(label: "pausecam.finish"),
                                    savedEvents: RigWiring.savedEvents(clock), notify: events)
         controller = RigController(rig: rig, devices: devices, clips: clips, serialContext: serialContext,
-                                   monitor: monitor, voiceResamplers: VoiceResamplers(), notify: events)
+                                   monitor: monitor, voiceResamplers: VoiceResamplers(),
+                                   liveSinks: rig.live.map { RigLiveSinks(live: $0, serialContext: serialContext, events: events) },
+                                   notify: events)
         runner = ScriptRunner(controller: controller, serialContext: serialContext)
         group = try RigWiring.joinGroup(rig: rig, clock: clock, controller: controller, serialContext: serialContext)
     }
@@ -257,6 +259,7 @@ final class RigWiring: @unchecked Sendable {
         watcher.withLock { $0?.stop() }
         soundWatcher.withLock { $0?.stop() }
         let controller = self.controller
+        serialContext.perform { controller.closeLive() }
         serialContext.perform { controller.stopDevices() }
         controller.waitForDevices()
         monitor.close()

@@ -175,6 +175,7 @@ public final class RigController {
             case .failure(let rejection): return .failed(rejection.message)
             }
         case .follow(let on): return follow(on, at: time)
+        case .live(let on, let destination): return live(on, destination: destination)
         case .voice(let name, let change): return voice(name, change)
         case .status: return .ok(statusLine())
         case .wait: return .failed("`wait` is carried out by the script runner or the shell")
@@ -299,6 +300,7 @@ public final class RigController {
                       lensZoom: (rig.lenses.first { $0.name == bank.activeLens }?.zoom ?? 1)
                           * opticalFactor(lens: bank.activeLens))
         addVoices(to: &status)
+        status.live = liveStatus
         return status
     }
 

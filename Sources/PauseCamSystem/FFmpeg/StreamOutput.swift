@@ -10,7 +10,7 @@ import PauseCamCore
 ///
 /// Thread contract: `appendVideo`, `appendAudio`, `setOn` and `close` may come from any thread and never block on
 /// the network; `report` is called on the output's thread. `statistics` can be read from any thread.
-public final class StreamOutput: LiveSink, @unchecked Sendable {
+public final class StreamOutput: LiveSinkControl, @unchecked Sendable {
     /// What one destination sends.
     public struct Settings: Sendable {
         public var url: StreamURL
@@ -101,6 +101,12 @@ public final class StreamOutput: LiveSink, @unchecked Sendable {
     }
 
     public var statistics: Statistics { state.withLock { $0 } }
+
+    public var liveStatus: LiveSinkStatus {
+        let now = statistics
+        return LiveSinkStatus(name: name, on: now.on, live: now.live, bitsPerSecond: now.bitsPerSecond,
+                              droppedFrames: now.droppedFrames, outages: now.outages)
+    }
 
     public func appendVideo(_ frame: VideoFrame, at liveTime: MediaTime) {
         guard state.withLock({ $0.on && $0.live }) else { return }
