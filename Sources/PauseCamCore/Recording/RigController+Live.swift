@@ -29,9 +29,11 @@ extension RigController {
         return program
     }
 
-    /// Makes the live sinks with `factory` and starts the feed at the clock's now; with none made, nothing changes.
-    func startLive(_ factory: (any LiveSinkFactory)?) {
-        guard let factory else { return }
+    /// Makes the live sinks with the factory given at `init` and starts the feed at the clock's now (once: the
+    /// factory is let go); with none made, nothing changes. On the serial context, from `startDevices`.
+    func startLive() {
+        guard let factory = liveSinkFactory else { return }
+        liveSinkFactory = nil
         let sinks = factory.makeLiveSinks(for: liveProgram)
         guard !sinks.isEmpty else { return }
         live = LiveOutputs(feed: LiveFeed(rate: rig.output.rate, origin: serialContext.clock.now()), sinks: sinks)
