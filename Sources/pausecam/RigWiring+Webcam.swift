@@ -36,16 +36,20 @@ extension RigWiring {
     }
 }
 
-/// Hands the controller the live sinks the composition root opened beforehand (the webcam; stream outputs connect
-/// on their own threads and may join the list): made before the `RigController`, so a device that cannot be opened
-/// refuses the rig before anything starts.
-final class PreparedLiveSinks: LiveSinkFactory {
-    private let sinks: [any LiveSink]
+/// Hands the controller the live sinks the composition root opened beforehand (the webcam: opened before the
+/// `RigController`, so a device that cannot be opened refuses the rig before anything starts), then those `then`
+/// makes when the devices start (the stream outputs, which connect on their own threads).
+struct PreparedLiveSinks: LiveSinkFactory {
+    let prepared: [any LiveSink]
+    let then: any LiveSinkFactory
 
-    init(_ sinks: [any LiveSink]) { self.sinks = sinks }
+    init(_ prepared: [any LiveSink], then: any LiveSinkFactory) {
+        self.prepared = prepared
+        self.then = then
+    }
 
-    /// The prepared sinks; they were opened for the rig's output size and rate, which is `program`'s.
-    func makeLiveSinks(for program: LiveProgram) -> [any LiveSink] { sinks }
+    /// The prepared sinks (opened for the rig's output size and rate, which is `program`'s), then the others.
+    func makeLiveSinks(for program: LiveProgram) -> [any LiveSink] { prepared + then.makeLiveSinks(for: program) }
 }
 
 /// What `pausecam check` prints of the rig's webcam: the doctor's finding in one line, a warning with its fixes when

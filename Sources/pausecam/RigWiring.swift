@@ -193,7 +193,11 @@ final class RigWiring: @unchecked Sendable {
                                    savedEvents: RigWiring.savedEvents(clock), notify: events)
         controller = RigController(rig: rig, devices: devices, clips: clips, serialContext: serialContext,
                                    monitor: monitor, voiceResamplers: VoiceResamplers(),
-                                   liveSinks: liveSinks.isEmpty ? nil : PreparedLiveSinks(liveSinks), notify: events)
+                                   liveSinks: rig.live.map { live in
+                                       PreparedLiveSinks(liveSinks, then: RigLiveSinks(live: live, serialContext: serialContext,
+                                                                                       events: events))
+                                   },
+                                   notify: events)
         runner = ScriptRunner(controller: controller, serialContext: serialContext)
         group = try RigWiring.joinGroup(rig: rig, clock: clock, controller: controller, serialContext: serialContext)
     }

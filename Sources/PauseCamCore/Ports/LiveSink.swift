@@ -58,3 +58,44 @@ public protocol LiveSinkFactory {
     /// (a sink connects on its own thread).
     func makeLiveSinks(for program: LiveProgram) -> [any LiveSink]
 }
+
+/// A live sink that can be turned off and on (`live off NAME` closes a stream's connection) and says how it is
+/// doing. A sink without it is turned off by no longer being fed, and counts as live while on.
+public protocol LiveSinkControl: LiveSink {
+    /// Turns the output on or off; any thread, never blocks.
+    func setOn(_ on: Bool)
+    /// How it is doing now; any thread.
+    var liveStatus: LiveSinkStatus { get }
+}
+
+/// One live output as `status`, the prompt and `ctl status` show it. Never holds a URL.
+public struct LiveSinkStatus: Sendable, Equatable {
+    public var name: String
+    /// Asked to be live (`start: on` or `live on`).
+    public var on: Bool
+    /// Connected and sending now.
+    public var live: Bool
+    /// Bits per second sent over the last second or so; 0 when unknown.
+    public var bitsPerSecond: Int
+    /// Frames it lost because it was too slow.
+    public var droppedFrames: Int
+    /// Times it was lost and tried again.
+    public var outages: Int
+
+    public init(name: String, on: Bool, live: Bool, bitsPerSecond: Int = 0, droppedFrames: Int = 0, outages: Int = 0) {
+        self.name = name
+        self.on = on
+        self.live = live
+        self.bitsPerSecond = bitsPerSecond
+        self.droppedFrames = droppedFrames
+        self.outages = outages
+    }
+
+    /// `LIVE youtube 2.9 Mbit/s`, `live youtube connecting`, `live youtube off`, with drops when there are any.
+    public var summary: String {
+        guard on else { return "live \(name) off" }
+        guard live else { return "live \(name) connecting" }
+        let rate = bitsPerSecond > 0 ? " \(String(format: "%.1f", Double(bitsPerSecond) / 1e6)) Mbit/s" : ""
+        return "LIVE \(name)\(rate)" + (droppedFrames > 0 ? " (\(droppedFrames) dropped)" : "")
+    }
+}

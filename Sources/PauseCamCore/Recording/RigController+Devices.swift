@@ -19,6 +19,7 @@ extension RigController {
     /// microphone. A camera that fails to start is reported and left out; the others go on.
     public func startDevices() {
         serialContext.assertOnSerialContext()
+        startLive()
         perform(bank.handle(.startDevices))
         devices.startMicrophone()
     }

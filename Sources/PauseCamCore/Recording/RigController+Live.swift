@@ -12,6 +12,8 @@ extension RigController {
     struct LiveOutputs {
         var feed: LiveFeed
         var sinks: [any LiveSink]
+        /// The sinks turned off with `live off` (by name): they get nothing until `live on`.
+        var off: Set<String> = []
     }
 
     /// The program's canvas, rate and sound format, as the live sinks get it.
@@ -27,12 +29,16 @@ extension RigController {
         return program
     }
 
-    /// Makes the live sinks with `factory` and starts the feed at the clock's now; with none made, nothing changes.
-    func startLive(_ factory: (any LiveSinkFactory)?) {
-        guard let factory else { return }
+    /// Makes the live sinks with the factory given at `init` and starts the feed at the clock's now (once: the
+    /// factory is let go); with none made, nothing changes. On the serial context, from `startDevices`.
+    func startLive() {
+        guard let factory = liveSinkFactory else { return }
+        liveSinkFactory = nil
         let sinks = factory.makeLiveSinks(for: liveProgram)
         guard !sinks.isEmpty else { return }
         live = LiveOutputs(feed: LiveFeed(rate: rig.output.rate, origin: serialContext.clock.now()), sinks: sinks)
+        // A destination with `start: off` waits for `live on NAME`.
+        for stream in rig.live?.streams ?? [] where !stream.startsOn { live!.off.insert(stream.name) }
         devices.isTakingSamples = true
         scheduleLiveHold()
     }
@@ -54,13 +60,13 @@ extension RigController {
     /// Sound as the recorder gets it: in live time to every sink.
     func feedLive(_ chunk: AudioChunk) {
         guard live != nil, let shifted = live!.feed.sound(chunk) else { return }
-        for sink in live!.sinks { sink.appendAudio(shifted) }
+        for sink in live!.sinks where !live!.off.contains(sink.name) { sink.appendAudio(shifted) }
     }
 
     private func deliverLive(_ slots: [LiveFeed.Slot]) {
-        guard let sinks = live?.sinks else { return }
+        guard let sinks = live?.sinks, let off = live?.off else { return }
         for slot in slots {
-            for sink in sinks { sink.appendVideo(slot.frame, at: slot.liveTime) }
+            for sink in sinks where !off.contains(sink.name) { sink.appendVideo(slot.frame, at: slot.liveTime) }
         }
     }
 
@@ -74,6 +80,38 @@ extension RigController {
                 self.deliverLive(self.live!.feed.hold(before: before))
             }
             self.scheduleLiveHold()
+        }
+    }
+
+    /// `live on|off [NAME]`: one destination or every one goes live or stops; the recording is untouched.
+    func live(_ on: Bool, destination: String?) -> Reply {
+        guard live != nil else { return .failed("this rig has no live: outputs (see README, \"Live\")") }
+        let names = live!.sinks.map(\.name)
+        var chosen = names
+        if let destination {
+            guard names.contains(destination) else {
+                return .failed("no live destination \"\(destination)\"; the rig's: \(names.joined(separator: ", "))")
+            }
+            chosen = [destination]
+        }
+        for sink in live!.sinks where chosen.contains(sink.name) {
+            (sink as? any LiveSinkControl)?.setOn(on)
+            if on { live!.off.remove(sink.name) } else { live!.off.insert(sink.name) }
+        }
+        return .ok("live \(on ? "on" : "off"): \(chosen.joined(separator: ", "))")
+    }
+
+    /// Every live sink's state, for `status`.
+    var liveStatus: [LiveSinkStatus] {
+        guard let live else { return [] }
+        return live.sinks.map { sink in
+            if let control = sink as? any LiveSinkControl {
+                var status = control.liveStatus
+                status.on = !live.off.contains(sink.name)
+                return status
+            }
+            let on = !live.off.contains(sink.name)
+            return LiveSinkStatus(name: sink.name, on: on, live: on)
         }
     }
 

@@ -77,10 +77,13 @@ public final class RigController {
     public var group: GroupMember?
     /// The program's live outputs (`RigController+Live`); `nil` for a rig without live sinks.
     var live: LiveOutputs?
+    /// Makes the live sinks when the devices start (`startDevices`, on the serial context); `nil` afterwards.
+    var liveSinkFactory: (any LiveSinkFactory)?
 
     /// A dispatcher over `devices` and `clips`, which the composition root made for the same `rig` and
     /// `serialContext`; it takes their reports from now on. `monitor` is told the program's lens and zoom (the
-    /// devices' frames reach it through the hub); `notify` gets every engine event.
+    /// devices' frames reach it through the hub); `liveSinks` makes the program's live outputs when the devices
+    /// start (`startDevices`), fed from then to `closeLive()`; `notify` gets every engine event.
     public init(rig: Rig, devices: DeviceHub, clips: ClipController, serialContext: any SerialContext,
                 monitor: (any MonitorTap)? = nil, voiceResamplers: (any SoundResamplerMaking)? = nil,
                 liveSinks: (any LiveSinkFactory)? = nil, notify: @escaping (EngineEvent) -> Void) {
@@ -102,7 +105,7 @@ public final class RigController {
         devices.report = { [weak self] in self?.handle($0) }
         devices.clipSound = { [weak self] in self?.clipSound ?? .noClip }
         tellMonitorTheProgram()
-        startLive(liveSinks)
+        liveSinkFactory = liveSinks
     }
 
     // MARK: Commands
@@ -175,6 +178,7 @@ public final class RigController {
             case .failure(let rejection): return .failed(rejection.message)
             }
         case .follow(let on): return follow(on, at: time)
+        case .live(let on, let destination): return live(on, destination: destination)
         case .voice(let name, let change): return voice(name, change)
         case .status: return .ok(statusLine())
         case .wait: return .failed("`wait` is carried out by the script runner or the shell")
@@ -299,6 +303,7 @@ public final class RigController {
                       lensZoom: (rig.lenses.first { $0.name == bank.activeLens }?.zoom ?? 1)
                           * opticalFactor(lens: bank.activeLens))
         addVoices(to: &status)
+        status.live = liveStatus
         return status
     }
 

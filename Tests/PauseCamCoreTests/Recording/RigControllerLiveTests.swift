@@ -112,4 +112,33 @@ final class RigControllerLiveTests: XCTestCase {
         XCTAssertFalse(fixture.serialContext.perform { fixture.controller.devices.isTakingSamples })
         XCTAssertEqual(fixture.serialContext.perform { fixture.controller.liveSinkNames }, [])
     }
+
+    func testLiveOffStopsOneDestinationAndLiveOnBringsItBack() throws {
+        let factory = FakeFactory(["studio", "backup"])
+        let fixture = EngineFixture.makeFixture(rig: rig(), liveSinks: factory)
+        perform(fixture, [.wait(.seconds(1)), .live(on: false, destination: "studio"), .wait(.seconds(1))])
+        XCTAssertTrue(fixture.controller.statusLine().contains("live studio off"), fixture.controller.statusLine())
+        let studioWhileOff = factory.sinks[0].video.count
+        let backupWhileOff = factory.sinks[1].video.count
+        perform(fixture, [.wait(.seconds(1))])
+        XCTAssertEqual(factory.sinks[0].video.count, studioWhileOff, "an off destination got frames")
+        XCTAssertGreaterThan(factory.sinks[1].video.count, backupWhileOff + 25)
+        perform(fixture, [.live(on: true, destination: nil), .wait(.seconds(1))])
+        XCTAssertGreaterThan(factory.sinks[0].video.count, studioWhileOff + 25)
+        XCTAssertFalse(fixture.runner.perform(.live(on: true, destination: "tv")).ok)
+        XCTAssertTrue(fixture.runner.perform(.live(on: true, destination: "tv")).message.contains("studio, backup"))
+        let plain = EngineFixture.makeFixture(rig: rig())
+        XCTAssertFalse(plain.runner.perform(.live(on: true, destination: nil)).ok)
+    }
+
+    func testLiveCommandsParseAndPrintBack() {
+        let parser = CommandParser(lenses: ["main"], zoomPresets: [], exposurePresets: [], scripts: nil)
+        for (line, command) in [("live on", Command.live(on: true, destination: nil)),
+                                ("live off youtube", .live(on: false, destination: "youtube"))] {
+            XCTAssertEqual(try? parser.parse(line).get(), command, line)
+            XCTAssertEqual(CommandParser.line(for: command), line)
+        }
+        XCTAssertNil(try? parser.parse("live maybe").get())
+        XCTAssertNil(try? parser.parse("live on a b").get())
+    }
 }
