@@ -4,8 +4,8 @@ import PauseCamSystem
 import PauseCamVirtual
 
 // `make bench` (scripts/bench): `PauseCamBench [SECONDS] [--soak-minutes N] [--repeats N] [--json PATH]` runs
-// every figure of bench/README.md (`BenchRun`); `scenes`, `soak [MINUTES]`, `standby [SECONDS]`, `standby-yuyv [SECONDS]` and
-// `samejob CONTENT PRESET [SECONDS]` run one part alone. Run in a release build; every figure is printed with what it measured.
+// every figure of bench/README.md (`BenchRun`); `scenes`, `soak [MINUTES]`, `standby [SECONDS]`, `standby-yuyv [SECONDS]`,
+// `voices [SECONDS] [ROUNDS]` and `samejob CONTENT PRESET [SECONDS]` run one part alone. Run in a release build; every figure is printed with what it measured.
 
 let words = Array(CommandLine.arguments.dropFirst())
 switch words.first {
@@ -51,6 +51,10 @@ case "iso":
     // `iso [SECONDS]`: iso_cpu_ratio, three hot 1080p30 MJPEG lenses with their ISOs passed through against none.
     try IsoCPUBench.run(seconds: words.dropFirst().first.flatMap { Int64($0) } ?? 6,
                         rounds: words.dropFirst(2).first.flatMap { Int($0) } ?? 3)
+case "voices":
+    // `voices [SECONDS] [ROUNDS]`: voice_track_cost_ratio, a 1080p30 clip with three virtual voices against one.
+    try VoiceBench.run(seconds: words.dropFirst().first.flatMap { Int64($0) } ?? 6,
+                       rounds: words.dropFirst(2).first.flatMap { Int($0) } ?? 3)
 case "standby":
     try StandbyBench.run(seconds: words.dropFirst().first.flatMap { Int64($0) } ?? 6)
 case "standby-yuyv":

@@ -63,6 +63,8 @@ final class CompletionEndToEndTests: XCTestCase {
         XCTAssertEqual(try bash(["ctl", "lens", ""], environment: environment), ["wide", "main", "tele", "next"])
         XCTAssertEqual(try bash(["ctl", "--timeout", "3", "lens", "t"], environment: environment), ["tele"])
         XCTAssertEqual(try bash(["ctl", "le"], environment: environment), ["lens"])
+        XCTAssertEqual(try bash(["ctl", "fol"], environment: environment), ["follow"])
+        XCTAssertEqual(try bash(["ctl", "vo"], environment: environment), ["voice"])
         XCTAssertEqual(try zsh(["ctl", "lens", ""], environment: environment), ["wide", "main", "tele", "next"])
         XCTAssertEqual(try zsh(["ctl", "--socket", shell.socketPath, "lens", ""]), ["wide", "main", "tele", "next"])
         XCTAssertEqual(shell.finish(), 0, shell.running.stderr)

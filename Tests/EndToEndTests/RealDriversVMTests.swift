@@ -3,9 +3,10 @@ import XCTest
 
 /// PauseCam against real kernel drivers — two `vivid` cameras, the `snd-aloop` sound card and udevd — in a
 /// throw-away QEMU guest (TCG) booted from Debian's kernel: a recording with a lens switch, a rule that fits both
-/// cameras, and the cameras unbound and bound again mid-recording. `scripts/vm/run-vm-test` does the work and
-/// checks the movies with ffprobe/ffmpeg on the host; this test runs it as part of the suite (`make vm-test` runs
-/// it alone).
+/// cameras, the cameras unbound and bound again mid-recording, a frozen camera, and two voices on two capture PCMs
+/// of the loopback card, each on its own titled track. `scripts/vm/run-vm-test` does the work and checks the movies
+/// with ffprobe/ffmpeg on the host (the voices' beeps with `scripts/vm/voice-beeps.py`); this test runs it as part
+/// of the suite (`make vm-test` runs it alone).
 final class RealDriversVMTests: XCTestCase {
     func testRecordingOnVividCamerasAndAnAloopMicrophoneInAThrowAwayGuest() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

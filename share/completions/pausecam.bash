@@ -81,7 +81,7 @@ _pausecam() {
             local ctl_options ctl_verb
             _pausecam_ctl_parse
             if [[ "$cur" != -* ]] && ((cword == ctl_verb)); then
-                local verbs="record pause resume stop toggle chapter retake mark lens zoom exposure focus status watch"
+                local verbs="record pause resume stop toggle chapter retake mark lens zoom exposure focus follow voice status watch"
                 COMPREPLY=($(compgen -W "$verbs" -- "$cur"))
                 return
             fi

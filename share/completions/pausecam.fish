@@ -22,6 +22,6 @@ complete -c pausecam -n "__fish_seen_subcommand_from export" -l format -x -a 'ed
 complete -c pausecam -n "__fish_seen_subcommand_from export" -l output -r -F -d 'output file'
 complete -c pausecam -n "__fish_seen_subcommand_from export" -l start-timecode -x -d 'timecode of the first frame'
 complete -c pausecam -n "__fish_seen_subcommand_from ctl" -l socket -r -F -d 'socket path'
-set -l verbs record pause resume stop toggle chapter mark lens zoom exposure focus status watch
+set -l verbs record pause resume stop toggle chapter mark lens zoom exposure focus follow voice status watch
 complete -c pausecam -n "__fish_seen_subcommand_from ctl" -a "$verbs"
 complete -c pausecam -n "__fish_seen_subcommand_from help" -a 'run shell check devices export ctl'

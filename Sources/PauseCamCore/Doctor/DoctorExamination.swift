@@ -182,6 +182,26 @@ public enum DoctorExamination {
 
     // MARK: Microphones
 
+    /// One card of a rig of voices: whether it opens, as the one microphone's finding says it.
+    static func voiceCardFinding(_ voices: String, _ microphone: DoctorFacts.RigMicrophone,
+                                 required: Bool) -> DoctorFinding {
+        switch microphone {
+        case .none:
+            return DoctorFinding(.ok, "voice \(voices): no microphone")
+        case .virtual:
+            return DoctorFinding(.ok, "voice \(voices): virtual microphone")
+        case .opens(let pcm, let card):
+            return DoctorFinding(.ok, "voice \(voices): \"\(pcm)\" opens for capture" + (card.map { " (\($0))" } ?? ""))
+        case .unusable(let described, let reason):
+            return DoctorFinding(
+                required ? .blocker : .warning, "voice \(voices): the microphone \(described) cannot be used: \(reason)",
+                why: required ? "the rig says `required: true`, so it will not record without it"
+                              : "the session warns and records this voice's track as silence",
+                fixes: ["plug it in, or change the voice's `device:` or `match:` (`arecord -l` lists capture devices; "
+                        + "`pausecam devices` lists the cards with their USB ids)"])
+        }
+    }
+
     /// The sound cards, and whether the rig's microphone opens: a missing one is a blocker with
     /// `audio: {required: true}`, otherwise a warning (the session records video only).
     public static func microphones(_ facts: DoctorFacts) -> DoctorSection {
@@ -194,8 +214,13 @@ public enum DoctorExamination {
         case .read(let cards):
             findings += cards.map { DoctorFinding(.ok, $0) }
         }
+        for card in facts.voiceCards {
+            findings.append(voiceCardFinding(card.voices, card.microphone, required: facts.microphoneRequired))
+        }
         switch facts.rigMicrophone {
         case nil:
+            break
+        case .none? where !facts.voiceCards.isEmpty:
             break
         case .none?:
             findings.append(DoctorFinding(.ok, "the rig records no sound (`audio: {device: none}`)"))

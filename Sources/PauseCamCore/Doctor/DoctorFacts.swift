@@ -178,6 +178,18 @@ public struct DoctorFacts: Sendable {
     public var rigMicrophone: RigMicrophone?
     /// True when the rig refuses to record without its microphone (`audio: {required: true}`).
     public var microphoneRequired: Bool
+    /// A rig of voices: each card it opens, named by its voices ("host, guest"), and whether it opens.
+    public var voiceCards: [VoiceCard] = []
+
+    /// One card of a rig of voices.
+    public struct VoiceCard: Sendable, Equatable {
+        public var voices: String
+        public var microphone: RigMicrophone
+        public init(voices: String, microphone: RigMicrophone) {
+            self.voices = voices
+            self.microphone = microphone
+        }
+    }
     /// `nil` without a rig.
     public var outputFolder: OutputFolder?
     /// `nil` without a rig.

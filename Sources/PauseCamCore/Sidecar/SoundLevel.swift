@@ -11,13 +11,24 @@ public struct SoundLevel: Sendable, Equatable {
     public init() {}
 
     /// Adds the samples of one chunk (every channel).
+    // Every sample of every chunk passes here; optimized even in a debug build (see `VoiceDesk.release`).
     public mutating func add(_ samples: [Int16]) {
-        for sample in samples {
-            let value = Int(sample)
-            peakAmplitude = max(peakAmplitude, abs(value))
-            sumOfSquares += Double(value * value)
-        }
+        let (peak, squares) = samples.withUnsafeBufferPointer(Self.peakAndSquares(of:))
+        peakAmplitude = max(peakAmplitude, peak)
+        sumOfSquares += squares
         count += samples.count
+    }
+
+    @_optimize(speed)
+    private static func peakAndSquares(of buffer: UnsafeBufferPointer<Int16>) -> (Int, Double) {
+        var peak = 0
+        var squares = 0.0
+        for sample in buffer {
+            let value = Int(sample)
+            peak = max(peak, value < 0 ? -value : value)
+            squares += Double(value * value)
+        }
+        return (peak, squares)
     }
 
     /// Peak in dBFS (`floor` for silence); `nil` before any sample.

@@ -35,8 +35,17 @@ public struct AudioGain: Sendable, Equatable {
 
     /// How many of `samples` sit at 16-bit full scale (`Int16.min` or `Int16.max`): clipped, by the gain or before
     /// it.
+    // Every sample of every chunk passes here; optimized even in a debug build, which the VM test runs under
+    // emulation (see `VoiceDesk.release`).
     public static func clippedCount(_ samples: [Int16]) -> Int {
-        samples.reduce(0) { $0 + ($1 == .max || $1 == .min ? 1 : 0) }
+        samples.withUnsafeBufferPointer(clippedCount(in:))
+    }
+
+    @_optimize(speed)
+    private static func clippedCount(in buffer: UnsafeBufferPointer<Int16>) -> Int {
+        var count = 0
+        for sample in buffer where sample == .max || sample == .min { count += 1 }
+        return count
     }
 
     /// `+6 dB`, `-3.5 dB`: how `status` and the sidecar's warnings write a gain.

@@ -26,9 +26,29 @@ public struct LevelMeter: Sendable {
     /// Takes a captured chunk; `recording` says whether a clip is recording now (silence only counts then).
     /// Returns true exactly once per silent stretch, when it has lasted `silenceWarningAfter`.
     public mutating func add(_ chunk: AudioChunk, recording: Bool) -> Bool {
-        let peak = chunk.samples.reduce(0) { max($0, abs(Int($1))) }
-        recent.append((chunk.end, peak))
-        let horizon = chunk.end - Self.window
+        add(peak: Self.peakAmplitude(chunk.samples), from: chunk.pts, to: chunk.end, recording: recording)
+    }
+
+    /// The largest magnitude in `samples`. Every sample passes here; optimized even in a debug build (see
+    /// `VoiceDesk.release`).
+    public static func peakAmplitude(_ samples: [Int16]) -> Int {
+        samples.withUnsafeBufferPointer(peakAmplitude(in:))
+    }
+
+    @_optimize(speed)
+    private static func peakAmplitude(in buffer: UnsafeBufferPointer<Int16>) -> Int {
+        var peak = 0
+        for sample in buffer {
+            let value = Int(sample)
+            peak = max(peak, value < 0 ? -value : value)
+        }
+        return peak
+    }
+
+    /// `add(_:recording:)` for a chunk of sound from `from` to `to` whose peak magnitude is `peak`.
+    public mutating func add(peak: Int, from: MediaTime, to end: MediaTime, recording: Bool) -> Bool {
+        recent.append((end, peak))
+        let horizon = end - Self.window
         while recent.count > 1, recent[1].end <= horizon { recent.removeFirst() }
         guard peak <= Self.silentAmplitude else {
             silentFor = .zero
@@ -36,7 +56,7 @@ public struct LevelMeter: Sendable {
             return false
         }
         guard recording else { return false }
-        silentFor = silentFor + (chunk.end - chunk.pts)
+        silentFor = silentFor + (end - from)
         if !warned, silentFor >= Self.silenceWarningAfter {
             warned = true
             return true

@@ -96,17 +96,18 @@ struct CardAligner {
         pendingDrop = 0
     }
 
-    /// Takes the placed frames of grid frames `from..<to` of channel `channel` into `into` (as Int32, for mixing),
-    /// leaving zero where none was placed; frames before `to` are then forgotten.
-    func copy(channel: Int, from: Int64, to: Int64, into output: inout [Int32]) {
-        guard channels > 0, channel < channels else { return }
+    /// Calls `body` with the placed frames among grid frames `from..<to`: the interleaved buffer, the index in it of
+    /// the first such frame's first sample, where that frame lands (frames after `from`) and how many there are.
+    /// `nil` when none is placed there.
+    func withPlaced<Result>(from: Int64, to: Int64,
+                            _ body: (UnsafeBufferPointer<Int16>, _ first: Int, _ offset: Int, _ count: Int) -> Result)
+        -> Result? {
+        guard channels > 0 else { return nil }
         let first = max(from, bufferStart)
         let last = min(to, bufferStart + Int64(frameCount))
-        guard first < last else { return }
-        var index = Int(first - bufferStart) * channels + channel
-        for n in Int(first - from)..<Int(last - from) {
-            output[n] = Int32(buffer[index])
-            index += channels
+        guard first < last else { return nil }
+        return buffer.withUnsafeBufferPointer { pointer in
+            body(pointer, Int(first - bufferStart) * channels, Int(first - from), Int(last - first))
         }
     }
 

@@ -131,57 +131,97 @@ public struct VoiceDesk {
         let longest = Int64(outputRate)
         if to - from > longest { from = to - longest }
         let frames = Int(to - from)
-        let voiceCount = voices.count
-        var out = [Int16](repeating: 0, count: frames * (2 + voiceCount))
+        let stride = 2 + voices.count
+        var out = [Int16](repeating: 0, count: frames * stride)
         var left = [Float](repeating: 0, count: frames)
         var right = [Float](repeating: 0, count: frames)
-        var raw = [Int32](repeating: 0, count: frames)
         let start = MediaTime(value: from, timescale: outputRate)
+        let end = MediaTime(value: to, timescale: outputRate)
         for (index, voice) in voices.enumerated() {
-            for n in 0..<frames { raw[n] = 0 }
-            let card = plan.cardOfVoice[index]
-            cards[card].aligner.copy(channel: voice.channelIndex, from: from, to: to, into: &raw)
+            let card = cards[plan.cardOfVoice[index]].aligner
             let gain = Float(pow(10, gains[index] / 20))
             let angle = Float((voice.pan + 1) * Double.pi / 4)
             let toLeft = muted[index] ? 0 : cos(angle)
             let toRight = muted[index] ? 0 : sin(angle)
-            var clipped = 0
-            var slot = 2 + index
-            var mono = [Int16](repeating: 0, count: frames)
-            for n in 0..<frames {
-                var value = Float(raw[n]) * gain
-                if value >= 32_767 { value = 32_767; clipped += 1 } else if value <= -32_768 { value = -32_768; clipped += 1 }
-                let sample = Int16(value.rounded())
-                out[slot] = sample
-                mono[n] = sample
-                slot += 2 + voiceCount
-                left[n] += value * toLeft
-                right[n] += value * toRight
+            let (peak, clipped) = out.withUnsafeMutableBufferPointer { out in
+                left.withUnsafeMutableBufferPointer { left in
+                    right.withUnsafeMutableBufferPointer { right in
+                        card.withPlaced(from: from, to: to) { source, first, offset, count in
+                            Self.place(source, first: first + voice.channelIndex, sourceStride: card.channels,
+                                       count: count, gain: gain, into: out, at: offset * stride + 2 + index,
+                                       stride: stride, left: left, right: right, toLeft: toLeft, toRight: toRight,
+                                       offset: offset)
+                        } ?? (0, 0)
+                    }
+                }
             }
-            meter(index, AudioChunk(pts: start, sampleRate: outputRate, channels: 1, samples: mono), clipped: clipped,
-                  recording: recording)
+            meter(index, peak: peak, clipped: clipped, from: start, to: end, recording: recording)
         }
-        for n in 0..<frames {
-            out[n * (2 + voiceCount)] = Self.clamp(left[n])
-            out[n * (2 + voiceCount) + 1] = Self.clamp(right[n])
+        out.withUnsafeMutableBufferPointer { out in
+            left.withUnsafeBufferPointer { left in
+                right.withUnsafeBufferPointer { right in Self.mix(left, right, into: out, stride: stride) }
+            }
         }
         for index in cards.indices { cards[index].aligner.discard(before: to) }
         emitted = to
-        return [AudioChunk(pts: start, sampleRate: outputRate, channels: 2 + voiceCount, samples: out)]
+        return [AudioChunk(pts: start, sampleRate: outputRate, channels: stride, samples: out)]
     }
 
-    private static func clamp(_ value: Float) -> Int16 {
-        Int16(max(-32_768, min(32_767, value.rounded())))
+    /// One voice's samples (every `sourceStride`th of `source` from `first`) with its gain onto its own channel of
+    /// `out` (every `stride`th from `at`) and, with its pan, onto the mix; gives its peak and its clipped samples.
+    /// Every sample of every voice passes here, so it is optimized even in a debug build — the one the real-driver
+    /// VM test runs under emulation, where the unoptimized loop could not keep up with two voices.
+    @_optimize(speed)
+    private static func place(_ source: UnsafeBufferPointer<Int16>, first: Int, sourceStride: Int, count: Int,
+                              gain: Float, into out: UnsafeMutableBufferPointer<Int16>, at: Int, stride: Int,
+                              left: UnsafeMutableBufferPointer<Float>, right: UnsafeMutableBufferPointer<Float>,
+                              toLeft: Float, toRight: Float, offset: Int) -> (peak: Int, clipped: Int) {
+        var peak = 0
+        var clipped = 0
+        var read = first
+        var write = at
+        for n in offset..<(offset + count) {
+            var value = Float(source[read]) * gain
+            if value >= 32_767 {
+                value = 32_767
+                clipped += 1
+            } else if value <= -32_768 {
+                value = -32_768
+                clipped += 1
+            }
+            let sample = Int16(value.rounded())
+            out[write] = sample
+            let magnitude = Int(sample)
+            peak = max(peak, magnitude < 0 ? -magnitude : magnitude)
+            left[n] += value * toLeft
+            right[n] += value * toRight
+            read += sourceStride
+            write += stride
+        }
+        return (peak, clipped)
     }
 
-    private mutating func meter(_ voice: Int, _ chunk: AudioChunk, clipped: Int, recording: Bool) {
+    /// The mix's two channels into the first two of every frame of `out`, clipped to 16 bits.
+    @_optimize(speed)
+    private static func mix(_ left: UnsafeBufferPointer<Float>, _ right: UnsafeBufferPointer<Float>,
+                            into out: UnsafeMutableBufferPointer<Int16>, stride: Int) {
+        var write = 0
+        for n in 0..<left.count {
+            out[write] = Int16(max(-32_768, min(32_767, left[n].rounded())))
+            out[write + 1] = Int16(max(-32_768, min(32_767, right[n].rounded())))
+            write += stride
+        }
+    }
+
+    private mutating func meter(_ voice: Int, peak: Int, clipped: Int, from start: MediaTime, to end: MediaTime,
+                                recording: Bool) {
         var meter = meters[voice]
-        let end = chunk.end
-        let peak = chunk.samples.reduce(0) { max($0, abs(Int($1))) }
         let decibels = SoundLevel.decibels(amplitude: Double(peak))
         if chunkPeaks.count != voices.count { chunkPeaks = Array(repeating: nil, count: voices.count) }
         chunkPeaks[voice] = decibels.isFinite ? decibels : nil
-        if meter.level.add(chunk, recording: recording) { happenings.append(.silent(voice: voice)) }
+        if meter.level.add(peak: peak, from: start, to: end, recording: recording) {
+            happenings.append(.silent(voice: voice))
+        }
         meter.latestPeak = meter.level.peak
         if meter.holdPeak == nil || peak >= meter.holdPeak!.amplitude
             || end - meter.holdPeak!.end > Self.clippingHold {

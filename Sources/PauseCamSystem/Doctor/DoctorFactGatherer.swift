@@ -82,6 +82,14 @@ public enum DoctorFactGatherer {
         if let webcam = rig?.live?.webcam { facts.webcam = V4L2LoopbackFinder().examine(.init(webcam)) }
         if let rig {
             facts.rigMicrophone = microphone(rig.audio.device, cards: cards, match: match)
+            let plan = VoiceCardPlan(voices: rig.audio.voices)
+            facts.voiceCards = plan.cards.map { card in
+                let names = card.voices.map { rig.audio.voices[$0].name }.joined(separator: ", ")
+                guard let device = DeviceHub.audioDevice(of: card.source) else {
+                    return DoctorFacts.VoiceCard(voices: names, microphone: .virtual)
+                }
+                return DoctorFacts.VoiceCard(voices: names, microphone: microphone(device, cards: cards, match: match))
+            }
             facts.microphoneRequired = rig.audio.required
         }
         if let outputDirectory {

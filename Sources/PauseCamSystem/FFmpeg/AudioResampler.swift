@@ -11,8 +11,10 @@ final class AudioResampler {
     let outputRate: Int32
     private var compensation: (delta: Int, distance: Int) = (0, 0)
 
-    /// A resampler from `inputRate`/`inputChannels` Int16 to `layout` float planar at `outputRate`.
-    init(inputRate: Int32, inputChannels: Int, layout: UnsafeMutablePointer<AVChannelLayout>, outputRate: Int32) throws {
+    /// A resampler from `inputRate`/`inputChannels` Int16 to `layout` in `outputFormat` (float planar for the
+    /// encoder; interleaved Int16 for a voice card, `convertInterleaved`) at `outputRate`.
+    init(inputRate: Int32, inputChannels: Int, layout: UnsafeMutablePointer<AVChannelLayout>, outputRate: Int32,
+         outputFormat: AVSampleFormat = AV_SAMPLE_FMT_FLTP) throws {
         self.inputRate = inputRate
         self.inputChannels = inputChannels
         self.outputRate = outputRate
@@ -20,7 +22,7 @@ final class AudioResampler {
         av_channel_layout_default(&inputLayout, Int32(inputChannels))
         defer { av_channel_layout_uninit(&inputLayout) }
         let what = "\(inputRate) Hz \(inputChannels) ch → \(outputRate) Hz"
-        try FFmpegError.check(swr_alloc_set_opts2(&context, layout, AV_SAMPLE_FMT_FLTP, outputRate, &inputLayout,
+        try FFmpegError.check(swr_alloc_set_opts2(&context, layout, outputFormat, outputRate, &inputLayout,
                                                   AV_SAMPLE_FMT_S16, inputRate, 0, nil),
                               "swr_alloc_set_opts2(\(what))")
         try FFmpegError.check(swr_init(context), "swr_init(\(what))")
@@ -50,5 +52,25 @@ final class AudioResampler {
     func convert(_ input: UnsafeMutablePointer<AVFrame>?, into output: UnsafeMutablePointer<AVFrame>) throws {
         try FFmpegError.check(swr_convert_frame(context, output, input),
                               input == nil ? "swr_convert_frame(flush)" : "swr_convert_frame(\(inputRate) Hz)")
+    }
+
+    /// Converts interleaved Int16 frames into interleaved Int16 frames (a resampler made with
+    /// `AV_SAMPLE_FMT_S16` and the input's channels). The corresponding C function is `swr_convert`.
+    func convertInterleaved(_ samples: [Int16]) throws -> [Int16] {
+        let inputFrames = Int32(samples.count / inputChannels)
+        let capacity = Int(swr_get_out_samples(context, inputFrames))
+        guard capacity > 0 else { return [] }
+        var output = [Int16](repeating: 0, count: capacity * inputChannels)
+        let produced = try output.withUnsafeMutableBytes { outBytes -> Int32 in
+            try samples.withUnsafeBytes { inBytes -> Int32 in
+                var outPointer: UnsafeMutablePointer<UInt8>? = outBytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
+                var inPointer: UnsafePointer<UInt8>? = inBytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
+                let count = swr_convert(context, &outPointer, Int32(capacity), &inPointer, inputFrames)
+                try FFmpegError.check(count, "swr_convert(\(inputChannels) ch)")
+                return count
+            }
+        }
+        output.removeLast((capacity - Int(produced)) * inputChannels)
+        return output
     }
 }

@@ -83,6 +83,19 @@ final class DoctorExaminationTests: XCTestCase {
         XCTAssertEqual(severities(DoctorExamination.microphones(opens)), [.ok, .ok])
     }
 
+    func testEveryCardOfARigOfVoicesIsExaminedAndNoneIsCalledVideoOnly() {
+        var facts = DoctorFacts(user: member, rigName: "Interview", microphones: .read(["card 1 \"Scarlett\""]),
+                                rigMicrophone: DoctorFacts.RigMicrophone.none, microphoneRequired: false)
+        facts.voiceCards = [DoctorFacts.VoiceCard(voices: "host, guest", microphone: .opens(pcm: "plughw:1,0", card: nil)),
+                            DoctorFacts.VoiceCard(voices: "room", microphone: .unusable(described: "\"hw:5\"", reason: "gone"))]
+        let section = DoctorExamination.microphones(facts)
+        XCTAssertEqual(severities(section), [.ok, .ok, .warning])
+        let texts = section.findings.map(\.what)
+        XCTAssertTrue(texts[1].hasPrefix("voice host, guest: "), texts[1])
+        XCTAssertTrue(texts[2].hasPrefix("voice room: "), texts[2])
+        XCTAssertFalse(texts.contains { $0.contains("records no sound") }, "\(texts)")
+    }
+
     func testABusThatCannotCarryItsCamerasBlocksAndOneThatMayNotWarns() {
         let bus = USBBus(number: 1, speed: .high, controller: "0000:00:14.0")
         func load(_ lens: String, _ encoding: USBStreamMode.Encoding) -> USBCameraLoad {
