@@ -59,7 +59,7 @@ public struct ShellCompleter: Sendable {
         case "focus": return ["auto"]
         case "run": return scripts
         case "last": return ["play"]
-        case "follow": return ["on", "off"]
+        case "follow", "live": return ["on", "off"]
         case "voice": return voices
         case "help": return Command.words
         default: return []

@@ -16,6 +16,7 @@ public enum ShellHelp {
         ("focus auto|N|at X Y", "automatic focus, a fixed position, or a point of the picture"),
         ("mark TEXT", "a marker at the current time of the clip"),
         ("follow on|off", "let the lens follow who speaks (a rig with follow:), or stop it"),
+        ("live on|off [NAME]", "the program to the rig's live: destinations (or one), or stop it; recording untouched"),
         ("voice NAME mute|unmute|gain DB", "a voice's part in the mix: mute, unmute, or its gain (+3dB)"),
         ("wait DURATION", "let time pass (5s, 2.5s, 400ms, 1m30s); Ctrl-C ends it"),
         ("status", "state, scene, time, lens and file"),
@@ -139,6 +140,15 @@ public enum ShellHelp {
             mark TEXT
               A marker at the clip's current time, kept in the sidecar with its scene.
               Example: mark good take
+            """
+        case "live":
+            return """
+            live on|off [NAME]
+              In a rig with live:, sends the program (the switched, zoomed picture and the sound) to every stream
+              destination, or to the one named, or stops it. Live goes on from start to quit whatever the recording
+              does: pauses and retakes cut only the recording. status shows each destination (LIVE, its bitrate,
+              its drops); a lost destination is tried again by itself. Refused by a rig without live:.
+              Examples: live off    live on youtube
             """
         case "follow":
             return """

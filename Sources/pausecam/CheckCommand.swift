@@ -5,7 +5,8 @@ import PauseCamSystem
 /// `pausecam check RIG…`: validates each rig file without opening any output file. Every error of every file goes
 /// to standard error as `FILE:LINE:COLUMN: message`; a clean rig gets a summary on standard output, and, when it has
 /// camera lenses, whether each connected camera can deliver the movie's frame rate (`V4L2RateCheck`: formats,
-/// sizes and intervals only, never streaming, never setting a control), or that its camera is not connected.
+/// sizes and intervals only, never streaming, never setting a control), or that its camera is not connected; and,
+/// with `live: webcam:`, whether its v4l2loopback device can be written (a warning with the command that fixes it).
 /// Returns the exit status: 0 when all rigs are clean, 2 when any has an error (or no rig was named). A rig's
 /// warnings (`RigWarning`: a control step on a lens without the control, an output folder that cannot be used)
 /// go to standard error as `FILE:LINE:COLUMN: warning: message` and do not change the status; nor does a camera
@@ -43,6 +44,9 @@ func runCheck(_ paths: [String], measure: Bool = false, describeCameras: () thro
                                                                            problem: "udev: \(error)"))
                 }
                 StandardStreamWriter.output.write(usbBandwidthPlanText(rig: rig, cameras: try? cameras!.get()))
+            }
+            if let webcam = rig.live?.webcam {
+                StandardStreamWriter.output.write(webcamCheckText(V4L2LoopbackFinder().examine(.init(webcam))))
             }
         } catch {
             writeStandardError(error.description + "\n")

@@ -164,8 +164,10 @@ final class RigWiring: @unchecked Sendable {
             }
         }
 
+        // The webcam (`live: webcam:`): a missing module or device refuses the rig with the command that fixes it.
+        let liveSinks = try RigWiring.openLiveWebcam(rig: rig, serialContext: serialContext, events: events)
         // Last of the checks: a rig that cannot run (a required microphone missing) leaves no folder behind.
-        try OutputFolder.prepare(outputDirectory)
+        do { try OutputFolder.prepare(outputDirectory) } catch { liveSinks.forEach { $0.close() }; throw error }
         monitor = MonitorFeed(programLens: rig.defaultLens)
         let deviceWorker: any BackgroundWorker = clock == .real ? SerialQueueWorker(label: "pausecam.devices") : InlineWorker()
         let slowCameraStart = RigWiring.faultDelay("PAUSECAM_FAULT_SLOW_CAMERA_START_MS")
@@ -190,7 +192,12 @@ final class RigWiring: @unchecked Sendable {
                                    finishing: SerialQueueWorker(label: "pausecam.finish"),
                                    savedEvents: RigWiring.savedEvents(clock), notify: events)
         controller = RigController(rig: rig, devices: devices, clips: clips, serialContext: serialContext,
-                                   monitor: monitor, voiceResamplers: VoiceResamplers(), notify: events)
+                                   monitor: monitor, voiceResamplers: VoiceResamplers(),
+                                   liveSinks: rig.live.map { live in
+                                       PreparedLiveSinks(liveSinks, then: RigLiveSinks(live: live, serialContext: serialContext,
+                                                                                       events: events))
+                                   },
+                                   notify: events)
         runner = ScriptRunner(controller: controller, serialContext: serialContext)
         group = try RigWiring.joinGroup(rig: rig, clock: clock, controller: controller, serialContext: serialContext)
     }
@@ -257,6 +264,7 @@ final class RigWiring: @unchecked Sendable {
         watcher.withLock { $0?.stop() }
         soundWatcher.withLock { $0?.stop() }
         let controller = self.controller
+        serialContext.perform { controller.closeLive() }
         serialContext.perform { controller.stopDevices() }
         controller.waitForDevices()
         monitor.close()

@@ -43,7 +43,8 @@ enum EngineFixture {
                             savedEvents: ClipFinisher.SavedEvents = .whenFinished,
                             devices: any BackgroundWorker = InlineWorker(),
                             serialContext: SimulatedSerialContext = SimulatedSerialContext(),
-                            microphone: (any Microphone)? = nil, withoutMicrophone: Bool = false) -> Fixture {
+                            microphone: (any Microphone)? = nil, withoutMicrophone: Bool = false,
+                            liveSinks: (any LiveSinkFactory)? = nil) -> Fixture {
         var cameras: [String: any Camera] = [:]
         for lens in rig.lenses {
             guard case .virtual(let color) = lens.source else { continue }
@@ -59,7 +60,7 @@ enum EngineFixture {
             rig: rig, cameras: cameras, microphone: withoutMicrophone ? nil : microphone ?? VirtualMicrophone(serialContext: serialContext), sinkFactory: factory,
             store: store, serialContext: serialContext, wallClock: { Date(timeIntervalSince1970: 1_800_000_000) },
             outputDirectory: "/videos", finishing: finishing, savedEvents: savedEvents, devices: devices,
-            notify: { box.record($0) })
+            liveSinks: liveSinks, notify: { box.record($0) })
         controller.startDevices()
         return Fixture(serialContext: serialContext, controller: controller,
                        runner: ScriptRunner(controller: controller, serialContext: serialContext), factory: factory,
@@ -81,6 +82,7 @@ enum EngineFixture {
                                finishing: any BackgroundWorker = InlineWorker(),
                                savedEvents: ClipFinisher.SavedEvents = .whenFinished,
                                devices: any BackgroundWorker = InlineWorker(), monitor: (any MonitorTap)? = nil,
+                               liveSinks: (any LiveSinkFactory)? = nil,
                                notify: @escaping (EngineEvent) -> Void = { _ in }) -> RigController {
         let hub = DeviceHub(rig: rig, cameras: cameras, microphone: microphone, serialContext: serialContext,
                             devices: devices, monitor: monitor, notify: notify)
@@ -89,6 +91,6 @@ enum EngineFixture {
                                    storage: storage, storagePolicy: storagePolicy, finishing: finishing,
                                    savedEvents: savedEvents, notify: notify)
         return RigController(rig: rig, devices: hub, clips: clips, serialContext: serialContext, monitor: monitor,
-                             notify: notify)
+                             liveSinks: liveSinks, notify: notify)
     }
 }

@@ -10,7 +10,7 @@ final class ShellCompleterTests: XCTestCase {
     func testCompletesCommandWordsThenTheirArguments() {
         XCTAssertEqual(completer.complete(""), Command.words)
         XCTAssertEqual(completer.complete("re"), ["record", "resume", "retake"])
-        XCTAssertEqual(completer.complete("l"), ["lens", "last"])
+        XCTAssertEqual(completer.complete("l"), ["lens", "live", "last"])
         XCTAssertEqual(completer.complete("lens t"), ["tele"])
         XCTAssertEqual(completer.complete("lens "), ["wide", "main", "tele", "next"])
         XCTAssertEqual(completer.complete("zoom 2"), ["2x"])

@@ -34,6 +34,12 @@ public enum ControlStatusJSON {
         if let lenses { object["lenses"] = lenses }
         object["voices"] = status.voices.map(voiceObject)
         if let follow = status.follow { object["follow"] = follow }
+        if !status.live.isEmpty {
+            object["live"] = status.live.map { sink -> [String: Any] in
+                ["name": sink.name, "on": sink.on, "live": sink.live, "bitrate": sink.bitsPerSecond,
+                 "dropped_frames": sink.droppedFrames, "outages": sink.outages]
+            }
+        }
         return encode(object)
     }
 

@@ -13,6 +13,7 @@ public enum DoctorExamination {
         sections.append(microphones(facts))
         if let folder = facts.outputFolder { sections.append(disk(folder)) }
         if let encoder = facts.encoder { sections.append(self.encoder(encoder)) }
+        if let webcam = facts.webcam { sections.append(live(webcam)) }
         sections.append(clock(facts.clockSource))
         sections.append(kernelLog(facts.kernelLog))
         return sections
@@ -318,6 +319,23 @@ public enum DoctorExamination {
                                                                why: "frames will be dropped", fixes: [warning])])
             }
             return DoctorSection("Encoder", [DoctorFinding(.ok, what + "; " + rigPreset + " keeps up")])
+        }
+    }
+
+    // MARK: Live
+
+    /// The rig's webcam: a loopback device that takes the program, or a blocker that says what to run (the rig
+    /// refuses to start without the webcam it names).
+    public static func live(_ webcam: DoctorFacts.Webcam) -> DoctorSection {
+        switch webcam.outcome {
+        case .ready(let device, let card):
+            return DoctorSection("Live", [DoctorFinding(
+                .ok, "webcam \(webcam.target): \(device) (\"\(card)\") is a v4l2loopback device that takes the program")])
+        case .unusable(let problem, let fixes):
+            return DoctorSection("Live", [DoctorFinding(
+                .blocker, "webcam \(webcam.target): \(problem)",
+                why: "the rig writes its program there (`live: {webcam: …}`) and does not start without it",
+                fixes: fixes)])
         }
     }
 

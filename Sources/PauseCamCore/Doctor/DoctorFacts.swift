@@ -198,6 +198,28 @@ public struct DoctorFacts: Sendable {
     public var clockSource: Reading<String>
     /// The kernel log's lines (`dmesg`), or why it could not be read.
     public var kernelLog: Reading<[String]>
+    /// The rig's webcam (`live: {webcam: …}`); `nil` without a rig or without a webcam.
+    public var webcam: Webcam? = nil
+
+    /// The v4l2loopback device a rig writes its program to, as found on this machine.
+    public struct Webcam: Sendable, Equatable {
+        /// How the rig names it: "/dev/video10" or "label \"PauseCam\"".
+        public var target: String
+        public var outcome: Outcome
+
+        /// What opening the device said.
+        public enum Outcome: Sendable, Equatable {
+            /// `device` is a loopback (`card` its label) that takes a writer now.
+            case ready(device: String, card: String)
+            /// It cannot be written: `problem` in one line, and what to do, most effective first.
+            case unusable(problem: String, fixes: [String])
+        }
+
+        public init(target: String, outcome: Outcome) {
+            self.target = target
+            self.outcome = outcome
+        }
+    }
 
     public init(user: User, videoNodes: [DeviceNode] = [], soundNodes: [DeviceNode] = [],
                 cameras: Reading<[Camera]> = .read([]), rigName: String? = nil, needsCameras: Bool = true,

@@ -48,8 +48,17 @@ public enum EngineEvent: Sendable, Equatable {
     case voiceBack(voice: String, movieTime: MediaTime?)
     /// A voice has been below `LevelMeter.silenceFloor` for `seconds` while recording.
     case voiceSilent(voice: String, seconds: Int)
+    /// A live destination is connected and sending (`destination` is its name, never its URL).
+    case liveStarted(destination: String, address: String)
+    /// A live destination refused or dropped; it is tried again after `retryIn`. `reason` never holds the URL.
+    case liveLost(destination: String, reason: String, retryIn: MediaTime)
+    /// A live destination is sending again after an outage of `outage`.
+    case liveBack(destination: String, outage: MediaTime)
     /// A voice reached full scale (`samples` clipped since the last such event): lower its gain or the input's.
     case voiceClipping(voice: String, samples: Int)
+    /// The webcam's loopback device went away (the module unloaded, the device removed): the program no longer
+    /// reaches it until the rig starts again; the recording goes on.
+    case webcamLost(device: String, reason: String)
     /// `follow` cut the program to `lens` because `voices` speak (empty: nobody does).
     case followCut(lens: String, voices: [String])
     /// The encoder dropped `count` frames within the last `interval`.

@@ -26,7 +26,11 @@ extension EngineEvent {
         case .voiceGone: return "voice_gone"
         case .voiceBack: return "voice_back"
         case .voiceSilent: return "voice_silent"
+        case .liveStarted: return "live_started"
+        case .liveLost: return "live_lost"
+        case .liveBack: return "live_back"
         case .voiceClipping: return "voice_clipping"
+        case .webcamLost: return "webcam_lost"
         case .followCut: return "follow_cut"
         case .framesDropped: return "frames_dropped"
         case .suspended: return "suspended"
@@ -126,6 +130,19 @@ extension EngineEvent {
         case .voiceGone(let voice, let reason):
             fields["voice"] = voice
             fields["reason"] = reason
+        case .webcamLost(let device, let reason):
+            fields["device"] = device
+            fields["reason"] = reason
+        case .liveStarted(let destination, let address):
+            fields["destination"] = destination
+            fields["address"] = address
+        case .liveLost(let destination, let reason, let retryIn):
+            fields["destination"] = destination
+            fields["reason"] = reason
+            fields["retry_in"] = retryIn.seconds
+        case .liveBack(let destination, let outage):
+            fields["destination"] = destination
+            fields["outage"] = outage.seconds
         case .voiceBack(let voice, let movieTime):
             fields["voice"] = voice
             if let movieTime { fields["timer"] = movieTime.seconds }

@@ -45,6 +45,14 @@ extension EngineEvent {
             return ok ? message : "the countdown ended, but the clip could not start: \(message)"
         case .voiceGone(let voice, let reason):
             return "voice \(voice): microphone stopped: \(reason); its track goes on with silence"
+        case .webcamLost(let device, let reason):
+            return "webcam \(device) lost: \(reason); the recording goes on, the webcam returns when the rig starts again"
+        case .liveStarted(let destination, let address):
+            return "LIVE \(destination): sending to \(address)"
+        case .liveLost(let destination, let reason, let retryIn):
+            return "live \(destination) lost: \(reason); trying again in \(CommandParser.formatDuration(retryIn))"
+        case .liveBack(let destination, let outage):
+            return "LIVE \(destination) back after \(CommandParser.formatDuration(outage))"
         case .voiceBack(let voice, let movieTime):
             return "voice \(voice): microphone back" + (movieTime.map { ": sound resumes at \(DurationParser.clockString($0))" } ?? "")
         case .voiceSilent(let voice, let seconds):

@@ -19,6 +19,7 @@ extension RigController {
     /// microphone. A camera that fails to start is reported and left out; the others go on.
     public func startDevices() {
         serialContext.assertOnSerialContext()
+        startLive()
         perform(bank.handle(.startDevices))
         devices.startMicrophone()
     }
@@ -139,6 +140,7 @@ extension RigController {
         // The bank first: a pending switch takes effect at the new lens's first frame, which must then pass.
         perform(bank.handle(.frame(lens: frame.lens, pts: frame.pts)))
         let routed = switcher.route(frame)
+        if let routed { feedLive(routed.frame) }
         guard let recorder = clips.recorder else { return }
         // The program first: the ISOs place their frames on what it has decided.
         if let routed { recorder.appendVideo(routed.frame) }
@@ -153,6 +155,7 @@ extension RigController {
         let chunk = audioGain.apply(to: captured)
         if levels.add(chunk, recording: clips.recorder?.session.state == .recording) { warnSilence() }
         if devices.microphoneReturned() { microphoneCameBack() }
+        feedLive(chunk)
         guard let recorder = clips.recorder else { return }
         recorder.appendAudio(chunk)
         stopIfFailed(recorder, at: chunk.pts)

@@ -11,13 +11,13 @@ extension RigController {
         serialContext.assertOnSerialContext()
         guard let recorder = clips.recorder, recorder.session.state == .stopping else { return }
         if !recorder.hasKeptVideo && recorder.failure == nil {
-            devices.isTakingSamples = false
+            setClipIntake(false)
             clips.discardEmpty()
             return
         }
         // A slate due before the stop belongs in the clip (the last tick may have come before it was due).
         perform(bank.handle(.tick(now: serialContext.clock.now())))
-        devices.isTakingSamples = false
+        setClipIntake(false)
         // The voices' sound still waiting for a late card belongs in the clip too.
         flushVoices()
         clips.finish()

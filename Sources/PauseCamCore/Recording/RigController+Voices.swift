@@ -57,6 +57,7 @@ extension RigController {
 
     private func deliverMixed(_ mixed: [AudioChunk]) {
         for chunk in mixed {
+            feedLive(LiveFeed.leadingChannels(2, of: chunk))
             if let recorder = clips.recorder {
                 recorder.appendAudio(chunk)
                 stopIfFailed(recorder, at: chunk.pts)

@@ -75,13 +75,18 @@ public final class RigController {
     /// given here go to every member through it (`RigController+Group`), and each clip takes it at `record` (its
     /// frame grid and sidecar block). The one place the group is kept. On the serial context only.
     public var group: GroupMember?
+    /// The program's live outputs (`RigController+Live`); `nil` for a rig without live sinks.
+    var live: LiveOutputs?
+    /// Makes the live sinks when the devices start (`startDevices`, on the serial context); `nil` afterwards.
+    var liveSinkFactory: (any LiveSinkFactory)?
 
     /// A dispatcher over `devices` and `clips`, which the composition root made for the same `rig` and
     /// `serialContext`; it takes their reports from now on. `monitor` is told the program's lens and zoom (the
-    /// devices' frames reach it through the hub); `notify` gets every engine event.
+    /// devices' frames reach it through the hub); `liveSinks` makes the program's live outputs when the devices
+    /// start (`startDevices`), fed from then to `closeLive()`; `notify` gets every engine event.
     public init(rig: Rig, devices: DeviceHub, clips: ClipController, serialContext: any SerialContext,
                 monitor: (any MonitorTap)? = nil, voiceResamplers: (any SoundResamplerMaking)? = nil,
-                notify: @escaping (EngineEvent) -> Void) {
+                liveSinks: (any LiveSinkFactory)? = nil, notify: @escaping (EngineEvent) -> Void) {
         self.rig = rig
         self.devices = devices
         self.clips = clips
@@ -100,6 +105,7 @@ public final class RigController {
         devices.report = { [weak self] in self?.handle($0) }
         devices.clipSound = { [weak self] in self?.clipSound ?? .noClip }
         tellMonitorTheProgram()
+        liveSinkFactory = liveSinks
     }
 
     // MARK: Commands
@@ -172,6 +178,7 @@ public final class RigController {
             case .failure(let rejection): return .failed(rejection.message)
             }
         case .follow(let on): return follow(on, at: time)
+        case .live(let on, let destination): return live(on, destination: destination)
         case .voice(let name, let change): return voice(name, change)
         case .status: return .ok(statusLine())
         case .wait: return .failed("`wait` is carried out by the script runner or the shell")
@@ -208,13 +215,13 @@ public final class RigController {
         }
         // Samples are let in before the sink opens (opening x264 and the file takes a while): the frames captured
         // meanwhile belong to the clip and wait in the mailboxes. Closed again if the sink cannot open.
-        devices.isTakingSamples = true
+        setClipIntake(true)
         let recorder: Recorder
         do {
             recorder = try clips.open(settings: settings, devices: sidecarDevices, isos: isoLenses(),
                                       voices: recordedVoices(), group: group)
         } catch {
-            devices.isTakingSamples = false
+            setClipIntake(false)
             return .failed("cannot start recording: \(error)")
         }
         scheduleHealthCheck(for: recorder, HealthCheck(policy: clips.storagePolicy))
@@ -296,6 +303,7 @@ public final class RigController {
                       lensZoom: (rig.lenses.first { $0.name == bank.activeLens }?.zoom ?? 1)
                           * opticalFactor(lens: bank.activeLens))
         addVoices(to: &status)
+        status.live = liveStatus
         return status
     }
 

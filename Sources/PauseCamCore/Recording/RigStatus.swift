@@ -28,6 +28,8 @@ public struct RigStatus: Sendable, Equatable {
     public var voices: [VoiceStatus] = []
     /// Whether `follow` cuts the lens now; `nil` when the rig has no `follow:`.
     public var follow: Bool? = nil
+    /// Every live destination and webcam of the rig (`live:`), in the rig's order; empty without one.
+    public var live: [LiveSinkStatus] = []
 
     /// What the picture shows, relative to a 1x lens: the lens's zoom times the digital zoom (`zoom 2x` that
     /// picked a 2x lens is 2, not the digital 1).
@@ -47,6 +49,7 @@ public struct RigStatus: Sendable, Equatable {
         if let clippedSamples, clippedSamples > 0 { parts.append("clipped \(clippedSamples) samples") }
         if !voices.isEmpty { parts.append("voices " + voices.map(\.summary).joined(separator: ", ")) }
         if let follow { parts.append("follow \(follow ? "on" : "off")") }
+        if !live.isEmpty { parts.append(live.map(\.summary).joined(separator: ", ")) }
         if let moviePath { parts.append("file \(moviePath)") }
         for path in saving { parts.append("saving \(PathText.lastComponent(of: path))…") }
         return parts.joined(separator: " · ")

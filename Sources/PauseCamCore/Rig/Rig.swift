@@ -48,6 +48,8 @@ public struct Rig: Sendable, Equatable {
     public var group: GroupSettings?
     /// `follow:` — the lens follows who speaks, in a rig of several voices; `nil` without it.
     public var follow: Follow?
+    /// `live:` — the program as a webcam and as streams, from start to quit; `nil` without it.
+    public var live: Live?
 
     /// The freeze watchdog's limit for `lens`: its own `watchdog:`, else the rig's.
     public func watchdog(forLens lens: String) -> MediaTime {

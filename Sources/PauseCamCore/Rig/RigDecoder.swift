@@ -53,6 +53,7 @@ public struct RigDecoder {
         case watchdog
         case group
         case follow
+        case live
     }
 
     /// The range `max_digital_zoom` may take: below 1 would forbid the whole frame; beyond 10 a centre crop of a
@@ -145,6 +146,7 @@ public struct RigDecoder {
         if let node = top[.watchdog], let limit = watchdog(node, .root.child(TopKey.watchdog)) { rig.watchdog = limit }
         rig.group = top[.group].flatMap { group($0, .root.child(TopKey.group)) }
         rig.follow = follow
+        rig.live = top[.live].flatMap { live($0, .root.child(TopKey.live)) }
         return rig
     }
 

@@ -25,6 +25,7 @@ public enum RigSummary {
             lines += voiceLines(rig.audio)
         }
         if let follow = rig.follow { lines += followLines(follow) }
+        if let live = rig.live { lines += liveLines(live) }
         if let group = rig.group {
             lines.append("  group: \(group.name) on \(group.broker), this member \(group.host ?? "(no name)"), lead "
                          + "\(CommandParser.formatDuration(group.lead))"
@@ -100,6 +101,24 @@ public enum RigSummary {
             }
             lines.append("    " + voice.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
                          + details.joined(separator: ", "))
+        }
+        return lines
+    }
+
+    /// `live:`: the webcam and each destination, its URL redacted (a stream key is never printed).
+    static func liveLines(_ live: Rig.Live) -> [String] {
+        var lines = ["  live (while paused: \(live.whilePaused.rawValue)):"]
+        switch live.webcam {
+        case .device(let node): lines.append("    webcam \(node)")
+        case .label(let label): lines.append("    webcam labelled \"\(label)\"")
+        case nil: break
+        }
+        for stream in live.streams {
+            let size = stream.width.map { "\($0)x\(stream.height ?? 0)" } ?? "program size"
+            lines.append("    stream \(stream.name): \(stream.url.redacted), \(size), "
+                         + "\(RigDecoder.bitrateText(stream.bitrate))bit/s video, "
+                         + "\(RigDecoder.bitrateText(stream.audioBitrate))bit/s AAC"
+                         + (stream.startsOn ? "" : ", starts off (`live on \(stream.name)`)"))
         }
         return lines
     }

@@ -31,6 +31,9 @@ public enum Command: Sendable, Equatable {
     case mark(String)
     /// `follow on|off`: whether the lens follows who speaks (a rig with `follow:`).
     case follow(Bool)
+    /// `live on|off [NAME]`: one live destination (by its name), or every one, goes live or stops (a rig with
+    /// `live:`); the recording is untouched.
+    case live(on: Bool, destination: String?)
     /// `voice NAME mute|unmute|gain +3dB`: one voice's part in the mix (its own track keeps recording).
     case voice(name: String, change: VoiceChange)
     /// Let time pass (scripts and piped shells).
@@ -100,6 +103,7 @@ public enum Command: Sendable, Equatable {
         case .focus: return "focus"
         case .mark: return "mark"
         case .follow: return "follow"
+        case .live: return "live"
         case .voice: return "voice"
         case .wait: return "wait"
         case .status: return "status"
@@ -126,7 +130,7 @@ public enum Command: Sendable, Equatable {
 
     /// Every command word, in the order `help` lists them.
     public static let words = ["record", "pause", "resume", "stop", "toggle", "chapter", "retake", "lens", "zoom",
-                               "exposure", "focus", "mark", "follow", "voice", "wait", "status", "devices", "run", "last", "help",
+                               "exposure", "focus", "mark", "follow", "live", "voice", "wait", "status", "devices", "run", "last", "help",
                                "keys", "quit"]
 
     /// Other spellings of a command word and the word they stand for: `exit` and `q` are what people type to leave

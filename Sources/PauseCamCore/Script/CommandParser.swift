@@ -148,6 +148,21 @@ public struct CommandParser: Sendable {
                 default: return .failure(Failure("expected on or off, found \"\(text)\"", part: .argument))
                 }
             }
+        case "live":
+            return required("on or off and an optional destination, e.g. live on, live off youtube").flatMap { text in
+                let words = text.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+                let on: Bool
+                switch words.first?.lowercased() {
+                case "on": on = true
+                case "off": on = false
+                default: return .failure(Failure("expected on or off, found \"\(words.first ?? text)\"", part: .argument))
+                }
+                guard words.count <= 2 else {
+                    return .failure(Failure("expected one destination name after \(on ? "on" : "off"), found \"\(words.dropFirst().joined(separator: " "))\"",
+                                            part: .argument))
+                }
+                return .success(.live(on: on, destination: words.count == 2 ? words[1] : nil))
+            }
         case "voice":
             return required("a voice and what to change, e.g. voice guest mute, voice host gain +3dB").flatMap { text in
                 let words = text.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
@@ -296,6 +311,7 @@ public struct CommandParser: Sendable {
         case .focus(.point(let x, let y)): return "focus at \(formatNumber(x)) \(formatNumber(y))"
         case .mark(let text): return "mark \(text)"
         case .follow(let on): return on ? "follow on" : "follow off"
+        case .live(let on, let destination): return "live \(on ? "on" : "off")" + (destination.map { " \($0)" } ?? "")
         case .voice(let name, .mute): return "voice \(name) mute"
         case .voice(let name, .unmute): return "voice \(name) unmute"
         case .voice(let name, .gain(let db)): return "voice \(name) gain \(db >= 0 ? "+" : "-")\(formatNumber(abs(db)))dB"

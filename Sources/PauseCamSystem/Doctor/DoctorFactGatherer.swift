@@ -79,6 +79,7 @@ public enum DoctorFactGatherer {
             cards = []
             facts.microphones = .notReadable("\(error)")
         }
+        if let webcam = rig?.live?.webcam { facts.webcam = V4L2LoopbackFinder().examine(.init(webcam)) }
         if let rig {
             facts.rigMicrophone = microphone(rig.audio.device, cards: cards, match: match)
             let plan = VoiceCardPlan(voices: rig.audio.voices)
