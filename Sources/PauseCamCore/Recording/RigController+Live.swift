@@ -14,6 +14,8 @@ extension RigController {
         var sinks: [any LiveSink]
         /// The sinks turned off with `live off` (by name): they get nothing until `live on`.
         var off: Set<String> = []
+        /// The paused slate (`while_paused: slate`), drawn at the first pause.
+        var slate: VideoFrame?
     }
 
     /// The program's canvas, rate and sound format, as the live sinks get it.
@@ -52,9 +54,19 @@ extension RigController {
     }
 
     /// A frame the switcher routed (the active lens's, with its zoom crop): to the feed, and its slots to every sink.
+    /// With `while_paused: slate`, the paused recording shows the slate live instead of the picture.
     func feedLive(_ routed: VideoFrame) {
         guard live != nil else { return }
-        deliverLive(live!.feed.offer(routed))
+        var frame = routed
+        if rig.live?.whilePaused == .slate, clips.recorder?.session.state == .paused {
+            if live!.slate == nil {
+                live!.slate = LivePausedSlate.frame(width: rig.output.width & ~1, height: rig.output.height & ~1,
+                                                    rigName: rig.name, pts: routed.pts)
+            }
+            frame = live!.slate!
+            frame.pts = routed.pts
+        }
+        deliverLive(live!.feed.offer(frame))
     }
 
     /// Sound as the recorder gets it: in live time to every sink.

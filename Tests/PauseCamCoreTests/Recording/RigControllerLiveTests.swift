@@ -141,4 +141,19 @@ final class RigControllerLiveTests: XCTestCase {
         XCTAssertNil(try? parser.parse("live maybe").get())
         XCTAssertNil(try? parser.parse("live on a b").get())
     }
+
+    func testWhilePausedSlateShowsTheSlateLiveOnlyWhilePaused() throws {
+        var rig = rig()
+        rig.live = Rig.Live(streams: [], whilePaused: .slate)
+        let factory = FakeFactory(["studio"])
+        let fixture = EngineFixture.makeFixture(rig: rig, liveSinks: factory)
+        perform(fixture, [.record(name: nil), .wait(.seconds(1)), .pause, .wait(.seconds(1)), .resume(name: nil),
+                          .wait(.seconds(1))])
+        XCTAssertNotNil(fixture.runner.finishClip())
+        var runs: [String] = []
+        for entry in factory.sinks[0].video where runs.last != entry.lens { runs.append(entry.lens) }
+        XCTAssertEqual(runs, ["main", LivePausedSlate.lensName, "main"])
+        let slate = factory.sinks[0].video.filter { $0.lens == LivePausedSlate.lensName }
+        XCTAssertEqual(Double(slate.count), 30, accuracy: 2, "about a second of slate")
+    }
 }
