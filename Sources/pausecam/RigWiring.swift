@@ -191,7 +191,7 @@ final class RigWiring: @unchecked Sendable {
                                    savedEvents: RigWiring.savedEvents(clock), notify: events)
         controller = RigController(rig: rig, devices: devices, clips: clips, serialContext: serialContext,
                                    monitor: monitor, voiceResamplers: VoiceResamplers(),
-                                   liveSinks: rig.live.map { RigLiveSinks(live: $0, serialContext: serialContext, events: events) },
+                                   liveSinks: rig.live.map { RigLiveSinks(live: $0) },
                                    notify: events)
         runner = ScriptRunner(controller: controller, serialContext: serialContext)
         group = try RigWiring.joinGroup(rig: rig, clock: clock, controller: controller, serialContext: serialContext)

@@ -36,13 +36,29 @@ extension RigController {
     func startLive() {
         guard let factory = liveSinkFactory else { return }
         liveSinkFactory = nil
-        let sinks = factory.makeLiveSinks(for: liveProgram)
+        let controller = WeakSerialContextBound(self, serialContext: serialContext)
+        let serialContext = self.serialContext
+        let sinks = factory.makeLiveSinks(for: liveProgram) { event in
+            serialContext.schedule(at: .zero) { controller.object?.tellLive(event) }
+        }
         guard !sinks.isEmpty else { return }
         live = LiveOutputs(feed: LiveFeed(rate: rig.output.rate, origin: serialContext.clock.now()), sinks: sinks)
         // A destination with `start: off` waits for `live on NAME`.
         for stream in rig.live?.streams ?? [] where !stream.startsOn { live!.off.insert(stream.name) }
         devices.isTakingSamples = true
         scheduleLiveHold()
+    }
+
+    /// A live sink's news, on the serial context: told to every listener; a loss and a return are also noted in the
+    /// clip being recorded (its sidecar's warnings list each destination's outages, with the movie time).
+    func tellLive(_ event: EngineEvent) {
+        notify(event)
+        switch event {
+        case .liveLost, .liveBack:
+            let at = clips.recorder.map { " at \(DurationParser.clockString($0.session.timer))" } ?? ""
+            clips.warnClip(event.text + at)
+        default: break
+        }
     }
 
     /// The names of the live sinks, in the rig's order.

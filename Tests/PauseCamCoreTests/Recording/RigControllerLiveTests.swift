@@ -28,8 +28,10 @@ final class RigControllerLiveTests: XCTestCase {
         var programs: [LiveProgram] = []
         let sinks: [FakeLiveSink]
         init(_ names: [String]) { sinks = names.map(FakeLiveSink.init) }
-        func makeLiveSinks(for program: LiveProgram) -> [any LiveSink] {
+        var report: (@Sendable (EngineEvent) -> Void)?
+        func makeLiveSinks(for program: LiveProgram, report: @escaping @Sendable (EngineEvent) -> Void) -> [any LiveSink] {
             programs.append(program)
+            self.report = report
             return sinks
         }
     }
@@ -155,5 +157,22 @@ final class RigControllerLiveTests: XCTestCase {
         XCTAssertEqual(runs, ["main", LivePausedSlate.lensName, "main"])
         let slate = factory.sinks[0].video.filter { $0.lens == LivePausedSlate.lensName }
         XCTAssertEqual(Double(slate.count), 30, accuracy: 2, "about a second of slate")
+    }
+
+    func testADestinationsOutagesAreToldAndListedInTheClipsSidecar() throws {
+        let factory = FakeFactory(["studio"])
+        let fixture = EngineFixture.makeFixture(rig: rig(), liveSinks: factory)
+        let report = try XCTUnwrap(factory.report)
+        perform(fixture, [.record(name: nil), .wait(.seconds(1))])
+        report(.liveLost(destination: "studio", reason: "connection refused", retryIn: .seconds(1)))
+        perform(fixture, [.wait(.seconds(1))])
+        report(.liveBack(destination: "studio", outage: .seconds(1)))
+        perform(fixture, [.wait(.seconds(1))])
+        let clip = try XCTUnwrap(fixture.runner.finishClip())
+        let outages = clip.sidecar.warnings.filter { $0.contains("studio") }
+        XCTAssertEqual(outages.count, 2, "\(clip.sidecar.warnings)")
+        XCTAssertTrue(outages[0].contains("lost") && outages[0].contains("at 00:00:01"), outages[0])
+        XCTAssertTrue(outages[1].contains("back") && outages[1].contains("at 00:00:02"), outages[1])
+        XCTAssertEqual(fixture.events.filter { if case .liveLost = $0 { return true } else { return false } }.count, 1)
     }
 }
