@@ -175,4 +175,25 @@ final class RigControllerLiveTests: XCTestCase {
         XCTAssertTrue(outages[1].contains("back") && outages[1].contains("at 00:00:02"), outages[1])
         XCTAssertEqual(fixture.events.filter { if case .liveLost = $0 { return true } else { return false } }.count, 1)
     }
+
+    func testTheRecordingIsTheSameWithAndWithoutLive() throws {
+        func record(live: Bool) throws -> (video: [String], audio: Int, scenes: [String], chapters: [MediaTime]) {
+            let fixture = EngineFixture.makeFixture(rig: rig(), liveSinks: live ? FakeFactory(["studio"]) : nil)
+            perform(fixture, [.wait(.milliseconds(700)), .record(name: "A"), .wait(.seconds(1)), .lens(.named("wide")),
+                              .wait(.milliseconds(600)), .pause, .wait(.seconds(2)), .resume(name: "B"),
+                              .wait(.milliseconds(500)), .chapter(name: "C"), .wait(.seconds(1)), .zoom(.preset("2x")),
+                              .wait(.seconds(1))])
+            let clip = try XCTUnwrap(fixture.runner.finishClip())
+            let sink = try XCTUnwrap(fixture.factory.sinks.first)
+            return (sink.video.map { "\($0.time) \($0.lens) \($0.keyframe) \(String(describing: $0.crop))" },
+                    sink.audio.reduce(0) { $0 + $1.frameCount }, clip.sidecar.scenes.map(\.title),
+                    sink.chapters.map(\.start))
+        }
+        let plain = try record(live: false), live = try record(live: true)
+        XCTAssertEqual(live.video, plain.video)
+        XCTAssertEqual(live.audio, plain.audio)
+        XCTAssertEqual(live.scenes, plain.scenes)
+        XCTAssertEqual(live.chapters, plain.chapters)
+        XCTAssertGreaterThan(plain.video.count, 90)
+    }
 }
