@@ -80,3 +80,76 @@ final class LiveStreamEndToEndTests: XCTestCase {
         if runs.count == 3 { XCTAssertGreaterThan(runs[2].1, 55) }
     }
 }
+
+/// The receiver dies mid-clip: the stream is told lost, comes back by itself once a receiver listens again, and the
+/// recording never notices — no dropped frame — while its sidecar lists the outage.
+final class LiveStreamOutageEndToEndTests: XCTestCase {
+    func testAReceiverKilledMidClipComesBackAndTheRecordingHasNoDrop() throws {
+        let ffmpeg = "/usr/bin/ffmpeg"
+        guard FileManager.default.isExecutableFile(atPath: ffmpeg) else { throw XCTSkip("\(ffmpeg) is not installed (ffmpeg)") }
+        let directory = try ProcessRunner.temporaryDirectory("live-outage")
+        let port = Int.random(in: 20_000...60_000)
+        let rig = """
+        name: Live outage
+        output: {directory: \(directory.path)/out, size: 320x180, fps: 30, video: {codec: h264, preset: ultrafast, crf: 30}}
+        audio: {device: virtual}
+        lenses:
+          main: {zoom: 1, virtual: {color: "#20c040"}, size: 320x180, fps: 30}
+        live:
+          stream: [{url: "srt://127.0.0.1:\(port)", name: local, bitrate: 300k}]
+        scripts:
+          s: [wait 1s, record, wait 30s, stop]
+        """
+        let path = directory.appendingPathComponent("live.yaml").path
+        try rig.write(toFile: path, atomically: true, encoding: .utf8)
+        func listen(_ file: String) throws -> Process {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: ffmpeg)
+            process.arguments = ["-nostdin", "-v", "error", "-y", "-f", "mpegts", "-i",
+                                 "srt://127.0.0.1:\(port)?mode=listener", "-c", "copy", "-f", "mpegts", file]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            return process
+        }
+        var listener = try listen(directory.path + "/first.ts")
+        defer { if listener.isRunning { listener.terminate() } }
+        let log = directory.appendingPathComponent("run.log").path
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
+        let logHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        let run = Process()
+        run.executableURL = BinaryLocator.pausecam
+        run.arguments = ["run", path, "--script", "s"]
+        run.standardOutput = logHandle
+        run.standardError = logHandle
+        try run.run()
+        defer { if run.isRunning { run.terminate() } }
+        func text() -> String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
+        func waitFor(_ what: String, seconds: Double) -> Bool {
+            let end = Date().addingTimeInterval(seconds)
+            while !text().contains(what) {
+                if Date() > end || !run.isRunning && !text().contains(what) {
+                    XCTFail("no \"\(what)\" in: \(text())")
+                    return false
+                }
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+            return true
+        }
+        guard waitFor("recording scene 1", seconds: 30), waitFor("LIVE local: sending", seconds: 5) else { return }
+        kill(listener.processIdentifier, SIGKILL)
+        listener.waitUntilExit()
+        guard waitFor("live local lost", seconds: 20) else { return }
+        listener = try listen(directory.path + "/second.ts")
+        guard waitFor("LIVE local back after", seconds: 25) else { return }
+        run.waitUntilExit()
+        try logHandle.close()
+        let output = text()
+        XCTAssertEqual(run.terminationStatus, 0, output)
+        XCTAssertTrue(output.contains("0 dropped frame(s)"), output)
+        let sidecars = try FileManager.default.contentsOfDirectory(atPath: directory.path + "/out").filter { $0.hasSuffix(".json") }
+        let sidecar = try String(contentsOfFile: directory.path + "/out/" + (sidecars.first ?? ""), encoding: .utf8)
+        XCTAssertTrue(sidecar.contains("live local lost"), sidecar)
+        XCTAssertTrue(sidecar.contains("LIVE local back after"), sidecar)
+    }
+}
