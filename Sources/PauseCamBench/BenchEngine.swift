@@ -10,6 +10,7 @@ enum BenchEngine {
                            sinkFactory: any MovieSinkFactory, store: any SidecarStore, serialContext: any SerialContext,
                            outputDirectory: String, finishing: any BackgroundWorker = InlineWorker(),
                            savedEvents: ClipFinisher.SavedEvents = .whenFinished, monitor: (any MonitorTap)? = nil,
+                           liveSinks: (any LiveSinkFactory)? = nil,
                            notify: @escaping (EngineEvent) -> Void) -> RigController {
         let hub = DeviceHub(rig: rig, cameras: cameras, microphone: microphone, serialContext: serialContext,
                             devices: InlineWorker(), monitor: monitor, notify: notify)
@@ -17,6 +18,6 @@ enum BenchEngine {
                                    wallClock: { Date() }, outputDirectory: outputDirectory, finishing: finishing,
                                    savedEvents: savedEvents, notify: notify)
         return RigController(rig: rig, devices: hub, clips: clips, serialContext: serialContext, monitor: monitor,
-                             notify: notify)
+                             liveSinks: liveSinks, notify: notify)
     }
 }

@@ -131,6 +131,7 @@ struct BenchRun {
         try YUYVStandbyBench.run(seconds: Int(seconds), activeCost: standby?.cpuPerRecordedSecond[1])
         if let iso = try IsoCPUBench.run(seconds: seconds) { results["iso_cpu_ratio"] = iso.ratio }
         if let voices = try VoiceBench.run(seconds: seconds) { results["voice_track_cost_ratio"] = voices.ratio }
+        if let stream = try StreamCostBench.run(seconds: seconds) { results["stream_cost_ratio"] = stream.ratio }
         // Three group members on loopback: scene-boundary skew, late commands, the shortest lead without them.
         if let group = GroupBench.run() { results.merge(group) { $1 } }
 

@@ -55,6 +55,10 @@ case "voices":
     // `voices [SECONDS] [ROUNDS]`: voice_track_cost_ratio, a 1080p30 clip with three virtual voices against one.
     try VoiceBench.run(seconds: words.dropFirst().first.flatMap { Int64($0) } ?? 6,
                        rounds: words.dropFirst(2).first.flatMap { Int($0) } ?? 3)
+case "stream":
+    // `stream [SECONDS]`: stream_cost_ratio, one 720p 3 Mbit/s SRT stream beside a 720p30 recording against none.
+    try StreamCostBench.run(seconds: words.dropFirst().first.flatMap { Int64($0) } ?? 6,
+                            rounds: words.dropFirst(2).first.flatMap { Int($0) } ?? 3)
 case "standby":
     try StandbyBench.run(seconds: words.dropFirst().first.flatMap { Int64($0) } ?? 6)
 case "standby-yuyv":

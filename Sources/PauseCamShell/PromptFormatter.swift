@@ -11,9 +11,26 @@ public struct PromptFormatter: Sendable {
     /// The prompt for a session `state` at `scene` with the timer, the active lens and its digital zoom.
     /// `level` is the microphone's recent peak in dBFS (`nil`: no microphone), shown as a meter while recording;
     /// `countdown` the seconds left before a clip starts, while it counts down. `voices`, when not empty (a rig of
-    /// voices), are shown as a meter each instead of `level`'s.
+    /// voices), are shown as a meter each instead of `level`'s. `live`, the rig's live outputs (`live:`), puts
+    /// `LIVE ` before it all while every one that is on sends, `LIVE 1/2 ` while some are lost; nothing when none is on.
     public func prompt(state: Session.State, scene: Int, timer: MediaTime, lens: String, digitalZoom: Double,
-                       level: Double? = nil, countdown: Int? = nil, voices: [VoiceStatus] = []) -> String {
+                       level: Double? = nil, countdown: Int? = nil, voices: [VoiceStatus] = [],
+                       live: [LiveSinkStatus] = []) -> String {
+        liveMark(live) + stateText(state: state, scene: scene, timer: timer, lens: lens, digitalZoom: digitalZoom,
+                                   level: level, countdown: countdown, voices: voices)
+    }
+
+    /// `LIVE ` (or `LIVE 1/2 ` while some are lost) when any live output is on; empty otherwise.
+    func liveMark(_ live: [LiveSinkStatus]) -> String {
+        let on = live.filter(\.on)
+        guard !on.isEmpty else { return "" }
+        let sending = on.filter(\.live).count
+        let text = sending == on.count ? "LIVE" : "LIVE \(sending)/\(on.count)"
+        return (color ? "\u{1B}[1;35m\(text)\u{1B}[0m" : text) + " "
+    }
+
+    private func stateText(state: Session.State, scene: Int, timer: MediaTime, lens: String, digitalZoom: Double,
+                           level: Double?, countdown: Int?, voices: [VoiceStatus]) -> String {
         let time = DurationParser.clockString(timer)
         let zoom = digitalZoom > 1.0001 ? " " + ZoomFactor.text(digitalZoom) : ""
         if let countdown {

@@ -158,7 +158,8 @@ public final class Shell {
         return formatter.prompt(state: status.state, scene: status.scene, timer: status.timer, lens: status.lens,
                                 // The meter is for a person at a terminal; a piped transcript stays a record of commands.
                                 digitalZoom: status.digitalZoom, level: interactive ? status.audioPeak : nil,
-                                countdown: status.countdown, voices: interactive ? status.voices : [])
+                                countdown: status.countdown, voices: interactive ? status.voices : [],
+                                live: status.live)
     }
 
     // MARK: Commands

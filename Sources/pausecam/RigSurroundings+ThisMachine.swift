@@ -9,13 +9,18 @@ extension RigSurroundings {
     /// `outputOption` (`--output DIR`) replaces it.
     static func thisMachine(socketOption: String? = nil, outputOption: String? = nil) -> RigSurroundings {
         let environment = ProcessInfo.processInfo.environment
-        return RigSurroundings(movieFileProblem: { MovieFileCheck.problemBeforeRun(at: RigWiring.expandDirectory($0)) },
+        var surroundings = RigSurroundings(movieFileProblem: { MovieFileCheck.problemBeforeRun(at: RigWiring.expandDirectory($0)) },
                                controlSocketDirectory: socketOption == nil
                                    ? ControlSocketPaths.directory(environment: environment) : nil,
                                outputFolderProblem: { directory in
                                    outputOption == nil ? OutputFolder.problem(RigWiring.expandDirectory(directory)) : nil
                                },
                                hostName: ProcessInfo.processInfo.hostName)
+        surroundings.readableByOthers = { path in
+            let mode = (try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? Int
+            return mode.map { $0 & 0o044 != 0 } ?? false
+        }
+        return surroundings
     }
 
     /// For `run` and `shell`: the rig's warnings printed to standard error as `FILE:LINE:COLUMN: warning: …`,

@@ -49,7 +49,9 @@ struct PreparedLiveSinks: LiveSinkFactory {
     }
 
     /// The prepared sinks (opened for the rig's output size and rate, which is `program`'s), then the others.
-    func makeLiveSinks(for program: LiveProgram) -> [any LiveSink] { prepared + then.makeLiveSinks(for: program) }
+    func makeLiveSinks(for program: LiveProgram, report: @escaping @Sendable (EngineEvent) -> Void) -> [any LiveSink] {
+        prepared + then.makeLiveSinks(for: program, report: report)
+    }
 }
 
 /// What `pausecam check` prints of the rig's webcam: the doctor's finding in one line, a warning with its fixes when

@@ -194,8 +194,7 @@ final class RigWiring: @unchecked Sendable {
         controller = RigController(rig: rig, devices: devices, clips: clips, serialContext: serialContext,
                                    monitor: monitor, voiceResamplers: VoiceResamplers(),
                                    liveSinks: rig.live.map { live in
-                                       PreparedLiveSinks(liveSinks, then: RigLiveSinks(live: live, serialContext: serialContext,
-                                                                                       events: events))
+                                       PreparedLiveSinks(liveSinks, then: RigLiveSinks(live: live))
                                    },
                                    notify: events)
         runner = ScriptRunner(controller: controller, serialContext: serialContext)

@@ -17,6 +17,22 @@ final class PromptFormatterTests: XCTestCase {
         XCTAssertEqual(plain.prompt(state: .idle, scene: 0, timer: .zero, lens: "main", digitalZoom: 1), "idle main > ")
     }
 
+    func testLiveOutputsMarkThePromptWhileTheySend() {
+        let plain = PromptFormatter(color: false)
+        let sending = LiveSinkStatus(name: "youtube", on: true, live: true, bitsPerSecond: 3_000_000)
+        let lost = LiveSinkStatus(name: "studio", on: true, live: false)
+        let off = LiveSinkStatus(name: "backup", on: false, live: false)
+        XCTAssertEqual(plain.prompt(state: .paused, scene: 3, timer: timer, lens: "main", digitalZoom: 1, live: [sending]),
+                       "LIVE ‖ PAUSED scene 3 00:01:23.4 main > ")
+        XCTAssertEqual(plain.prompt(state: .idle, scene: 0, timer: .zero, lens: "main", digitalZoom: 1,
+                                    live: [sending, lost, off]), "LIVE 1/2 idle main > ")
+        XCTAssertEqual(plain.prompt(state: .idle, scene: 0, timer: .zero, lens: "main", digitalZoom: 1, live: [off]),
+                       "idle main > ")
+        XCTAssertEqual(sending.summary, "LIVE youtube 3.0 Mbit/s")
+        XCTAssertEqual(lost.summary, "live studio connecting")
+        XCTAssertEqual(off.summary, "live backup off")
+    }
+
     /// While a `wait` runs on a terminal, the status line is the prompt's state with the wait's progress.
     func testWaitingLineShowsTheStateAndTheWaitsProgress() {
         let plain = PromptFormatter(color: false)

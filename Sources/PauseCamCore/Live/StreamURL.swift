@@ -76,6 +76,15 @@ public struct StreamURL: Sendable, Equatable, CustomStringConvertible {
         return "\(scheme.rawValue)://\(shownHost)\(port.map { ":\($0)" } ?? "")/…"
     }
 
+    /// Whether the URL may hold a secret: anything after the host (a path, a key, a query) or a user before it.
+    public var mayHoldSecret: Bool {
+        guard let separator = text.range(of: "://") else { return false }
+        let rest = text[separator.upperBound...]
+        let authority = rest.prefix { $0 != "/" && $0 != "?" }
+        let after = rest.dropFirst(authority.count)
+        return authority.contains("@") || !(after.isEmpty || after == "/")
+    }
+
     /// Never the URL itself: interpolating a `StreamURL` into a message shows `redacted`.
     public var description: String { redacted }
 }

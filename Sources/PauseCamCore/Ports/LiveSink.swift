@@ -55,8 +55,10 @@ public struct LiveProgram: Sendable, Equatable {
 /// live output and behaves exactly as a recording-only rig.
 public protocol LiveSinkFactory {
     /// The sinks for `program`, in the rig's order; empty for none. Called on the serial context; must not block
-    /// (a sink connects on its own thread).
-    func makeLiveSinks(for program: LiveProgram) -> [any LiveSink]
+    /// (a sink connects on its own thread). A sink tells its news (`liveStarted`, `liveLost`, `liveBack`, a webcam
+    /// device gone) through `report`, from any thread: the engine takes it onto the serial context, tells every
+    /// listener and notes losses in the clip being recorded.
+    func makeLiveSinks(for program: LiveProgram, report: @escaping @Sendable (EngineEvent) -> Void) -> [any LiveSink]
 }
 
 /// A live sink that can be turned off and on (`live off NAME` closes a stream's connection) and says how it is

@@ -14,6 +14,8 @@ extension RigController {
         var sinks: [any LiveSink]
         /// The sinks turned off with `live off` (by name): they get nothing until `live on`.
         var off: Set<String> = []
+        /// The paused slate (`while_paused: slate`), drawn at the first pause.
+        var slate: VideoFrame?
     }
 
     /// The program's canvas, rate and sound format, as the live sinks get it.
@@ -34,13 +36,29 @@ extension RigController {
     func startLive() {
         guard let factory = liveSinkFactory else { return }
         liveSinkFactory = nil
-        let sinks = factory.makeLiveSinks(for: liveProgram)
+        let controller = WeakSerialContextBound(self, serialContext: serialContext)
+        let serialContext = self.serialContext
+        let sinks = factory.makeLiveSinks(for: liveProgram) { event in
+            serialContext.schedule(at: .zero) { controller.object?.tellLive(event) }
+        }
         guard !sinks.isEmpty else { return }
         live = LiveOutputs(feed: LiveFeed(rate: rig.output.rate, origin: serialContext.clock.now()), sinks: sinks)
         // A destination with `start: off` waits for `live on NAME`.
         for stream in rig.live?.streams ?? [] where !stream.startsOn { live!.off.insert(stream.name) }
         devices.isTakingSamples = true
         scheduleLiveHold()
+    }
+
+    /// A live sink's news, on the serial context: told to every listener; a loss and a return are also noted in the
+    /// clip being recorded (its sidecar's warnings list each destination's outages, with the movie time).
+    func tellLive(_ event: EngineEvent) {
+        notify(event)
+        switch event {
+        case .liveLost, .liveBack:
+            let at = clips.recorder.map { " at \(DurationParser.clockString($0.session.timer))" } ?? ""
+            clips.warnClip(event.text + at)
+        default: break
+        }
     }
 
     /// The names of the live sinks, in the rig's order.
@@ -52,9 +70,19 @@ extension RigController {
     }
 
     /// A frame the switcher routed (the active lens's, with its zoom crop): to the feed, and its slots to every sink.
+    /// With `while_paused: slate`, the paused recording shows the slate live instead of the picture.
     func feedLive(_ routed: VideoFrame) {
         guard live != nil else { return }
-        deliverLive(live!.feed.offer(routed))
+        var frame = routed
+        if rig.live?.whilePaused == .slate, clips.recorder?.session.state == .paused {
+            if live!.slate == nil {
+                live!.slate = LivePausedSlate.frame(width: rig.output.width & ~1, height: rig.output.height & ~1,
+                                                    rigName: rig.name, pts: routed.pts)
+            }
+            frame = live!.slate!
+            frame.pts = routed.pts
+        }
+        deliverLive(live!.feed.offer(frame))
     }
 
     /// Sound as the recorder gets it: in live time to every sink.

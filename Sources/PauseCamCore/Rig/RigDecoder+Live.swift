@@ -45,6 +45,10 @@ extension RigDecoder {
                 ok = false
             }
         }
+        if ok, live.streams.contains(where: \.url.mayHoldSecret), surroundings.readableByOthers(node.mark.file) {
+            warn(.liveKeyReadable, "a stream URL holds a key and \(node.mark.file) can be read by other users; "
+                 + "chmod 600 \(node.mark.file)", at: node.mark, path: path)
+        }
         if ok, live.webcam == nil, live.streams.isEmpty {
             report("names no output; write webcam: {device: /dev/videoN} or stream: [{url: \"srt://HOST:PORT\"}]",
                    at: node.mark, path: path)

@@ -18,6 +18,9 @@ public struct RigSurroundings: Sendable {
     public var outputFolderProblem: @Sendable (String) -> String?
     /// This machine's hostname: a `group:` member's name when the rig writes no `group.host`. `nil`: not asked.
     public var hostName: String?
+    /// Whether the rig file at this path (as its marks name it) can be read by users other than its owner: a rig
+    /// that holds a stream key then gets a warning. `false` when not asked.
+    public var readableByOthers: @Sendable (String) -> Bool = { _ in false }
 
     public init(movieFileProblem: @escaping @Sendable (String) -> String?, controlSocketDirectory: String?,
                 outputFolderProblem: @escaping @Sendable (String) -> String? = { _ in nil }, hostName: String? = nil) {

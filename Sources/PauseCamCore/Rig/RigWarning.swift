@@ -14,6 +14,9 @@ public struct RigWarning: Sendable, Equatable, CustomStringConvertible {
         /// A lens recorded as an ISO (`output.iso`) runs at a rate that is not a whole multiple of the movie's: a
         /// pause or cut that falls inside one of its frames shortens that frame, so its ISO is not constant-rate.
         case isoRateNotAMultiple
+        /// A `live.stream` URL holds a secret (a stream key, a passphrase, a password) and the rig file can be read
+        /// by other users of the machine.
+        case liveKeyReadable
     }
 
     public var kind: Kind

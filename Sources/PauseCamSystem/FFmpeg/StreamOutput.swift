@@ -25,6 +25,9 @@ public final class StreamOutput: LiveSinkControl, @unchecked Sendable {
         public var audioChannels: Int
         public var preset: String
         public var keyframeInterval: MediaTime
+        /// Wait for room instead of dropping when the destination is behind (`BoundedChannel` policy `.block`): for a
+        /// benchmark on the simulated clock, which must count the cost of every frame. Never for a real rig.
+        public var blockWhenBehind = false
 
         public init(url: StreamURL, name: String, width: Int, height: Int, rate: FrameRate, bitrate: Int,
                     audioBitrate: Int, audioSampleRate: Int32?, audioChannels: Int, preset: String = "veryfast",
@@ -91,7 +94,7 @@ public final class StreamOutput: LiveSinkControl, @unchecked Sendable {
         self.report = report
         // About two seconds of frames and sound: beyond that the destination is too slow and loses the newest.
         let frames = max(8, Int((settings.rate.framesPerSecond * 2).rounded(.up)))
-        channel = BoundedChannel(capacity: frames * 3, policy: .refuse)
+        channel = BoundedChannel(capacity: frames * 3, policy: settings.blockWhenBehind ? .block : .refuse)
         var statistics = Statistics()
         statistics.on = on
         state = Guarded(statistics)

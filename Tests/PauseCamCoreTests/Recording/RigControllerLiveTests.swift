@@ -28,8 +28,10 @@ final class RigControllerLiveTests: XCTestCase {
         var programs: [LiveProgram] = []
         let sinks: [FakeLiveSink]
         init(_ names: [String]) { sinks = names.map(FakeLiveSink.init) }
-        func makeLiveSinks(for program: LiveProgram) -> [any LiveSink] {
+        var report: (@Sendable (EngineEvent) -> Void)?
+        func makeLiveSinks(for program: LiveProgram, report: @escaping @Sendable (EngineEvent) -> Void) -> [any LiveSink] {
             programs.append(program)
+            self.report = report
             return sinks
         }
     }
@@ -140,5 +142,58 @@ final class RigControllerLiveTests: XCTestCase {
         }
         XCTAssertNil(try? parser.parse("live maybe").get())
         XCTAssertNil(try? parser.parse("live on a b").get())
+    }
+
+    func testWhilePausedSlateShowsTheSlateLiveOnlyWhilePaused() throws {
+        var rig = rig()
+        rig.live = Rig.Live(streams: [], whilePaused: .slate)
+        let factory = FakeFactory(["studio"])
+        let fixture = EngineFixture.makeFixture(rig: rig, liveSinks: factory)
+        perform(fixture, [.record(name: nil), .wait(.seconds(1)), .pause, .wait(.seconds(1)), .resume(name: nil),
+                          .wait(.seconds(1))])
+        XCTAssertNotNil(fixture.runner.finishClip())
+        var runs: [String] = []
+        for entry in factory.sinks[0].video where runs.last != entry.lens { runs.append(entry.lens) }
+        XCTAssertEqual(runs, ["main", LivePausedSlate.lensName, "main"])
+        let slate = factory.sinks[0].video.filter { $0.lens == LivePausedSlate.lensName }
+        XCTAssertEqual(Double(slate.count), 30, accuracy: 2, "about a second of slate")
+    }
+
+    func testADestinationsOutagesAreToldAndListedInTheClipsSidecar() throws {
+        let factory = FakeFactory(["studio"])
+        let fixture = EngineFixture.makeFixture(rig: rig(), liveSinks: factory)
+        let report = try XCTUnwrap(factory.report)
+        perform(fixture, [.record(name: nil), .wait(.seconds(1))])
+        report(.liveLost(destination: "studio", reason: "connection refused", retryIn: .seconds(1)))
+        perform(fixture, [.wait(.seconds(1))])
+        report(.liveBack(destination: "studio", outage: .seconds(1)))
+        perform(fixture, [.wait(.seconds(1))])
+        let clip = try XCTUnwrap(fixture.runner.finishClip())
+        let outages = clip.sidecar.warnings.filter { $0.contains("studio") }
+        XCTAssertEqual(outages.count, 2, "\(clip.sidecar.warnings)")
+        XCTAssertTrue(outages[0].contains("lost") && outages[0].contains("at 00:00:01"), outages[0])
+        XCTAssertTrue(outages[1].contains("back") && outages[1].contains("at 00:00:02"), outages[1])
+        XCTAssertEqual(fixture.events.filter { if case .liveLost = $0 { return true } else { return false } }.count, 1)
+    }
+
+    func testTheRecordingIsTheSameWithAndWithoutLive() throws {
+        func record(live: Bool) throws -> (video: [String], audio: Int, scenes: [String], chapters: [MediaTime]) {
+            let fixture = EngineFixture.makeFixture(rig: rig(), liveSinks: live ? FakeFactory(["studio"]) : nil)
+            perform(fixture, [.wait(.milliseconds(700)), .record(name: "A"), .wait(.seconds(1)), .lens(.named("wide")),
+                              .wait(.milliseconds(600)), .pause, .wait(.seconds(2)), .resume(name: "B"),
+                              .wait(.milliseconds(500)), .chapter(name: "C"), .wait(.seconds(1)), .zoom(.preset("2x")),
+                              .wait(.seconds(1))])
+            let clip = try XCTUnwrap(fixture.runner.finishClip())
+            let sink = try XCTUnwrap(fixture.factory.sinks.first)
+            return (sink.video.map { "\($0.time) \($0.lens) \($0.keyframe) \(String(describing: $0.crop))" },
+                    sink.audio.reduce(0) { $0 + $1.frameCount }, clip.sidecar.scenes.map(\.title),
+                    sink.chapters.map(\.start))
+        }
+        let plain = try record(live: false), live = try record(live: true)
+        XCTAssertEqual(live.video, plain.video)
+        XCTAssertEqual(live.audio, plain.audio)
+        XCTAssertEqual(live.scenes, plain.scenes)
+        XCTAssertEqual(live.chapters, plain.chapters)
+        XCTAssertGreaterThan(plain.video.count, 90)
     }
 }

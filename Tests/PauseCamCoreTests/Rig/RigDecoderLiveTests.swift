@@ -103,4 +103,21 @@ final class RigDecoderLiveTests: XCTestCase {
             """), summary)
         XCTAssertFalse(summary.contains("SECRET"), summary)
     }
+
+    func testARigHoldingAKeyThatOthersCanReadIsWarnedAbout() throws {
+        var open = RigSurroundings.unasked
+        open.readableByOthers = { $0 == "t.yaml" }
+        let keyed = Self.rig(live: "{stream: [{url: \"rtmp://live.example.com/app/SECRET\"}]}")
+        let warnings = try RigDecoder.decode(keyed, surroundings: open).warnings
+        XCTAssertEqual(warnings.map(\.kind), [.liveKeyReadable])
+        XCTAssertEqual(warnings.first?.description,
+                       "t.yaml:6:7: warning: live: a stream URL holds a key and t.yaml can be read by other users; "
+                       + "chmod 600 t.yaml")
+        XCTAssertEqual(try RigDecoder.decode(keyed).warnings, [], "a file only its owner reads")
+        let keyless = Self.rig(live: "{stream: [{url: \"srt://10.0.0.5:9000\"}]}")
+        XCTAssertEqual(try RigDecoder.decode(keyless, surroundings: open).warnings, [])
+        XCTAssertFalse(try StreamURL.parse("srt://h:1/").get().mayHoldSecret)
+        XCTAssertTrue(try StreamURL.parse("srt://h:1?passphrase=x").get().mayHoldSecret)
+        XCTAssertTrue(try StreamURL.parse("rtmp://u:p@h/app").get().mayHoldSecret)
+    }
 }
