@@ -25,6 +25,7 @@ PITCHES = {"host": 700, "guest": 1_300}
 WINDOW = RATE // 100          # 10 ms
 HOP = RATE // 1_000           # the envelope every 1 ms
 TOLERANCE = 0.010             # seconds: every spacing within 10 ms of its pattern
+EDGE = 0.150                  # seconds: a beep's length; beeps this near the clip's start or end may be cut
 OTHER_PITCH_RATIO = 1 / 31.6  # the other voice's pitch at least 30 dB below a track's own
 
 
@@ -71,14 +72,16 @@ def envelope(signal, hertz):
 def beeps(points, threshold):
     """The middle of each span where the envelope is above `threshold` (crossings interpolated) and its highest
     amplitude, for spans of 50–150 ms that neither start nor end at the track's edges (a beep cut by the clip's start
-    or end)."""
+    or end). A span within EDGE of either edge is left out too: the declick's fade at the clip's end (or start) can
+    shorten a beep cut there to a span that still looks whole, with its middle in the wrong place."""
     found, start, peak = [], None, 0
+    first, last = (points[0][0], points[-1][0]) if points else (0, 0)
     for (t0, a0), (t1, a1) in zip(points, points[1:]):
         if a0 < threshold <= a1:
             start, peak = t0 + (threshold - a0) / (a1 - a0) * (t1 - t0), a1
         elif a0 >= threshold > a1 and start is not None:
             end = t0 + (a0 - threshold) / (a0 - a1) * (t1 - t0)
-            if 0.05 <= end - start <= 0.15:
+            if 0.05 <= end - start <= 0.15 and start > first + EDGE and end < last - EDGE:
                 found.append(((start + end) / 2, peak))
             start = None
         elif start is not None:
