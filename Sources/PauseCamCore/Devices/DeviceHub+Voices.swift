@@ -10,6 +10,8 @@ public struct VoiceCardSlot {
     public internal(set) var gone = false
     /// The microphone whose end was already told, so its other report (ALSA's or udev's) is not repeated.
     var ended: ObjectIdentifier?
+    /// Where its microphone's chunks wait for the serial context.
+    var mailbox: Mailbox<AudioChunk>?
 }
 
 extension DeviceHub {
@@ -19,11 +21,12 @@ extension DeviceHub {
         guard let microphone = voiceCards[index].microphone else { return }
         // Three seconds of sound wait at most, as for the one microphone (`start(_:)`).
         let mailbox = Mailbox<AudioChunk>(capacity: 3 * Int(microphone.sampleRate), weight: { $0.frameCount })
+        voiceCards[index].mailbox = mailbox
         let identity = ObjectIdentifier(microphone)
         do {
             try microphone.start(deliver: { [weak self, serialContext, intake] chunk in
                 guard intake.isOpen, mailbox.post(chunk) else { return }
-                serialContext.schedule(at: .zero) { [weak self] in self?.drainVoiceCard(mailbox, card: index) }
+                serialContext.schedule(at: .zero) { [weak self] in self?.drainVoiceCards() }
             }, onEnd: { [weak self, serialContext] reason in
                 serialContext.schedule(at: .zero) { [weak self] in
                     guard let self, self.voiceCards.indices.contains(index),
@@ -45,11 +48,20 @@ extension DeviceHub {
         return "voice " + plan.cards[index].voices.map { rig.audio.voices[$0].name }.joined(separator: "+")
     }
 
-    private func drainVoiceCard(_ mailbox: Mailbox<AudioChunk>, card: Int) {
-        let drained = mailbox.drain()
-        report(.mailboxDrops(device: voiceCardRole(card), count: drained.dropped))
-        if !drained.items.isEmpty, voiceCards.indices.contains(card) { voiceCards[card].gone = false }
-        for chunk in drained.items { report(.voiceChunk(card: card, chunk)) }
+    /// Every voice card's mailbox at once, the chunks handed on in capture-time order: a card's sound that has
+    /// arrived is never taken for late only because the other card's mailbox was drained first (after the serial
+    /// context was busy, both hold a backlog).
+    private func drainVoiceCards() {
+        var chunks: [(card: Int, order: Int, chunk: AudioChunk)] = []
+        for index in voiceCards.indices {
+            guard let mailbox = voiceCards[index].mailbox else { continue }
+            let drained = mailbox.drain()
+            report(.mailboxDrops(device: voiceCardRole(index), count: drained.dropped))
+            if !drained.items.isEmpty { voiceCards[index].gone = false }
+            for item in drained.items { chunks.append((index, chunks.count, item)) }
+        }
+        chunks.sort { ($0.chunk.pts, $0.order) < ($1.chunk.pts, $1.order) }
+        for entry in chunks { report(.voiceChunk(card: entry.card, entry.chunk)) }
     }
 
     private func voiceCardEnded(_ index: Int, reason: String) {

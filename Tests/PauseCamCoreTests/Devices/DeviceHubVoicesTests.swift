@@ -75,4 +75,41 @@ final class DeviceHubVoicesTests: XCTestCase {
         serialContext.runDue()
         XCTAssertEqual(reports.count, 1, "\(reports)")
     }
+
+    /// A microphone whose chunks the test delivers, as its capture thread would.
+    final class DeliveringMicrophone: Microphone, @unchecked Sendable {
+        let displayName: String
+        let sampleRate: Int32 = 48_000
+        let channels = 1
+        var deliver: (@Sendable (AudioChunk) -> Void)?
+        init(_ name: String) { displayName = name }
+        func start(deliver: @escaping @Sendable (AudioChunk) -> Void, onEnd: @escaping @Sendable (String) -> Void) {
+            self.deliver = deliver
+        }
+        func stop() { deliver = nil }
+    }
+
+    func testABacklogOfBothCardsIsHandedOnInCaptureOrderNotCardByCard() {
+        var audio = Rig.AudioInput(device: .none)
+        audio.voices = [Rig.Voice(name: "host", source: .virtual), Rig.Voice(name: "guest", source: .virtual)]
+        let rig = Rig(name: "Pair", audio: audio, lenses: [Rig.Lens(name: "main", source: .virtual(color: RGBColor(hex: "#20c040")!))])
+        let host = DeliveringMicrophone("host"), guest = DeliveringMicrophone("guest")
+        var order: [String] = []
+        let hub = DeviceHub(rig: rig, cameras: [:], microphone: nil, serialContext: serialContext,
+                            devices: InlineWorker(), voiceMicrophones: [host, guest], notify: { _ in })
+        hub.report = { report in
+            if case .voiceChunk(let card, let chunk) = report { order.append("\(card)@\(chunk.pts.value)") }
+        }
+        hub.startMicrophone()
+        hub.isTakingSamples = true
+        // The serial context was busy: three chunks of each card wait before any drain runs.
+        for n in 0..<3 {
+            let chunk = AudioChunk(pts: MediaTime(value: Int64(n) * 480, timescale: 48_000), sampleRate: 48_000,
+                                   channels: 1, samples: [Int16](repeating: 0, count: 480))
+            host.deliver?(chunk)
+            guest.deliver?(chunk)
+        }
+        serialContext.runDue()
+        XCTAssertEqual(order, ["0@0", "1@0", "0@480", "1@480", "0@960", "1@960"])
+    }
 }
