@@ -16,8 +16,9 @@ import PauseCamSystem
 /// With `--measure` (`pausecam check --measure RIG`) each clean rig's canvas size and rate are also measured: x264's
 /// speed per preset on camera-like frames and the preset `auto` chooses, printed and stored in the cache. A rig
 /// with ISOs also gets each ISO's size, rate and encoder (x264, or MJPEG passed through) and whether the program
-/// and the ISOs fit together (`EncoderLoad`); when they do not, that is an error at `output.iso` (exit status 2),
-/// as `run` and `shell` refuse the rig.
+/// and the ISOs fit together (`EncoderLoad`); a rig with `live.stream` destinations gets each stream's size, rate
+/// and x264 preset (its URL redacted) counted in the same load. When they do not fit, that is an error at
+/// `output.iso` (the rig file when it has no ISO; exit status 2), as `run` and `shell` refuse the rig.
 func runCheck(_ paths: [String], measure: Bool = false, describeCameras: () throws -> [CameraDescription] = {
     try UdevDeviceManager().describeCameras()
 }) -> Int32 {
@@ -33,7 +34,7 @@ func runCheck(_ paths: [String], measure: Bool = false, describeCameras: () thro
             let rig = try RigLoader.load(path: path, surroundings: .thisMachine())
             for warning in rig.warnings { writeStandardError(warning.description + "\n") }
             StandardStreamWriter.output.write(RigSummary.text(of: rig, file: path))
-            if measure { status = max(status, printMeasurement(of: rig)) }
+            if measure { status = max(status, printMeasurement(of: rig, path: path)) }
             if rig.lenses.contains(where: { if case .camera = $0.source { return true } else { return false } }) {
                 if cameras == nil { cameras = Result { try describeCameras() } }
                 switch cameras! {
@@ -75,8 +76,8 @@ func listScripts(_ paths: [String]) -> Int32 {
 }
 
 /// Measures the encoder for `rig`'s output (always, ignoring the cache, which it refreshes) and prints the result,
-/// with the ISOs' load when the rig has ISOs. Returns 2 when the program and the ISOs do not fit together.
-private func printMeasurement(of rig: Rig) -> Int32 {
+/// with the ISOs' and live streams' load when the rig has any. Returns 2 when they do not fit with the program.
+private func printMeasurement(of rig: Rig, path: String) -> Int32 {
     let output = rig.output
     let environment = ProcessInfo.processInfo.environment
     let cache = EncoderSpeedCache(environment: environment)
@@ -99,7 +100,7 @@ private func printMeasurement(of rig: Rig) -> Int32 {
     }
     StandardStreamWriter.output.write(isos.report(at: preset, in: measurement))
     if let refusal = isos.refusal(at: preset, in: measurement, presetIsAuto: isAuto) {
-        let mark = output.isoMark ?? SourceMark(file: rig.name, line: 0, column: 0)
+        let mark = output.isoMark ?? SourceMark(file: path, line: 0, column: 0)
         writeStandardError(RigError(refusal, at: mark).description + "\n")
         return 2
     }

@@ -12,7 +12,8 @@ import PauseCamSystem
 /// hold them, the session is refused before anything is recorded, with what to do: ISOs recorded at the price of
 /// program frames dropped for the whole clip would spoil the one movie the user surely wants, and a program recorded
 /// without the ISOs asked for would be found out only afterwards. To judge that, a rig with encoded ISOs is measured
-/// once even when it names its preset. MJPEG lenses passed through cost no encoder and never count.
+/// once even when it names its preset. MJPEG lenses passed through cost no encoder and never count. Each live stream
+/// (`live.stream`) is one more x264 encoder too, at its own size and preset, counted and refused the same way.
 ///
 /// `PAUSECAM_FAULT_ENCODER_FPS="ultrafast=300,veryfast=20"` replaces the timing with these speeds (tests: no
 /// real timing on a loaded machine); the cache is still read and written as usual.
@@ -22,9 +23,9 @@ enum EncoderPresetSetup {
     /// the same movie whatever a cache holds.
     static let simulatedClockPreset = "veryfast"
 
-    /// `rig` with a concrete preset; `isos` are its ISO movies as they will be recorded; `notify` receives
-    /// the measuring notice and the warnings. Throws a `RigError` at `output.iso` when the measured (or cached)
-    /// speed cannot hold the program and the encoded ISOs. On the `simulated` clock nothing is measured, warned
+    /// `rig` with a concrete preset; `isos` are its ISO movies and live streams as they will be encoded; `notify`
+    /// receives the measuring notice and the warnings. Throws a `RigError` at `output.iso` (the rig's name when it
+    /// has none) when the measured (or cached) speed cannot hold the program, the encoded ISOs and the streams. On the `simulated` clock nothing is measured, warned
     /// about or refused: `auto` is `simulatedClockPreset`.
     static func resolve(_ rig: Rig, isos: EncoderLoad = EncoderLoad(), simulated: Bool = false,
                         environment: [String: String] = ProcessInfo.processInfo.environment,
@@ -38,7 +39,7 @@ enum EncoderPresetSetup {
         let cache = EncoderSpeedCache(environment: environment)
         let isAuto = output.preset == EncoderPresetChoice.auto
         var measurement = cache.measurement(width: output.width, height: output.height, rate: output.rate)
-        if measurement == nil && (isAuto || !isos.encodedIsos.isEmpty) {
+        if measurement == nil && (isAuto || !isos.encodedIsos.isEmpty || !isos.streams.isEmpty) {
             notify(.measuringEncoder(width: output.width, height: output.height, rate: "\(output.rate)",
                                      cachePath: cache.path))
             measurement = try? measureAndStore(width: output.width, height: output.height, rate: output.rate,

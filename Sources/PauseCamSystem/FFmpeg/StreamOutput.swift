@@ -30,7 +30,7 @@ public final class StreamOutput: LiveSinkControl, @unchecked Sendable {
         public var blockWhenBehind = false
 
         public init(url: StreamURL, name: String, width: Int, height: Int, rate: FrameRate, bitrate: Int,
-                    audioBitrate: Int, audioSampleRate: Int32?, audioChannels: Int, preset: String = "veryfast",
+                    audioBitrate: Int, audioSampleRate: Int32?, audioChannels: Int, preset: String = EncoderLoad.streamPreset,
                     keyframeInterval: MediaTime = .seconds(2)) {
             self.url = url
             self.name = name

@@ -100,4 +100,88 @@ final class EncoderLoadTests: XCTestCase {
         XCTAssertEqual(load.isos, [iso("cam", rig.output.width, rig.output.height),
                                    iso("film", 640, 480, 25, mjpeg: true)])
     }
+
+    /// A live stream at `width`×`height`, 30 fps, to a URL holding a key that must never be shown.
+    private func stream(_ name: String, _ width: Int, _ height: Int) throws -> EncoderLoad.LiveStream {
+        .init(name: name, url: try StreamURL.parse("rtmp://\(name).example/live/SECRETKEY").get(),
+              width: width, height: height, rate: FrameRate(30))
+    }
+
+    func testEachLiveStreamAddsItsPixelsAtTheStreamPresetsMeasuredSpeed() throws {
+        // 1080p30 program. At veryfast (the streams' own preset) a stream's pixels count as an ISO's; at ultrafast,
+        // three times veryfast's speed, each stream costs three times as many ultrafast frames.
+        let speeds = measurement([("ultrafast", 300), ("superfast", 150), ("veryfast", 100)])
+        let table: [(streams: [EncoderLoad.LiveStream], preset: String, required: Double, line: UInt)] = [
+            ([], "veryfast", 45, #line),
+            ([try stream("a", 1920, 1080)], "veryfast", 90, #line),
+            ([try stream("a", 1920, 1080), try stream("b", 1280, 720)], "veryfast", 90 + 20, #line),
+            ([], "ultrafast", 45, #line),
+            ([try stream("a", 1920, 1080)], "ultrafast", 45 + 135, #line),
+            ([try stream("a", 1920, 1080), try stream("b", 1280, 720)], "ultrafast", 45 + 135 + 60, #line),
+        ]
+        for row in table {
+            XCTAssertEqual(EncoderLoad(streams: row.streams).requiredFramesPerSecond(at: row.preset, in: speeds),
+                           row.required, accuracy: 1e-9, line: row.line)
+        }
+        // Streams add to the ISOs, and the rig-wide choice moves. With veryfast at 80: none → veryfast (45), one
+        // 1080p stream → superfast (90 > 80 at veryfast; 45 + 45 × 150 / 80 = 129.4 ≤ 150), two → ultrafast.
+        XCTAssertEqual(EncoderLoad(isos: [iso("wide", 1920, 1080)], streams: [try stream("a", 1920, 1080)])
+            .requiredFramesPerSecond(at: "veryfast", in: speeds), 135, accuracy: 1e-9)
+        let choices = [0, 1, 2].map { count in
+            EncoderLoad(streams: (0..<count).map { try! stream("s\($0)", 1920, 1080) })
+                .choose(measurement([("ultrafast", 300), ("superfast", 150), ("veryfast", 80)]))
+        }
+        XCTAssertEqual(choices, ["veryfast", "superfast", "ultrafast"])
+    }
+
+    func testAMachineThatHoldsTheProgramButNotAStreamRefusesNamingTheStreamRedacted() throws {
+        // The program alone needs 45 fps: veryfast's 60 holds it; with a 1080p stream beside it at veryfast, 90.
+        let speeds = measurement([("ultrafast", 100), ("superfast", 70), ("veryfast", 60), ("faster", 30)])
+        XCTAssertNil(EncoderLoad().refusal(at: "veryfast", in: speeds, presetIsAuto: false))
+        let load = EncoderLoad(streams: [try stream("youtube", 1920, 1080)])
+        XCTAssertEqual(load.choose(speeds), "ultrafast")
+        XCTAssertFalse(load.fits("ultrafast", in: speeds), "45 + 1.5 × 30 × 100 / 60 = 120 > 100")
+        let refusal = try XCTUnwrap(load.refusal(at: "ultrafast", in: speeds, presetIsAuto: true))
+        for part in ["1 live stream at x264 preset veryfast (youtube (rtmp://youtube.example/…) 1920x1080 at 30 fps)",
+                     "120.0 fps", "100.0 fps", "so live streaming is refused", "fewer destinations"] {
+            XCTAssertTrue(refusal.contains(part), "\(part) in: \(refusal)")
+        }
+        XCTAssertFalse(refusal.contains("SECRETKEY"), refusal)
+        XCTAssertFalse(refusal.contains("MJPEG"), "no ISO to pass through: \(refusal)")
+        // A stream a quarter of the pixels fits even at veryfast: 45 + 11.25 = 56.25 ≤ 60.
+        let small = EncoderLoad(streams: [try stream("youtube", 960, 540)])
+        XCTAssertEqual(small.choose(speeds), "veryfast")
+        XCTAssertNil(small.refusal(at: "veryfast", in: speeds, presetIsAuto: true))
+        // The check line names the stream, redacted, and the verdict.
+        let report = load.report(at: "ultrafast", in: speeds)
+        XCTAssertTrue(report.contains("  stream youtube (rtmp://youtube.example/…) 1920x1080 at 30 fps: x264 veryfast\n"),
+                      report)
+        XCTAssertTrue(report.contains("program plus 0 encoded ISOs and 1 live stream need 120.0 fps at the program's "
+                                      + "size: do not fit at ultrafast"), report)
+        XCTAssertFalse(report.contains("SECRETKEY"), report)
+    }
+
+    func testAStreamPresetNotMeasuredDoesNotFit() throws {
+        // The measurement stopped at superfast (too slow for the program): veryfast's speed is not known.
+        let speeds = measurement([("ultrafast", 300), ("superfast", 40)])
+        let load = EncoderLoad(streams: [try stream("a", 320, 180)])
+        XCTAssertFalse(load.fits("ultrafast", in: speeds))
+        let refusal = try XCTUnwrap(load.refusal(at: "ultrafast", in: speeds, presetIsAuto: true))
+        XCTAssertTrue(refusal.contains("a speed that was not measured"), refusal)
+    }
+
+    func testTheRigsStreamsCountAtTheirOwnSizeOrTheProgramsAndTheProgramsRate() throws {
+        var rig = Rig(name: "R", lenses: [
+            Rig.Lens(name: "main", zoom: 1, source: .virtual(color: RGBColor(red: 0, green: 0, blue: 0))),
+        ])
+        let url = try StreamURL.parse("srt://10.0.0.5:9000?streamid=publish/secret").get()
+        rig.live = Rig.Live(streams: [Rig.Live.Stream(url: url, name: "studio"),
+                                      Rig.Live.Stream(url: url, name: "small", width: 640, height: 360)])
+        let load = EncoderLoad(rig: rig, formats: [:])
+        XCTAssertEqual(load.streams, [
+            .init(name: "studio", url: url, width: rig.output.width, height: rig.output.height, rate: rig.output.rate),
+            .init(name: "small", url: url, width: 640, height: 360, rate: rig.output.rate),
+        ])
+        XCTAssertEqual(EncoderLoad(rig: Rig(name: "R", lenses: rig.lenses), formats: [:]).streams, [])
+    }
 }
