@@ -129,7 +129,7 @@
       row.drops.textContent = dropped + " dropped";
       row.drops.classList.toggle("some", dropped > 0);
       row.toggle.setAttribute("aria-pressed", sink.on ? "true" : "false");
-      row.toggle.textContent = sink.on ? "Stop" : "Go live";
+      row.toggle.textContent = sink.on ? "Stop live" : "Go live";
     }
   }
 
