@@ -6,7 +6,8 @@ import Foundation
 /// `PackageResources`), so the binary needs no resource folder beside it wherever it is installed. The page polls `/status.json` four times a second and
 /// listens to `/events`; every button sends one command line to `POST /command`. A rig of voices gets a strip per
 /// voice (level, hold mark, clipping light, speaking dot, mute, gain − and +) and, with `follow:`, a follow
-/// toggle; what they show comes from the status, never from the click alone. After a save it shows
+/// toggle; a rig with `live:` gets a row per destination (a badge: LIVE, lost, connecting or off; bitrate, drops;
+/// a toggle sending `live on|off NAME`); what they show comes from the status, never from the click alone. After a save it shows
 /// `/last.jpg`, and a tap on it plays `/last.mov` in the page.
 public enum MonitorPage {
     /// Only our own origin may provide scripts, styles, pictures and connections.

@@ -59,6 +59,78 @@
     }
     for (const voice of s.voices || []) showVoice(voice);
     showFollow(s.follow);
+    showLive(s.live || []);
+  }
+
+  // The live destinations of a rig with `live:`: a badge each (live, lost, connecting or off), its bitrate and its
+  // dropped frames, and a toggle that sends `live on NAME` / `live off NAME`. As with the voices, everything shown
+  // comes from the status: a click only sends the line, and the next status shows what the engine made of it.
+  const liveRows = new Map();
+
+  function liveState(sink) {
+    if (!sink.on) return "off";
+    if (sink.live) return "live";
+    return sink.outages > 0 ? "lost" : "connecting";
+  }
+
+  function rateText(bitsPerSecond) {
+    if (!(bitsPerSecond > 0)) return "–";
+    return bitsPerSecond >= 1e6 ? (bitsPerSecond / 1e6).toFixed(1) + " Mbit/s"
+                                : Math.round(bitsPerSecond / 1e3) + " kbit/s";
+  }
+
+  function liveRow(name) {
+    let row = liveRows.get(name);
+    if (row) return row;
+    const element = (tag, className, text) => {
+      const made = document.createElement(tag);
+      made.className = className;
+      if (text !== undefined) made.textContent = text;
+      return made;
+    };
+    const root = element("div", "dest");
+    root.dataset.live = name;
+    root.setAttribute("role", "group");
+    root.setAttribute("aria-label", "live " + name);
+    const badge = element("span", "livebadge", "off");
+    badge.setAttribute("role", "status");
+    badge.setAttribute("aria-label", name + " is off");
+    const label = element("span", "name", name);
+    const rate = element("span", "rate", "–");
+    rate.setAttribute("aria-label", name + " bitrate");
+    const drops = element("span", "drops", "0 dropped");
+    drops.setAttribute("aria-label", name + " dropped frames");
+    const toggle = element("button", "livetoggle", "Go live");
+    toggle.type = "button";
+    toggle.setAttribute("aria-pressed", "false");
+    toggle.setAttribute("aria-label", "stream to " + name);
+    root.append(badge, label, rate, drops, toggle);
+    row = { root, badge, rate, drops, toggle, sink: null };
+    toggle.addEventListener("click", () => {
+      if (row.sink) command("live " + (row.sink.on ? "off " : "on ") + name);
+    });
+    liveRows.set(name, row);
+    $("live").append(root);
+    return row;
+  }
+
+  function showLive(sinks) {
+    $("live").hidden = sinks.length === 0;
+    for (const sink of sinks) {
+      const row = liveRow(String(sink.name));
+      row.sink = sink;
+      const state = liveState(sink);
+      row.root.dataset.state = state;
+      row.badge.textContent = state === "live" ? "LIVE" : state;
+      row.badge.className = "livebadge " + state;
+      row.badge.setAttribute("aria-label", sink.name + " is " + state);
+      row.rate.textContent = state === "live" ? rateText(sink.bitrate) : "–";
+      const dropped = Number(sink.dropped_frames) || 0;
+      row.drops.textContent = dropped + " dropped";
+      row.drops.classList.toggle("some", dropped > 0);
+      row.toggle.setAttribute("aria-pressed", sink.on ? "true" : "false");
+      row.toggle.textContent = sink.on ? "Stop live" : "Go live";
+    }
   }
 
   // The voices of a rig whose `audio:` is a list: a strip each with its level (the bar), the highest peak of the
