@@ -52,7 +52,8 @@ extension EngineEvent {
         case .liveLost(let destination, let reason, let retryIn):
             return "live \(destination) lost: \(reason); trying again in \(CommandParser.formatDuration(retryIn))"
         case .liveBack(let destination, let outage):
-            return "LIVE \(destination) back after \(CommandParser.formatDuration(outage))"
+            // An outage is measured, not typed: whole tenths of a second read better than its exact fraction.
+            return "LIVE \(destination) back after \(String(format: "%.1f", outage.seconds)) s"
         case .voiceBack(let voice, let movieTime):
             return "voice \(voice): microphone back" + (movieTime.map { ": sound resumes at \(DurationParser.clockString($0))" } ?? "")
         case .voiceSilent(let voice, let seconds):
