@@ -41,11 +41,11 @@ enum StreamDelayBench {
             delays.withLock { $0.append(delay) }
         }
         let output = StreamOutput(settings: settings, report: { _ in })
-        defer { output.close() }
         let end = Date().addingTimeInterval(30)
         while !output.statistics.live {
             guard Date() < end else {
                 print("stream delay skipped: the stream did not connect to the ffmpeg listener")
+                output.close()
                 return nil
             }
             Thread.sleep(forTimeInterval: 0.05)
