@@ -227,9 +227,11 @@ public final class StreamOutput: LiveSinkControl, @unchecked Sendable {
             case .video(let frame, let liveTime):
                 if start == nil {
                     start = liveTime
-                    if let told = settings.videoPacketWritten { connection.videoPacketWritten = { sent in
+                    if let told = settings.videoPacketWritten {
+                        connection.videoPacketWritten = { sent in
                             if let time = try? liveTime.adding(sent) { told(time) }
-                        } }
+                        }
+                    }
                 }
                 guard let start, let time = try? liveTime.subtracting(start) else { continue }
                 let picture = try scaler.scale(frame)
