@@ -132,6 +132,11 @@ struct BenchRun {
         if let iso = try IsoCPUBench.run(seconds: seconds) { results["iso_cpu_ratio"] = iso.ratio }
         if let voices = try VoiceBench.run(seconds: seconds) { results["voice_track_cost_ratio"] = voices.ratio }
         if let stream = try StreamCostBench.run(seconds: seconds) { results["stream_cost_ratio"] = stream.ratio }
+        if let delay = try StreamDelayBench.run(seconds: Int(seconds)) {
+            results["stream_delay_median_ms"] = delay.median * 1000
+            results["stream_delay_p95_ms"] = delay.p95 * 1000
+        }
+        if let webcam = try WebcamCostBench.run(seconds: seconds) { results["webcam_cost_ratio"] = webcam.ratio }
         // Three group members on loopback: scene-boundary skew, late commands, the shortest lead without them.
         if let group = GroupBench.run() { results.merge(group) { $1 } }
 

@@ -69,7 +69,7 @@ enum StreamCostBench {
     }
 
     /// Ends the listener: it ends by itself when the stream ends; else SIGTERM, then SIGKILL after 3 s.
-    private static func stop(_ listener: Process) {
+    static func stop(_ listener: Process) {
         let end = Date().addingTimeInterval(3)
         while listener.isRunning && Date() < end { Thread.sleep(forTimeInterval: 0.05) }
         if listener.isRunning { listener.terminate() }
@@ -81,6 +81,30 @@ enum StreamCostBench {
 
     static func cpuPerRecordedSecond(streaming: Bool, seconds recordSeconds: Int64, preset: String, folder: URL,
                                      name: String) throws -> Double? {
+        var listener: Process?
+        var factory: Factory?
+        if streaming {
+            let port = Int.random(in: 20_000...60_000)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+            process.arguments = ["-nostdin", "-v", "error", "-f", "mpegts", "-i", "srt://127.0.0.1:\(port)?mode=listener",
+                                 "-c", "copy", "-f", "mpegts", "-y", "/dev/null"]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            listener = process
+            factory = Factory(port: port)
+        }
+        defer { if let listener { stop(listener) } }
+        return try recordClip(seconds: recordSeconds, preset: preset, folder: folder, name: name, liveSinks: factory,
+                              ready: { factory?.output?.statistics.live ?? true },
+                              notReady: "stream cost skipped: the stream did not connect to the ffmpeg listener")
+    }
+
+    /// Records a `recordSeconds` clip of the 720p30 two-lens virtual rig with `liveSinks` (after `ready` holds, at
+    /// most 30 s) and returns the process's CPU seconds per recorded second; `nil` (saying `notReady`) if never ready.
+    static func recordClip(seconds recordSeconds: Int64, preset: String, folder: URL, name: String,
+                           liveSinks: (any LiveSinkFactory)?, ready: () -> Bool, notReady: String) throws -> Double? {
         let output = Rig.OutputSettings(directory: folder.path, namePattern: name, width: 1280, height: 720,
                                         rate: FrameRate(30), preset: preset, crf: 23)
         let colors = ["wide": "#d03030", "main": "#20c040"]
@@ -97,33 +121,18 @@ enum StreamCostBench {
             cameras[lens.name] = VirtualLens(lens: lens.name, color: color, width: 1280, height: 720,
                                              rate: FrameRate(30), serialContext: serialContext)
         }
-        var listener: Process?
-        var factory: Factory?
-        if streaming {
-            let port = Int.random(in: 20_000...60_000)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-            process.arguments = ["-nostdin", "-v", "error", "-f", "mpegts", "-i", "srt://127.0.0.1:\(port)?mode=listener",
-                                 "-c", "copy", "-f", "mpegts", "-y", "/dev/null"]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            listener = process
-            factory = Factory(port: port)
-        }
-        defer { if let listener { stop(listener) } }
         let controller = BenchEngine.controller(rig: rig, cameras: cameras,
                                                 microphone: VirtualMicrophone(serialContext: serialContext),
                                                 sinkFactory: MovieWriterFactory(), store: AtomicSidecarStore(),
                                                 serialContext: serialContext, outputDirectory: folder.path,
-                                                finishing: InlineWorker(), liveSinks: factory, notify: { _ in })
+                                                finishing: InlineWorker(), liveSinks: liveSinks, notify: { _ in })
         let runner = ScriptRunner(controller: controller, serialContext: serialContext)
         controller.startDevices()
-        if let factory {
+        do {
             let end = Date().addingTimeInterval(30)
-            while !(factory.output?.statistics.live ?? false) {
+            while !ready() {
                 guard Date() < end else {
-                    print("stream cost skipped: the stream did not connect to the ffmpeg listener")
+                    print(notReady)
                     controller.closeLive()
                     controller.stopDevices()
                     return nil

@@ -59,6 +59,12 @@ case "stream":
     // `stream [SECONDS]`: stream_cost_ratio, one 720p 3 Mbit/s SRT stream beside a 720p30 recording against none.
     try StreamCostBench.run(seconds: words.dropFirst().first.flatMap { Int64($0) } ?? 6,
                             rounds: words.dropFirst(2).first.flatMap { Int($0) } ?? 3)
+    // And the delay from a frame's capture to its packet written, at real time.
+    try StreamDelayBench.run(seconds: Int(words.dropFirst().first.flatMap { Int64($0) } ?? 6))
+case "webcam":
+    // `webcam [SECONDS] [ROUNDS]`: webcam_cost_ratio, the webcam output (YUYV 720p to /dev/null) against none.
+    try WebcamCostBench.run(seconds: words.dropFirst().first.flatMap { Int64($0) } ?? 6,
+                            rounds: words.dropFirst(2).first.flatMap { Int($0) } ?? 3)
 case "standby":
     try StandbyBench.run(seconds: words.dropFirst().first.flatMap { Int64($0) } ?? 6)
 case "standby-yuyv":

@@ -28,6 +28,9 @@ public final class StreamOutput: LiveSinkControl, @unchecked Sendable {
         /// Wait for room instead of dropping when the destination is behind (`BoundedChannel` policy `.block`): for a
         /// benchmark on the simulated clock, which must count the cost of every frame. Never for a real rig.
         public var blockWhenBehind = false
+        /// For a benchmark: told on the output's thread, just after each video packet was handed to
+        /// `av_interleaved_write_frame`, the live time of the frame it encodes. `nil` (every rig): nothing is told.
+        public var videoPacketWritten: (@Sendable (MediaTime) -> Void)?
 
         public init(url: StreamURL, name: String, width: Int, height: Int, rate: FrameRate, bitrate: Int,
                     audioBitrate: Int, audioSampleRate: Int32?, audioChannels: Int, preset: String = EncoderLoad.streamPreset,
@@ -222,7 +225,14 @@ public final class StreamOutput: LiveSinkControl, @unchecked Sendable {
         while let item = channel.receive() {
             switch item {
             case .video(let frame, let liveTime):
-                if start == nil { start = liveTime }
+                if start == nil {
+                    start = liveTime
+                    if let told = settings.videoPacketWritten {
+                        connection.videoPacketWritten = { sent in
+                            if let time = try? liveTime.adding(sent) { told(time) }
+                        }
+                    }
+                }
                 guard let start, let time = try? liveTime.subtracting(start) else { continue }
                 let picture = try scaler.scale(frame)
                 defer { scaler.recycle(picture) }

@@ -49,6 +49,8 @@ final class StreamOutputConnection {
     private let interrupt: StreamOutputInterrupt
     /// Bytes handed to the muxer so far (for the bitrate shown in `status`).
     private(set) var bytesSent = 0
+    /// Told, after each video packet went to the muxer, its time since the connection started (a benchmark's hook).
+    var videoPacketWritten: ((MediaTime) -> Void)?
 
     init(settings: StreamOutput.Settings, interrupt: StreamOutputInterrupt) throws {
         self.interrupt = interrupt
@@ -129,11 +131,15 @@ final class StreamOutputConnection {
     private func write(_ encoded: EncodedPacket, to stream: UnsafeMutablePointer<AVStream>) throws {
         let format = handle.format, packet = handle.packet
         try encoded.reference(into: packet)
+        let encodedPTS = packet.pointee.pts
         av_packet_rescale_ts(packet, encoded.timeBase, stream.pointee.time_base)
         packet.pointee.stream_index = stream.pointee.index
         bytesSent += Int(packet.pointee.size)
         let result = interrupt.within(seconds: Self.writeSeconds) { av_interleaved_write_frame(format, packet) }
         av_packet_unref(packet)
         try FFmpegError.check(result, "sending to the destination")
+        if let videoPacketWritten, stream == videoStream, encodedPTS != Int64.min, encoded.timeBase.num == 1 {
+            videoPacketWritten(MediaTime(value: encodedPTS, timescale: encoded.timeBase.den))
+        }
     }
 }
