@@ -192,6 +192,12 @@ public final class Recorder {
         return result
     }
 
+    /// The scene just begun was pressed at `time`, after its edge: a preroll took it back (see `Session.notePress`).
+    public func notePress(_ time: MediaTime) {
+        serialContext?.assertOnSerialContext()
+        session.notePress(time)
+    }
+
     /// Offers a frame of the active lens (already routed and cropped by the `Switcher`). It reaches the movie
     /// through the output clock, in the slots it decides: a frame may show in several slots (a slower lens), in none
     /// (a faster one), and one frame later than it came (a slot is decided by the next frame). A slot decided before

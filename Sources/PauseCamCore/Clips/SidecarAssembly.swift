@@ -183,7 +183,8 @@ struct SidecarAssembly {
             },
             markers: entries.flatMap(\.markers).map { log.markers[$0] }.map {
                 Sidecar.Marker(time: min(max($0.time, start), end).seconds, text: $0.text)
-            }, audioPeak: sceneLevels[scene.index]?.peak, audioRms: sceneLevels[scene.index]?.rms)
+            }, audioPeak: sceneLevels[scene.index]?.peak, audioRms: sceneLevels[scene.index]?.rms,
+            preroll: scene.pressed.map { ($0 - scene.commandTime).seconds })
     }
 
     private static func pause(_ cut: MovieScenes.Cut) -> Sidecar.Pause {

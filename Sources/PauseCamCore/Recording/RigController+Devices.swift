@@ -20,6 +20,7 @@ extension RigController {
     public func startDevices() {
         serialContext.assertOnSerialContext()
         startLive()
+        startPreroll()
         perform(bank.handle(.startDevices))
         devices.startMicrophone()
     }
@@ -141,6 +142,7 @@ extension RigController {
         perform(bank.handle(.frame(lens: frame.lens, pts: frame.pts)))
         let routed = switcher.route(frame)
         if let routed { feedLive(routed.frame) }
+        if prerollTakes(frame: frame, routed: routed?.frame) { return }
         guard let recorder = clips.recorder else { return }
         // The program first: the ISOs place their frames on what it has decided.
         if let routed { recorder.appendVideo(routed.frame) }
@@ -156,6 +158,7 @@ extension RigController {
         if levels.add(chunk, recording: clips.recorder?.session.state == .recording) { warnSilence() }
         if devices.microphoneReturned() { microphoneCameBack() }
         feedLive(chunk)
+        if prerollTakes(sound: chunk) { return }
         guard let recorder = clips.recorder else { return }
         recorder.appendAudio(chunk)
         stopIfFailed(recorder, at: chunk.pts)

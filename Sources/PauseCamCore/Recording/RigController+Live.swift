@@ -64,9 +64,10 @@ extension RigController {
     /// The names of the live sinks, in the rig's order.
     public var liveSinkNames: [String] { live?.sinks.map(\.name) ?? [] }
 
-    /// Opens or closes the devices' intake for the clip; with live sinks it stays open whatever the clip does.
+    /// Opens or closes the devices' intake for the clip; with live sinks or a preroll it stays open whatever the
+    /// clip does.
     func setClipIntake(_ open: Bool) {
-        devices.isTakingSamples = open || live != nil
+        devices.isTakingSamples = open || live != nil || rig.preroll != nil
     }
 
     /// A frame the switcher routed (the active lens's, with its zoom crop): to the feed, and its slots to every sink.

@@ -55,7 +55,7 @@ extension RigController {
                 recorder.warn(event.text)
             }
             self.perform(self.bank.handle(.tick(now: now)))
-            if let before = try? now.subtracting(Self.holdAfter) {
+            if !self.prerollDefersHold, let before = try? now.subtracting(Self.holdAfter) {
                 recorder.holdVideo(before: before)
                 self.stopIfFailed(recorder, at: now)
             }

@@ -58,7 +58,9 @@ extension RigController {
     private func deliverMixed(_ mixed: [AudioChunk]) {
         for chunk in mixed {
             feedLive(LiveFeed.leadingChannels(2, of: chunk))
-            if let recorder = clips.recorder {
+            if prerollTakes(sound: chunk) {
+                // Kept for the next scene's preroll.
+            } else if let recorder = clips.recorder {
                 recorder.appendAudio(chunk)
                 stopIfFailed(recorder, at: chunk.pts)
             }

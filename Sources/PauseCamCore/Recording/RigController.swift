@@ -79,6 +79,9 @@ public final class RigController {
     var live: LiveOutputs?
     /// Makes the live sinks when the devices start (`startDevices`, on the serial context); `nil` afterwards.
     var liveSinkFactory: (any LiveSinkFactory)?
+    /// The samples kept for `preroll:` and the backlog of a scene catching up (`RigController+Preroll`); `nil`
+    /// without a preroll.
+    var prerollState: PrerollState?
 
     /// A dispatcher over `devices` and `clips`, which the composition root made for the same `rig` and
     /// `serialContext`; it takes their reports from now on. `monitor` is told the program's lens and zoom (the
@@ -106,6 +109,7 @@ public final class RigController {
         devices.clipSound = { [weak self] in self?.clipSound ?? .noClip }
         tellMonitorTheProgram()
         liveSinkFactory = liveSinks
+        prerollState = rig.preroll.map(PrerollState.init)
     }
 
     // MARK: Commands
@@ -157,7 +161,7 @@ public final class RigController {
             guard seconds > 0 else { return record(name: name, at: time) }
             return beginCountdown(seconds: seconds, name: name, at: time)
         case .pause: return state(.pause, at: time)
-        case .resume(let name): return state(.resume(name: name), at: time)
+        case .resume(let name): return resume(name: name, at: time)
         case .stop: return state(.stop, at: time)
         case .toggle: return toggle(at: time, from: source)
         case .chapter(let name): return chapter(name: name, at: time)
@@ -226,7 +230,10 @@ public final class RigController {
         }
         scheduleHealthCheck(for: recorder, HealthCheck(policy: clips.storagePolicy))
         scheduleVideoHold(for: recorder)
-        return state(.record(name: name), at: time)
+        let edge = prerollRecordEdge(press: time)
+        let reply = state(.record(name: name), at: edge)
+        if reply.ok { handOverPreroll(to: recorder, from: edge, press: time) }
+        return reply
     }
 
     /// The lenses of `output.iso` as the cameras deliver them now (`IsoRecorder.Lens.planned`).
@@ -248,6 +255,8 @@ public final class RigController {
     }
 
     func state(_ command: Session.Command, at time: MediaTime) -> Reply {
+        // A scene still catching up on its preroll takes it all before the command's edges apply.
+        drainPrerollBacklog()
         guard let recorder = clips.recorder else {
             switch command {
             case .record: return .failed("cannot start recording")

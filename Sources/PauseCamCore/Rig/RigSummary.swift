@@ -26,6 +26,7 @@ public enum RigSummary {
         }
         if let follow = rig.follow { lines += followLines(follow) }
         if let live = rig.live { lines += liveLines(live) }
+        if let preroll = PrerollPolicy.summaryLine(for: rig) { lines.append(preroll) }
         if let group = rig.group {
             lines.append("  group: \(group.name) on \(group.broker), this member \(group.host ?? "(no name)"), lead "
                          + "\(CommandParser.formatDuration(group.lead))"

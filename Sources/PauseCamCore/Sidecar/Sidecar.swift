@@ -121,6 +121,9 @@ public struct Sidecar: Codable, Sendable, Equatable {
         public var audioPeak: Double? = nil
         /// (`audioRms`, not `audioRMS`: the sidecar's snake_case keys must read back as the same name.)
         public var audioRms: Double? = nil
+        /// Seconds of the scene before its `record` or `resume` was pressed: what the rig's `preroll:` took back
+        /// (the press is at `start` + `preroll` in the movie); absent without a preroll.
+        public var preroll: Double? = nil
     }
 
     public struct LensSegment: Codable, Sendable, Equatable {

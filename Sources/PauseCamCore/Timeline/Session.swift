@@ -53,12 +53,15 @@ public struct Session: Sendable {
         public var index: Int
         /// The name given with `record NAME` / `resume NAME`; `nil` shows as "Scene N".
         public var name: String?
-        /// Session-clock time of the command that began it.
+        /// Session-clock time of the command that began it (with a preroll, the edge it was taken back to).
         public var commandTime: MediaTime
         /// File time of its first video frame; `nil` while it has none (a pause before any frame arrived).
         public var start: MediaTime?
         /// File time just after its last video frame.
         public var end: MediaTime?
+        /// Session-clock time the command was pressed when a preroll began the scene earlier (`commandTime`);
+        /// `nil` without one.
+        public var pressed: MediaTime? = nil
 
         /// The scene's length in the movie (zero for a scene that got no frame).
         public var duration: MediaTime {
@@ -133,6 +136,13 @@ public struct Session: Sendable {
     public private(set) var segmentScene: Int?
 
     public init(frameDuration: MediaTime) { self.frameDuration = frameDuration }
+
+    /// The scene just begun by a `record` or `resume` at an edge before its press (`preroll:`) was pressed at
+    /// `time`: the sidecar tells how far it reached back.
+    public mutating func notePress(_ time: MediaTime) {
+        guard let last = scenes.indices.last, time > scenes[last].commandTime else { return }
+        scenes[last].pressed = time
+    }
 
     /// The scene being recorded or last recorded; `nil` before `record`.
     public var currentScene: Scene? { scenes.last }

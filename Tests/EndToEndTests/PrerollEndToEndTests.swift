@@ -1,0 +1,89 @@
+import Foundation
+import XCTest
+
+/// `preroll:` through the binary: `record` and `resume` take the movie back before the press, from the frames and
+/// sound kept while idle or paused. The virtual lens flashes on the first frame at or after each whole second of the
+/// clock and the virtual microphone beeps there, so a movie that begins at the frame of t = 7 s shows it by a flash
+/// on its first frame, and every flash has its beep.
+final class PrerollEndToEndTests: XCTestCase {
+    static let frame = 1.0 / 30
+
+    /// The e2e rig with `extra` appended, in a fresh folder; returns the rig's path and the output folder.
+    func rig(_ name: String, _ extra: String) throws -> (rig: String, output: URL) {
+        let directory = try ProcessRunner.temporaryDirectory(name)
+        let rig = directory.appendingPathComponent("preroll.yaml")
+        let text = try String(contentsOfFile: ProcessRunner.rig("e2e.yaml"), encoding: .utf8) + extra
+        try text.write(to: rig, atomically: true, encoding: .utf8)
+        return (rig.path, directory.appendingPathComponent("out"))
+    }
+
+    /// The flash frames' movie times and the beeps' onsets of `movie`.
+    func flashesAndBeeps(_ movie: String) throws -> (frames: [Double], flashes: [Double], beeps: [Double]) {
+        let probe = MediaProbe(path: movie)
+        let times = try probe.videoFrames().map(\.time)
+        let colours = try probe.regionColors(x: 4, y: 4, width: 36, height: 36)
+        XCTAssertEqual(colours.count, times.count)
+        let flashes = colours.enumerated().filter { $0.element.0 > 180 && $0.element.1 > 180 && $0.element.2 > 180 }
+            .map { times[$0.offset] }
+        return (times, flashes, RecordingEndToEndTests.beepOnsets(try probe.audioSamples()))
+    }
+
+    func sidecarScenes(_ output: URL) throws -> [[String: Any]] {
+        let data = try Data(contentsOf: output.appendingPathComponent("e2e-rig.json"))
+        let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+        return object?["scenes"] as? [[String: Any]] ?? []
+    }
+
+    func testRecordAndResumeReachBackOnTheSimulatedClock() throws {
+        let (rig, output) = try rig("preroll-simulated", "preroll: 3s\n")
+        // record at 10 s (back to 7 s); pause at 12; resume at 14, only 2 s after the pause (back to 12, not 11);
+        // pause at 16; resume at 21 (back to 18); stop at 22.
+        let input = "wait 10s\nrecord\nwait 2s\npause\nwait 2s\nresume\nwait 2s\npause\nwait 5s\nresume\nwait 1s\nstop\n"
+        let result = try ProcessRunner.run(BinaryLocator.pausecam.path,
+                                           ["shell", rig, "--clock", "simulated", "--output", output.path],
+                                           input: input)
+        XCTAssertEqual(result.status, 0, result.stdoutText + result.stderr)
+        let movie = output.appendingPathComponent("e2e-rig.mov").path
+        let (frames, flashes, beeps) = try flashesAndBeeps(movie)
+        // 7–12, 12–16 and 18–22 of capture time: 13 s of frames, one flash per whole second of capture time.
+        XCTAssertEqual(frames.count, 13 * 30, "frames")
+        XCTAssertEqual(frames.first ?? -1, 0, accuracy: 1e-6)
+        XCTAssertEqual(flashes.first ?? -1, 0, accuracy: 1e-6, "the first frame is not the flash of t = 7 s")
+        XCTAssertEqual(flashes.count, 13, "flashes at \(flashes)")
+        for (index, flash) in flashes.enumerated() {
+            XCTAssertEqual(flash, Double(index), accuracy: 1e-3, "flashes at \(flashes)")
+        }
+        // Sound in sync: every flash has its beep within 5 ms, and no beep is without a flash.
+        XCTAssertEqual(beeps.count, flashes.count, "beeps at \(beeps), flashes at \(flashes)")
+        for flash in flashes {
+            XCTAssertTrue(beeps.contains { abs($0 - flash) <= 0.005 }, "flash at \(flash) has no beep; beeps \(beeps)")
+        }
+        // The sidecar's scenes begin at the edges and keep the presses: 3 s, then 2 s (the pause was shorter), 3 s.
+        let scenes = try sidecarScenes(output)
+        XCTAssertEqual(scenes.compactMap { $0["start"] as? Double }.map { ($0 * 1000).rounded() / 1000 }, [0, 5, 9])
+        XCTAssertEqual(scenes.compactMap { $0["preroll"] as? Double }.map { ($0 * 1000).rounded() / 1000 }, [3, 2, 3])
+        // One chapter per scene at those starts.
+        let chapters = try MediaProbe(path: movie).chapters()
+        XCTAssertEqual(chapters.map { ($0.start * 1000).rounded() / 1000 }, [0, 5, 9])
+    }
+
+    func testWithoutPrerollTheMovieBeginsAtThePress() throws {
+        let (rig, output) = try rig("preroll-none", "")
+        let result = try ProcessRunner.run(BinaryLocator.pausecam.path,
+                                           ["shell", rig, "--clock", "simulated", "--output", output.path],
+                                           input: "wait 10s\nrecord\nwait 2s\nstop\n")
+        XCTAssertEqual(result.status, 0, result.stdoutText + result.stderr)
+        let (frames, flashes, _) = try flashesAndBeeps(output.appendingPathComponent("e2e-rig.mov").path)
+        XCTAssertEqual(frames.count, 60)
+        XCTAssertEqual(flashes.map { ($0 * 1000).rounded() / 1000 }, [0, 1])
+        XCTAssertNil(try sidecarScenes(output).first?["preroll"])
+    }
+
+    func testCheckStatesThePrerollsMemory() throws {
+        let (rig, _) = try rig("preroll-check", "preroll: {length: 3s, memory: 64 MiB}\n")
+        let result = try ProcessRunner.run(BinaryLocator.pausecam.path, ["check", rig])
+        XCTAssertEqual(result.status, 0, result.stdoutText + result.stderr)
+        XCTAssertTrue(result.stdoutText.contains("preroll: 3s before each record and resume; memory at most 64 MiB"),
+                      result.stdoutText)
+    }
+}
