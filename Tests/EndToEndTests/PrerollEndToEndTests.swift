@@ -86,4 +86,56 @@ final class PrerollEndToEndTests: XCTestCase {
         XCTAssertTrue(result.stdoutText.contains("preroll: 3s before each record and resume; memory at most 64 MiB"),
                       result.stdoutText)
     }
+
+    func testRecordAsksForLessThanTheRigKeepsAndItsResumesFollow() throws {
+        let (rig, output) = try rig("preroll-asked", "preroll: 3s\n")
+        // record --preroll 1s at 10 s (back to 9); pause at 11; resume at 15 (back to 14, not 12); stop at 16.
+        let input = "wait 10s\nrecord --preroll 1s Intro\nwait 1s\npause\nwait 4s\nresume\nwait 1s\nstop\n"
+        let result = try ProcessRunner.run(BinaryLocator.pausecam.path,
+                                           ["shell", rig, "--clock", "simulated", "--output", output.path],
+                                           input: input)
+        XCTAssertEqual(result.status, 0, result.stdoutText + result.stderr)
+        let (frames, flashes, _) = try flashesAndBeeps(output.appendingPathComponent("e2e-rig.mov").path)
+        XCTAssertEqual(frames.count, 4 * 30)
+        XCTAssertEqual(flashes.map { ($0 * 1000).rounded() / 1000 }, [0, 1, 2, 3])
+        let scenes = try sidecarScenes(output)
+        XCTAssertEqual(scenes.first?["title"] as? String, "Intro")
+        XCTAssertEqual(scenes.compactMap { $0["preroll"] as? Double }.map { ($0 * 1000).rounded() / 1000 }, [1, 1])
+    }
+
+    func testRecordPrerollIsRefusedWhereTheRigKeepsNone() throws {
+        let (rig, output) = try rig("preroll-refused", "")
+        let result = try ProcessRunner.run(BinaryLocator.pausecam.path,
+                                           ["shell", rig, "--clock", "simulated", "--output", output.path],
+                                           input: "wait 1s\nrecord --preroll 2s\nwait 1s\n")
+        XCTAssertTrue((result.stdoutText + result.stderr).contains("this rig keeps no preroll; add preroll: 2s to the rig"),
+                      result.stdoutText + result.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: output.appendingPathComponent("e2e-rig.mov").path))
+    }
+
+    /// On the real clock the kept frames reach the encoder as a backlog drained at twice real time, so none is
+    /// refused by its queue: every frame of the preroll and of the press's scene is written, in sync.
+    func testRecordReachesBackOnTheRealClock() throws {
+        let (rig, output) = try rig("preroll-real", "preroll: 1s\n")
+        let input = "wait 2s\nrecord\nwait 3s\nstop\n"
+        let result = try ProcessRunner.run(BinaryLocator.pausecam.path, ["shell", rig, "--output", output.path],
+                                           input: input)
+        XCTAssertEqual(result.status, 0, result.stdoutText + result.stderr)
+        let movie = output.appendingPathComponent("e2e-rig.mov").path
+        let (frames, flashes, beeps) = try flashesAndBeeps(movie)
+        // 1 s of preroll and the 3 s waited (a shell's wait on the real clock may overrun by a little).
+        XCTAssertGreaterThanOrEqual(Double(frames.count) * Self.frame, 4.0 - 2 * Self.frame, "frames \(frames.count)")
+        XCTAssertLessThan(Double(frames.count) * Self.frame, 4.5, "frames \(frames.count)")
+        XCTAssertGreaterThanOrEqual(flashes.count, 3, "flashes at \(flashes)")
+        for flash in flashes {
+            XCTAssertTrue(beeps.contains { abs($0 - flash) <= 0.005 }, "flash at \(flash) has no beep; beeps \(beeps)")
+        }
+        let data = try Data(contentsOf: output.appendingPathComponent("e2e-rig.json"))
+        let sidecar = try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
+        let video = sidecar["video"] as? [String: Any] ?? [:]
+        XCTAssertEqual(video["frames_dropped"] as? Int, 0, "\(video)")
+        XCTAssertEqual(video["late_frames_dropped"] as? Int, 0, "\(video)")
+        let scene = (sidecar["scenes"] as? [[String: Any]])?.first ?? [:]
+        XCTAssertEqual(scene["preroll"] as? Double ?? 0, 1.0, accuracy: 1e-6, "\(scene)")
+    }
 }

@@ -11,11 +11,16 @@ public struct PrerollState: Sendable {
     /// Samples a recording scene has not been handed yet, oldest first (from `head` on).
     private var backlog: [PrerollRing.Sample] = []
     private var head = 0
-    /// The scene's press was `preroll` after its edge (the sidecar's `preroll`); set while a record or resume is
-    /// carried out.
+    /// The clip's own length (`record --preroll`, at most the ring's), for its record and resumes; `nil` takes
+    /// the rig's.
+    public var clipLength: MediaTime?
+
     public init(_ preroll: Rig.Preroll) {
         ring = PrerollRing(length: preroll.length, byteBudget: preroll.memoryBytes)
     }
+
+    /// How far the clip's scenes reach back: its `record --preroll`, else the rig's `preroll:`.
+    public var length: MediaTime { clipLength ?? ring.length }
 
     /// True while a scene is still being handed its kept samples.
     public var isCatchingUp: Bool { head < backlog.count }

@@ -15,6 +15,8 @@ extension RigController {
         var secondsLeft: Int
         /// Tells this countdown's timers from those of one cancelled before it.
         var generation: Int
+        /// The clip's `record --preroll`, if asked.
+        var preroll: MediaTime? = nil
     }
 
     /// The seconds a `record` counts down: its own `--countdown`, else the rig's for a person (a script's timing is
@@ -60,7 +62,7 @@ extension RigController {
                 self.countdown = nil
                 // The command was told when it was given; its outcome is told as the countdown's end.
                 // In a group the countdown was this member's; the `record` it ends in goes to every member.
-                let record = Command.record(name: pending.name, countdown: 0)
+                let record = Command.record(name: pending.name, countdown: 0, preroll: pending.preroll)
                 let reply = self.group.map { self.sendToGroup(record, from: .shell, via: $0) }
                     ?? self.execute(record, at: pending.end)
                 self.notify(.countdownEnded(message: reply.message, ok: reply.ok))

@@ -10,7 +10,7 @@ extension RigController {
             return .failed("group \(group.settings.name): \(problem)")
         }
         var command = command
-        if case .record(let name, let requested) = command {
+        if case .record(let name, let requested, _) = command {
             let seconds = countdownSeconds(requested, source: source)
             if seconds > 0 && countdown == nil { return beginCountdown(seconds: seconds, name: name,
                                                                         at: serialContext.clock.now()) }

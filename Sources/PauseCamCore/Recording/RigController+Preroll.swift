@@ -56,10 +56,27 @@ extension RigController {
         prerollState!.ring.keep(sample)
     }
 
-    /// The capture time a `record` pressed at `press` begins at (the press itself without a preroll).
-    func prerollRecordEdge(press: MediaTime) -> MediaTime {
-        guard let state = prerollState else { return press }
-        return PrerollPolicy.recordEdge(press: press, length: state.ring.length, oldestKept: state.ring.oldestVideo)
+    /// Why `record --preroll` cannot be carried out here, if it cannot: nothing is kept without the rig's
+    /// `preroll:`, and no more than its length.
+    func prerollRefusal(_ asked: MediaTime?) -> String? {
+        guard let asked, asked > .zero else { return nil }
+        guard let state = prerollState else {
+            return "this rig keeps no preroll; add preroll: \(CommandParser.formatDuration(asked)) to the rig to reach "
+                + "back before the press"
+        }
+        guard asked <= state.ring.length else {
+            return "the rig keeps \(CommandParser.formatDuration(state.ring.length)) of preroll (preroll:); "
+                + "--preroll can ask for that or less"
+        }
+        return nil
+    }
+
+    /// The capture time a `record` pressed at `press` begins at (the press itself without a preroll); `asked` is
+    /// `record --preroll`, which holds for the clip's resumes too.
+    func prerollRecordEdge(press: MediaTime, asked: MediaTime?) -> MediaTime {
+        guard prerollState != nil else { return press }
+        prerollState!.clipLength = asked.map { min($0, prerollState!.ring.length) }
+        return PrerollPolicy.recordEdge(press: press, length: prerollState!.length, oldestKept: prerollState!.ring.oldestVideo)
     }
 
     /// `resume` with the preroll: the scene begins at `PrerollPolicy.resumeEdge`, then takes the kept samples.
@@ -68,7 +85,7 @@ extension RigController {
               let pausedAt = recorder.session.pauses.last?.began else {
             return state(.resume(name: name), at: press)
         }
-        let edge = PrerollPolicy.resumeEdge(press: press, length: prerollState!.ring.length, pausedAt: pausedAt)
+        let edge = PrerollPolicy.resumeEdge(press: press, length: prerollState!.length, pausedAt: pausedAt)
         let reply = state(.resume(name: name), at: edge)
         if reply.ok { handOverPreroll(to: recorder, from: edge, press: press) }
         return reply
@@ -84,7 +101,7 @@ extension RigController {
             clips.warnClip("preroll: the kept frames reached the memory budget (\(mebibytes) MiB, preroll.memory), "
                            + "so a scene may reach back less than \(CommandParser.formatDuration(ring.length))")
         }
-        recorder.notePress(press)
+        if edge < press { recorder.notePress(press) }
         prerollState!.beginCatchUp(prerollState!.ring.take(from: edge))
         prerollState!.ring = PrerollRing(length: ring.length, byteBudget: ring.byteBudget)
         if serialContext.timeWaitsForWork {

@@ -156,10 +156,13 @@ public final class RigController {
             }
         }
         switch command {
-        case .record(let name, let requested):
+        case .record(let name, let requested, let preroll):
+            if let refusal = prerollRefusal(preroll) { return .failed(refusal) }
             let seconds = countdownSeconds(requested, source: source)
-            guard seconds > 0 else { return record(name: name, at: time) }
-            return beginCountdown(seconds: seconds, name: name, at: time)
+            guard seconds > 0 else { return record(name: name, at: time, preroll: preroll) }
+            let reply = beginCountdown(seconds: seconds, name: name, at: time)
+            countdown?.preroll = preroll
+            return reply
         case .pause: return state(.pause, at: time)
         case .resume(let name): return resume(name: name, at: time)
         case .stop: return state(.stop, at: time)
@@ -192,7 +195,7 @@ public final class RigController {
     }
 
     /// Starts a clip. A clip still stopping is handed to the finisher first, so the new one starts at once.
-    private func record(name: String?, at time: MediaTime) -> Reply {
+    private func record(name: String?, at time: MediaTime, preroll: MediaTime? = nil) -> Reply {
         if let recorder = clips.recorder, recorder.session.state != .finished {
             if recorder.session.state == .stopping { finalizeIfStopping() } else {
                 return .failed("already recording (scene \(recorder.session.scenes.count)); use `stop` first")
@@ -230,7 +233,7 @@ public final class RigController {
         }
         scheduleHealthCheck(for: recorder, HealthCheck(policy: clips.storagePolicy))
         scheduleVideoHold(for: recorder)
-        let edge = prerollRecordEdge(press: time)
+        let edge = prerollRecordEdge(press: time, asked: preroll)
         let reply = state(.record(name: name), at: edge)
         if reply.ok { handOverPreroll(to: recorder, from: edge, press: time) }
         return reply

@@ -3,8 +3,9 @@
 public enum Command: Sendable, Equatable {
     /// Start a clip; the name, if any, is scene 1's. `countdown` is the seconds counted down before the first
     /// frame (`record --countdown 3`): `nil` takes the rig's `countdown:` for a person's `record` and none for a
-    /// script's, 0 starts at once.
-    case record(name: String?, countdown: Int? = nil)
+    /// script's, 0 starts at once. `preroll` is how far before the press the clip begins (`record --preroll 3s`,
+    /// at most what the rig's `preroll:` keeps; 0 begins at the press): `nil` takes the rig's.
+    case record(name: String?, countdown: Int? = nil, preroll: MediaTime? = nil)
     case pause
     /// Go on recording; every resume begins a new scene, optionally named.
     case resume(name: String?)
@@ -127,6 +128,8 @@ public enum Command: Sendable, Equatable {
     /// The seconds `record --countdown N` and the rig's `countdown:` may count: a minute is more than any
     /// presenter needs to take their place.
     public static let countdownRange = 0...60
+    /// The lengths `record --preroll` may ask for: the rig's `preroll:` bounds what is kept, this bounds the grammar.
+    public static let prerollRange = MediaTime.zero...MediaTime.seconds(30)
 
     /// Every command word, in the order `help` lists them.
     public static let words = ["record", "pause", "resume", "stop", "toggle", "chapter", "retake", "lens", "zoom",

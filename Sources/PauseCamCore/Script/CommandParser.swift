@@ -217,30 +217,49 @@ public struct CommandParser: Sendable {
         }
     }
 
-    /// `record [--countdown N] [NAME]` (also `--countdown=N`): the option comes first, so a scene name may hold
-    /// any words.
+    /// `record [--countdown N] [--preroll DURATION] [NAME]` (also `--countdown=N`, `--preroll=3s`): the options
+    /// come first, in either order, so a scene name may hold any words.
     private func record(_ argument: String?) -> Result<Command, Failure> {
-        guard let argument, argument.hasPrefix("--countdown") else { return .success(.record(name: argument)) }
-        var rest = Substring(argument.dropFirst("--countdown".count))
-        if rest.hasPrefix("=") { rest = rest.dropFirst() } else {
-            guard rest.first?.isWhitespace ?? true else {
-                return .failure(Failure("\"record\" knows one option, --countdown SECONDS (got \"\(argument)\")",
-                                        part: .argument))
+        guard let argument else { return .success(.record(name: nil)) }
+        var rest = Substring(argument)
+        var seconds: Int?
+        var preroll: MediaTime?
+        while let option = ["--countdown", "--preroll"].first(where: { rest.hasPrefix($0) }) {
+            guard rest.dropFirst(option.count).first.map({ $0 == "=" || $0.isWhitespace }) ?? true else {
+                let word = rest.prefix { !$0.isWhitespace }
+                return .failure(Failure("\"record\" knows two options, --countdown SECONDS and --preroll DURATION "
+                                        + "(got \"\(word)\")", part: .argument))
+            }
+            rest = rest.dropFirst(option.count)
+            if rest.hasPrefix("=") { rest = rest.dropFirst() }
+            rest = rest.drop { $0.isWhitespace }
+            let valueEnd = rest.firstIndex { $0.isWhitespace } ?? rest.endIndex
+            let text = String(rest[..<valueEnd])
+            rest = rest[valueEnd...].drop { $0.isWhitespace }
+            if option == "--countdown" {
+                let range = Command.countdownRange
+                guard let value = Int(text.hasSuffix("s") ? String(text.dropLast()) : text), range.contains(value) else {
+                    return .failure(Failure("--countdown needs whole seconds from \(range.lowerBound) to "
+                                            + "\(range.upperBound), e.g. record --countdown 3 (got \"\(text)\")",
+                                            part: .argument))
+                }
+                seconds = value
+            } else {
+                let range = Command.prerollRange
+                guard let value = DurationParser.parse(text), range.contains(value) else {
+                    return .failure(Failure("--preroll needs a duration from 0s to "
+                                            + "\(CommandParser.formatDuration(range.upperBound)), e.g. record --preroll 3s "
+                                            + "(got \"\(text)\")", part: .argument))
+                }
+                preroll = value
             }
         }
-        rest = rest.drop { $0.isWhitespace }
-        let numberEnd = rest.firstIndex(where: \.isWhitespace) ?? rest.endIndex
-        let text = String(rest[..<numberEnd])
-        let range = Command.countdownRange
-        guard let seconds = Int(text.hasSuffix("s") ? String(text.dropLast()) : text), range.contains(seconds) else {
-            return .failure(Failure("--countdown needs whole seconds from \(range.lowerBound) to \(range.upperBound), "
-                                    + "e.g. record --countdown 3 (got \"\(text)\")", part: .argument))
-        }
-        var name = rest[numberEnd...].trimmingCharacters(in: .whitespaces)
+        guard seconds != nil || preroll != nil else { return .success(.record(name: argument)) }
+        var name = String(rest).trimmingCharacters(in: .whitespaces)
         if name.count >= 2, let first = name.first, first == name.last, first == "\"" || first == "'" {
             name = String(name.dropFirst().dropLast())
         }
-        return .success(.record(name: name.isEmpty ? nil : name, countdown: seconds))
+        return .success(.record(name: name.isEmpty ? nil : name, countdown: seconds, preroll: preroll))
     }
 
     /// `at X Y` (X and Y from 0 to 1 of the program picture) as a focus point; `nil` when `text` does not begin
@@ -293,9 +312,10 @@ public struct CommandParser: Sendable {
     /// The line that parses back into `command`: how summaries, help and transcripts print a command.
     public static func line(for command: Command) -> String {
         switch command {
-        case .record(let name, let countdown):
+        case .record(let name, let countdown, let preroll):
             let option = countdown.map { " --countdown \($0)" } ?? ""
-            return "record" + option + (name.map { " \($0)" } ?? "")
+            let back = preroll.map { " --preroll \(formatDuration($0))" } ?? ""
+            return "record" + option + back + (name.map { " \($0)" } ?? "")
         case .resume(let name): return name.map { "resume \($0)" } ?? "resume"
         case .chapter(let name): return name.map { "chapter \($0)" } ?? "chapter"
         case .pause, .stop, .toggle, .retake, .status, .devices, .keys, .quit: return command.word
