@@ -49,8 +49,12 @@ public enum ShellHelp {
               --countdown N counts N seconds down first (3… 2… 1… with a bell each second; the rig's countdown:
               sets it for every record and toggle given by a person, --countdown 0 skips it): the movie starts
               after it. stop or Ctrl-C during the countdown cancels it, with nothing recorded.
+              --preroll DURATION begins the clip that long before the press, from the frames the rig keeps
+              (at most its preroll:, which sets the default; --preroll 0s begins at the press); its resumes
+              reach back as far.
               Example: record Intro
               Example: record --countdown 3 Intro
+              Example: record --preroll 1s Intro
             """
         case "pause":
             return """

@@ -138,4 +138,53 @@ final class PrerollEndToEndTests: XCTestCase {
         let scene = (sidecar["scenes"] as? [[String: Any]])?.first ?? [:]
         XCTAssertEqual(scene["preroll"] as? Double ?? 0, 1.0, accuracy: 1e-6, "\(scene)")
     }
+
+    /// The ISOs reach back with the program: each lens's movie begins at the frame of t = 7 s too, as long as the
+    /// program's, its flashes where the program's are.
+    func testTheIsosReachBackWithTheProgram() throws {
+        let directory = try ProcessRunner.temporaryDirectory("preroll-iso")
+        let rig = directory.appendingPathComponent("preroll.yaml")
+        let text = try String(contentsOfFile: ProcessRunner.rig("e2e.yaml"), encoding: .utf8)
+            .replacingOccurrences(of: "output:\n", with: "output:\n  iso: [main, tele]\n") + "preroll: 3s\n"
+        try text.write(to: rig, atomically: true, encoding: .utf8)
+        let output = directory.appendingPathComponent("out")
+        // Scene 1 reaches back to 7 s on main, a switch to tele at 11 s, a pause at 13; resumed at 17: back to 14; stop at
+        // 18. Ten seconds of movie.
+        let input = "wait 10s\nrecord\nwait 1s\nlens tele\nwait 2s\npause\nwait 4s\nresume\nwait 1s\nstop\n"
+        let result = try ProcessRunner.run(BinaryLocator.pausecam.path,
+                                           ["shell", rig.path, "--clock", "simulated", "--output", output.path],
+                                           input: input)
+        XCTAssertEqual(result.status, 0, result.stdoutText + result.stderr)
+        let program = try flashesAndBeeps(output.appendingPathComponent("e2e-rig.mov").path)
+        XCTAssertEqual(program.frames.count, 10 * 30)
+        XCTAssertEqual(program.flashes.map { ($0 * 1000).rounded() / 1000 }, (0..<10).map(Double.init))
+        for lens in ["main", "tele"] {
+            let iso = try flashesAndBeeps(output.appendingPathComponent("e2e-rig.iso/\(lens).mov").path)
+            XCTAssertEqual(iso.frames.count, program.frames.count, lens)
+            XCTAssertEqual(iso.flashes, program.flashes, lens)
+            XCTAssertEqual(iso.beeps.count, program.beeps.count, lens)
+        }
+    }
+
+    /// A rig of voices keeps its mix of 2 + N channels: each voice's track reaches back with the picture, in sync.
+    func testEveryVoiceReachesBack() throws {
+        let (rig, output) = try rig("preroll-voices", "")
+        let voices = try String(contentsOfFile: ProcessRunner.rig("e2e-voices.yaml"), encoding: .utf8) + "preroll: 3s\n"
+        try voices.write(toFile: rig, atomically: true, encoding: .utf8)
+        let result = try ProcessRunner.run(BinaryLocator.pausecam.path,
+                                           ["shell", rig, "--clock", "simulated", "--output", output.path],
+                                           input: "wait 10s\nrecord\nwait 2s\nstop\n")
+        XCTAssertEqual(result.status, 0, result.stdoutText + result.stderr)
+        let movie = output.appendingPathComponent("e2e-voices.mov").path
+        let (frames, flashes, _) = try flashesAndBeeps(movie)
+        XCTAssertEqual(frames.count, 5 * 30)
+        XCTAssertEqual(flashes.map { ($0 * 1000).rounded() / 1000 }, [0, 1, 2, 3, 4])
+        for track in 0..<3 {
+            let beeps = RecordingEndToEndTests.beepOnsets(try MediaProbe(path: movie).audioSamples(track: track))
+            XCTAssertEqual(beeps.count, flashes.count, "track \(track): beeps at \(beeps)")
+            for flash in flashes {
+                XCTAssertTrue(beeps.contains { abs($0 - flash) <= 0.005 }, "track \(track): flash at \(flash); beeps \(beeps)")
+            }
+        }
+    }
 }
