@@ -187,4 +187,22 @@ final class PrerollEndToEndTests: XCTestCase {
             }
         }
     }
+
+    /// `retake` goes back to the scene's own start (its preroll included) and the new take begins at the retake,
+    /// reaching back no further.
+    func testARetakeGoesBackToTheScenesStartNotFurther() throws {
+        let (rig, output) = try rig("preroll-retake", "preroll: 3s\n")
+        // record at 10 (back to 7), retake at 12: the take 7–12 is thrown away; the new take 12–14.
+        let input = "wait 10s\nrecord\nwait 2s\nretake\nwait 2s\nstop\n"
+        let result = try ProcessRunner.run(BinaryLocator.pausecam.path,
+                                           ["shell", rig, "--clock", "simulated", "--output", output.path],
+                                           input: input)
+        XCTAssertEqual(result.status, 0, result.stdoutText + result.stderr)
+        let (frames, flashes, _) = try flashesAndBeeps(output.appendingPathComponent("e2e-rig.mov").path)
+        XCTAssertEqual(frames.count, 2 * 30)
+        XCTAssertEqual(flashes.map { ($0 * 1000).rounded() / 1000 }, [0, 1])
+        let scenes = try sidecarScenes(output)
+        XCTAssertEqual(scenes.count, 1)
+        XCTAssertNil(scenes.first?["preroll"], "the new take was not taken back: \(scenes)")
+    }
 }

@@ -215,6 +215,8 @@ public struct Session: Sendable {
             scenes[index].start = nil
             scenes[index].end = nil
             scenes[index].commandTime = time
+            // The new take begins at the retake itself: a preroll reached back for the discarded take only.
+            scenes[index].pressed = nil
             if segmentScene == index { segmentScene = nil }
             return .success([.pauseRetimer(at: time), .startRetimer(at: time)])
         case (.retake, .paused):
