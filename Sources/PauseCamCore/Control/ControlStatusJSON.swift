@@ -32,6 +32,7 @@ public enum ControlStatusJSON {
             "web": web.map { $0 as Any } ?? NSNull(),
         ]
         if let lenses { object["lenses"] = lenses }
+        if let timecode = status.timecode { object["timecode"] = timecode }
         object["voices"] = status.voices.map(voiceObject)
         if let follow = status.follow { object["follow"] = follow }
         if !status.live.isEmpty {

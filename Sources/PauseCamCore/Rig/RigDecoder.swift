@@ -54,6 +54,7 @@ public struct RigDecoder {
         case group
         case follow
         case live
+        case timecode
     }
 
     /// The range `max_digital_zoom` may take: below 1 would forbid the whole frame; beyond 10 a centre crop of a
@@ -147,6 +148,9 @@ public struct RigDecoder {
         rig.group = top[.group].flatMap { group($0, .root.child(TopKey.group)) }
         rig.follow = follow
         rig.live = top[.live].flatMap { live($0, .root.child(TopKey.live)) }
+        if let node = top[.timecode], let start = timecode(node, .root.child(TopKey.timecode), rate: output.rate) {
+            rig.timecode = start
+        }
         return rig
     }
 
