@@ -41,9 +41,7 @@ public enum ResolveMarkerEDL {
         for (number, entry) in merged.enumerated() {
             let tcIn = timecode.string(forFrame: startFrame + entry.frame)
             let tcOut = timecode.string(forFrame: startFrame + entry.frame + 1)
-            let sourceIn = timecode.string(forFrame: timeline.sourceStartFrame + entry.frame)
-            let sourceOut = timecode.string(forFrame: timeline.sourceStartFrame + entry.frame + 1)
-            lines.append(eventNumber(number + 1) + "  001      V     C        \(sourceIn) \(sourceOut) \(tcIn) \(tcOut)  ")
+            lines.append(eventNumber(number + 1) + "  001      V     C        \(tcIn) \(tcOut) \(tcIn) \(tcOut)  ")
             lines.append(" |C:\(entry.color) |M:\(oneLine(entry.name)) |D:\(max(1, entry.duration))")
             lines.append("")
         }
