@@ -11,12 +11,12 @@ final class TimecodeEndToEndTests: XCTestCase {
 
     /// The end-to-end rig at `fps` (output and every lens), with ISOs of two lenses, `extra` lines added to `output:`
     /// and the top-level `tail`.
-    private func rig(_ name: String, in directory: URL, fps: String = "30", output extra: [String] = [],
-                     tail: String = "") throws -> String {
+    private func rig(_ name: String, in directory: URL, fps: String = "30", isos: Bool = true,
+                     output extra: [String] = [], tail: String = "") throws -> String {
         var text = try String(contentsOfFile: ProcessRunner.rig("e2e.yaml"), encoding: .utf8)
             .replacingOccurrences(of: "name: E2E rig", with: "name: \(name)")
             .replacingOccurrences(of: "fps: 30\n", with: "fps: \(fps)\n")
-        let lines = (["  iso: [wide, tele]"] + extra).joined(separator: "\n")
+        let lines = ((isos ? ["  iso: [wide, tele]"] : []) + extra).joined(separator: "\n")
         text = text.replacingOccurrences(of: "  container: mov\n", with: "  container: mov\n" + lines + "\n") + tail
         let path = directory.appendingPathComponent("\(name).yaml")
         try text.write(to: path, atomically: true, encoding: .utf8)
@@ -150,7 +150,7 @@ final class TimecodeEndToEndTests: XCTestCase {
         let hosts = ["cam-a", "cam-b"]
         let members = try hosts.map { host -> RunningCommand in
             let group = "group: {name: tc, broker: \"\(broker.url)\", host: \(host), lead: 1s, require_sync: false}\n"
-            let rig = try rig("tc-\(host)", in: directory, fps: "29.97", tail: group)
+            let rig = try rig("tc-\(host)", in: directory, fps: "29.97", isos: false, tail: group)
             return try RunningCommand(["shell", rig, "--output", directory.appendingPathComponent(host).path],
                                       keepInputOpen: true)
         }

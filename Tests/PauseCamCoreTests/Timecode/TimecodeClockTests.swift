@@ -54,7 +54,9 @@ final class TimecodeClockTests: XCTestCase {
             let grid = EpochGrid(rate: rate)
             for start in [TimecodeStart.timeOfDay, .grid] {
                 var labels: Set<Int64> = []
-                for (anchorSeconds, jitter) in [(-86_400 * 3, Int64(0)), (-123_456, 1), (-7, -1), (-999_999, 11_000_000)] {
+                let third = 1_000_000_000 * Int64(rate.denominator) / Int64(rate.numerator) / 3
+                for (anchorSeconds, jitter) in [(-86_400 * 3, Int64(0)), (-123_456, 1), (-7, -1), (-999_999, third),
+                                                (-5, -third)] {
                     let anchor = MediaTime.seconds(Int64(anchorSeconds))
                     let clock = TimecodeClock(start: start, grid: grid, phaseAnchor: anchor, timeZone: utc,
                                               at: Date(timeIntervalSince1970: 0))
