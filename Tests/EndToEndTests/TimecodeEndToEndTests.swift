@@ -102,12 +102,12 @@ final class TimecodeEndToEndTests: XCTestCase {
     /// event's source timecode as the movie's own: the first event starts at the movie's first label, and every
     /// source in is that label plus the event's frames. A pause does not break the movie's timecode (record run):
     /// it runs on as one sample for the whole movie, while the sidecar keeps each scene's time of day (the second
-    /// scene's later than the first's by the first scene and the pause).
+    /// scene's later than the first's by the first scene and the pause); `status` shows the label at the timer.
     func testDropFrameAt2997MatchesTheEDLAndRunsOnThroughAPause() throws {
         let directory = try ProcessRunner.temporaryDirectory("timecode-df")
         let rig = try rig("df", in: directory, fps: "29.97", output: ["  exports: [edl]"])
-        _ = try record(rig, ["record A", "wait 1s", "lens wide", "wait 1s", "pause", "wait 1.5s", "resume B",
-                             "lens tele", "wait 1s", "stop"], in: directory)
+        let run = try record(rig, ["record A", "wait 1s", "lens wide", "wait 1s", "pause", "wait 1.5s", "status",
+                                   "resume B", "lens tele", "wait 1s", "stop"], in: directory)
         let clip = try sidecar(directory, "df")
         let start = try XCTUnwrap(clip.timecode)
         XCTAssertTrue(start.dropFrame)
@@ -120,6 +120,10 @@ final class TimecodeEndToEndTests: XCTestCase {
         for iso in ["df.iso/wide.mov", "df.iso/tele.mov"] {
             XCTAssertEqual(try timecodes(directory.appendingPathComponent(iso).path).track, start.start, iso)
         }
+        // An outside reader agrees: MediaInfo's first frame of the QuickTime timecode.
+        let mediaInfo = try ProcessRunner.run("/usr/bin/mediainfo", ["--Inform=Other;%TimeCode_FirstFrame%", movie])
+        XCTAssertEqual(mediaInfo.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines), start.start,
+                       mediaInfo.stderr)
 
         let edl = try String(contentsOf: directory.appendingPathComponent("df.edl"), encoding: .utf8)
         XCTAssertTrue(edl.contains("FCM: DROP FRAME"), edl)
@@ -132,6 +136,10 @@ final class TimecodeEndToEndTests: XCTestCase {
             let sourceIn = try labels.frame(parsing: event[4]), recordIn = try labels.frame(parsing: event[6])
             XCTAssertEqual(sourceIn, start.startFrame + recordIn, "\(event)")
         }
+
+        // `status` while paused: the movie's label at the timer, held at the pause (the end of the first scene).
+        let paused = start.startFrame + Int64((clip.scenes[0].duration * 30000 / 1001).rounded())
+        XCTAssertTrue(run.stdoutText.contains("· timecode \(labels.string(forFrame: paused)) ·"), run.stdoutText)
 
         let days = try clip.scenes.map { try labels.frame(parsing: XCTUnwrap($0.timeOfDay)) }
         XCTAssertEqual(days.count, 2)
