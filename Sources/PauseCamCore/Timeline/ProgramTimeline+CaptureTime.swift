@@ -8,8 +8,16 @@ extension ProgramTimeline {
         for span in discarded where span.lowerBound <= fileTime {
             fileTime = fileTime + (span.upperBound - span.lowerBound)
         }
-        guard let segment = segments.last(where: { $0.start - $0.offset <= fileTime }),
-              fileTime + segment.offset < segment.keptThrough else { return nil }
+        // Segments are in file-time order: the last one starting at or before `fileTime`, by bisection (a sidecar
+        // asks for every scene, and a clip of many pauses has as many segments).
+        var low = 0, high = segments.count
+        while low < high {
+            let middle = (low + high) / 2
+            if segments[middle].start - segments[middle].offset <= fileTime { low = middle + 1 } else { high = middle }
+        }
+        guard low > 0 else { return nil }
+        let segment = segments[low - 1]
+        guard fileTime + segment.offset < segment.keptThrough else { return nil }
         return fileTime + segment.offset
     }
 }
