@@ -52,16 +52,7 @@ extension MovieIndexWriter {
                 mdhd.uint32(0); mdhd.uint32(0); mdhd.uint32(0); mdhd.uint32(timescale)
                 mdhd.uint32(UInt32(clamping: mediaDuration)); mdhd.uint32(0)
             }
-            mdia.box("hdlr") { hdlr in
-                hdlr.uint32(0)
-                if isMP4 {
-                    hdlr.uint32(0); hdlr.fourCC("tmcd"); hdlr.uint32(0); hdlr.uint32(0); hdlr.uint32(0)
-                    hdlr.append(Data("TimeCodeHandler".utf8)); hdlr.uint8(0)
-                } else {
-                    hdlr.fourCC("mhlr"); hdlr.fourCC("tmcd"); hdlr.uint32(0); hdlr.uint32(0); hdlr.uint32(0)
-                    hdlr.uint8(15); hdlr.append(Data("TimeCodeHandler".utf8))
-                }
-            }
+            mediaHandler(&mdia, type: "tmcd", name: "TimeCodeHandler")
             mdia.box("minf") { minf in
                 minf.box("gmhd") { gmhd in
                     genericMediaHeader(&gmhd) { more in

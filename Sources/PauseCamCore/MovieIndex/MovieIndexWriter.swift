@@ -331,16 +331,7 @@ public struct MovieIndexWriter: Sendable {
         }
         writer.box("mdia") { mdia in
             mdia.box("mdhd") { $0.uint32(0); $0.uint32(0); $0.uint32(0); $0.uint32(1000); $0.uint32(UInt32(clamping: mediaDuration)); $0.uint32(0) }
-            mdia.box("hdlr") { hdlr in
-                hdlr.uint32(0)
-                if isMP4 {
-                    hdlr.uint32(0); hdlr.fourCC("text"); hdlr.uint32(0); hdlr.uint32(0); hdlr.uint32(0)
-                    hdlr.append(Data("SubtitleHandler".utf8)); hdlr.uint8(0)
-                } else {
-                    hdlr.fourCC("mhlr"); hdlr.fourCC("text"); hdlr.uint32(0); hdlr.uint32(0); hdlr.uint32(0)
-                    hdlr.uint8(15); hdlr.append(Data("SubtitleHandler".utf8))
-                }
-            }
+            mediaHandler(&mdia, type: "text", name: "SubtitleHandler")
             mdia.box("minf") { minf in
                 minf.box("gmhd") { genericMediaHeader(&$0) }
                 dataReference(&minf)
@@ -383,6 +374,22 @@ public struct MovieIndexWriter: Sendable {
             text.uint16(0)
         }
         more(&gmhd)
+    }
+
+    /// A media's `hdlr`: its handler `type` and `name`, as QuickTime (a Pascal string after `mhlr`) or MP4 (a C
+    /// string) writes it.
+    func mediaHandler(_ mdia: inout BigEndianWriter, type: String, name: String) {
+        mdia.box("hdlr") { hdlr in
+            hdlr.uint32(0)
+            let bytes = Array(name.utf8.prefix(255))
+            if isMP4 {
+                hdlr.uint32(0); hdlr.fourCC(type); hdlr.uint32(0); hdlr.uint32(0); hdlr.uint32(0)
+                hdlr.append(Data(bytes)); hdlr.uint8(0)
+            } else {
+                hdlr.fourCC("mhlr"); hdlr.fourCC(type); hdlr.uint32(0); hdlr.uint32(0); hdlr.uint32(0)
+                hdlr.uint8(UInt8(bytes.count)); hdlr.append(Data(bytes))
+            }
+        }
     }
 
     /// A `tkhd` of a track in the movie but not enabled (chapters, timecode), as FFmpeg writes it.
