@@ -7,8 +7,8 @@ import Foundation
 /// group's `SharedClockMapping` does (its anchored offset is the one used in a group, so members read the same
 /// instant alike). Pure integer arithmetic, no clock read here.
 ///
-/// Labels are frame counts of `Timecode` (drop-frame at 29.97 and 59.94, whose labels keep within a few ms of real
-/// time; non-drop labels count `nominalFramesPerSecond` a second). Time of day rounds the instant to the nearest
+/// Labels are frame counts of `Timecode` (drop-frame at 29.97 and 59.94, whose labels meet real time every ten
+/// minutes and stay within about two frames of it between; non-drop labels count `nominalFramesPerSecond` a second). Time of day rounds the instant to the nearest
 /// label; a group's instants are first snapped to their grid slot (`gridEpochNanoseconds`), so two members whose
 /// first frames fell on the same slot compute from the same exact instant, not from their own nanosecond readings.
 public struct TimecodeClock: Sendable, Equatable {
