@@ -34,7 +34,8 @@ final class TimecodeEndToEndTests: XCTestCase {
 
     /// The `timecode` tags ffprobe gives the movie's video stream and its `tmcd` data stream, and the number of
     /// samples and the duration of the `tmcd` stream.
-    private func timecodes(_ path: String) throws -> (video: String?, track: String?, samples: String?, duration: Double?) {
+    private func timecodes(_ path: String) throws
+        -> (video: String?, track: String?, samples: String?, duration: Double?) {
         let streams = try MediaProbe(path: path).streams()
         let track = streams.first { $0.codecType == "data" && $0.tags?["timecode"] != nil }
         return (streams.first { $0.codecType == "video" }?.tags?["timecode"], track?.tags?["timecode"],

@@ -6,7 +6,8 @@ extension Recorder {
     public var currentTimecode: String? {
         let rate = description.settings.rate
         guard let clock = description.timecode,
-              let capture = timeline.captureTime(ofMovieTime: .zero, discarded: session.discardedSpans) else { return nil }
+              let capture = timeline.captureTime(ofMovieTime: .zero, discarded: session.discardedSpans)
+        else { return nil }
         let ticks = (try? session.timer.rescaled(to: rate.numerator, rounding: .down).value) ?? 0
         let frames = max(0, ticks / Int64(rate.denominator))
         return Timecode(rate: rate).string(forFrame: clock.startFrame(forCapture: capture, rate: rate) &+ frames)

@@ -78,7 +78,8 @@ public enum FCPXMLDocument {
         let oneFrame = time(1, rate: rate)
         var items: [(frame: Int64, order: Int, xml: String)] = []
         for (order, chapter) in chapters.enumerated() where range?.contains(chapter.startFrame) ?? true {
-            items.append((chapter.startFrame, order, "<chapter-marker start=\"\(time(shift + chapter.startFrame, rate: rate))\""
+            let start = time(shift + chapter.startFrame, rate: rate)
+            items.append((chapter.startFrame, order, "<chapter-marker start=\"\(start)\""
                           + " duration=\"\(oneFrame)\" value=\"\(escape(chapter.title))\" posterOffset=\"0s\"/>"))
         }
         for (order, marker) in markers.enumerated() where range?.contains(marker.frame) ?? true {

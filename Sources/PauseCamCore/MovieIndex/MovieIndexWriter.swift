@@ -64,8 +64,10 @@ public struct MovieIndexWriter: Sendable {
             for (box, body) in index.movieBoxes {
                 switch box.type {
                 case "mvhd":
-                    moov.box("mvhd") { $0.append(patchedMovieHeader(body, duration: movieDuration,
-                                                                   nextTrackID: timecodeTrackID + (timecodeSource == nil ? 0 : 1))) }
+                    let nextTrackID = timecodeTrackID + (timecodeSource == nil ? 0 : 1)
+                    moov.box("mvhd") {
+                        $0.append(patchedMovieHeader(body, duration: movieDuration, nextTrackID: nextTrackID))
+                    }
                 case "trak":
                     if let position = index.tracks.firstIndex(where: { $0.trakBody == body }),
                        let edited = tracks.first(where: { $0.track.trackID == index.tracks[position].trackID }) {

@@ -8,8 +8,8 @@ import Foundation
 /// instant alike). Pure integer arithmetic, no clock read here.
 ///
 /// Labels are frame counts of `Timecode` (drop-frame at 29.97 and 59.94, whose labels meet real time every ten
-/// minutes and stay within about two frames of it between; non-drop labels count `nominalFramesPerSecond` a second). Time of day rounds the instant to the nearest
-/// label; a group's instants are first snapped to their grid slot (`gridEpochNanoseconds`), so two members whose
+/// minutes and stay within about two frames of it between; non-drop labels count `nominalFramesPerSecond` a
+/// second). Time of day rounds the instant to the nearest label; a group's instants are first snapped to their grid slot (`gridEpochNanoseconds`), so two members whose
 /// first frames fell on the same slot compute from the same exact instant, not from their own nanosecond readings.
 public struct TimecodeClock: Sendable, Equatable {
     /// Where the labels start.

@@ -10,8 +10,8 @@ import PauseCamCore
 /// makes the file a plain movie and `link()` gives it its final name (never over another file).
 ///
 /// The order keeps every moment after a crash playable:
-/// 1. append an `mdat` with the chapter titles (and the timecode track's sample), then the new `moov`, and `fsync`. Readers take the first `moov`
-///    they meet, so until step 2 the file still plays as the fragmented movie it was; a torn append at the end is
+/// 1. append an `mdat` with the chapter titles (and the timecode track's sample), then the new `moov`, and `fsync`.
+///    Readers take the first `moov` they meet, so until step 2 the file still plays as the fragmented movie it was; a torn append at the end is
 ///    what a crash while recording leaves too.
 /// 2. overwrite the old `moov`'s 16-byte header with an `mdat` header that spans everything up to the new `moov`
 ///    (old `moov`, every `moof` and `mdat`, the chapters), and `fsync`. One write of one sector: before it the

@@ -7,9 +7,13 @@ final class ProgramTimelineCaptureTimeTests: XCTestCase {
         let frame = MediaTime(value: 1, timescale: 10)
         var timeline = ProgramTimeline(frameDuration: frame)
         // Segment 1: capture 5.0…6.0 s at file 0…1 s; segment 2 (after a pause): capture 9.0…10.0 s at file 1…2 s.
-        for n in 0..<10 { timeline.kept(slotAt: .seconds(5) + MediaTime(value: Int64(n), timescale: 10), fileTime: MediaTime(value: Int64(n), timescale: 10), startsSegment: n == 0) }
         for n in 0..<10 {
-            timeline.kept(slotAt: .seconds(9) + MediaTime(value: Int64(n), timescale: 10), fileTime: .seconds(1) + MediaTime(value: Int64(n), timescale: 10), startsSegment: n == 0)
+            let step = MediaTime(value: Int64(n), timescale: 10)
+            timeline.kept(slotAt: .seconds(5) + step, fileTime: step, startsSegment: n == 0)
+        }
+        for n in 0..<10 {
+            let step = MediaTime(value: Int64(n), timescale: 10)
+            timeline.kept(slotAt: .seconds(9) + step, fileTime: .seconds(1) + step, startsSegment: n == 0)
         }
         let rows: [(MediaTime, [Range<MediaTime>], MediaTime?)] = [
             (.zero, [], .seconds(5)),
