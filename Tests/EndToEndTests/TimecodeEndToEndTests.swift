@@ -99,14 +99,14 @@ final class TimecodeEndToEndTests: XCTestCase {
         }
     }
 
-    /// At 29.97 the label is drop-frame (`;`), in the movie and the sidecar, and the EDL of the ISOs gives each
-    /// event's source timecode as the movie's own: the first event starts at the movie's first label, and every
+    /// At 29.97 the label is drop-frame (`;`), in the movie and the sidecar, the FCPXML's media start there, and the
+    /// EDL of the ISOs gives each event's source timecode as the movie's own: the first event starts at the movie's first label, and every
     /// source in is that label plus the event's frames. A pause does not break the movie's timecode (record run):
     /// it runs on as one sample for the whole movie, while the sidecar keeps each scene's time of day (the second
     /// scene's later than the first's by the first scene and the pause); `status` shows the label at the timer.
     func testDropFrameAt2997MatchesTheEDLAndRunsOnThroughAPause() throws {
         let directory = try ProcessRunner.temporaryDirectory("timecode-df")
-        let rig = try rig("df", in: directory, fps: "29.97", output: ["  exports: [edl]"])
+        let rig = try rig("df", in: directory, fps: "29.97", output: ["  exports: [edl, fcpxml]"])
         let run = try record(rig, ["record A", "wait 1s", "lens wide", "wait 1s", "pause", "wait 1.5s", "status",
                                    "resume B", "lens tele", "wait 1s", "stop"], in: directory)
         let clip = try sidecar(directory, "df")
@@ -137,6 +137,15 @@ final class TimecodeEndToEndTests: XCTestCase {
             let sourceIn = try labels.frame(parsing: event[4]), recordIn = try labels.frame(parsing: event[6])
             XCTAssertEqual(sourceIn, start.startFrame + recordIn, "\(event)")
         }
+
+        // The FCPXML's assets and their clips in the multicam's angles start at the movies' own timecode.
+        let fcpxml = directory.appendingPathComponent("df.fcpxml").path
+        try MulticamExportEndToEndTests.assertValidFCPXML(fcpxml)
+        let document = try String(contentsOfFile: fcpxml, encoding: .utf8)
+        let sourceStart = "start=\"\(FCPXMLDocument.time(start.startFrame, rate: ntsc))\""
+        // Three angles (the two ISOs, and the program for the lens without one), each an asset and an asset-clip.
+        XCTAssertEqual(document.components(separatedBy: "<asset id=").count - 1, 3, document)
+        XCTAssertEqual(document.components(separatedBy: sourceStart).count - 1, 6, document)
 
         // `status` while paused: the movie's label at the timer, held at the pause (the end of the first scene).
         let paused = start.startFrame + Int64((clip.scenes[0].duration * 30000 / 1001).rounded())
