@@ -10,10 +10,19 @@ final class InPlaceFinishEndToEndTests: XCTestCase {
     private let lines = ["record A", "wait 2s", "chapter B", "wait 1.01s", "retake", "wait 0.77s", "retake",
                          "wait 1.13s", "chapter C", "wait 2.5s", "stop"]
 
+    /// The end-to-end rig with a fixed timecode, so that two recordings' movies can be compared whole, timecode
+    /// track included (the time of day would differ between them).
+    private func rig(in directory: URL) throws -> String {
+        let rig = directory.appendingPathComponent("e2e.yaml")
+        try (String(contentsOfFile: ProcessRunner.rig("e2e.yaml"), encoding: .utf8)
+             + "timecode: {start: \"01:00:00:00\"}\n").write(to: rig, atomically: true, encoding: .utf8)
+        return rig.path
+    }
+
     private func record(_ name: String, environment: [String: String] = [:]) throws -> (URL, ProcessResult) {
         let directory = try ProcessRunner.temporaryDirectory(name)
         let result = try ProcessRunner.run(BinaryLocator.pausecam.path, [
-            "shell", ProcessRunner.rig("e2e.yaml"), "--clock", "simulated", "--output", directory.path,
+            "shell", try rig(in: directory), "--clock", "simulated", "--output", directory.path,
         ], input: lines.joined(separator: "\n") + "\n", environment: environment)
         return (directory, result)
     }
@@ -49,8 +58,10 @@ final class InPlaceFinishEndToEndTests: XCTestCase {
         XCTAssertEqual(try MediaProbe(path: movie).chapters().compactMap(\.title), ["A", "B", "C"])
         XCTAssertEqual(try MediaProbe(path: movie).decodeErrors(), "")
         XCTAssertEqual(try MediaProbe(path: movie).mediaInfoFrameRateMode(), "CFR")
+        let described = try summary(movie)
+        XCTAssertTrue(described.contains("tag:handler_name=TimeCodeHandler|tag:timecode=01:00:00:00"), described)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: inPlace.path).sorted(),
-                       ["e2e-rig.jpg", "e2e-rig.json", "e2e-rig.mov"])
+                       ["e2e-rig.jpg", "e2e-rig.json", "e2e-rig.mov", "e2e.yaml"])
     }
 
     /// The movie is the `.partial` itself (same inode): its media was not copied. The remux gate holds finishing

@@ -65,8 +65,11 @@ final class IsoEndToEndTests: XCTestCase {
 
         // The sidecar lists each ISO with what it holds.
         XCTAssertEqual(sidecar.iso, Self.lenses.map {
-            Sidecar.IsoMovie(lens: $0.role, file: "iso-rig.iso/\($0.role).mov", width: $0.width, height: $0.height,
-                             fps: 30, frames: programFrames.count)
+            var entry = Sidecar.IsoMovie(lens: $0.role, file: "iso-rig.iso/\($0.role).mov", width: $0.width,
+                                         height: $0.height, fps: 30, frames: programFrames.count)
+            // At the program's rate, an ISO's timecode is the program's: they start at the same instant.
+            entry.timecode = sidecar.timecode
+            return entry
         })
 
         // One timeline: frames, duration, chapters and audio equal to the program's; constant rate; own size.

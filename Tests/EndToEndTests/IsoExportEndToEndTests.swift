@@ -275,8 +275,10 @@ final class IsoExportEndToEndTests: XCTestCase {
         XCTAssertEqual(fcm, "NON-DROP FRAME")
 
         // An event per cut, in order, numbered from 001, straight cuts of picture and sound, on the sidecar's frames;
-        // the ISOs share the program's timeline, so each event's source timecode is its record timecode.
+        // the ISOs share the program's timeline and its timecode, so each event's source timecode is the movie's
+        // own (its first frame's label, the sidecar's `timecode`) plus its record timecode.
         let expected = Self.sidecarCuts(clip.sidecar)
+        let sourceStart = try XCTUnwrap(clip.sidecar.timecode).startFrame
         XCTAssertEqual(events.count, expected.count, text)
         for (index, (event, cut)) in zip(events, expected).enumerated() {
             XCTAssertEqual(event.number, String(format: "%03d", index + 1), text)
@@ -285,8 +287,8 @@ final class IsoExportEndToEndTests: XCTestCase {
             XCTAssertEqual(event.transition, "C", "event \(event.number)")
             XCTAssertEqual(event.record.in, cut.start, "event \(event.number)")
             XCTAssertEqual(event.record.out, cut.start + cut.duration, "event \(event.number)")
-            XCTAssertEqual(event.source.in, event.record.in, "event \(event.number)")
-            XCTAssertEqual(event.source.out, event.record.out, "event \(event.number)")
+            XCTAssertEqual(event.source.in, sourceStart + event.record.in, "event \(event.number)")
+            XCTAssertEqual(event.source.out, sourceStart + event.record.out, "event \(event.number)")
         }
         // One reel per lens ISO, named from the lens within CMX's 8 characters, each always with its own movie.
         var reels: [String: String] = [:]
@@ -297,7 +299,7 @@ final class IsoExportEndToEndTests: XCTestCase {
         }
         XCTAssertEqual(reels, ["MAIN": "main.mov", "TELE": "tele.mov", "WIDE": "wide.mov"])
 
-        // A timeline that starts at 1 h moves the record side only: the source is still the movie's own frames.
+        // A timeline that starts at 1 h moves the record side only: the source is still the movie's own timecode.
         let later = try pausecam(["export", clip.sidecarPath, "--format", "edl", "--start-timecode", "01:00:00:00",
                                   "--output", "-"])
         XCTAssertEqual(later.status, 0, later.stderr)

@@ -34,6 +34,8 @@ public final class ClipController {
     public private(set) var warnings: ClipWarnings
     /// The script name for `{script}` in file names, while a script runs.
     public var scriptName: String?
+    /// The zone whose time of day the movies' timecode counts (`TimecodeStart.timeOfDay`): the machine's.
+    public var timeZone = TimeZone.current
 
     /// A clip controller writing into `outputDirectory` through `sinkFactory` and `store`. `warnings` go into every
     /// clip's sidecar; `finishing` runs the slow end of each clip (a `SerialQueueWorker` in the program, an
@@ -86,6 +88,7 @@ public final class ClipController {
         description.voices = voices
         description.exports = rig.output.exports
         description.phaseAnchor = group?.phaseAnchor
+        description.timecode = timecodeClock(group: group, wall: startedAt)
         let recorder = Recorder(description: description, sink: sink, store: store, sidecarWorker: finisher.worker,
                                 group: group)
         recorder.serialContext = serialContext

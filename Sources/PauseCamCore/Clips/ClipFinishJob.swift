@@ -78,6 +78,7 @@ public struct ClipFinishJob: Sendable {
             throw sinkError
         }
         let summary: MovieSummary
+        if let timecode = finishedSidecar.timecode { sink.setTimecode(startFrame: timecode.startFrame) }
         do {
             summary = try sink.finish(chapters: chapters, discarding: discardedSpans)
         } catch {
@@ -130,6 +131,8 @@ public struct ClipFinishJob: Sendable {
     private func finishIsos(warnings: inout [String]) -> [Sidecar.IsoMovie] {
         isos.map { iso in
             var entry = iso.entry
+            entry.timecode = finishedSidecar.iso?.first { $0.file == entry.file }?.timecode
+            if let timecode = entry.timecode { iso.sink.setTimecode(startFrame: timecode.startFrame) }
             if let failure = iso.failure {
                 iso.sink.abort()
                 warnings.append("the ISO of lens \(entry.lens) stopped while recording: \(failure); what it holds "

@@ -23,6 +23,8 @@ extension Recorder {
         /// take their `bext` time reference from it. `nil` when the caller gave none (a voice file then counts from
         /// midnight of 1970-01-01, time reference 0).
         public var startedAt: Date?
+        /// The clip's timecode policy (`TimecodeClock`), made at its start; `nil` gives the movies no timecode.
+        public var timecode: TimecodeClock?
         public init(rigName: String, settings: MovieSettings, devices: [Sidecar.Device], sidecarPath: String,
                     started: String) {
             self.rigName = rigName

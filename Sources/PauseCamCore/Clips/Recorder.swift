@@ -565,6 +565,6 @@ public final class Recorder {
                      audioSamplesWritten: audioSamplesAppended, lateAudioSamples: retimer.counters.lateAudioSamples,
                      stopTime: stopTime, isos: isos,
                      voiceWaveFiles: Dictionary(voiceWaves.map { ($0.sink.voice, $0.sink.path) },
-                                                uniquingKeysWith: { first, _ in first }))
+                                                uniquingKeysWith: { first, _ in first }), timeline: timeline)
     }
 }

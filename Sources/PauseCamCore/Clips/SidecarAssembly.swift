@@ -53,6 +53,8 @@ struct SidecarAssembly {
         var isos: [IsoRecorder]
         /// Each voice's own file (`VoiceWaveSink.path`) by voice name; empty without them.
         var voiceWaveFiles: [String: String] = [:]
+        /// The program's capture instants, for the timecode; `nil` gives the sidecar none.
+        var timeline: ProgramTimeline? = nil
     }
 
     init(writer: SidecarWriter, group: GroupMember?) {
@@ -170,7 +172,7 @@ struct SidecarAssembly {
         let start = scene.start ?? session.timer
         let end = scene.end ?? start
         let entries = group.members.map { log.entries(ofScene: session.scenes[$0].index) }
-        return Sidecar.Scene(
+        var sidecarScene = Sidecar.Scene(
             index: scene.index, name: scene.name, title: scene.title, start: start.seconds,
             duration: scene.duration.seconds,
             lenses: entries.flatMap(\.lensSegments).map { log.lensSegments[$0] }.map {
@@ -185,6 +187,8 @@ struct SidecarAssembly {
                 Sidecar.Marker(time: min(max($0.time, start), end).seconds, text: $0.text)
             }, audioPeak: sceneLevels[scene.index]?.peak, audioRms: sceneLevels[scene.index]?.rms,
             preroll: scene.pressed.map { ($0 - scene.commandTime).seconds })
+        sidecarScene.timeOfDay = scene.start.flatMap { Self.timeOfDay(at: $0, facts) }
+        return sidecarScene
     }
 
     private static func pause(_ cut: MovieScenes.Cut) -> Sidecar.Pause {
@@ -224,7 +228,8 @@ struct SidecarAssembly {
         if let group, let recordTime {
             sidecar.group = group.sidecarGroup(clipStartedAt: recordTime, stoppedAt: facts.stopTime)
         }
-        if !facts.isos.isEmpty { sidecar.iso = facts.isos.map(Self.isoEntry) }
+        sidecar.timecode = Self.timecode(facts, rate: settings.rate)
+        if !facts.isos.isEmpty { sidecar.iso = facts.isos.map { Self.isoEntry($0, facts) } }
         return sidecar
     }
 

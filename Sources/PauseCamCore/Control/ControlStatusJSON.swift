@@ -10,7 +10,8 @@ public enum ControlStatusJSON {
     /// the lens's zoom × the digital zoom) and `digital_zoom` (the centre crop alone), both to two decimals, `file`
     /// (null while idle) and `dropped_frames`, plus the rig's name and `web`, the browser monitor's address (null
     /// when it is off; never with its token). `lenses`, when given, are the rig's lens names in rig order, so a
-    /// shell's completion of `pausecam ctl lens` offers what the running rig has.
+    /// shell's completion of `pausecam ctl lens` offers what the running rig has. `timecode`, while a clip has a
+    /// frame, is the movie's timecode at the timer (`RigStatus.timecode`).
     ///
     /// `voices` is every voice of a rig of voices in rig order (empty for a rig of one microphone), each as
     /// `voiceObject` writes it; `follow` is whether the lens follows who speaks, absent for a rig without `follow:`.
@@ -32,6 +33,7 @@ public enum ControlStatusJSON {
             "web": web.map { $0 as Any } ?? NSNull(),
         ]
         if let lenses { object["lenses"] = lenses }
+        if let timecode = status.timecode { object["timecode"] = timecode }
         object["voices"] = status.voices.map(voiceObject)
         if let follow = status.follow { object["follow"] = follow }
         if !status.live.isEmpty {

@@ -6,9 +6,9 @@ import Foundation
 ///
 /// Each angle is one reel, named from its angle's name within CMX's 8 characters (`reelNames`), and every event is
 /// followed by the comment `* FROM CLIP NAME: ROLE.mov` that Resolve, Premiere and Avid read to find the reel's
-/// movie. The ISOs start where the program starts, so an event's source in/out are the movie's own frames, equal
-/// to its record in/out on a timeline that starts at 00:00:00:00 (`startFrame` moves the record side only, as a
-/// timeline start does). The channels are `AA/V` when the clip has sound (every ISO carries the program's, so cutting
+/// movie. An event's source in/out are the movie's own timecode (its `tmcd` track's, `Angle.sourceStartFrame`, plus
+/// the movie's frames), so an editor finds each event's frames by timecode; the record side is the timeline, from
+/// `startFrame`. The channels are `AA/V` when the clip has sound (every ISO carries the program's, so cutting
 /// it with the picture keeps it continuous), `V` without. Timecodes are at the timeline's rate, drop-frame at
 /// 29.97 and 59.94 (`FCM: DROP FRAME`).
 public enum CutListEDL {
@@ -22,8 +22,9 @@ public enum CutListEDL {
                      "FCM: \(timecode.isDropFrame ? "DROP FRAME" : "NON-DROP FRAME")", ""]
         for (number, (cut, endFrame)) in timeline.cutRanges.enumerated() {
             let angle = timeline.angles[cut.angle]
-            let source = timecode.string(forFrame: cut.startFrame - angle.offsetFrames) + " "
-                + timecode.string(forFrame: endFrame - angle.offsetFrames)
+            let sourceStart = sourceStartFrame(angle, timeline: timeline)
+            let source = timecode.string(forFrame: sourceStart + cut.startFrame - angle.offsetFrames) + " "
+                + timecode.string(forFrame: sourceStart + endFrame - angle.offsetFrames)
             let record = timecode.string(forFrame: startFrame + cut.startFrame) + " "
                 + timecode.string(forFrame: startFrame + endFrame)
             lines.append(eventNumber(number + 1) + "  " + padded(reels[cut.angle], 9) + padded(channels, 6)
@@ -61,6 +62,15 @@ public enum CutListEDL {
                 number += 1
             }
         }
+    }
+
+    /// Where `angle`'s source timecode starts at the timeline's rate, the one rate of an EDL: its own label, or for
+    /// a movie of another rate (a lens ISO that keeps its lens's), the timeline's label nearest the same instant.
+    static func sourceStartFrame(_ angle: MulticamTimeline.Angle, timeline: MulticamTimeline) -> Int64 {
+        guard let own = angle.rate, own != timeline.rate else { return angle.sourceStartFrame }
+        let seconds = Double(angle.sourceStartFrame) * Double(own.denominator) / Double(own.numerator)
+        let frames = (seconds * Double(timeline.rate.numerator) / Double(timeline.rate.denominator)).rounded()
+        return frames.isFinite && abs(frames) < 1e15 ? Int64(frames) : 0
     }
 
     /// Event numbers are three digits up to 999, then as many as needed.

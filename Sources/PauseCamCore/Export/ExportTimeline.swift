@@ -59,6 +59,9 @@ public struct ExportTimeline: Sendable, Equatable {
     /// one mono track per voice, titled with the voice's name (`voiceTracks`). Empty: one track of
     /// `audioChannels` (a rig of one microphone), as every movie had before voices.
     public var audioTracks: [AudioTrack] = []
+    /// The movie's own timecode at its first frame as a frame count at `rate` (the sidecar's `timecode`, what its
+    /// `tmcd` track says): the exports' source timecode counts from it. 0 for a sidecar without one.
+    public var sourceStartFrame: Int64 = 0
 
     /// The latest time a sidecar may give, in seconds: 365 days. Anything later is a damaged sidecar, and
     /// refusing it keeps every frame count, timecode and rescale below well inside `Int64`.
@@ -106,6 +109,7 @@ public struct ExportTimeline: Sendable, Equatable {
             }
         }
         self.markers = markers
+        sourceStartFrame = Self.sourceStartFrame(sidecar.timecode, rate: rate)
         if let last = chapters.last { durationFrames = max(durationFrames, last.endFrame) }
     }
 

@@ -17,6 +17,8 @@ public enum FCPXMLDocument {
         let oneFrame = time(1, timeline)
         let duration = time(timeline.durationFrames, timeline)
         let tcStart = time(startFrame, timeline)
+        // The movie's own timecode: the asset starts there, and the clip's markers are on its time.
+        let sourceStart = time(timeline.sourceStartFrame, timeline)
         let name = escape(timeline.name)
         let audio = FCPXMLAudioRoles.assetAttributes(hasAudio: timeline.hasAudio, tracks: timeline.audioTracks,
                                                      channels: timeline.audioChannels,
@@ -25,16 +27,17 @@ public enum FCPXMLDocument {
             "    <resources>",
             "        <format id=\"r1\" name=\"\(formatName(timeline))\" frameDuration=\"\(oneFrame)\""
                 + " width=\"\(timeline.width)\" height=\"\(timeline.height)\"/>",
-            "        <asset id=\"r2\" name=\"\(name)\" start=\"0s\" duration=\"\(duration)\" hasVideo=\"1\""
+            "        <asset id=\"r2\" name=\"\(name)\" start=\"\(sourceStart)\" duration=\"\(duration)\" hasVideo=\"1\""
                 + " format=\"r1\"\(audio)>",
             "            <media-rep kind=\"original-media\" src=\"\(escape(mediaURL ?? timeline.movie))\"/>",
             "        </asset>",
             "    </resources>",
         ] + projectHead(name: name, duration: duration, tcStart: tcStart, tcFormat: tcFormat) + [
-            "                        <asset-clip ref=\"r2\" offset=\"\(tcStart)\" name=\"\(name)\" start=\"0s\""
+            "                        <asset-clip ref=\"r2\" offset=\"\(tcStart)\" name=\"\(name)\" start=\"\(sourceStart)\""
                 + " duration=\"\(duration)\" format=\"r1\" tcFormat=\"\(tcFormat)\">",
         ]
-        for element in markerElements(chapters: timeline.chapters, markers: timeline.markers, rate: timeline.rate) {
+        for element in markerElements(chapters: timeline.chapters, markers: timeline.markers, rate: timeline.rate,
+                                      shift: timeline.sourceStartFrame) {
             lines.append("                            " + element)
         }
         if timeline.hasAudio {
@@ -69,18 +72,19 @@ public enum FCPXMLDocument {
 
     /// A clip's `chapter-marker` (one per chapter, at its first frame) and `marker` elements, one frame long, in
     /// time order as FCPXML wants a clip's anchored items, a chapter before a marker on its frame. With `range`, only
-    /// those whose frame lies in it.
+    /// those whose frame lies in it. `shift` moves them onto the clip's own time (its source timecode's start).
     static func markerElements(chapters: [ExportTimeline.Chapter], markers: [ExportTimeline.Marker],
-                               rate: FrameRate, in range: Range<Int64>? = nil) -> [String] {
+                               rate: FrameRate, in range: Range<Int64>? = nil, shift: Int64 = 0) -> [String] {
         let oneFrame = time(1, rate: rate)
         var items: [(frame: Int64, order: Int, xml: String)] = []
         for (order, chapter) in chapters.enumerated() where range?.contains(chapter.startFrame) ?? true {
-            items.append((chapter.startFrame, order, "<chapter-marker start=\"\(time(chapter.startFrame, rate: rate))\""
+            let start = time(shift + chapter.startFrame, rate: rate)
+            items.append((chapter.startFrame, order, "<chapter-marker start=\"\(start)\""
                           + " duration=\"\(oneFrame)\" value=\"\(escape(chapter.title))\" posterOffset=\"0s\"/>"))
         }
         for (order, marker) in markers.enumerated() where range?.contains(marker.frame) ?? true {
             items.append((marker.frame, chapters.count + order,
-                          "<marker start=\"\(time(marker.frame, rate: rate))\" duration=\"\(oneFrame)\""
+                          "<marker start=\"\(time(shift + marker.frame, rate: rate))\" duration=\"\(oneFrame)\""
                           + " value=\"\(escape(marker.text))\"/>"))
         }
         return items.sorted { ($0.frame, $0.order) < ($1.frame, $1.order) }.map(\.xml)

@@ -48,7 +48,8 @@ public enum FCPXMLMulticamDocument {
                                                          sampleRate: angle.audioSampleRate)
             let source = index < mediaURLs.count ? mediaURLs[index] : angle.movie
             lines += [
-                "        <asset id=\"\(assetID(index))\" name=\"\(escape(angle.name))\" start=\"0s\""
+                "        <asset id=\"\(assetID(index))\" name=\"\(escape(angle.name))\""
+                    + " start=\"\(FCPXMLDocument.time(angle.sourceStartFrame, rate: angle.rate ?? rate))\""
                     + " duration=\"\(time(angle.durationFrames))\" hasVideo=\"1\" format=\"\(formatID(angle))\""
                     + "\(audio)>",
                 "            <media-rep kind=\"original-media\" src=\"\(escape(source))\"/>",
@@ -66,7 +67,9 @@ public enum FCPXMLMulticamDocument {
                              + " duration=\"\(time(angle.offsetFrames))\"/>")
             }
             let clip = "                    <asset-clip ref=\"\(assetID(index))\" offset=\"\(time(angle.offsetFrames))\""
-                + " name=\"\(escape(angle.name))\" start=\"0s\" duration=\"\(time(angle.durationFrames))\""
+                + " name=\"\(escape(angle.name))\""
+                + " start=\"\(FCPXMLDocument.time(angle.sourceStartFrame, rate: angle.rate ?? rate))\""
+                + " duration=\"\(time(angle.durationFrames))\""
                 + " format=\"\(formatID(angle))\" tcFormat=\"\(tcFormat)\""
             let roles = angle.hasAudio ? FCPXMLAudioRoles.channelSources(angle.audioTracks) : []
             if roles.isEmpty {

@@ -64,11 +64,13 @@ extension MulticamTimeline {
         let earliest = placed.map(\.slot).min() ?? 0
         let names = ChapterTitles.unique(placed.map(\.group.host))
         let angles = zip(placed, names).map { member, name in
-            Angle(name: name, movie: member.timeline.movie, width: member.timeline.width,
+            var angle = Angle(name: name, movie: member.timeline.movie, width: member.timeline.width,
                   height: member.timeline.height, durationFrames: member.timeline.durationFrames,
                   offsetFrames: member.slot - earliest, hasAudio: member.timeline.hasAudio,
                   audioSampleRate: member.timeline.audioSampleRate, audioChannels: member.timeline.audioChannels,
                   audioTracks: member.timeline.audioTracks)
+            angle.sourceStartFrame = member.timeline.sourceStartFrame
+            return angle
         }
         // Members that took the same commands hold the same scenes on the same frames: each is kept once.
         var chapterKeys: Set<String> = []

@@ -35,6 +35,13 @@ extension MulticamTimeline {
                                 audioSampleRate: clip.audioSampleRate, audioChannels: clip.audioChannels,
                                 audioTracks: clip.audioTracks))
         }
+        // Every ISO starts at the program's first instant: its own label at its rate, the program's at the same.
+        for (index, iso) in isos.enumerated() {
+            let rate = angles[index].rate ?? clip.rate
+            angles[index].sourceStartFrame = angles[index].rate == nil ? clip.sourceStartFrame
+                : ExportTimeline.sourceStartFrame(iso.timecode, rate: rate)
+        }
+        if otherLens != nil { angles[angles.count - 1].sourceStartFrame = clip.sourceStartFrame }
         let cuts = try programCuts(of: sidecar, angles: lenses, otherLens: otherLens)
         return try MulticamTimeline(name: clip.name, rate: clip.rate, angles: angles, cuts: cuts,
                                     chapters: clip.chapters, markers: clip.markers)

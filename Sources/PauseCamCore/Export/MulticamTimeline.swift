@@ -29,6 +29,9 @@ public struct MulticamTimeline: Sendable, Equatable {
         public var rate: FrameRate?
         /// The movie's audio tracks when it has several (`ExportTimeline.audioTracks`); empty for one track.
         public var audioTracks: [ExportTimeline.AudioTrack]
+        /// The movie's timecode at its first frame, as a frame count at the movie's own rate (`rate`, else the
+        /// timeline's): where its source timecode counts from (`ExportTimeline.sourceStartFrame`).
+        public var sourceStartFrame: Int64 = 0
 
         public init(name: String, movie: String, width: Int, height: Int, durationFrames: Int64,
                     offsetFrames: Int64, hasAudio: Bool, audioSampleRate: Int = 48_000, audioChannels: Int = 0,

@@ -46,9 +46,13 @@ public struct MovieIndexWriter: Sendable {
     }
 
     /// The whole `moov` box.
+    /// `timecode`, when given, adds a timecode track (`tmcd`) referenced by the first video track, its one sample
+    /// at `timecodeOffset` (`TimecodeTrack.sample`).
     public func moov(index: FragmentedMovieIndex, tracks: [MovieIndexEdit.EditedTrack], chapters: [ChapterMark],
-                     chapterOffset: Int64) -> Data {
+                     chapterOffset: Int64, timecode: TimecodeTrack? = nil, timecodeOffset: Int64 = 0) -> Data {
         let chapterTrackID = (index.tracks.map(\.trackID).max() ?? 0) + 1
+        let timecodeTrackID = chapterTrackID + (chapters.isEmpty ? 0 : 1)
+        let timecodeSource = timecode == nil ? nil : tracks.first { $0.track.handler == "vide" && !$0.samples.isEmpty }
         // As FFmpeg: a track lasts from presentation time 0 (or its empty edit) to its latest end, rounded up.
         let durations = tracks.map { track in
             editList(track).reduce(0) { $0 + ($1.mediaTime < 0 ? $1.duration : 0) } + presentationSpan(track, fromZero: true)
@@ -60,14 +64,18 @@ public struct MovieIndexWriter: Sendable {
             for (box, body) in index.movieBoxes {
                 switch box.type {
                 case "mvhd":
-                    moov.box("mvhd") { $0.append(patchedMovieHeader(body, duration: movieDuration,
-                                                                   nextTrackID: chapterTrackID + (chapters.isEmpty ? 0 : 1))) }
+                    let nextTrackID = timecodeTrackID + (timecodeSource == nil ? 0 : 1)
+                    moov.box("mvhd") {
+                        $0.append(patchedMovieHeader(body, duration: movieDuration, nextTrackID: nextTrackID))
+                    }
                 case "trak":
                     if let position = index.tracks.firstIndex(where: { $0.trakBody == body }),
                        let edited = tracks.first(where: { $0.track.trackID == index.tracks[position].trackID }) {
                         let duration = durations[tracks.firstIndex { $0.track.trackID == edited.track.trackID }!]
+                        let referencesTimecode = timecodeSource?.track.trackID == edited.track.trackID
                         moov.box("trak") { trak(&$0, edited, duration: duration,
-                                                chapterTrack: chapters.isEmpty ? nil : chapterTrackID) }
+                                                chapterTrack: chapters.isEmpty ? nil : chapterTrackID,
+                                                timecodeTrack: referencesTimecode ? timecodeTrackID : nil) }
                     }
                 case "mvex":
                     continue
@@ -86,6 +94,13 @@ public struct MovieIndexWriter: Sendable {
                     moov.box("udta") { chapterList(&$0, chapters) }
                 }
             }
+            if let timecode, let source = timecodeSource,
+               let position = tracks.firstIndex(where: { $0.track.trackID == source.track.trackID }) {
+                moov.box("trak") {
+                    timecodeTrak(&$0, timecode, id: timecodeTrackID, source: source, duration: durations[position],
+                                 offset: timecodeOffset)
+                }
+            }
         }
         return writer.data
     }
@@ -93,7 +108,7 @@ public struct MovieIndexWriter: Sendable {
     // MARK: - Tracks
 
     private func trak(_ writer: inout BigEndianWriter, _ edited: MovieIndexEdit.EditedTrack, duration: Int64,
-                      chapterTrack: UInt32?) {
+                      chapterTrack: UInt32?, timecodeTrack: UInt32?) {
         let children = MovieBox.children(of: edited.track.trakBody) ?? []
         for (box, body) in children {
             switch box.type {
@@ -111,8 +126,11 @@ public struct MovieIndexWriter: Sendable {
                         }
                     }
                 }
-                if let chapterTrack {
-                    writer.box("tref") { $0.box("chap") { $0.uint32(chapterTrack) } }
+                if chapterTrack != nil || timecodeTrack != nil {
+                    writer.box("tref") { tref in
+                        if let chapterTrack { tref.box("chap") { $0.uint32(chapterTrack) } }
+                        if let timecodeTrack { tref.box("tmcd") { $0.uint32(timecodeTrack) } }
+                    }
                 }
             case "edts", "tref":
                 continue
@@ -304,15 +322,7 @@ public struct MovieIndexWriter: Sendable {
         if let last = chapters.last { durations.append(last.endMilliseconds - last.startMilliseconds) }
         let mediaDuration = durations.reduce(0, +)
         let trackDuration = Self.rescaleUp(lead + mediaDuration, 1000, movieTimescale)
-        writer.box("tkhd") { tkhd in
-            tkhd.uint32(0x0000_0002)  // version 0, in the movie but not enabled (as FFmpeg writes it)
-            tkhd.uint32(0); tkhd.uint32(0)
-            tkhd.uint32(id); tkhd.uint32(0)
-            tkhd.uint32(UInt32(clamping: trackDuration))
-            tkhd.uint64(0); tkhd.uint16(0); tkhd.uint16(0); tkhd.uint16(0); tkhd.uint16(0)
-            for value: UInt32 in [0x0001_0000, 0, 0, 0, 0x0001_0000, 0, 0, 0, 0x4000_0000] { tkhd.uint32(value) }
-            tkhd.uint32(0); tkhd.uint32(0)
-        }
+        disabledTrackHeader(&writer, id: id, duration: trackDuration)
         writer.box("edts") { edts in
             edts.box("elst") { elst in
                 elst.uint32(0)
@@ -323,41 +333,10 @@ public struct MovieIndexWriter: Sendable {
         }
         writer.box("mdia") { mdia in
             mdia.box("mdhd") { $0.uint32(0); $0.uint32(0); $0.uint32(0); $0.uint32(1000); $0.uint32(UInt32(clamping: mediaDuration)); $0.uint32(0) }
-            mdia.box("hdlr") { hdlr in
-                hdlr.uint32(0)
-                if isMP4 {
-                    hdlr.uint32(0); hdlr.fourCC("text"); hdlr.uint32(0); hdlr.uint32(0); hdlr.uint32(0)
-                    hdlr.append(Data("SubtitleHandler".utf8)); hdlr.uint8(0)
-                } else {
-                    hdlr.fourCC("mhlr"); hdlr.fourCC("text"); hdlr.uint32(0); hdlr.uint32(0); hdlr.uint32(0)
-                    hdlr.uint8(15); hdlr.append(Data("SubtitleHandler".utf8))
-                }
-            }
+            mediaHandler(&mdia, type: "text", name: "SubtitleHandler")
             mdia.box("minf") { minf in
-                minf.box("gmhd") { gmhd in
-                    gmhd.box("gmin") { gmin in
-                        gmin.uint32(0); gmin.uint16(0x40); gmin.uint16(0x8000); gmin.uint16(0x8000); gmin.uint16(0x8000)
-                        gmin.uint16(0); gmin.uint16(0)
-                    }
-                    // The text atom QuickTime needs for chapters; FFmpeg copies these bytes verbatim too.
-                    gmhd.box("text") { text in
-                        text.uint16(1)
-                        for value: UInt32 in [0, 0, 0, 1, 0, 0, 0, 0x0000_4000] { text.uint32(value) }
-                        text.uint16(0)
-                    }
-                }
-                if !isMP4 {
-                    minf.box("hdlr") { hdlr in
-                        hdlr.uint32(0); hdlr.fourCC("dhlr"); hdlr.fourCC("url "); hdlr.uint32(0); hdlr.uint32(0); hdlr.uint32(0)
-                        hdlr.uint8(11); hdlr.append(Data("DataHandler".utf8))
-                    }
-                }
-                minf.box("dinf") { dinf in
-                    dinf.box("dref") { dref in
-                        dref.uint32(0); dref.uint32(1)
-                        dref.box("url ") { $0.uint32(1) }
-                    }
-                }
+                minf.box("gmhd") { genericMediaHeader(&$0) }
+                dataReference(&minf)
                 minf.box("stbl") { stbl in
                     stbl.box("stsd") { stsd in
                         stsd.uint32(0); stsd.uint32(1)
@@ -380,6 +359,66 @@ public struct MovieIndexWriter: Sendable {
                     }
                     chunkOffsetBox(&stbl, [offset])
                 }
+            }
+        }
+    }
+
+    /// The body of a `gmhd` as FFmpeg writes it for its chapter and timecode tracks: `gmin` and the `text` atom
+    /// QuickTime needs for chapters (FFmpeg copies these bytes verbatim too), then whatever `more` adds.
+    func genericMediaHeader(_ gmhd: inout BigEndianWriter, more: (inout BigEndianWriter) -> Void = { _ in }) {
+        gmhd.box("gmin") { gmin in
+            gmin.uint32(0); gmin.uint16(0x40); gmin.uint16(0x8000); gmin.uint16(0x8000); gmin.uint16(0x8000)
+            gmin.uint16(0); gmin.uint16(0)
+        }
+        gmhd.box("text") { text in
+            text.uint16(1)
+            for value: UInt32 in [0, 0, 0, 1, 0, 0, 0, 0x0000_4000] { text.uint32(value) }
+            text.uint16(0)
+        }
+        more(&gmhd)
+    }
+
+    /// A media's `hdlr`: its handler `type` and `name`, as QuickTime (a Pascal string after `mhlr`) or MP4 (a C
+    /// string) writes it.
+    func mediaHandler(_ mdia: inout BigEndianWriter, type: String, name: String) {
+        mdia.box("hdlr") { hdlr in
+            hdlr.uint32(0)
+            let bytes = Array(name.utf8.prefix(255))
+            if isMP4 {
+                hdlr.uint32(0); hdlr.fourCC(type); hdlr.uint32(0); hdlr.uint32(0); hdlr.uint32(0)
+                hdlr.append(Data(bytes)); hdlr.uint8(0)
+            } else {
+                hdlr.fourCC("mhlr"); hdlr.fourCC(type); hdlr.uint32(0); hdlr.uint32(0); hdlr.uint32(0)
+                hdlr.uint8(UInt8(bytes.count)); hdlr.append(Data(bytes))
+            }
+        }
+    }
+
+    /// A `tkhd` of a track in the movie but not enabled (chapters, timecode), as FFmpeg writes it.
+    func disabledTrackHeader(_ writer: inout BigEndianWriter, id: UInt32, duration: Int64) {
+        writer.box("tkhd") { tkhd in
+            tkhd.uint32(0x0000_0002)  // version 0, in the movie but not enabled
+            tkhd.uint32(0); tkhd.uint32(0)
+            tkhd.uint32(id); tkhd.uint32(0)
+            tkhd.uint32(UInt32(clamping: duration))
+            tkhd.uint64(0); tkhd.uint16(0); tkhd.uint16(0); tkhd.uint16(0); tkhd.uint16(0)
+            for value: UInt32 in [0x0001_0000, 0, 0, 0, 0x0001_0000, 0, 0, 0, 0x4000_0000] { tkhd.uint32(value) }
+            tkhd.uint32(0); tkhd.uint32(0)
+        }
+    }
+
+    /// A media's data handler (QuickTime only) and its one data reference: the media is in this file.
+    func dataReference(_ minf: inout BigEndianWriter) {
+        if !isMP4 {
+            minf.box("hdlr") { hdlr in
+                hdlr.uint32(0); hdlr.fourCC("dhlr"); hdlr.fourCC("url "); hdlr.uint32(0); hdlr.uint32(0); hdlr.uint32(0)
+                hdlr.uint8(11); hdlr.append(Data("DataHandler".utf8))
+            }
+        }
+        minf.box("dinf") { dinf in
+            dinf.box("dref") { dref in
+                dref.uint32(0); dref.uint32(1)
+                dref.box("url ") { $0.uint32(1) }
             }
         }
     }
@@ -417,8 +456,8 @@ public struct MovieIndexWriter: Sendable {
     }
 }
 
-private extension Data {
-    /// Bytes from a hexadecimal literal (the fixed sample entries above).
+extension Data {
+    /// Bytes from a hexadecimal literal (the fixed sample entries of `MovieIndexWriter`).
     init(hexadecimal: String) {
         var bytes: [UInt8] = []
         var digits = hexadecimal.utf8.makeIterator()

@@ -16,6 +16,9 @@ public protocol MovieSink: AnyObject, Sendable {
     func setThumbnail(_ frame: VideoFrame)
     /// Appends audio whose first sample is at file time `chunk.pts`.
     func appendAudio(_ chunk: AudioChunk) throws
+    /// Gives the finished movie a timecode track (`tmcd`) whose first frame is labelled `startFrame` (a `Timecode`
+    /// frame count at the movie's rate). Called before `finish`; without it the movie has no timecode.
+    func setTimecode(startFrame: Int64)
     /// Writes everything queued, adds one chapter per entry, closes the file and gives its final path.
     func finish(chapters: [Chapter]) throws -> MovieSummary
     /// `finish(chapters:)`, leaving out the spans of the `.partial` (in its file time, in order, not overlapping)
@@ -55,6 +58,8 @@ extension MovieSink {
     public var takesProgramSound: Bool { false }
     /// A sink that cuts no sound at packets (a test's) asks for no alignment.
     public var audioPacketSamples: Int { 0 }
+    /// Sinks that write no movie (test fakes) have no timecode to write.
+    public func setTimecode(startFrame: Int64) {}
 }
 
 /// Makes movie sinks: the composition root hands the recorder one of these (the FFmpeg writer, or a fake in tests).

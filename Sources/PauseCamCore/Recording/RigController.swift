@@ -316,6 +316,7 @@ public final class RigController {
                           * opticalFactor(lens: bank.activeLens))
         addVoices(to: &status)
         status.live = liveStatus
+        status.timecode = clips.recorder?.currentTimecode
         return status
     }
 

@@ -30,6 +30,8 @@ public struct RigStatus: Sendable, Equatable {
     public var follow: Bool? = nil
     /// Every live destination and webcam of the rig (`live:`), in the rig's order; empty without one.
     public var live: [LiveSinkStatus] = []
+    /// The timecode of the movie's frame at the timer (`Recorder.currentTimecode`); `nil` without a clip's frame.
+    public var timecode: String? = nil
 
     /// What the picture shows, relative to a 1x lens: the lens's zoom times the digital zoom (`zoom 2x` that
     /// picked a 2x lens is 2, not the digital 1).
@@ -42,6 +44,7 @@ public struct RigStatus: Sendable, Equatable {
         if state != .idle && state != .finished {
             parts.append("scene \(scene)")
             parts.append("time \(DurationParser.clockString(timer))")
+            if let timecode { parts.append("timecode \(timecode)") }
         }
         parts.append("lens \(lens)" + (digitalZoom > 1.0001 ? " " + ZoomFactor.text(digitalZoom) : ""))
         parts.append("lenses with a camera: \(lensesWithCamera.joined(separator: ","))")

@@ -52,6 +52,8 @@ public struct Rig: Sendable, Equatable {
     public var live: Live?
     /// `preroll:` — `record` and `resume` take the movie back this far before the press; `nil` without it.
     public var preroll: Preroll?
+    /// `timecode: {start: …}` — where every movie's timecode track starts; the time of day without it.
+    public var timecode: TimecodeStart = .timeOfDay
 
     /// The freeze watchdog's limit for `lens`: its own `watchdog:`, else the rig's.
     public func watchdog(forLens lens: String) -> MediaTime {

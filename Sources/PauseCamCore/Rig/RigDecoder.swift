@@ -55,6 +55,7 @@ public struct RigDecoder {
         case follow
         case live
         case preroll
+        case timecode
     }
 
     /// The range `max_digital_zoom` may take: below 1 would forbid the whole frame; beyond 10 a centre crop of a
@@ -149,6 +150,9 @@ public struct RigDecoder {
         rig.follow = follow
         rig.live = top[.live].flatMap { live($0, .root.child(TopKey.live)) }
         rig.preroll = top[.preroll].flatMap { preroll($0, .root.child(TopKey.preroll), group: rig.group != nil) }
+        if let node = top[.timecode], let start = timecode(node, .root.child(TopKey.timecode), rate: output.rate) {
+            rig.timecode = start
+        }
         return rig
     }
 

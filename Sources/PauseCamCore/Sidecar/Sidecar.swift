@@ -16,6 +16,8 @@ public struct Sidecar: Codable, Sendable, Equatable {
     public var stopped: String?
     /// The movie's duration in seconds (end of its last video frame).
     public var duration: Double
+    /// The movie's timecode (its `tmcd` track's start); absent before the first frame and in older sidecars.
+    public var timecode: Timecode? = nil
     public var video: VideoStream
     public var audio: AudioStream?
     public var scenes: [Scene]
@@ -124,6 +126,9 @@ public struct Sidecar: Codable, Sendable, Equatable {
         /// Seconds of the scene before its `record` or `resume` was pressed: what the rig's `preroll:` took back
         /// (the press is at `start` + `preroll` in the movie); absent without a preroll.
         public var preroll: Double? = nil
+        /// The wall clock's time of day at the scene's first frame, as a label at the movie's rate: the movie's
+        /// own timecode runs on through pauses, this says when each scene was shot. Absent in older sidecars.
+        public var timeOfDay: String? = nil
     }
 
     public struct LensSegment: Codable, Sendable, Equatable {
@@ -215,6 +220,8 @@ public struct Sidecar: Codable, Sendable, Equatable {
         public var fps: Double
         /// Video frames in the movie.
         public var frames: Int
+        /// The ISO's timecode at its own rate: the program's instant for instant. Absent in older sidecars.
+        public var timecode: Timecode? = nil
 
         public init(lens: String, file: String, width: Int, height: Int, fps: Double, frames: Int) {
             self.lens = lens

@@ -28,6 +28,9 @@ struct ChapterRemuxer {
     /// first is the default, since the mov demuxer does not read back the names the `.partial` holds. Empty: a
     /// movie of one unnamed track, copied as it is.
     var audioTitles: [String] = []
+    /// The movie's start timecode at its rate: the video stream gets it as its `timecode` entry, from which the
+    /// mov/mp4 muxer writes a timecode track (`tmcd`) and Matroska a tag. `nil`: none.
+    var timecode: MovieIndexWriter.TimecodeTrack?
 
     /// Copies the streams and adds `chapters`; the final file appears at `outputPath` only when complete. Returns
     /// how many audio samples (per channel) of the first audio track were left out of the movie: by the discarded
@@ -75,6 +78,8 @@ struct ChapterRemuxer {
         // The input index of the first audio stream: the one whose samples left out are counted.
         var firstAudio: Int?
         var audioStreamsMapped = 0
+        // Only the first video stream carries the timecode (the muxer makes one track per stream that has one).
+        var timecodeGiven = false
         for index in 0..<Int(input.pointee.nb_streams) {
             let source = input.pointee.streams[index]!
             let type = source.pointee.codecpar.pointee.codec_type
@@ -88,6 +93,13 @@ struct ChapterRemuxer {
             stream.pointee.time_base = source.pointee.time_base
             stream.pointee.sample_aspect_ratio = source.pointee.sample_aspect_ratio
             streamMap[index] = stream.pointee.index
+            if type == AVMEDIA_TYPE_VIDEO, let timecode, !timecodeGiven {
+                timecodeGiven = true
+                // The muxer's timecode track counts labels at the stream's average rate.
+                stream.pointee.avg_frame_rate = AVRational(num: timecode.rate.numerator, den: timecode.rate.denominator)
+                av_dict_set(&stream.pointee.metadata, "timecode",
+                            Timecode(rate: timecode.rate).string(forFrame: timecode.startFrame), 0)
+            }
             if type == AVMEDIA_TYPE_AUDIO {
                 if firstAudio == nil { firstAudio = index }
                 if audioTitles.indices.contains(audioStreamsMapped) {

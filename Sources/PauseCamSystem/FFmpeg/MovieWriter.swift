@@ -68,6 +68,8 @@ public final class MovieWriter: MovieSink {
         /// A keyframe was asked for on a dropped frame: the next frame that gets in carries it.
         var keyframeOwed = false
         var thumbnail: VideoFrame?
+        /// The finished movie's timecode track (`setTimecode`); `nil`: none.
+        var timecode: MovieIndexWriter.TimecodeTrack?
         /// `finish` or `abort` has begun.
         var ended = false
         /// Made by the encoder thread once it has opened the movie; after `finish` or `abort`, the caller's. `nil`
@@ -171,6 +173,11 @@ public final class MovieWriter: MovieSink {
         state.withLock { $0.thumbnail = frame }
     }
 
+    public func setTimecode(startFrame: Int64) {
+        let rate = settings.rate
+        state.withLock { $0.timecode = MovieIndexWriter.TimecodeTrack(startFrame: startFrame, rate: rate) }
+    }
+
     public func appendAudio(_ chunk: AudioChunk) throws {
         try throwIfFailed()
         guard programSound == nil else { return }
@@ -242,6 +249,7 @@ public final class MovieWriter: MovieSink {
             var finisher = InPlaceMovieFinisher(partialPath: partialPath, moviePath: moviePath,
                                                 container: settings.container, hooks: hooks)
             finisher.edit.discardedSpans = spans
+            finisher.timecode = state.withLock { $0.timecode }
             if let audio = pipeline.audioFormats.first {
                 finisher.edit.audioPrimingSamples = audio.primingSamples
                 finisher.edit.audioSampleRate = audio.sampleRate
@@ -261,6 +269,7 @@ public final class MovieWriter: MovieSink {
             remuxer.audioSampleRate = audio.sampleRate
         }
         remuxer.audioTitles = pipeline.audioFormats.compactMap(\.title)
+        remuxer.timecode = state.withLock { $0.timecode }
         return try remuxer.remux(chapters: chapters)
     }
 

@@ -10,8 +10,8 @@ import PauseCamCore
 /// makes the file a plain movie and `link()` gives it its final name (never over another file).
 ///
 /// The order keeps every moment after a crash playable:
-/// 1. append an `mdat` with the chapter titles, then the new `moov`, and `fsync`. Readers take the first `moov`
-///    they meet, so until step 2 the file still plays as the fragmented movie it was; a torn append at the end is
+/// 1. append an `mdat` with the chapter titles (and the timecode track's sample), then the new `moov`, and `fsync`.
+///    Readers take the first `moov` they meet, so until step 2 the file still plays as the fragmented movie it was; a torn append at the end is
 ///    what a crash while recording leaves too.
 /// 2. overwrite the old `moov`'s 16-byte header with an `mdat` header that spans everything up to the new `moov`
 ///    (old `moov`, every `moof` and `mdat`, the chapters), and `fsync`. One write of one sector: before it the
@@ -25,6 +25,9 @@ struct InPlaceMovieFinisher {
     var moviePath: String
     var container: MovieSettings.Container
     var edit = MovieIndexEdit()
+    /// The movie's timecode track (`tmcd`), written with the new index; its 4-byte sample goes into the appended
+    /// `mdat` after the chapter titles. `nil`: no timecode track.
+    var timecode: MovieIndexWriter.TimecodeTrack?
     /// Told at each step (`InPlaceFinishStep`), after which the file is playable: the program's injected crash
     /// or a test's view; `nil` in normal runs.
     var hooks: (any SystemHooks)?
@@ -91,18 +94,22 @@ struct InPlaceMovieFinisher {
         var appended: Int64 = 0
         var end = fileSize
         var chapterOffset: Int64 = 0
+        var timecodeOffset: Int64 = 0
         let moov: [UInt8]
         do {
-            if !marks.isEmpty {
-                let box = MovieBox.encode("mdat", MovieIndexWriter.chapterSamples(marks))
+            if !marks.isEmpty || timecode != nil {
+                let chapterSamples = MovieIndexWriter.chapterSamples(marks)
+                let box = MovieBox.encode("mdat", chapterSamples + (timecode?.sample ?? Data()))
                 chapterOffset = end + 8
+                timecodeOffset = chapterOffset + Int64(chapterSamples.count)
                 try write(file, [UInt8](box), at: end)
                 end += Int64(box.count)
                 appended += Int64(box.count)
             }
             hooks?.didReachFinishStep(.chaptersAppended)
             moov = [UInt8](MovieIndexWriter(isMP4: container == .mp4)
-                .moov(index: index, tracks: edited, chapters: marks, chapterOffset: chapterOffset))
+                .moov(index: index, tracks: edited, chapters: marks, chapterOffset: chapterOffset,
+                      timecode: timecode, timecodeOffset: timecodeOffset))
             // In two writes, so that a crash between them (a torn index) is a step of its own.
             let half = moov.count / 2
             try write(file, Array(moov[..<half]), at: end)

@@ -6,9 +6,9 @@ import XCTest
 /// The in-place finish on files made by the real ffmpeg: a fragmented mp4 becomes a normal movie with its chapters
 /// (the same file, only an index longer), and a file that is not fragmented is refused before anything is written.
 final class InPlaceMovieFinisherTests: XCTestCase {
-    private func make(_ path: String, fragmented: Bool, format: String) throws {
+    private func make(_ path: String, fragmented: Bool, format: String, rate: String = "30") throws {
         let (_, errors) = try MovieWriterFixture.run("ffmpeg", [
-            "-v", "error", "-f", "lavfi", "-i", "testsrc=size=160x90:rate=30", "-f", "lavfi", "-i",
+            "-v", "error", "-f", "lavfi", "-i", "testsrc=size=160x90:rate=\(rate)", "-f", "lavfi", "-i",
             "sine=frequency=1000:sample_rate=48000", "-t", "3", "-c:v", "libx264", "-preset", "veryfast", "-g", "30",
             "-c:a", "aac"] + (fragmented ? ["-movflags", "+frag_keyframe+empty_moov+default_base_moof+skip_trailer",
                                             "-frag_duration", "500000"] : []) + ["-f", format, path])
@@ -35,6 +35,41 @@ final class InPlaceMovieFinisherTests: XCTestCase {
         // Not fragmented any more: the only moov is the new one, and no moof is left outside the big mdat.
         let top = try topLevelBoxes(movie)
         XCTAssertEqual(top, ["ftyp", "mdat", "moov"])
+    }
+
+    /// The timecode track the finish writes reads back as libavformat's own (`-timecode`) does, in mov and mp4, with
+    /// chapters and without: the same `tmcd` stream, start, one sample lasting the movie, drop-frame at 29.97.
+    func testTheTimecodeTrackReadsBackAsFFmpegsOwn() throws {
+        let folder = try MovieWriterFixture.directory("in-place-timecode")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let fields = ["-show_entries", "stream=codec_type,codec_tag_string,time_base,duration,nb_frames:stream_tags=timecode"]
+        for (format, chapters) in [("mov", true), ("mov", false), ("mp4", false)] {
+            let movie = folder + "/clip-\(chapters).\(format)", partial = movie + ".partial"
+            try make(partial, fragmented: true, format: format, rate: "30000/1001")
+            var finisher = InPlaceMovieFinisher(partialPath: partial, moviePath: movie,
+                                                container: format == "mp4" ? .mp4 : .mov)
+            finisher.timecode = MovieIndexWriter.TimecodeTrack(startFrame: 1_078_920, rate: FrameRate(30000, 1001))
+            _ = try finisher.finish(chapters: chapters ? [Chapter(title: "Only", start: .zero, end: .seconds(3))] : [])
+            let reference = folder + "/reference-\(chapters).\(format)"
+            let (_, errors) = try MovieWriterFixture.run("ffmpeg", ["-v", "error", "-i", movie, "-map", "0:v",
+                                                                     "-c", "copy", "-timecode", "10:00:00;00", reference])
+            XCTAssertEqual(errors, "")
+            let streams = { (path: String) throws -> [[String: Any]] in
+                (try MovieWriterFixture.probe(path, fields)["streams"] as? [[String: Any]] ?? [])
+                    .filter { $0["codec_type"] as? String != "audio" && $0["codec_tag_string"] as? String != "text" }
+            }
+            let ours = try streams(movie), theirs = try streams(reference)
+            XCTAssertEqual(ours.count, 2, "\(ours)")
+            XCTAssertEqual(ours.map { $0["codec_tag_string"] as? String }, theirs.map { $0["codec_tag_string"] as? String })
+            for (mine, libav) in zip(ours, theirs) {
+                XCTAssertEqual((mine["tags"] as? [String: String])?["timecode"], "10:00:00;00", "\(format) \(mine)")
+                XCTAssertEqual((mine["tags"] as? [String: String])?["timecode"],
+                               (libav["tags"] as? [String: String])?["timecode"])
+                for key in ["time_base", "nb_frames", "duration"] {
+                    XCTAssertEqual(mine[key] as? String, libav[key] as? String, "\(format) \(key): \(mine) vs \(libav)")
+                }
+            }
+        }
     }
 
     /// The finish tells its hooks each step in order, and the file grows as each step says: the chapters, half the

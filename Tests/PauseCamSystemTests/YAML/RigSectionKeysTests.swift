@@ -63,6 +63,12 @@ final class RigSectionKeysTests: XCTestCase {
         }
     }
 
+    func testEveryTimecodeKeyIsRead() {
+        for key in RigDecoder.TimecodeKey.names {
+            assertReadAndKnown(Self.rig(extraTop: "timecode:\n  \(key): \(Self.wrong)"), "timecode.\(key)")
+        }
+    }
+
     func testEveryOutputKeyIsRead() {
         for key in RigDecoder.OutputKey.names {
             assertReadAndKnown(Self.rig(output: "  \(key): \(Self.wrong)"), "output.\(key)")
