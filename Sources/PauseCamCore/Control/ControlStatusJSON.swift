@@ -40,6 +40,10 @@ public enum ControlStatusJSON {
                  "dropped_frames": sink.droppedFrames, "outages": sink.outages]
             }
         }
+        if let osc = status.osc {
+            object["osc"] = ["listen": osc.listen, "handled": osc.handled, "junk": osc.junk,
+                             "junk_total": osc.junkTotal, "subscribers": osc.subscribers] as [String: Any]
+        }
         return encode(object)
     }
 

@@ -141,6 +141,8 @@ public enum CommandSource: Sendable, Equatable {
     case remote
     case signal(name: String)
     case web
+    /// A command sent as an OSC message (`osc:`).
+    case osc
     /// A command of the rig's group (`group:`), published by the member `host` and applied here at its slot.
     case group(host: String)
 
@@ -152,6 +154,7 @@ public enum CommandSource: Sendable, Equatable {
         case .remote: return "remote"
         case .signal(let name): return name
         case .web: return "web"
+        case .osc: return "osc"
         case .group: return "group"
         }
     }
@@ -167,7 +170,7 @@ public enum CommandSource: Sendable, Equatable {
     /// nobody there typed them).
     public var isFromOutside: Bool {
         switch self {
-        case .remote, .signal, .web, .group: return true
+        case .remote, .signal, .web, .osc, .group: return true
         case .shell, .script: return false
         }
     }

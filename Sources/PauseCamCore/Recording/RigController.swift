@@ -75,6 +75,8 @@ public final class RigController {
     /// given here go to every member through it (`RigController+Group`), and each clip takes it at `record` (its
     /// frame grid and sidecar block). The one place the group is kept. On the serial context only.
     public var group: GroupMember?
+    /// The OSC endpoint's counters, shown in the status; set by the composition root when the rig has `osc:`.
+    public var osc: OSCCounters?
     /// The program's live outputs (`RigController+Live`); `nil` for a rig without live sinks.
     var live: LiveOutputs?
     /// Makes the live sinks when the devices start (`startDevices`, on the serial context); `nil` afterwards.
@@ -304,6 +306,7 @@ public final class RigController {
                           * opticalFactor(lens: bank.activeLens))
         addVoices(to: &status)
         status.live = liveStatus
+        status.osc = osc?.snapshot
         return status
     }
 

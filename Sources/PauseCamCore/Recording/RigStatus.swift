@@ -30,6 +30,8 @@ public struct RigStatus: Sendable, Equatable {
     public var follow: Bool? = nil
     /// Every live destination and webcam of the rig (`live:`), in the rig's order; empty without one.
     public var live: [LiveSinkStatus] = []
+    /// The OSC endpoint's figures (`osc:`): messages handled and junk counted by reason; `nil` without OSC.
+    public var osc: OSCCounts? = nil
 
     /// What the picture shows, relative to a 1x lens: the lens's zoom times the digital zoom (`zoom 2x` that
     /// picked a 2x lens is 2, not the digital 1).
