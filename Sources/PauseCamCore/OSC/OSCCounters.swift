@@ -14,6 +14,9 @@ public final class OSCCounters: Sendable {
         counts.withLock { $0.junk[reason.name, default: 0] += 1 }
     }
 
+    /// The address the endpoint listens on, once bound (with the port the system chose for 0).
+    public func setListen(_ address: String) { counts.withLock { $0.listen = address } }
+
     /// The subscribers now (the rig's `feedback` and the clients that subscribed).
     public func setSubscribers(_ count: Int) { counts.withLock { $0.subscribers = count } }
 
