@@ -159,6 +159,14 @@ public enum ShellHelp {
               is told as an event ("follow: lens wide (host speaks)"). Refused by a rig without follow:.
               Examples: follow off    follow on
             """
+        case "preview":
+            return """
+            preview LENS|off
+              Arms a lens for preview without switching to it: its tally shows preview (green on TSL displays,
+              the monitor page's tile, status --json's lenses) until preview off or another preview. The lens
+              being recorded shows program (red) whatever is armed.
+              Examples: preview tele    preview off
+            """
         case "voice":
             return """
             voice NAME mute|unmute|gain DB

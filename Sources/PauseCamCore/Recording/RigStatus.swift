@@ -30,6 +30,8 @@ public struct RigStatus: Sendable, Equatable {
     public var follow: Bool? = nil
     /// Every live destination and webcam of the rig (`live:`), in the rig's order; empty without one.
     public var live: [LiveSinkStatus] = []
+    /// Every lens's tally (`TallyBoard`), in the rig's order.
+    public var tally: [TallyBoard.Entry] = []
 
     /// What the picture shows, relative to a 1x lens: the lens's zoom times the digital zoom (`zoom 2x` that
     /// picked a 2x lens is 2, not the digital 1).

@@ -50,6 +50,8 @@ public struct Rig: Sendable, Equatable {
     public var follow: Follow?
     /// `live:` — the program as a webcam and as streams, from start to quit; `nil` without it.
     public var live: Live?
+    /// `tally:` — each lens's tally sent as TSL UMD 5.0 and on GPIO lamps; `nil` without it.
+    public var tally: TallySettings?
 
     /// The freeze watchdog's limit for `lens`: its own `watchdog:`, else the rig's.
     public func watchdog(forLens lens: String) -> MediaTime {

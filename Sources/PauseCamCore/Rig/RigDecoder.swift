@@ -54,6 +54,7 @@ public struct RigDecoder {
         case group
         case follow
         case live
+        case tally
     }
 
     /// The range `max_digital_zoom` may take: below 1 would forbid the whole frame; beyond 10 a centre crop of a
@@ -147,6 +148,7 @@ public struct RigDecoder {
         rig.group = top[.group].flatMap { group($0, .root.child(TopKey.group)) }
         rig.follow = follow
         rig.live = top[.live].flatMap { live($0, .root.child(TopKey.live)) }
+        rig.tally = top[.tally].flatMap { tally($0, .root.child(TopKey.tally), lenses: lensNames) }
         return rig
     }
 
