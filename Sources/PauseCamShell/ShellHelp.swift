@@ -18,6 +18,7 @@ public enum ShellHelp {
         ("follow on|off", "let the lens follow who speaks (a rig with follow:), or stop it"),
         ("live on|off [NAME]", "the program to the rig's live: destinations (or one), or stop it; recording untouched"),
         ("voice NAME mute|unmute|gain DB", "a voice's part in the mix: mute, unmute, or its gain (+3dB)"),
+        ("preview LENS|off", "arm a lens for preview: its tally shows green; the recording is untouched"),
         ("wait DURATION", "let time pass (5s, 2.5s, 400ms, 1m30s); Ctrl-C ends it"),
         ("status", "state, scene, time, lens and file"),
         ("devices", "the cameras and which lens each serves"),
@@ -158,6 +159,14 @@ public enum ShellHelp {
               it is until follow on; a lens or zoom you give pauses following for the rig's manual_hold. Each cut
               is told as an event ("follow: lens wide (host speaks)"). Refused by a rig without follow:.
               Examples: follow off    follow on
+            """
+        case "preview":
+            return """
+            preview LENS|off
+              Arms a lens for preview without switching to it: its tally shows preview (green on TSL displays,
+              the monitor page's tile, status --json's lenses) until preview off or another preview. The lens
+              being recorded shows program (red) whatever is armed.
+              Examples: preview tele    preview off
             """
         case "voice":
             return """

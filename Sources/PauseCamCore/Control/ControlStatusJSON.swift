@@ -9,8 +9,9 @@ public enum ControlStatusJSON {
     /// The live state: `state`, `scene`, `timer` (seconds) and `timer_text`, `lens`, `zoom` (the effective zoom:
     /// the lens's zoom × the digital zoom) and `digital_zoom` (the centre crop alone), both to two decimals, `file`
     /// (null while idle) and `dropped_frames`, plus the rig's name and `web`, the browser monitor's address (null
-    /// when it is off; never with its token). `lenses`, when given, are the rig's lens names in rig order, so a
-    /// shell's completion of `pausecam ctl lens` offers what the running rig has.
+    /// when it is off; never with its token). `lenses`, when given, are the rig's lenses in rig order, each as
+    /// `{"name": …, "tally": "program"|"preview"|"off"}` (`TallyBoard`), so a shell's completion of
+    /// `pausecam ctl lens` offers what the running rig has and the monitor page lights each lens's tile.
     ///
     /// `voices` is every voice of a rig of voices in rig order (empty for a rig of one microphone), each as
     /// `voiceObject` writes it; `follow` is whether the lens follows who speaks, absent for a rig without `follow:`.
@@ -31,7 +32,11 @@ public enum ControlStatusJSON {
             "dropped_frames": status.droppedFrames,
             "web": web.map { $0 as Any } ?? NSNull(),
         ]
-        if let lenses { object["lenses"] = lenses }
+        if let lenses {
+            object["lenses"] = lenses.map { lens -> [String: Any] in
+                ["name": lens, "tally": (status.tally.first { $0.lens == lens }?.state ?? .off).rawValue]
+            }
+        }
         object["voices"] = status.voices.map(voiceObject)
         if let follow = status.follow { object["follow"] = follow }
         if !status.live.isEmpty {

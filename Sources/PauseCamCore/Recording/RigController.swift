@@ -67,6 +67,8 @@ public final class RigController {
     var monitorFollowsZoomRamp = false
     /// The countdown before a clip, while one runs (`RigController+Countdown`).
     var countdown: PendingCountdown?
+    /// The lens armed by `preview LENS` (its tally shows preview), `nil` when none is (`RigController+Tally`).
+    public internal(set) var previewLens: String?
     /// Counts countdowns begun, so a cancelled one's timer does nothing.
     var countdownGeneration = 0
     /// The PTZ ramp being stepped on each lens's camera (`RigController+PTZ`).
@@ -180,6 +182,7 @@ public final class RigController {
             case .failure(let rejection): return .failed(rejection.message)
             }
         case .follow(let on): return follow(on, at: time)
+        case .preview(let lens): return preview(lens)
         case .live(let on, let destination): return live(on, destination: destination)
         case .voice(let name, let change): return voice(name, change)
         case .status: return .ok(statusLine())
@@ -305,6 +308,7 @@ public final class RigController {
                       lensZoom: (rig.lenses.first { $0.name == bank.activeLens }?.zoom ?? 1)
                           * opticalFactor(lens: bank.activeLens))
         addVoices(to: &status)
+        status.tally = tallyBoard.entries
         status.live = liveStatus
         status.osc = osc?.snapshot
         return status

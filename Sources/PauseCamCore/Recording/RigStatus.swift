@@ -32,6 +32,8 @@ public struct RigStatus: Sendable, Equatable {
     public var live: [LiveSinkStatus] = []
     /// The OSC endpoint's figures (`osc:`): messages handled and junk counted by reason; `nil` without OSC.
     public var osc: OSCCounts? = nil
+    /// Every lens's tally (`TallyBoard`), in the rig's order.
+    public var tally: [TallyBoard.Entry] = []
 
     /// What the picture shows, relative to a 1x lens: the lens's zoom times the digital zoom (`zoom 2x` that
     /// picked a 2x lens is 2, not the digital 1).

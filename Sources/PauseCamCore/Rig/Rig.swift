@@ -52,6 +52,8 @@ public struct Rig: Sendable, Equatable {
     public var live: Live?
     /// `osc:` — commands as OSC messages and the state as OSC feedback; `nil` without it.
     public var osc: OSCSettings?
+    /// `tally:` — each lens's tally sent as TSL UMD 5.0 and on GPIO lamps; `nil` without it.
+    public var tally: TallySettings?
 
     /// The freeze watchdog's limit for `lens`: its own `watchdog:`, else the rig's.
     public func watchdog(forLens lens: String) -> MediaTime {

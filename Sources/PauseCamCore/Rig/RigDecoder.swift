@@ -55,6 +55,7 @@ public struct RigDecoder {
         case follow
         case live
         case osc
+        case tally
     }
 
     /// The range `max_digital_zoom` may take: below 1 would forbid the whole frame; beyond 10 a centre crop of a
@@ -149,6 +150,7 @@ public struct RigDecoder {
         rig.follow = follow
         rig.live = top[.live].flatMap { live($0, .root.child(TopKey.live)) }
         rig.osc = top[.osc].flatMap { osc($0, .root.child(TopKey.osc)) }
+        rig.tally = top[.tally].flatMap { tally($0, .root.child(TopKey.tally), lenses: lensNames) }
         return rig
     }
 

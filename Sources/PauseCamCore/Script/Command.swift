@@ -36,6 +36,8 @@ public enum Command: Sendable, Equatable {
     case live(on: Bool, destination: String?)
     /// `voice NAME mute|unmute|gain +3dB`: one voice's part in the mix (its own track keeps recording).
     case voice(name: String, change: VoiceChange)
+    /// `preview LENS|off`: arms a lens for preview (its tally shows green; `nil` disarms), without switching to it.
+    case preview(String?)
     /// Let time pass (scripts and piped shells).
     case wait(MediaTime)
     /// Print the state.
@@ -105,6 +107,7 @@ public enum Command: Sendable, Equatable {
         case .follow: return "follow"
         case .live: return "live"
         case .voice: return "voice"
+        case .preview: return "preview"
         case .wait: return "wait"
         case .status: return "status"
         case .devices: return "devices"
@@ -130,7 +133,7 @@ public enum Command: Sendable, Equatable {
 
     /// Every command word, in the order `help` lists them.
     public static let words = ["record", "pause", "resume", "stop", "toggle", "chapter", "retake", "lens", "zoom",
-                               "exposure", "focus", "mark", "follow", "live", "voice", "wait", "status", "devices", "run", "last", "help",
+                               "exposure", "focus", "mark", "follow", "live", "voice", "preview", "wait", "status", "devices", "run", "last", "help",
                                "keys", "quit"]
 
     /// Other spellings of a command word and the word they stand for: `exit` and `q` are what people type to leave

@@ -140,6 +140,12 @@ public struct CommandParser: Sendable {
             }
         case "mark":
             return required("a text, e.g. mark good take").map { .mark($0) }
+        case "preview":
+            return required("a lens name or \"off\"").flatMap { name in
+                if let lenses, lenses.contains(name) { return .success(.preview(name)) }
+                if name.lowercased() == "off" { return .success(.preview(nil)) }
+                return checked(name, in: lenses, kind: "lens").map { .preview($0) }
+            }
         case "follow":
             return required("on or off, e.g. follow on").flatMap { text in
                 switch text.lowercased() {
@@ -311,6 +317,7 @@ public struct CommandParser: Sendable {
         case .focus(.point(let x, let y)): return "focus at \(formatNumber(x)) \(formatNumber(y))"
         case .mark(let text): return "mark \(text)"
         case .follow(let on): return on ? "follow on" : "follow off"
+        case .preview(let lens): return "preview \(lens ?? "off")"
         case .live(let on, let destination): return "live \(on ? "on" : "off")" + (destination.map { " \($0)" } ?? "")
         case .voice(let name, .mute): return "voice \(name) mute"
         case .voice(let name, .unmute): return "voice \(name) unmute"
