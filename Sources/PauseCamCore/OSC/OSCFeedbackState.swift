@@ -68,15 +68,17 @@ public struct OSCFeedbackState: Sendable, Equatable {
         self.group = group
     }
 
-    /// The state of `status` for a rig whose lenses are `lenses` (in rig order). A lens's tally is `program` while
-    /// the clip records on it (recording or paused: the lens is still the movie's), otherwise `off`.
+    /// The state of `status` for a rig whose lenses are `lenses` (in rig order). Each lens's tally is the one the
+    /// status carries (`TallyBoard`: program while recording on it, preview when armed, off), so OSC, TSL and the
+    /// monitor page never disagree; a lens the status does not list is off.
     public init(status: RigStatus, lenses: [String], sceneName: String?, group: Group? = nil) {
-        let onProgram = status.state == .recording || status.state == .paused
         self.init(state: status.state.rawValue, timerSeconds: status.timer.seconds,
                   timerText: DurationParser.clockString(status.timer),
                   scene: status.scene, sceneName: sceneName ?? "", lens: status.lens,
                   zoom: status.effectiveZoom,
-                  tally: lenses.map { Tally(lens: $0, state: onProgram && $0 == status.lens ? "program" : "off") },
+                  tally: lenses.map { lens in
+                      Tally(lens: lens, state: (status.tally.first { $0.lens == lens }?.state ?? .off).rawValue)
+                  },
                   droppedFrames: status.droppedFrames, group: group)
     }
 }

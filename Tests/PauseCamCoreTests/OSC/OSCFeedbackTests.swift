@@ -65,18 +65,22 @@ final class OSCFeedbackTests: XCTestCase {
     func testStateFromStatusTable() {
         let base = RigStatus(state: .idle, scene: 0, timer: .zero, lens: "main", digitalZoom: 1, droppedFrames: 0,
                              moviePath: nil)
-        let rows: [(Session.State, String, [String])] = [
-            (.idle, "main", ["off", "off", "off"]),
-            (.recording, "main", ["off", "program", "off"]),
-            (.paused, "tele", ["off", "off", "program"]),
-            (.stopping, "main", ["off", "off", "off"]),
+        let rows: [(Session.State, String, String?, [String])] = [
+            (.idle, "main", nil, ["off", "off", "off"]),
+            (.idle, "main", "tele", ["off", "off", "preview"]),
+            (.recording, "main", nil, ["off", "program", "off"]),
+            (.recording, "main", "wide", ["preview", "program", "off"]),
+            (.paused, "tele", nil, ["off", "off", "off"]),
+            (.stopping, "main", nil, ["off", "off", "off"]),
         ]
-        for (state, lens, tally) in rows {
+        let lenses = ["wide", "main", "tele"]
+        for (state, lens, preview, tally) in rows {
             var status = base
             status.state = state
             status.lens = lens
-            let feedback = OSCFeedbackState(status: status, lenses: ["wide", "main", "tele"], sceneName: nil)
-            XCTAssertEqual(feedback.tally.map(\.state), tally, "\(state) on \(lens)")
+            status.tally = TallyBoard(lenses: lenses, activeLens: lens, previewLens: preview, state: state).entries
+            let feedback = OSCFeedbackState(status: status, lenses: lenses, sceneName: nil)
+            XCTAssertEqual(feedback.tally.map(\.state), tally, "\(state) on \(lens), preview \(preview ?? "none")")
             XCTAssertEqual(feedback.state, state.rawValue)
             XCTAssertEqual(feedback.sceneName, "")
         }
