@@ -54,6 +54,8 @@ final class OSCEndToEndTests: XCTestCase {
             return value >= 1.0
         }, "the timer never passed a second: \(dump.lines.suffix(30))")
 
+        assertSent(try OSCTestClient.oscsend(port: port, "/pausecam/preview", ["s", "tele"]))
+        XCTAssertTrue(dump.waitForLine { $0.hasSuffix("/pausecam/tally/tele s \"preview\"") }, "\(dump.lines.suffix(30))")
         assertSent(try OSCTestClient.oscsend(port: port, "/pausecam/lens", ["s", "tele"]))
         try shell.waitForStatus { $0["lens"] as? String == "tele" }
         XCTAssertTrue(dump.waitForLine { $0.hasSuffix("/pausecam/lens s \"tele\"") })
@@ -79,7 +81,7 @@ final class OSCEndToEndTests: XCTestCase {
         try shell.waitForStatus { $0["state"] as? String == "idle" && FileManager.default.fileExists(atPath: sidecarPath) }
         XCTAssertTrue(dump.waitForLine { $0.hasSuffix("/pausecam/tally/tele s \"off\"") })
         let status = try shell.waitForStatus()
-        XCTAssertEqual(osc(status)["handled"] as? Int, 7, "\(status)")
+        XCTAssertEqual(osc(status)["handled"] as? Int, 8, "\(status)")
         XCTAssertEqual(osc(status)["junk_total"] as? Int, 0, "\(status)")
 
         XCTAssertEqual(shell.finish(), 0, shell.running.stderr)

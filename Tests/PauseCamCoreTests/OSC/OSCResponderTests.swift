@@ -4,11 +4,10 @@ import XCTest
 /// The endpoint's policy without a socket: who is read, what is carried out and answered, what is counted, who
 /// gets feedback.
 final class OSCResponderTests: XCTestCase {
-    private final class Lines: @unchecked Sendable {
-        private let lock = NSLock()
-        private var lines: [String] = []
-        func append(_ line: String) { lock.withLock { lines.append(line) } }
-        var all: [String] { lock.withLock { lines } }
+    private final class Lines: Sendable {
+        private let lines = Guarded<[String]>([])
+        func append(_ line: String) { lines.withLock { $0.append(line) } }
+        var all: [String] { lines.withLock { $0 } }
     }
 
     private let client = OSCPeer(host: "127.0.0.1", port: 50000)
