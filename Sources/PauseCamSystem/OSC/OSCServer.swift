@@ -24,6 +24,9 @@ public final class OSCServer: Sendable {
     private let state: @Sendable () -> OSCFeedbackState?
     private let wakePipe = WakePipe()
     private let thread = CaptureThread()
+    /// Set before the wake-up that ends the loop, so the loop sees it when it wakes (the thread's own stop flag
+    /// is set only as its stop begins waiting).
+    private let stopping = Guarded(false)
 
     /// The address it listens on (with the port the system chose, when the rig asked for 0).
     public var address: OSCPeer { socket.local }
@@ -51,19 +54,22 @@ public final class OSCServer: Sendable {
 
     /// Stops the thread and waits for it; idempotent. The socket closes with the server.
     public func stop() {
+        stopping.withLock { $0 = true }
         wakePipe.wake()
         thread.stop()
     }
 
+    private var shouldStop: Bool { stopping.withLock { $0 } || thread.shouldStop }
+
     private func serve() {
         KernelThreadName.set("pausecam.osc")
         var nextTick = Self.nanoseconds() + 1_000_000_000
-        while !thread.shouldStop {
+        while !shouldStop {
             let now = Self.nanoseconds()
             let timeout = Int32(clamping: max(0, (nextTick - now) / 1_000_000) + 1)
             let ready = (try? Poll.wait([socket.descriptor.rawValue, wakePipe.readEnd], timeout: timeout).get())
                 ?? [0, 0]
-            if thread.shouldStop { break }
+            if shouldStop { break }
             if ready[1] != 0 {
                 wakePipe.drain()
                 if let current = state() { send(responder.feedback(current, everything: false)) }

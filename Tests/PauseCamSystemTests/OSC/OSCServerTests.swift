@@ -78,12 +78,19 @@ final class OSCServerTests: XCTestCase {
         defer { server.stop() }
         XCTAssertNotNil(receive(listener) { $0 == OSCMessage("/pausecam/state", [.string("idle")]) },
                         "the whole state once a second")
+        XCTAssertNotNil(receive(listener) { $0.address == "/pausecam/dropped" }, "the whole set ends with dropped")
         var recording = Self.idle
         recording.state = "recording"
         recording.lens = "wide"
         state.set(recording)
         server.stateChanged()
-        XCTAssertNotNil(receive(listener) { $0 == OSCMessage("/pausecam/lens", [.string("wide")]) })
-        XCTAssertNotNil(receive(listener) { $0 == OSCMessage("/pausecam/recording", [.int32(1)]) })
+        // What the wake sends is the changes alone, before any later whole set: no scene, which did not change.
+        var seen: [String] = []
+        XCTAssertNotNil(receive(listener) { message in
+            seen.append(message.address)
+            return message == OSCMessage("/pausecam/lens", [.string("wide")])
+        })
+        XCTAssertEqual(seen, ["/pausecam/state", "/pausecam/recording", "/pausecam/paused", "/pausecam/timer",
+                              "/pausecam/timer/text", "/pausecam/lens"])
     }
 }
