@@ -194,7 +194,9 @@ enum HelpText {
       status --json     the state as one JSON object: rig, state, scene, timer, timer_text, lens, zoom (lens ×
                         digital), digital_zoom, file, dropped_frames, voices (per voice: name, peak_dbfs,
                         hold_dbfs, clipping, gain_db, pan, muted, gone, speaking; empty for one microphone) and
-                        follow (true or false; absent without the rig's follow:)
+                        follow (true or false; absent without the rig's follow:), time_left_s (the
+                        recording time left in seconds, null while unknown) and time_left_warning (ten
+                        minutes or less)
       watch             every event as a JSON line until Ctrl-C (exit 0)
 
       --rig RIG         the PauseCam running this rig (a rig file or its name)
