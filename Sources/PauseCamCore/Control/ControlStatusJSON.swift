@@ -13,6 +13,10 @@ public enum ControlStatusJSON {
     /// `{"name": …, "tally": "program"|"preview"|"off"}` (`TallyBoard`), so a shell's completion of
     /// `pausecam ctl lens` offers what the running rig has and the monitor page lights each lens's tile.
     ///
+    /// `time_left_s` is the recording time left in whole seconds (`RecordingTimeLeft`: the free space at the rate
+    /// the clip writes, or the last clip's while idle), null while unknown; `time_left_warning` is true at ten
+    /// minutes or less.
+    ///
     /// `voices` is every voice of a rig of voices in rig order (empty for a rig of one microphone), each as
     /// `voiceObject` writes it; `follow` is whether the lens follows who speaks, absent for a rig without `follow:`.
     /// The browser monitor polls this same object, so its meters and toggles show what the engine has, not what
@@ -37,6 +41,8 @@ public enum ControlStatusJSON {
                 ["name": lens, "tally": (status.tally.first { $0.lens == lens }?.state ?? .off).rawValue]
             }
         }
+        object["time_left_s"] = status.timeLeft.seconds.map { $0 as Any } ?? NSNull()
+        object["time_left_warning"] = status.timeLeft.isWarning
         object["voices"] = status.voices.map(voiceObject)
         if let follow = status.follow { object["follow"] = follow }
         if !status.live.isEmpty {

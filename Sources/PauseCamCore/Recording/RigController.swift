@@ -83,6 +83,8 @@ public final class RigController {
     var live: LiveOutputs?
     /// Makes the live sinks when the devices start (`startDevices`, on the serial context); `nil` afterwards.
     var liveSinkFactory: (any LiveSinkFactory)?
+    /// The recording time left's measurements (`RigController+TimeLeft`).
+    var timeLeftWatch = TimeLeftWatch()
 
     /// A dispatcher over `devices` and `clips`, which the composition root made for the same `rig` and
     /// `serialContext`; it takes their reports from now on. `monitor` is told the program's lens and zoom (the
@@ -175,12 +177,8 @@ public final class RigController {
         case .exposure(let choice): return exposure(choice)
         case .focus(.point(let x, let y)): return focus(atX: x, y: y, at: time)
         case .focus(let choice): return focus(choice)
-        case .mark(let text):
-            guard let recorder = clips.recorder else { return .failed("not recording; markers belong to a clip (`record` first)") }
-            switch recorder.mark(text) {
-            case .success(let t): return .ok("marked \"\(text)\" at \(DurationParser.clockString(t))")
-            case .failure(let rejection): return .failed(rejection.message)
-            }
+        case .mark(let text): return mark(text)
+        case .renameMarker(let number, let name): return renameMarker(number, to: name)
         case .follow(let on): return follow(on, at: time)
         case .preview(let lens): return preview(lens)
         case .live(let on, let destination): return live(on, destination: destination)
@@ -311,6 +309,7 @@ public final class RigController {
         status.tally = tallyBoard.entries
         status.live = liveStatus
         status.osc = osc?.snapshot
+        status.timeLeft = recordingTimeLeft
         return status
     }
 

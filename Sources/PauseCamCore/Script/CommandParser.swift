@@ -139,7 +139,8 @@ public struct CommandParser: Sendable {
                 return .success(.focus(.manual(n)))
             }
         case "mark":
-            return required("a text, e.g. mark good take").map { .mark($0) }
+            guard let text = argument else { return .success(.mark(nil)) }
+            return Self.markArgument(text)
         case "preview":
             return required("a lens name or \"off\"").flatMap { name in
                 if let lenses, lenses.contains(name) { return .success(.preview(name)) }
@@ -315,7 +316,8 @@ public struct CommandParser: Sendable {
         case .focus(.auto): return "focus auto"
         case .focus(.manual(let n)): return "focus \(n)"
         case .focus(.point(let x, let y)): return "focus at \(formatNumber(x)) \(formatNumber(y))"
-        case .mark(let text): return "mark \(text)"
+        case .mark(let text): return text.map { "mark \($0)" } ?? "mark"
+        case .renameMarker(let number, let name): return "mark rename \(number) \(name)"
         case .follow(let on): return on ? "follow on" : "follow off"
         case .preview(let lens): return "preview \(lens ?? "off")"
         case .live(let on, let destination): return "live \(on ? "on" : "off")" + (destination.map { " \($0)" } ?? "")
