@@ -54,6 +54,16 @@ final class OSCEndToEndTests: XCTestCase {
             return value >= 1.0
         }, "the timer never passed a second: \(dump.lines.suffix(30))")
 
+        // Once the clip's rate is known the status has the recording time left, and the feedback its minutes.
+        let measured = try shell.waitForStatus { $0["time_left_s"] as? Int != nil }
+        let minutes = (measured["time_left_s"] as? Int ?? 0) / 60
+        XCTAssertTrue(dump.waitForLine { line in
+            guard line.contains("/pausecam/disk/minutes i "), let value = Int(line.split(separator: " ").last ?? "") else {
+                return false
+            }
+            return abs(value - minutes) <= 1
+        }, "no disk minutes near \(minutes): \(dump.lines.suffix(30))")
+
         assertSent(try OSCTestClient.oscsend(port: port, "/pausecam/preview", ["s", "tele"]))
         XCTAssertTrue(dump.waitForLine { $0.hasSuffix("/pausecam/tally/tele s \"preview\"") }, "\(dump.lines.suffix(30))")
         assertSent(try OSCTestClient.oscsend(port: port, "/pausecam/lens", ["s", "tele"]))

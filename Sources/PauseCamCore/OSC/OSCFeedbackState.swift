@@ -15,7 +15,8 @@ public struct OSCFeedbackState: Sendable, Equatable {
     public var zoom: Double
     /// Each lens in the rig's order with its tally: `program`, `preview` or `off`.
     public var tally: [Tally]
-    /// Minutes of recording the free disk holds at the current rate; `nil` when unknown.
+    /// Minutes of recording the free disk holds at the current rate (the status's `RecordingTimeLeft`, whole
+    /// minutes, rounded down); `nil` while unknown.
     public var diskMinutes: Int?
     /// Video frames dropped in this clip.
     public var droppedFrames: Int
@@ -79,6 +80,7 @@ public struct OSCFeedbackState: Sendable, Equatable {
                   tally: lenses.map { lens in
                       Tally(lens: lens, state: (status.tally.first { $0.lens == lens }?.state ?? .off).rawValue)
                   },
+                  diskMinutes: status.timeLeft.seconds.map { $0 / 60 },
                   droppedFrames: status.droppedFrames, group: group)
     }
 }

@@ -88,7 +88,11 @@ final class OSCFeedbackTests: XCTestCase {
         status.timer = .seconds(83)
         status.lensZoom = 3
         status.digitalZoom = 1.5
+        XCTAssertNil(OSCFeedbackState(status: status, lenses: [], sceneName: nil).diskMinutes, "unknown until measured")
+        status.timeLeft = RecordingTimeLeft(freeBytes: 1_000_000_000, keepFree: 0, bytesPerSecond: 1_000_000)
         let feedback = OSCFeedbackState(status: status, lenses: [], sceneName: "Intro")
+        XCTAssertEqual(status.timeLeft.seconds, 1000)
+        XCTAssertEqual(feedback.diskMinutes, 16, "1000 s is 16 whole minutes")
         XCTAssertEqual(feedback.timerSeconds, 83)
         XCTAssertEqual(feedback.timerText, "00:01:23.0")
         XCTAssertEqual(feedback.zoom, 4.5)
