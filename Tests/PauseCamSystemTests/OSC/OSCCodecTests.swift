@@ -62,4 +62,32 @@ final class OSCCodecTests: XCTestCase {
     func testATypeNobodyCanWriteIsRefused() {
         XCTAssertThrowsError(try OSCCodec.encode(OSCMessage("/x", [.other("m")])))
     }
+
+    /// Seeded mutations of real packets (bytes changed, cut short, grown): liblo either reads a message or says
+    /// why not, and what it reads has an address; nothing traps. A failure names the seed.
+    func testMutatedPacketsNeverCrash() throws {
+        let seeds: [OSCMessage] = [
+            OSCMessage("/pausecam/record", [.string("Intro take")]),
+            OSCMessage("/pausecam/zoom", [.float(2), .double(1.5), .int64(7)]),
+            OSCMessage("/pausecam/subscribe", [.int32(9001), .boolean(true), .symbol("x"), .character(65)]),
+        ]
+        let packets = try seeds.map { try OSCCodec.encode($0) }
+        var state: UInt64 = 0x05C0_FFEE
+        func next() -> UInt64 {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return state >> 33
+        }
+        for round in 0..<5000 {
+            var bytes = packets[Int(next() % UInt64(packets.count))]
+            switch next() % 4 {
+            case 0: for _ in 0..<(1 + next() % 4) { bytes[Int(next() % UInt64(bytes.count))] = UInt8(next() & 0xFF) }
+            case 1: bytes = Array(bytes.prefix(Int(next() % UInt64(bytes.count))))
+            case 2: bytes += (0..<(next() % 12)).map { _ in UInt8(next() & 0xFF) }
+            default: bytes[Int(next() % UInt64(bytes.count))] = [0, 0x2C, 0x73, 0x62, 0xFF][Int(next() % 5)]
+            }
+            if case .success(let message) = OSCCodec.decode(bytes) {
+                XCTAssertFalse(message.address.isEmpty, "round \(round)")
+            }
+        }
+    }
 }
