@@ -24,6 +24,8 @@ let package = Package(
         cLibrary("CMicroHTTPD", pkgConfig: "libmicrohttpd", apt: ["libmicrohttpd-dev"]),
         cLibrary("CQRencode", pkgConfig: "libqrencode", apt: ["libqrencode-dev"]),
         cLibrary("CMosquitto", pkgConfig: "libmosquitto", apt: ["libmosquitto-dev"]),
+        cLibrary("CLiblo", pkgConfig: "liblo", apt: ["liblo-dev"]),
+        cLibrary("CGpiod", pkgConfig: "libgpiod", apt: ["libgpiod-dev"]),
         // glibc's <malloc.h> (heap figures for the soak), which Swift's Glibc module leaves out; part of libc.
         .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
         // glibc's <sys/timex.h> (the kernel's clock status for a group's shared clock), also left out of Glibc.
@@ -36,7 +38,7 @@ let package = Package(
         .target(name: "PauseCamVirtual", dependencies: ["PauseCamCore"]),
         .target(name: "PauseCamSystem",
                 dependencies: ["PauseCamCore", "CFFmpeg", "CV4L2", "CUdev", "CALSA", "CYAML", "CEdit", "CMalloc",
-                               "CMicroHTTPD", "CQRencode", "CMosquitto", "CTimex"]),
+                               "CMicroHTTPD", "CQRencode", "CMosquitto", "CTimex", "CLiblo", "CGpiod"]),
         .target(name: "PauseCamShell", dependencies: ["PauseCamCore"]),
         .executableTarget(name: "pausecam",
                           dependencies: ["PauseCamCore", "PauseCamVirtual", "PauseCamSystem", "PauseCamShell"]),

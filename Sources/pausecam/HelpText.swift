@@ -194,7 +194,9 @@ enum HelpText {
       status --json     the state as one JSON object: rig, state, scene, timer, timer_text, lens, zoom (lens ×
                         digital), digital_zoom, file, dropped_frames, voices (per voice: name, peak_dbfs,
                         hold_dbfs, clipping, gain_db, pan, muted, gone, speaking; empty for one microphone) and
-                        follow (true or false; absent without the rig's follow:)
+                        follow (true or false; absent without the rig's follow:), time_left_s (the
+                        recording time left in seconds, null while unknown) and time_left_warning (ten
+                        minutes or less)
       watch             every event as a JSON line until Ctrl-C (exit 0)
 
       --rig RIG         the PauseCam running this rig (a rig file or its name)
@@ -212,6 +214,8 @@ enum HelpText {
       pausecam ctl toggle                      # record, pause or resume: bind it to a key, a pedal or a Stream Deck
       pausecam ctl chapter Questions           # a new scene without a pause
       pausecam ctl mark good take
+      pausecam ctl mark                        # "Marker 3"; the reply gives its number
+      pausecam ctl mark rename 3 applause      # name marker 3 afterwards, while the clip records
       pausecam ctl voice guest mute            # leave a voice out of the mix (its own track records on)
       pausecam ctl follow off                  # the lens stays where it is until follow on
       pausecam ctl status --json | jq -r .timer_text

@@ -21,6 +21,8 @@ final class RigWiring: @unchecked Sendable {
     let runner: ScriptRunner
     /// This machine as a member of the rig's group (`group:`); `nil` without one.
     let group: GroupMember?
+    /// The tally outputs (`tally:`, a group's MQTT tally topics); `nil` for a rig with neither.
+    let tally: TallyOutputs?
     let outputDirectory: String
     /// Watches for cameras plugged in and out while the rig runs (real lenses only); set by `start()`.
     private let watcher = Guarded<UdevWatcher?>(nil)
@@ -199,6 +201,8 @@ final class RigWiring: @unchecked Sendable {
                                    notify: events)
         runner = ScriptRunner(controller: controller, serialContext: serialContext)
         group = try RigWiring.joinGroup(rig: rig, clock: clock, controller: controller, serialContext: serialContext)
+        tally = TallyOutputs.start(rig: rig, controller: controller, serialContext: serialContext, group: group,
+                                   notify: notify)
     }
 
     /// Joins the group (its broker is asked first, so that it answers while the devices start), starts the devices
@@ -217,6 +221,10 @@ final class RigWiring: @unchecked Sendable {
         }
         let controller = self.controller
         serialContext.perform { controller.startDevices() }
+        // The idle rig's recording time left before its first clip: the rate of this rig's newest clip there.
+        if let rate = NewestClipRate.find(in: outputDirectory, rig: rig.name) {
+            serialContext.perform { controller.expectRecordingRate(bytesPerSecond: rate.bytesPerSecond) }
+        }
         // The cameras start on the device worker. A script's (or the shell's) first `record` waits for them: a
         // clip starts at its first frame, so a `record` given while the cameras are still opening would make the
         // scene shorter than its script by however long they take.
@@ -254,6 +262,8 @@ final class RigWiring: @unchecked Sendable {
     /// Leaves the group, stops the watcher and the devices, then the monitor's worker (anyone still waiting for a
     /// picture returns). A clip that a group command started after the session's last stop is finished first.
     func stop() {
+        // Every tally off first, while a group member still publishes its topics.
+        tally?.stop()
         if let group {
             group.stop()
             let controller = self.controller

@@ -36,11 +36,13 @@ enum RunCommand {
         let webChoice = try MonitorEndpoint.choice(arguments, rig: rig)
         let control = try ControlEndpoint.claim(rig: rig, socketOption: arguments.options["socket"])
         let monitor = MonitorEndpoint()
+        let osc = OscEndpoint()
         let console = Console()
         let progressSlot = ProgressDrawer.Slot()
         let wiring = try RigWiring(rig: rig, clock: clock, output: arguments.options["output"], events: { event in
             control.publish(event)
             monitor.publish(event)
+            osc.publish(event)
             guard RunCommand.isShown(event, quiet: quiet) else { return }
             progressSlot.drawer?.clear()
             console.event(event.text)
@@ -57,6 +59,7 @@ enum RunCommand {
             serialContext.interrupt()
         }
         try monitor.start(webChoice, rig: rig, controller: controller, serialContext: serialContext, pictures: wiring.monitor)
+        try osc.start(rig: rig, controller: controller, serialContext: serialContext)
         try control.start(rig: rig, controller: controller, serialContext: serialContext, webAddress: monitor.url)
         wiring.start(session: .script)
         if !quiet {
@@ -94,6 +97,7 @@ enum RunCommand {
         let clip = runner.finishClip()
         progressSlot.drawer?.clear()
         monitor.stop()
+        osc.stop()
         control.stop()
         wiring.stop()
         withExtendedLifetime(signals) {}

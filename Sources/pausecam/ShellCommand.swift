@@ -28,6 +28,7 @@ enum ShellCommand {
         let webChoice = try MonitorEndpoint.choice(arguments, rig: rig)
         let control = try ControlEndpoint.claim(rig: rig, socketOption: arguments.options["socket"])
         let monitor = MonitorEndpoint()
+        let osc = OscEndpoint()
         let environment = ProcessInfo.processInfo.environment
         let interactive = LibEditLineReader.standardStreamsAreTerminals
         let quiet = arguments.flags.contains("quiet")
@@ -42,6 +43,7 @@ enum ShellCommand {
                                    events: { event in
                                        control.publish(event)
                                        monitor.publish(event)
+                                       osc.publish(event)
                                        guard isShown(event, quiet: quiet) else { return }
                                        progressSlot.drawer?.clear()
                                        printer.print(Shell.eventLine(event.text))
@@ -72,6 +74,7 @@ enum ShellCommand {
             }
         }
         try monitor.start(webChoice, rig: rig, controller: controller, serialContext: serialContext, pictures: wiring.monitor)
+        try osc.start(rig: rig, controller: controller, serialContext: serialContext)
         try control.start(rig: rig, controller: controller, serialContext: serialContext, webAddress: monitor.url)
         wiring.start(session: .shell)
         if interactive {
@@ -91,6 +94,7 @@ enum ShellCommand {
         let status = shell.run()
         tally?.stop()
         monitor.stop()
+        osc.stop()
         control.stop()
         wiring.stop()
         withExtendedLifetime((signals, progressSlot)) {}

@@ -31,11 +31,11 @@ _pausecam_ctl_parse() {
     ctl_verb=$i
 }
 
-# The running rig's lens names, from `pausecam ctl status --json` (its "lenses"), asked with a short timeout so a
+# The running rig's lens names, from `pausecam ctl status --json` (each "name" of its "lenses"), asked with a short timeout so a
 # stopped PauseCam cannot hang the prompt (a --timeout typed on the line wins).
 _pausecam_running_lenses() {
     "${words[0]}" ctl --timeout 2 "${ctl_options[@]}" status --json 2>/dev/null |
-        sed -n 's/.*"lenses":\[\([^]]*\)\].*/\1/p' | tr ',' '\n' | sed 's/^"//; s/"$//'
+        sed -n 's/.*"lenses":\[\([^]]*\)\].*/\1/p' | grep -o '"name":"[^"]*"' | sed 's/^"name":"//; s/"$//'
 }
 
 _pausecam() {

@@ -9,9 +9,15 @@ public enum ControlStatusJSON {
     /// The live state: `state`, `scene`, `timer` (seconds) and `timer_text`, `lens`, `zoom` (the effective zoom:
     /// the lens's zoom × the digital zoom) and `digital_zoom` (the centre crop alone), both to two decimals, `file`
     /// (null while idle) and `dropped_frames`, plus the rig's name and `web`, the browser monitor's address (null
-    /// when it is off; never with its token). `lenses`, when given, are the rig's lens names in rig order, so a
-    /// shell's completion of `pausecam ctl lens` offers what the running rig has. `timecode`, while a clip has a
-    /// frame, is the movie's timecode at the timer (`RigStatus.timecode`).
+    /// when it is off; never with its token). `lenses`, when given, are the rig's lenses in rig order, each as
+    /// `{"name": …, "tally": "program"|"preview"|"off"}` (`TallyBoard`), so a shell's completion of
+    /// `pausecam ctl lens` offers what the running rig has and the monitor page lights each lens's tile.
+    ///
+    /// `time_left_s` is the recording time left in whole seconds (`RecordingTimeLeft`: the free space at the rate
+    /// the clip writes, or the last clip's while idle), null while unknown; `time_left_warning` is true at ten
+    /// minutes or less.
+    ///
+    /// `timecode`, while a clip has a frame, is the movie's timecode at the timer (`RigStatus.timecode`).
     ///
     /// `voices` is every voice of a rig of voices in rig order (empty for a rig of one microphone), each as
     /// `voiceObject` writes it; `follow` is whether the lens follows who speaks, absent for a rig without `follow:`.
@@ -32,7 +38,13 @@ public enum ControlStatusJSON {
             "dropped_frames": status.droppedFrames,
             "web": web.map { $0 as Any } ?? NSNull(),
         ]
-        if let lenses { object["lenses"] = lenses }
+        if let lenses {
+            object["lenses"] = lenses.map { lens -> [String: Any] in
+                ["name": lens, "tally": (status.tally.first { $0.lens == lens }?.state ?? .off).rawValue]
+            }
+        }
+        object["time_left_s"] = status.timeLeft.seconds.map { $0 as Any } ?? NSNull()
+        object["time_left_warning"] = status.timeLeft.isWarning
         if let timecode = status.timecode { object["timecode"] = timecode }
         object["voices"] = status.voices.map(voiceObject)
         if let follow = status.follow { object["follow"] = follow }
@@ -41,6 +53,10 @@ public enum ControlStatusJSON {
                 ["name": sink.name, "on": sink.on, "live": sink.live, "bitrate": sink.bitsPerSecond,
                  "dropped_frames": sink.droppedFrames, "outages": sink.outages]
             }
+        }
+        if let osc = status.osc {
+            object["osc"] = ["listen": osc.listen, "handled": osc.handled, "junk": osc.junk,
+                             "junk_total": osc.junkTotal, "subscribers": osc.subscribers] as [String: Any]
         }
         return encode(object)
     }

@@ -102,6 +102,9 @@ public enum EngineEvent: Sendable, Equatable {
     /// `lens`'s camera has sent nothing for `silence` despite `restarts` restarts: the watchdog stops trying (a
     /// frame later still counts as recovered).
     case cameraGaveUp(lens: String, restarts: Int, silence: MediaTime)
+    /// The recording time left (`RecordingTimeLeft`) fell to ten minutes or less (`low`), or rose clear of it again;
+    /// `seconds` left at `bytesPerSecond`, the rate the clip writes at.
+    case recordingTimeLeft(seconds: Int, low: Bool, bytesPerSecond: Double)
 }
 
 /// A command carried out (or refused) on the serial context, with the state it left.
@@ -141,6 +144,8 @@ public enum CommandSource: Sendable, Equatable {
     case remote
     case signal(name: String)
     case web
+    /// A command sent as an OSC message (`osc:`).
+    case osc
     /// A command of the rig's group (`group:`), published by the member `host` and applied here at its slot.
     case group(host: String)
 
@@ -152,6 +157,7 @@ public enum CommandSource: Sendable, Equatable {
         case .remote: return "remote"
         case .signal(let name): return name
         case .web: return "web"
+        case .osc: return "osc"
         case .group: return "group"
         }
     }
@@ -167,7 +173,7 @@ public enum CommandSource: Sendable, Equatable {
     /// nobody there typed them).
     public var isFromOutside: Bool {
         switch self {
-        case .remote, .signal, .web, .group: return true
+        case .remote, .signal, .web, .osc, .group: return true
         case .shell, .script: return false
         }
     }

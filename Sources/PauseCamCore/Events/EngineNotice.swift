@@ -48,6 +48,9 @@ public enum EngineNotice: Sendable, Equatable {
     case groupNotStarted(group: String, reason: String)
     /// The microphone on a sound card plugged in (`card`, `name`) could not be opened.
     case pluggedMicrophoneNotOpened(card: Int, name: String, reason: String)
+    /// A tally output (`tally.tsl`, `tally.gpio`) could not be opened or written; told once per output, recording
+    /// goes on.
+    case tallyNotShown(output: String, reason: String)
 
     /// Whether the user should act on it (printed as "warning: …", JSON `type` `warning`).
     public var isWarning: Bool {
@@ -85,6 +88,7 @@ public enum EngineNotice: Sendable, Equatable {
         case .groupNotAnswering: return "group_not_answering"
         case .groupNotStarted: return "group_not_started"
         case .pluggedMicrophoneNotOpened: return "plugged_microphone_not_opened"
+        case .tallyNotShown: return "tally_not_shown"
         }
     }
 
@@ -137,6 +141,8 @@ public enum EngineNotice: Sendable, Equatable {
         case .pluggedMicrophoneNotOpened(let card, let name, let reason):
             return "the microphone on sound card \(card) (\(name)) was plugged in but cannot be opened: \(reason); "
                 + "recording goes on without sound"
+        case .tallyNotShown(let output, let reason):
+            return "tally \(output): \(reason); recording goes on without it"
         }
     }
 }

@@ -510,6 +510,16 @@ public final class GroupMember: Sendable {
         try? bus.publish(GroupBusMessage(topic: topics.status(of: host), payload: message.payload(), retained: true))
     }
 
+    /// Publishes each lens's tally, retained, on its topic (`GroupTopics.tally(of:lens:)`), while the broker is
+    /// connected and the member has not stopped; a lens whose name cannot be a topic level is left out.
+    public func publishTally(_ entries: [TallyBoard.Entry]) {
+        guard state.withLock({ $0.connected && !$0.stopped }) else { return }
+        for entry in entries {
+            guard let topic = topics.tally(of: host, lens: entry.lens) else { continue }
+            try? bus.publish(GroupBusMessage(topic: topic, payload: Array(entry.state.rawValue.utf8), retained: true))
+        }
+    }
+
     /// The first `seq` of a sender starting at `realtimeNanoseconds`: the clock in microseconds, so a member that
     /// restarts, or one `ctl --group` after another, never reuses a number the group has seen.
     public static func firstSequenceNumber(realtimeNanoseconds: Int64) -> UInt64 {

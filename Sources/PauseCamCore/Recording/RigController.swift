@@ -67,6 +67,8 @@ public final class RigController {
     var monitorFollowsZoomRamp = false
     /// The countdown before a clip, while one runs (`RigController+Countdown`).
     var countdown: PendingCountdown?
+    /// The lens armed by `preview LENS` (its tally shows preview), `nil` when none is (`RigController+Tally`).
+    public internal(set) var previewLens: String?
     /// Counts countdowns begun, so a cancelled one's timer does nothing.
     var countdownGeneration = 0
     /// The PTZ ramp being stepped on each lens's camera (`RigController+PTZ`).
@@ -75,6 +77,8 @@ public final class RigController {
     /// given here go to every member through it (`RigController+Group`), and each clip takes it at `record` (its
     /// frame grid and sidecar block). The one place the group is kept. On the serial context only.
     public var group: GroupMember?
+    /// The OSC endpoint's counters, shown in the status; set by the composition root when the rig has `osc:`.
+    public var osc: OSCCounters?
     /// The program's live outputs (`RigController+Live`); `nil` for a rig without live sinks.
     var live: LiveOutputs?
     /// Makes the live sinks when the devices start (`startDevices`, on the serial context); `nil` afterwards.
@@ -82,6 +86,8 @@ public final class RigController {
     /// The samples kept for `preroll:` and the backlog of a scene catching up (`RigController+Preroll`); `nil`
     /// without a preroll.
     var prerollState: PrerollState?
+    /// The recording time left's measurements (`RigController+TimeLeft`).
+    var timeLeftWatch = TimeLeftWatch()
 
     /// A dispatcher over `devices` and `clips`, which the composition root made for the same `rig` and
     /// `serialContext`; it takes their reports from now on. `monitor` is told the program's lens and zoom (the
@@ -178,13 +184,10 @@ public final class RigController {
         case .exposure(let choice): return exposure(choice)
         case .focus(.point(let x, let y)): return focus(atX: x, y: y, at: time)
         case .focus(let choice): return focus(choice)
-        case .mark(let text):
-            guard let recorder = clips.recorder else { return .failed("not recording; markers belong to a clip (`record` first)") }
-            switch recorder.mark(text) {
-            case .success(let t): return .ok("marked \"\(text)\" at \(DurationParser.clockString(t))")
-            case .failure(let rejection): return .failed(rejection.message)
-            }
+        case .mark(let text): return mark(text)
+        case .renameMarker(let number, let name): return renameMarker(number, to: name)
         case .follow(let on): return follow(on, at: time)
+        case .preview(let lens): return preview(lens)
         case .live(let on, let destination): return live(on, destination: destination)
         case .voice(let name, let change): return voice(name, change)
         case .status: return .ok(statusLine())
@@ -315,8 +318,11 @@ public final class RigController {
                       lensZoom: (rig.lenses.first { $0.name == bank.activeLens }?.zoom ?? 1)
                           * opticalFactor(lens: bank.activeLens))
         addVoices(to: &status)
+        status.tally = tallyBoard.entries
         status.live = liveStatus
         status.timecode = clips.recorder?.currentTimecode
+        status.osc = osc?.snapshot
+        status.timeLeft = recordingTimeLeft
         return status
     }
 

@@ -32,6 +32,16 @@ public struct RigStatus: Sendable, Equatable {
     public var live: [LiveSinkStatus] = []
     /// The timecode of the movie's frame at the timer (`Recorder.currentTimecode`); `nil` without a clip's frame.
     public var timecode: String? = nil
+    /// The OSC endpoint's figures (`osc:`): messages handled and junk counted by reason; `nil` without OSC.
+    public var osc: OSCCounts? = nil
+    /// Every lens's tally (`TallyBoard`), in the rig's order.
+    public var tally: [TallyBoard.Entry] = []
+    /// How long recording can go on at the clip's rate before the disk is full (`RecordingTimeLeft`); unknown
+    /// until a clip has been measured.
+    public var timeLeft = RecordingTimeLeft(freeBytes: nil, keepFree: 0, bytesPerSecond: nil)
+    /// The line and the prompt show the time left only below this many seconds (an hour): above it there is room
+    /// for any take, and a figure that changes every round would only be noise. `status --json` always has it.
+    public static let timeLeftShownBelow = 3600
 
     /// What the picture shows, relative to a 1x lens: the lens's zoom times the digital zoom (`zoom 2x` that
     /// picked a 2x lens is 2, not the digital 1).
@@ -53,6 +63,9 @@ public struct RigStatus: Sendable, Equatable {
         if !voices.isEmpty { parts.append("voices " + voices.map(\.summary).joined(separator: ", ")) }
         if let follow { parts.append("follow \(follow ? "on" : "off")") }
         if !live.isEmpty { parts.append(live.map(\.summary).joined(separator: ", ")) }
+        if let seconds = timeLeft.seconds, seconds < RigStatus.timeLeftShownBelow {
+            parts.append("time left \(RecordingTimeLeft.text(seconds: seconds))" + (timeLeft.isWarning ? " (low)" : ""))
+        }
         if let moviePath { parts.append("file \(moviePath)") }
         for path in saving { parts.append("saving \(PathText.lastComponent(of: path))…") }
         return parts.joined(separator: " · ")

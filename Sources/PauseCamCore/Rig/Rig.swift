@@ -54,6 +54,10 @@ public struct Rig: Sendable, Equatable {
     public var preroll: Preroll?
     /// `timecode: {start: …}` — where every movie's timecode track starts; the time of day without it.
     public var timecode: TimecodeStart = .timeOfDay
+    /// `osc:` — commands as OSC messages and the state as OSC feedback; `nil` without it.
+    public var osc: OSCSettings?
+    /// `tally:` — each lens's tally sent as TSL UMD 5.0 and on GPIO lamps; `nil` without it.
+    public var tally: TallySettings?
 
     /// The freeze watchdog's limit for `lens`: its own `watchdog:`, else the rig's.
     public func watchdog(forLens lens: String) -> MediaTime {

@@ -56,6 +56,8 @@ public struct RigDecoder {
         case live
         case preroll
         case timecode
+        case osc
+        case tally
     }
 
     /// The range `max_digital_zoom` may take: below 1 would forbid the whole frame; beyond 10 a centre crop of a
@@ -153,6 +155,8 @@ public struct RigDecoder {
         if let node = top[.timecode], let start = timecode(node, .root.child(TopKey.timecode), rate: output.rate) {
             rig.timecode = start
         }
+        rig.osc = top[.osc].flatMap { osc($0, .root.child(TopKey.osc)) }
+        rig.tally = top[.tally].flatMap { tally($0, .root.child(TopKey.tally), lenses: lensNames) }
         return rig
     }
 

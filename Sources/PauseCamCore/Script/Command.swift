@@ -28,8 +28,11 @@ public enum Command: Sendable, Equatable {
     /// Automatic focus, a fixed focus position (the camera's own units), or focus and exposure for a point of the
     /// program picture (a tap on the monitor).
     case focus(FocusChoice)
-    /// A marker at the current file time, in the current scene.
-    case mark(String)
+    /// A marker at the current file time, in the current scene, named by the text; `nil` (a bare `mark`) names it
+    /// by its number in the clip ("Marker 3"), so a pedal, a hotkey or a tap marks without words.
+    case mark(String?)
+    /// `mark rename N TEXT`: gives marker `number` of the recording clip (as `mark`'s reply numbered it) a new name.
+    case renameMarker(number: Int, name: String)
     /// `follow on|off`: whether the lens follows who speaks (a rig with `follow:`).
     case follow(Bool)
     /// `live on|off [NAME]`: one live destination (by its name), or every one, goes live or stops (a rig with
@@ -37,6 +40,8 @@ public enum Command: Sendable, Equatable {
     case live(on: Bool, destination: String?)
     /// `voice NAME mute|unmute|gain +3dB`: one voice's part in the mix (its own track keeps recording).
     case voice(name: String, change: VoiceChange)
+    /// `preview LENS|off`: arms a lens for preview (its tally shows green; `nil` disarms), without switching to it.
+    case preview(String?)
     /// Let time pass (scripts and piped shells).
     case wait(MediaTime)
     /// Print the state.
@@ -102,10 +107,11 @@ public enum Command: Sendable, Equatable {
         case .zoom: return "zoom"
         case .exposure: return "exposure"
         case .focus: return "focus"
-        case .mark: return "mark"
+        case .mark, .renameMarker: return "mark"
         case .follow: return "follow"
         case .live: return "live"
         case .voice: return "voice"
+        case .preview: return "preview"
         case .wait: return "wait"
         case .status: return "status"
         case .devices: return "devices"
@@ -133,7 +139,7 @@ public enum Command: Sendable, Equatable {
 
     /// Every command word, in the order `help` lists them.
     public static let words = ["record", "pause", "resume", "stop", "toggle", "chapter", "retake", "lens", "zoom",
-                               "exposure", "focus", "mark", "follow", "live", "voice", "wait", "status", "devices", "run", "last", "help",
+                               "exposure", "focus", "mark", "follow", "live", "voice", "preview", "wait", "status", "devices", "run", "last", "help",
                                "keys", "quit"]
 
     /// Other spellings of a command word and the word they stand for: `exit` and `q` are what people type to leave
