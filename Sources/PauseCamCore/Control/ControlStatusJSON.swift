@@ -13,6 +13,9 @@ public enum ControlStatusJSON {
     /// `{"name": …, "tally": "program"|"preview"|"off"}` (`TallyBoard`), so a shell's completion of
     /// `pausecam ctl lens` offers what the running rig has and the monitor page lights each lens's tile.
     ///
+    /// `host` is the machine's name (absent when not given), so a page or a status bar says which machine's rig it
+    /// drives.
+    ///
     /// `time_left_s` is the recording time left in whole seconds (`RecordingTimeLeft`: the free space at the rate
     /// the clip writes, or the last clip's while idle), null while unknown; `time_left_warning` is true at ten
     /// minutes or less.
@@ -24,7 +27,7 @@ public enum ControlStatusJSON {
     /// The browser monitor polls this same object, so its meters and toggles show what the engine has, not what
     /// a button asked for.
     public static func line(_ status: RigController.Status, rig: String, web: String? = nil,
-                            lenses: [String]? = nil) -> String {
+                            lenses: [String]? = nil, host: String? = nil) -> String {
         var object: [String: Any] = [
             "rig": rig,
             "state": status.state.rawValue,
@@ -43,6 +46,7 @@ public enum ControlStatusJSON {
                 ["name": lens, "tally": (status.tally.first { $0.lens == lens }?.state ?? .off).rawValue]
             }
         }
+        if let host { object["host"] = host }
         object["time_left_s"] = status.timeLeft.seconds.map { $0 as Any } ?? NSNull()
         object["time_left_warning"] = status.timeLeft.isWarning
         if let timecode = status.timecode { object["timecode"] = timecode }
