@@ -157,7 +157,8 @@ public final class Shell {
         let status = engine.serialContext.perform { engine.value.status }
         return formatter.prompt(state: status.state, scene: status.scene, timer: status.timer, lens: status.lens,
                                 // The meter is for a person at a terminal; a piped transcript stays a record of commands.
-                                digitalZoom: status.digitalZoom, level: interactive ? status.audioPeak : nil,
+                                digitalZoom: status.digitalZoom, lensZoom: status.lensZoom,
+                                level: interactive ? status.audioPeak : nil,
                                 countdown: status.countdown, voices: interactive ? status.voices : [],
                                 live: status.live)
     }

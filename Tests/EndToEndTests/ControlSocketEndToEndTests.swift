@@ -44,7 +44,7 @@ final class ControlSocketEndToEndTests: XCTestCase {
         assertOK(try shell.ctl(["mark", "good", "take"]), "marked \"good take\"")
         assertOK(try shell.ctl(["lens", "wide"]), "lens wide")
         try shell.waitForStatus { $0["lens"] as? String == "wide" }
-        assertOK(try shell.ctl(["zoom", "2x"]), "zoom main")
+        assertOK(try shell.ctl(["zoom", "2x"]), "zoom 2x = main 1x × digital 2x")
         let status = try shell.waitForStatus { ($0["zoom"] as? Double ?? 0) > 1.9 }
         XCTAssertEqual(status["state"] as? String, "recording")
         XCTAssertEqual(status["scene"] as? Int, 3)

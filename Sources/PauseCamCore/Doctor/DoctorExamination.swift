@@ -14,6 +14,7 @@ public enum DoctorExamination {
         if let folder = facts.outputFolder { sections.append(disk(folder)) }
         if let encoder = facts.encoder { sections.append(self.encoder(encoder)) }
         if let webcam = facts.webcam { sections.append(live(webcam)) }
+        if let group = facts.group { sections.append(self.group(group)) }
         sections.append(clock(facts.clockSource))
         sections.append(kernelLog(facts.kernelLog))
         return sections

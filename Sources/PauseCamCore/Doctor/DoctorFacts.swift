@@ -200,6 +200,8 @@ public struct DoctorFacts: Sendable {
     public var kernelLog: Reading<[String]>
     /// The rig's webcam (`live: {webcam: …}`); `nil` without a rig or without a webcam.
     public var webcam: Webcam? = nil
+    /// The rig's group (`group:`); `nil` without a rig or without a group.
+    public var group: Group? = nil
 
     /// The v4l2loopback device a rig writes its program to, as found on this machine.
     public struct Webcam: Sendable, Equatable {
