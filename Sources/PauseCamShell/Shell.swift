@@ -167,6 +167,11 @@ public final class Shell {
 
     /// Carries out one typed line; returns true when it ends the session (`quit`).
     func perform(_ line: String) -> Bool {
+        // `clear`, as in any shell: a terminal's screen is emptied (as Ctrl-L does); a transcript keeps its lines.
+        if line.trimmingCharacters(in: .whitespaces).lowercased() == ShellHelp.clearWord {
+            if interactive { reader.printAbove(ShellHelp.clearSequence) }
+            return false
+        }
         let command: Command
         switch parser.parse(line) {
         case .failure(let failure):

@@ -86,7 +86,7 @@ enum ShellCommand {
         let engine = SerialContextBound.confining(controller, to: serialContext)
         let tally = interactive ? TerminalTally(status: {
             let status = serialContext.perform { engine.value.status }
-            return (status.state, status.timer)
+            return (status.state, status.timer, status.countdown)
         }) : nil
         let status = shell.run()
         tally?.stop()

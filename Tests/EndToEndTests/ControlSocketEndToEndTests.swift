@@ -281,7 +281,7 @@ final class ControlSocketEndToEndTests: XCTestCase {
         let second = try ProcessRunner.run(BinaryLocator.pausecam.path,
                                            ["shell", ProcessRunner.rig("e2e.yaml"), "--output", first.outputDirectory.path],
                                            input: "status\n", environment: first.environment)
-        XCTAssertEqual(second.status, 1)
+        XCTAssertEqual(second.status, 2, "a usage error, like every other")
         XCTAssertTrue(second.stderr.contains("already running in process \(pid)"), second.stderr)
 
         kill(pid, SIGKILL)

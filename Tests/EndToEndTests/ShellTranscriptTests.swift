@@ -162,4 +162,11 @@ final class ShellTranscriptTests: XCTestCase {
                       run.transcript)
         XCTAssertFalse(run.transcript.contains("opening with xdg-open"), run.transcript)
     }
+
+    /// `clear`, as in any shell, is no unknown command: a piped session goes on without an error.
+    func testClearIsAShellWord() throws {
+        let run = try Self.shell("clear\nstatus\n", name: "shell-clear")
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.stderr, "")
+    }
 }
