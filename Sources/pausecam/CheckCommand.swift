@@ -115,7 +115,7 @@ private func printMeasurement(of rig: Rig, path: String) -> Int32 {
 /// The rig's ISOs as `check` can know them without a session: a file lens's movie is read for its size, rate and
 /// codec; a camera lens counts at the size, rate and format its rig entry gives (a camera whose `format:` is not
 /// `mjpeg` counts as encoded, the safe side: the run decides on the camera's actual format).
-private func isoLoad(of rig: Rig) -> EncoderLoad {
+func isoLoad(of rig: Rig) -> EncoderLoad {
     var formats: [String: CameraFormat] = [:]
     for role in rig.output.iso {
         guard let lens = rig.lens(named: role), case .file(let path, _) = lens.source else { continue }

@@ -25,6 +25,12 @@ enum DoctorCommand {
         var facts = DoctorFactGatherer.gather(rig: rig, outputDirectory: output,
                                               storagePolicy: RigWiring.storagePolicy(), encoder: encoder)
         facts.group = rig.flatMap(groupFacts)
+        if let rig, case .measured(let measurement, let preset, _)? = encoder {
+            let load = isoLoad(of: rig)
+            let chosen = preset == EncoderPresetChoice.auto ? load.choose(measurement) : preset
+            facts.encoderLoadRefusal = load.refusal(at: chosen, in: measurement,
+                                                    presetIsAuto: preset == EncoderPresetChoice.auto)
+        }
         let sections = DoctorExamination.sections(of: facts)
         let subject = rig.map { "rig \"\($0.name)\" (\(path!))" } ?? "this machine"
         StandardStreamWriter.output.write(DoctorReport.text(of: sections, subject: subject))

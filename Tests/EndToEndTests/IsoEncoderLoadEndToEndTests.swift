@@ -87,6 +87,23 @@ final class IsoEncoderLoadEndToEndTests: XCTestCase {
                                                  + "ISO together) (cached measurement)\n"), cached.stdoutText)
     }
 
+    /// `doctor` judges the ISOs as `run` does: a rig whose ISOs the measured speed cannot hold is a blocker, with
+    /// the fixes, not "can record".
+    func testDoctorMakesIsosTheMachineCannotHoldABlocker() throws {
+        let encoded = try rig(mjpeg: false)
+        let cache = encoded.deletingLastPathComponent().appendingPathComponent("cache")
+        let doctor = try ProcessRunner.run(BinaryLocator.pausecam.path,
+                                           ["doctor", encoded.path, "--measure", "--output",
+                                            encoded.deletingLastPathComponent().appendingPathComponent("out").path],
+                                           environment: environment(slowMachine, cache: cache))
+        XCTAssertEqual(doctor.status, 1, doctor.stdoutText + doctor.stderr)
+        let verdict = try XCTUnwrap(doctor.stdoutText.range(of: "\nVerdict: ").map { String(doctor.stdoutText[$0.lowerBound...]) },
+                                    doctor.stdoutText)
+        XCTAssertTrue(verdict.contains("this machine cannot encode the program (320x240 at 30 fps) and 2 ISOs"), verdict)
+        XCTAssertTrue(verdict.contains("why: `run` and `shell` refuse the rig before recording"), verdict)
+        XCTAssertTrue(verdict.contains("fix: record fewer lenses (`iso: [left]` fits)"), verdict)
+    }
+
     func testCheckMeasureRefusesTwoEncodedIsosAndAcceptsTheSameRigWithMJPEGLenses() throws {
         let encoded = try rig(mjpeg: false)
         let refused = try ProcessRunner.run(BinaryLocator.pausecam.path, ["check", "--measure", encoded.path],

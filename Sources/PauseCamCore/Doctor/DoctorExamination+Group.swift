@@ -1,4 +1,20 @@
 extension DoctorExamination {
+    // MARK: Encoder load
+
+    /// The encoder section, with a blocker when the rig's ISOs and live streams cannot be encoded beside the
+    /// program at the speed known here: `run` and `shell` refuse such a rig before recording, so `doctor` must not
+    /// say it can record.
+    public static func encoder(_ encoder: DoctorFacts.Encoder, loadRefusal: String?) -> DoctorSection {
+        var section = self.encoder(encoder)
+        if let loadRefusal {
+            let parts = loadRefusal.components(separatedBy: ". To record: ")
+            section.findings.append(DoctorFinding(
+                .blocker, parts[0], why: "`run` and `shell` refuse the rig before recording",
+                fixes: parts.count > 1 ? parts[1].components(separatedBy: "; ") : []))
+        }
+        return section
+    }
+
     // MARK: Group
 
     /// A group member's own blockers, the ones `record` meets after the devices: a rig without `group.host` does not
