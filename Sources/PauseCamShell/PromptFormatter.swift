@@ -13,11 +13,20 @@ public struct PromptFormatter: Sendable {
     /// `countdown` the seconds left before a clip starts, while it counts down. `voices`, when not empty (a rig of
     /// voices), are shown as a meter each instead of `level`'s. `live`, the rig's live outputs (`live:`), puts
     /// `LIVE ` before it all while every one that is on sends, `LIVE 1/2 ` while some are lost; nothing when none is on.
+    /// `lensZoom`, the lens's own zoom in the rig, makes a digital zoom read as the total and its parts
+    /// (`4x = tele 2x × digital 2x`), as `zoom` replies, so the crop never passes for the whole zoom.
     public func prompt(state: Session.State, scene: Int, timer: MediaTime, lens: String, digitalZoom: Double,
-                       level: Double? = nil, countdown: Int? = nil, voices: [VoiceStatus] = [],
-                       live: [LiveSinkStatus] = []) -> String {
-        liveMark(live) + stateText(state: state, scene: scene, timer: timer, lens: lens, digitalZoom: digitalZoom,
-                                   level: level, countdown: countdown, voices: voices)
+                       lensZoom: Double? = nil, level: Double? = nil, countdown: Int? = nil,
+                       voices: [VoiceStatus] = [], live: [LiveSinkStatus] = []) -> String {
+        let shown: String
+        if let lensZoom, digitalZoom > 1.0001 {
+            shown = "\(ZoomFactor.text(lensZoom * digitalZoom)) = \(lens) \(ZoomFactor.text(lensZoom)) × digital "
+                + ZoomFactor.text(digitalZoom)
+        } else {
+            shown = lens + (digitalZoom > 1.0001 ? " " + ZoomFactor.text(digitalZoom) : "")
+        }
+        return liveMark(live) + stateText(state: state, scene: scene, timer: timer, lens: shown, level: level,
+                                          countdown: countdown, voices: voices)
     }
 
     /// `LIVE ` (or `LIVE 1/2 ` while some are lost) when any live output is on; empty otherwise.
@@ -29,25 +38,25 @@ public struct PromptFormatter: Sendable {
         return (color ? "\u{1B}[1;35m\(text)\u{1B}[0m" : text) + " "
     }
 
-    private func stateText(state: Session.State, scene: Int, timer: MediaTime, lens: String, digitalZoom: Double,
+    /// `lens` is the lens with its zoom as the prompt shows it.
+    private func stateText(state: Session.State, scene: Int, timer: MediaTime, lens: String,
                            level: Double?, countdown: Int?, voices: [VoiceStatus]) -> String {
         let time = DurationParser.clockString(timer)
-        let zoom = digitalZoom > 1.0001 ? " " + ZoomFactor.text(digitalZoom) : ""
         if let countdown {
             let number = color ? "\u{1B}[1;31m\(countdown)…\u{1B}[0m" : "\(countdown)…"
-            return "\(number) \(lens)\(zoom) > "
+            return "\(number) \(lens) > "
         }
         switch state {
         case .recording:
             let dot = color ? "\u{1B}[31m●\u{1B}[0m" : "●"
             let meter = !voices.isEmpty ? " " + voiceMeters(voices) : level.map { " " + self.meter($0) } ?? ""
-            return "\(dot) REC scene \(scene) \(time)\(meter) \(lens)\(zoom) > "
+            return "\(dot) REC scene \(scene) \(time)\(meter) \(lens) > "
         case .paused:
-            return "‖ PAUSED scene \(scene) \(time) \(lens)\(zoom) > "
+            return "‖ PAUSED scene \(scene) \(time) \(lens) > "
         case .stopping:
             return "… SAVING \(time) \(lens) > "
         case .idle, .finished:
-            return "idle \(lens)\(zoom) > "
+            return "idle \(lens) > "
         }
     }
 

@@ -159,7 +159,8 @@ public final class Shell {
         let timeLeft = interactive ? formatter.timeLeftMark(status.timeLeft) : ""
         return timeLeft + formatter.prompt(state: status.state, scene: status.scene, timer: status.timer, lens: status.lens,
                                 // The meter is for a person at a terminal; a piped transcript stays a record of commands.
-                                digitalZoom: status.digitalZoom, level: interactive ? status.audioPeak : nil,
+                                digitalZoom: status.digitalZoom, lensZoom: status.lensZoom,
+                                level: interactive ? status.audioPeak : nil,
                                 countdown: status.countdown, voices: interactive ? status.voices : [],
                                 live: status.live)
     }
@@ -168,6 +169,11 @@ public final class Shell {
 
     /// Carries out one typed line; returns true when it ends the session (`quit`).
     func perform(_ line: String) -> Bool {
+        // `clear`, as in any shell: a terminal's screen is emptied (as Ctrl-L does); a transcript keeps its lines.
+        if line.trimmingCharacters(in: .whitespaces).lowercased() == ShellHelp.clearWord {
+            if interactive { reader.printAbove(ShellHelp.clearSequence) }
+            return false
+        }
         let command: Command
         switch parser.parse(line) {
         case .failure(let failure):

@@ -29,12 +29,18 @@ public enum ShellHelp {
         ("quit|exit|q", "leave the shell (a recording is stopped and saved first)"),
     ]
 
+    /// The shell's own word that empties the screen: handled before the command parser, so scripts, `ctl` and
+    /// the page never see it.
+    public static let clearWord = "clear"
+    /// Cursor home, then erase the whole screen (ECMA-48 CUP and ED 2), as `clear` and Ctrl-L do.
+    static let clearSequence = "\u{1B}[H\u{1B}[2J"
+
     /// `help`: every command on one line.
     public static var overview: String {
         let width = summaries.map(\.usage.count).max() ?? 0
         let lines = summaries.map { "  " + $0.usage.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.summary }
         return (["commands (Tab completes words and names; ↑ recalls history):"] + lines
-                + ["Ctrl-C during a recording asks first; Ctrl-D or quit stops and saves.",
+                + ["Ctrl-C during a recording asks first; Ctrl-D or quit stops and saves; clear (or Ctrl-L) empties the screen.",
                    "Lines starting with # are comments. Errors go to standard error; a session in which a command",
                    "failed exits with status 1 (--on-error stop ends it at the first failure)."]).joined(separator: "\n")
     }

@@ -34,7 +34,11 @@ func runCheck(_ paths: [String], measure: Bool = false, describeCameras: () thro
             let rig = try RigLoader.load(path: path, surroundings: .thisMachine())
             for warning in rig.warnings { writeStandardError(warning.description + "\n") }
             StandardStreamWriter.output.write(RigSummary.text(of: rig, file: path))
-            if measure { status = max(status, printMeasurement(of: rig, path: path)) }
+            if measure {
+                status = max(status, printMeasurement(of: rig, path: path))
+            } else if rig.output.preset == EncoderPresetChoice.auto {
+                StandardStreamWriter.output.write(autoPresetText(of: rig))
+            }
             if rig.lenses.contains(where: { if case .camera = $0.source { return true } else { return false } }) {
                 if cameras == nil { cameras = Result { try describeCameras() } }
                 switch cameras! {
@@ -94,7 +98,8 @@ private func printMeasurement(of rig: Rig, path: String) -> Int32 {
     let isAuto = output.preset == EncoderPresetChoice.auto
     let isos = isoLoad(of: rig)
     let preset = isAuto ? isos.choose(measurement) : output.preset
-    StandardStreamWriter.output.write(measurement.report)
+    StandardStreamWriter.output.write(measurement.report(autoChoice: isos.choose(measurement),
+                                                         because: isos.choiceReason))
     if !isAuto, let warning = EncoderPresetChoice.warning(for: output.preset, in: measurement) {
         StandardStreamWriter.output.write("  warning: \(warning)\n")
     }
@@ -110,7 +115,7 @@ private func printMeasurement(of rig: Rig, path: String) -> Int32 {
 /// The rig's ISOs as `check` can know them without a session: a file lens's movie is read for its size, rate and
 /// codec; a camera lens counts at the size, rate and format its rig entry gives (a camera whose `format:` is not
 /// `mjpeg` counts as encoded, the safe side: the run decides on the camera's actual format).
-private func isoLoad(of rig: Rig) -> EncoderLoad {
+func isoLoad(of rig: Rig) -> EncoderLoad {
     var formats: [String: CameraFormat] = [:]
     for role in rig.output.iso {
         guard let lens = rig.lens(named: role), case .file(let path, _) = lens.source else { continue }
@@ -121,4 +126,19 @@ private func isoLoad(of rig: Rig) -> EncoderLoad {
 
 private func writeStandardError(_ text: String) {
     StandardStreamWriter.error.write(text)
+}
+
+/// The one line `check` prints for a `preset: auto` rig without `--measure`: the preset auto takes here from the
+/// cached measurement (for the program with its ISOs and live streams), or that the first real-clock recording
+/// measures it.
+private func autoPresetText(of rig: Rig) -> String {
+    let output = rig.output
+    let cache = EncoderSpeedCache(environment: ProcessInfo.processInfo.environment)
+    guard let measurement = cache.measurement(width: output.width, height: output.height, rate: output.rate) else {
+        return "  preset auto: x264's speed at \(output.width)x\(output.height) at \(output.rate) fps is not measured on "
+            + "this machine yet; the first recording measures it (a few seconds), or `pausecam check --measure` now\n"
+    }
+    let isos = isoLoad(of: rig)
+    return "  preset auto takes \(isos.choose(measurement)) here" + (isos.choiceReason.map { " (\($0))" } ?? "")
+        + " (cached measurement)\n"
 }

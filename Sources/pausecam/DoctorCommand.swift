@@ -4,8 +4,8 @@ import PauseCamSystem
 
 /// `pausecam doctor [RIG] [--output DIR] [--measure]`: answers "why won't my rig work" in one report — groups and
 /// device node permissions, the cameras and where they sit on USB, the rig's lenses matched and its USB bandwidth
-/// plan, the microphones, the output folder and its free space, the encoder's speed, the clock source and USB
-/// trouble in the kernel log. Facts are gathered by `DoctorFactGatherer` and judged by `DoctorExamination`.
+/// plan, the microphones, the output folder and its free space, the encoder's speed, a group member's broker and
+/// clock (`DoctorCommand+Group`), the clock source and USB trouble in the kernel log. Facts are gathered by `DoctorFactGatherer` and judged by `DoctorExamination`.
 ///
 /// Returns the exit status: 0 when the rig (or, without one, this machine) can record, 1 with the list of
 /// blockers. A rig file with errors throws (exit 2, like `check`).
@@ -22,8 +22,15 @@ enum DoctorCommand {
         let rig = try path.map { try RigLoader.load(path: $0, surroundings: .thisMachine()) }
         let output = rig.map { RigWiring.expandDirectory(arguments.options["output"] ?? $0.output.directory) }
         let encoder = rig.map { encoderFacts(for: $0, measure: arguments.flags.contains("measure")) }
-        let facts = DoctorFactGatherer.gather(rig: rig, outputDirectory: output,
+        var facts = DoctorFactGatherer.gather(rig: rig, outputDirectory: output,
                                               storagePolicy: RigWiring.storagePolicy(), encoder: encoder)
+        facts.group = rig.flatMap(groupFacts)
+        if let rig, case .measured(let measurement, let preset, _)? = encoder {
+            let load = isoLoad(of: rig)
+            let chosen = preset == EncoderPresetChoice.auto ? load.choose(measurement) : preset
+            facts.encoderLoadRefusal = load.refusal(at: chosen, in: measurement,
+                                                    presetIsAuto: preset == EncoderPresetChoice.auto)
+        }
         let sections = DoctorExamination.sections(of: facts)
         let subject = rig.map { "rig \"\($0.name)\" (\(path!))" } ?? "this machine"
         StandardStreamWriter.output.write(DoctorReport.text(of: sections, subject: subject))

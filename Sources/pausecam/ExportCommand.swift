@@ -9,8 +9,10 @@ import PauseCamSystem
 /// never over an existing file: `NAME-2.edl` is used instead, as for movies. `NAME` is the sidecar's movie taken
 /// as a plain file name (`SidecarMovieName`), so a sidecar cannot send the files elsewhere. Prints each path
 /// written. Anything wrong with what was given — no such sidecar, not a regular file, not a sidecar, a time out of
-/// range, an unknown format, a bad timecode, a YouTube list YouTube would ignore — is said plainly with exit status 2 and nothing written; a file that
-/// cannot be written is exit status 1. A movie missing beside the sidecar is a warning: the exports are written.
+/// range, an unknown format, a bad timecode, a YouTube list YouTube would ignore asked alone — is said plainly with
+/// exit status 2 and nothing written; a file that cannot be written is exit status 1, and so is a format refused
+/// beside others (`--format all` with a YouTube list YouTube would ignore): the others are written, the refused one
+/// is named with its reason. A movie missing beside the sidecar is a warning: the exports are written.
 /// For a clip recorded with ISOs, `fcpxml` and `edl` are of the ISO movies (a multicam clip, a cut list of reels:
 /// `ExportFormat.render`), and an ISO movie missing is a warning that names it.
 enum ExportCommand {
@@ -63,12 +65,18 @@ enum ExportCommand {
         if formats.contains(where: { [.edl, .fcpxml].contains($0) }) {
             warnMissingIsos(isoURLs.filter { $0 != movieURL }, sidecarPath: sidecarPath)
         }
-        // Checked before anything is written, so `--format all` writes every file or none.
+        // A format whose rules refuse the clip is left out and named; the others are still written. Asked alone,
+        // it is a refusal of what was asked (status 2, nothing written); beside others, status 1.
+        var refusals: [String] = []
+        var written = formats
         if formats.contains(.youtube), let problem = YouTubeChapterList.problem(with: timeline) {
-            throw Failure("\(sidecarPath): YouTube would ignore this chapter list: \(problem); nothing was written")
+            let refusal = "YouTube would ignore this chapter list: \(problem)"
+            guard formats.count > 1 else { throw Failure("\(sidecarPath): \(refusal); nothing was written") }
+            refusals.append("\(sidecarPath): the youtube export was not written: \(refusal)")
+            written.removeAll { $0 == .youtube }
         }
         let store = AtomicSidecarStore()
-        for format in formats {
+        for format in written {
             let text = format.render(timeline, mediaURL: movieURL.absoluteString, startFrame: startFrame, isos: isos,
                                      isoURLs: isoURLs.map(\.absoluteString))
             if output == "-" {
@@ -79,7 +87,8 @@ enum ExportCommand {
                 ?? (folder.appendingPathComponent(timeline.name).path, format.fileSuffix)
             try writeNew(text, stem: stem, suffix: suffix, what: "the \(format.rawValue) export", store: store)
         }
-        return 0
+        for refusal in refusals { StandardStreamWriter.error.write("pausecam: \(refusal)\n") }
+        return refusals.isEmpty ? 0 : 1
     }
 
     /// The `--start-timecode` as a frame count at `rate` (0 without one).

@@ -102,10 +102,10 @@ enum GroupCtl {
                      "dropped \(member.dropped)"]
         if let disk = member.diskLeftBytes { parts.append("disk left \(disk / 1_000_000) MB") }
         parts.append("seen \(ago(member.seenNanoseconds, now))")
-        if let error = member.clockErrorNanoseconds {
-            parts.append("clock error ±" + String(format: "%.3f", Double(error) / 1e6) + " ms")
-        }
         if let fps = member.fps { parts.append("\(VisibleText.escaped(fps)) fps") }
+        if let error = member.clockErrorNanoseconds {
+            parts.append(ClockErrorText.describe(errorNanoseconds: error, rate: member.fps.flatMap(frameRate)))
+        }
         return parts.joined(separator: ", ")
     }
 

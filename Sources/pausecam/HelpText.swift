@@ -136,7 +136,10 @@ enum HelpText {
                       is a blocker)
       Microphones     the sound cards, and whether the rig's microphone opens (a blocker with required: true)
       Disk            whether the output folder can be written (or created) and the free space there
-      Encoder         x264's measured speed at the rig's size and rate against what it needs
+      Encoder         x264's measured speed at the rig's size and rate against what it needs (ISOs and live
+                      streams it cannot hold beside the program are a blocker, as run refuses them)
+      Group           a group member's broker (one that does not answer is a blocker) and clock (unsynchronised
+                      with require_sync: true is a blocker: record would be refused)
       Clock           the kernel's clock source (tsc is best)
       Kernel log      USB resets, bandwidth refusals and enumeration errors from dmesg, or "not readable"
 

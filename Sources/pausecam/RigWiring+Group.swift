@@ -19,18 +19,7 @@ extension RigWiring {
         }
         let bus: MQTTGroupBus
         do {
-            bus = try MQTTGroupBus(options: MQTTClient.Options(
-                broker: MQTTBrokerAddress(host: settings.broker.host, port: settings.broker.port,
-                                          usesTLS: settings.broker.tls),
-                clientID: "pausecam-\(settings.name)-\(host)", username: settings.username,
-                password: try settings.passwordFile.map { path throws(MQTTError) in
-                    try MQTTPasswordFile.read(path: RigWiring.expandDirectory(path))
-                },
-                tls: MQTTClient.TLSFiles(caFile: settings.caFile.map(RigWiring.expandDirectory),
-                                         certificateFile: settings.certFile.map(RigWiring.expandDirectory),
-                                         keyFile: settings.keyFile.map(RigWiring.expandDirectory)),
-                // Sooner than a script's wait for the broker gives up (`GroupMember.brokerWait`): the member says why.
-                firstAnswerSeconds: 3))
+            bus = try MQTTGroupBus(options: brokerOptions(settings, clientID: "pausecam-\(settings.name)-\(host)"))
         } catch {
             throw UsageError("group \(settings.name): \(error)")
         }
@@ -42,13 +31,7 @@ extension RigWiring {
                 return ClockReading(realtimeNanoseconds: pair.realtimeNanoseconds,
                                     capture: .nanoseconds(pair.monotonicNanoseconds))
             },
-            readClockStatus: {
-                KernelClockStatus.read().map {
-                    ClockSynchronisation(unsynchronised: $0.unsynchronised,
-                                         maximumErrorMicroseconds: $0.maximumErrorMicroseconds,
-                                         estimatedErrorMicroseconds: $0.estimatedErrorMicroseconds)
-                }
-            },
+            readClockStatus: { clockSynchronisation() },
             execute: { application in
                 serialContext.schedule(at: application.captureTime) {
                     // A member that left (the session ends) applies nothing more, even what was already scheduled.

@@ -39,7 +39,8 @@ final class RigWiring: @unchecked Sendable {
     init(rig: Rig, clock: ClockKind, output: String?, events: @escaping @Sendable (EngineEvent) -> Void) throws {
         let notify: @Sendable (EngineNotice) -> Void = { events(.notice($0)) }
         var rig = rig
-        let realLenses = RigSetupPolicy(rig: rig).cameraLenses
+        // On the simulated clock no real camera is opened (`RigSetupPolicy.cameras(onSimulatedClock:)`).
+        let realLenses = clock == .simulated ? [] : RigSetupPolicy(rig: rig).cameraLenses
         // Where the cameras sit on USB, read once: for `standby: auto` and the hub's bandwidth fallback.
         let described = realLenses.isEmpty ? [] : (try? UdevDeviceManager().describeCameras()) ?? []
         let usbBuses = realLenses.isEmpty ? [] : (try? UdevUSBTopology.buses()) ?? []

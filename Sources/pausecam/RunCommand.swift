@@ -117,6 +117,10 @@ enum RunCommand {
         let sidecar = clip.sidecar
         console.line("movie:   \(clip.moviePath)")
         console.line("sidecar: \(clip.sidecarPath)")
+        if let isos = sidecar.iso, let folder = isoFolder(of: isos, sidecarPath: clip.sidecarPath) {
+            let names = isos.map { $0.file.split(separator: "/").last.map(String.init) ?? $0.file }
+            console.line("isos:    \(folder) (\(names.joined(separator: ", ")))")
+        }
         if !quiet {
             if let thumbnail = clip.thumbnailPath { console.line("thumbnail: \(thumbnail)") }
             let dropped = sidecar.video.framesDropped
@@ -153,5 +157,15 @@ enum RunCommand {
         private let first = Guarded<SignalWatcher.Signal?>(nil)
         func record(_ signal: SignalWatcher.Signal) { first.withLock { if $0 == nil { $0 = signal } } }
         var signal: SignalWatcher.Signal? { first.withLock { $0 } }
+    }
+
+    /// The folder of a clip's ISO movies (`NAME.iso`, beside the sidecar), from the sidecar's list; nil without ISOs.
+    static func isoFolder(of isos: [Sidecar.IsoMovie], sidecarPath: String) -> String? {
+        guard let first = isos.first?.file.split(separator: "/").first, isos.first?.file.contains("/") == true else {
+            return nil
+        }
+        let directory = sidecarPath.split(separator: "/", omittingEmptySubsequences: false).dropLast()
+            .joined(separator: "/")
+        return (directory.isEmpty ? "" : directory + "/") + first
     }
 }

@@ -89,7 +89,7 @@ enum ShellCommand {
         let engine = SerialContextBound.confining(controller, to: serialContext)
         let tally = interactive ? TerminalTally(status: {
             let status = serialContext.perform { engine.value.status }
-            return (status.state, status.timer)
+            return (status.state, status.timer, status.countdown)
         }) : nil
         let status = shell.run()
         tally?.stop()
@@ -123,8 +123,12 @@ enum ShellCommand {
         }.joined(separator: "\n")
     }
 
-    /// Opens `path` with `xdg-open` when it is on the PATH; says so either way.
-    static func openWithDesktopPlayer(_ path: String, environment: [String: String]) -> String {
+    /// Opens `path` with `xdg-open` when it is on the PATH; says so either way, and always names the movie.
+    /// `xdg-open` hands the file to the desktop's player and ends at once, or fails (no desktop, no application for
+    /// the file): it is given `waitSeconds` to end, and a failure is said with its status and what that status
+    /// means. One still running then (a player started in its place) is opening the movie.
+    static func openWithDesktopPlayer(_ path: String, environment: [String: String],
+                                      waitSeconds: Double = 3) -> String {
         let directories = (environment["PATH"] ?? "").split(separator: ":").map(String.init)
         guard let opener = directories.map({ $0 + "/xdg-open" })
                 .first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
@@ -136,11 +140,22 @@ enum ShellCommand {
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
+        let ended = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in ended.signal() }
         do {
             try process.run()
-            return "opening with xdg-open"
         } catch {
             return "xdg-open could not be started: \(error); the movie is \(path)"
         }
+        guard ended.wait(timeout: .now() + waitSeconds) == .success, process.terminationStatus != 0 else {
+            return "opening with xdg-open: \(path)"
+        }
+        // xdg-open's documented exit statuses.
+        let reasons: [Int32: String] = [1: "it did not understand its arguments", 2: "it found no such file",
+                                        3: "a tool it needs is missing (no desktop or no application for the file)",
+                                        4: "the desktop could not open it"]
+        let status = process.terminationStatus
+        return "xdg-open failed (exit status \(status)" + (reasons[status].map { ": \($0)" } ?? "")
+            + "); the movie is \(path)"
     }
 }

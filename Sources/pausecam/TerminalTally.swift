@@ -10,12 +10,12 @@ final class TerminalTally: Sendable {
     private let queue = DispatchQueue(label: "pausecam.terminal-tally")
     /// Cancelled by `stop()` from the shell's thread. Dispatch sources are thread-safe, but not declared `Sendable`.
     private let timer: Guarded<DispatchSourceTimer>
-    private let status: @Sendable () -> (Session.State, MediaTime)
+    private let status: @Sendable () -> (Session.State, MediaTime, Int?)
     /// The title shown; used on `queue` (the lock is never contended).
     private let shown = Guarded<String?>(nil)
 
-    /// Starts watching `status` (the session's state and timer, read on the caller's serial context).
-    init(status: @escaping @Sendable () -> (Session.State, MediaTime)) {
+    /// Starts watching `status` (the session's state, timer and countdown, read on the caller's serial context).
+    init(status: @escaping @Sendable () -> (Session.State, MediaTime, Int?)) {
         self.status = status
         let timer = DispatchSource.makeTimerSource(queue: queue)
         self.timer = Guarded(timer)
@@ -27,8 +27,8 @@ final class TerminalTally: Sendable {
     }
 
     private func refresh() {
-        let (state, clock) = status()
-        let title = TerminalTitle.text(state: state, timer: clock)
+        let (state, clock, countdown) = status()
+        let title = TerminalTitle.text(state: state, timer: clock, countdown: countdown)
         shown.withLock { shown in
             guard title != shown else { return }
             // Back to idle: the title is emptied, as at exit.

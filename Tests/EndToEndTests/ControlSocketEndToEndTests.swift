@@ -44,7 +44,7 @@ final class ControlSocketEndToEndTests: XCTestCase {
         assertOK(try shell.ctl(["mark", "good", "take"]), "marked \"good take\"")
         assertOK(try shell.ctl(["lens", "wide"]), "lens wide")
         try shell.waitForStatus { $0["lens"] as? String == "wide" }
-        assertOK(try shell.ctl(["zoom", "2x"]), "zoom main")
+        assertOK(try shell.ctl(["zoom", "2x"]), "zoom 2x = main 1x × digital 2x")
         let status = try shell.waitForStatus { ($0["zoom"] as? Double ?? 0) > 1.9 }
         XCTAssertEqual(status["state"] as? String, "recording")
         XCTAssertEqual(status["scene"] as? Int, 3)
@@ -281,7 +281,7 @@ final class ControlSocketEndToEndTests: XCTestCase {
         let second = try ProcessRunner.run(BinaryLocator.pausecam.path,
                                            ["shell", ProcessRunner.rig("e2e.yaml"), "--output", first.outputDirectory.path],
                                            input: "status\n", environment: first.environment)
-        XCTAssertEqual(second.status, 1)
+        XCTAssertEqual(second.status, 2, "a usage error, like every other")
         XCTAssertTrue(second.stderr.contains("already running in process \(pid)"), second.stderr)
 
         kill(pid, SIGKILL)

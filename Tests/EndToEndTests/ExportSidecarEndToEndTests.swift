@@ -145,24 +145,42 @@ final class ExportSidecarEndToEndTests: XCTestCase {
         let folder = try ProcessRunner.temporaryDirectory("export-youtube")
         let sidecar = try Self.write(Self.sidecar(duration: 3.5, scenes: [("Intro", 0, 2.5, []), ("Answer", 2.5, 1, [])]),
                                      to: folder)
-        for format in ["youtube", "all", "edl,youtube"] {
-            let result = try pausecam(["export", sidecar, "--format", format])
-            XCTAssertEqual(result.status, 2, "\(format): \(result.stderr)")
-            XCTAssertTrue(result.stderr.contains("YouTube would ignore this chapter list: the clip has 2 chapters "
-                                                 + "(2.5 s, 1.0 s); YouTube shows chapters only when there are at "
-                                                 + "least 3, each at least 10 s long"), "\(format): \(result.stderr)")
-            XCTAssertEqual(result.stdoutText, "", format)
-            XCTAssertEqual(Self.files(under: folder), ["clip.json", "clip.mov"], "\(format): something was written")
-        }
+        let result = try pausecam(["export", sidecar, "--format", "youtube"])
+        XCTAssertEqual(result.status, 2, result.stderr)
+        XCTAssertTrue(result.stderr.contains("YouTube would ignore this chapter list: the clip has 2 chapters "
+                                             + "(2.5 s, 1.0 s); YouTube shows chapters only when there are at "
+                                             + "least 3, each at least 10 s long"), result.stderr)
+        XCTAssertEqual(result.stdoutText, "")
+        XCTAssertEqual(Self.files(under: folder), ["clip.json", "clip.mov"], "something was written")
         // Three chapters, one of them short: the short one is named.
         let short = try Self.write(Self.sidecar(duration: 30, scenes: [("A", 0, 10, []), ("B", 10, 4, []),
                                                                        ("C", 14, 16, [])]), to: folder,
                                      name: "short.json")
-        let result = try pausecam(["export", short, "--format", "youtube"])
-        XCTAssertEqual(result.status, 2, result.stderr)
-        XCTAssertTrue(result.stderr.contains("chapter 2 of 3 (\"B\") is 4.0 s long"), result.stderr)
+        let shortResult = try pausecam(["export", short, "--format", "youtube"])
+        XCTAssertEqual(shortResult.status, 2, shortResult.stderr)
+        XCTAssertTrue(shortResult.stderr.contains("chapter 2 of 3 (\"B\") is 4.0 s long"), shortResult.stderr)
         // The other formats do not care.
         XCTAssertEqual(try pausecam(["export", short, "--format", "edl"]).status, 0)
+    }
+
+    /// A format whose rules refuse the clip does not stop the others: each of those is written, the refused one is
+    /// named with its reason, and the status is 1.
+    func testAllFormatsAreWrittenButTheRefusedYouTubeListWhichIsNamed() throws {
+        for (index, format) in ["all", "edl,fcpxml,youtube"].enumerated() {
+            let folder = try ProcessRunner.temporaryDirectory("export-all-\(index)")
+            let sidecar = try Self.write(Self.sidecar(duration: 30, scenes: [("A", 0, 10, []), ("B", 10, 4, []),
+                                                                             ("C", 14, 16, [])]), to: folder)
+            let result = try pausecam(["export", sidecar, "--format", format])
+            XCTAssertEqual(result.status, 1, "\(format): \(result.stderr)")
+            XCTAssertTrue(result.stderr.contains("the youtube export was not written: YouTube would ignore this "
+                                                 + "chapter list: chapter 2 of 3 (\"B\") is 4.0 s long"),
+                          "\(format): \(result.stderr)")
+            let expected = format == "all" ? ["clip.csv", "clip.edl", "clip.ffmeta", "clip.fcpxml"]
+                                           : ["clip.edl", "clip.fcpxml"]
+            XCTAssertEqual(Self.files(under: folder), (["clip.json", "clip.mov"] + expected).sorted(), format)
+            XCTAssertEqual(result.stdoutText.split(separator: "\n").map { URL(fileURLWithPath: String($0)).lastPathComponent }
+                               .sorted(), expected.sorted(), format)
+        }
     }
 
     /// Resolve keeps one marker per frame: a scene start and marks on one frame come out as one marker naming all.

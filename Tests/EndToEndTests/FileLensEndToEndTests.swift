@@ -112,6 +112,11 @@ final class FileLensEndToEndTests: XCTestCase {
         let (result, out) = try Self.record(in: folder, file: "footage/two.mov", loop: false, seconds: 3)
         XCTAssertEqual(result.status, 0, result.stdoutText + result.stderr)
         XCTAssertTrue(result.stderr.contains("lens main lost its camera: end of file"), result.stderr)
+        // What the movie gets is said as it is: the held picture, then the slate, with sound — not "audio only".
+        let told = result.stdoutText + result.stderr
+        XCTAssertTrue(told.contains("no lens has a camera: the movie holds the last picture, then shows the "
+                                    + "no-camera slate, with sound"), told)
+        XCTAssertFalse(told.contains("audio only"), told)
         let movie = try checkedMovie(out, seconds: 3)
         XCTAssertEqual(Self.mismatches(movie, from: 0, to: 0.9, Self.red), [])
         // The last picture is held (no hole, no loop back to red) while the audio goes on.

@@ -103,6 +103,10 @@ final class GroupBrokerTroubleEndToEndTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(sidecar.duration, 2.0, "a 3 s take: " + transcript())
         XCTAssertEqual(sidecar.group?.commands.map(\.outcome), ["local_only", "local_only"], transcript())
         XCTAssertTrue(member.stdout.contains("applied on this member only"), transcript())
+        // Said once, by the command's reply, and truthfully: nothing claims it was sent.
+        XCTAssertEqual(member.stdout.components(separatedBy: "\"record Take\" applied on this member only").count - 1,
+                       1, transcript())
+        XCTAssertFalse(member.stdout.contains("applies on this member only"), transcript())
         XCTAssertFalse(member.stdout.contains("on every member"), "a command applied here alone was not sent: "
                        + transcript())
         XCTAssertFalse(member.stdout.contains("require_sync: false}"), "the rig says require_sync: false already: "

@@ -16,11 +16,13 @@ final class GroupCtlStatusEndToEndTests: XCTestCase {
     }
 
     /// A status as a member writes it, with `version`, `host` and `fps` given; `padding` spaces after the `{`.
-    private func status(version: Int = 1, host: String, fps: String, padding: Int = 0) -> String {
+    private func status(version: Int = 1, host: String, fps: String, padding: Int = 0,
+                        clockErrorNanoseconds: Int64? = nil) -> String {
         let now = Int64(Date().timeIntervalSince1970 * 1e9)
+        let clock = clockErrorNanoseconds.map { #""clock_error_ns":\#($0),"# } ?? ""
         return "{" + String(repeating: " ", count: padding)
             + #""v":\#(version),"host":"\#(host)","state":"idle","scene":0,"timer":0,"dropped":0,"#
-            + #""seen_ns":\#(now),"online":true,"fps":"\#(fps)"}"#
+            + #""seen_ns":\#(now),\#(clock)"online":true,"fps":"\#(fps)"}"#
     }
 
     private func ctl(_ broker: MosquittoBroker, _ words: String...) throws -> ProcessResult {
@@ -54,5 +56,24 @@ final class GroupCtlStatusEndToEndTests: XCTestCase {
         let sent = try ctl(broker, "mark", "checked")
         XCTAssertEqual(sent.status, 0, "the refused statuses' 25 fps must not count: " + sent.stdoutText + sent.stderr)
         XCTAssertTrue(sent.stdoutText.hasPrefix("ok sent to group studio (cam-a): mark checked"), sent.stdoutText)
+    }
+
+    /// A member's clock error is explained: the kernel's ±16 s is "not synchronised" with what to do, a small one
+    /// "within a quarter frame".
+    func testTheStatusExplainsEachMembersClockError() throws {
+        guard FileManager.default.isExecutableFile(atPath: publisher) else {
+            throw XCTSkip("\(publisher) is not installed (Debian package mosquitto-clients)")
+        }
+        let broker = try MosquittoBroker()
+        defer { broker.stop() }
+        try retain(status(host: "cam-a", fps: "30/1", clockErrorNanoseconds: 16_000_000_000), host: "cam-a", on: broker)
+        try retain(status(host: "cam-b", fps: "30/1", clockErrorNanoseconds: 12_000), host: "cam-b", on: broker)
+        let listed = try ctl(broker, "status")
+        XCTAssertEqual(listed.status, 0, listed.stdoutText + listed.stderr)
+        let lines = listed.stdoutText.split(separator: "\n").map(String.init)
+        guard lines.count == 2 else { return XCTFail("two members: " + listed.stdoutText) }
+        XCTAssertTrue(lines[0].hasPrefix("cam-a: ") && lines[0].contains("clock not synchronised (the kernel's largest "
+                      + "error estimate, clock error ±16000.000 ms)") && lines[0].contains("start chrony"), lines[0])
+        XCTAssertTrue(lines[1].contains("clock error ±0.012 ms (within a quarter frame)"), lines[1])
     }
 }

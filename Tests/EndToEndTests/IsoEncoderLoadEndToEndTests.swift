@@ -18,13 +18,13 @@ final class IsoEncoderLoadEndToEndTests: XCTestCase {
     }
 
     /// A folder with a rig whose ISO lenses (`isos`) replay MJPEG or H.264 footage; returns the rig's path.
-    private func rig(mjpeg: Bool, isos: [String] = ["left", "right"], preset: String = "auto") throws -> URL {
+    private func rig(mjpeg: Bool, isos: [String] = ["left", "right"], preset: String? = "auto") throws -> URL {
         let folder = try ProcessRunner.temporaryDirectory("iso-load")
         try footage("left", mjpeg: mjpeg, in: folder)
         try footage("right", mjpeg: mjpeg, in: folder)
         let text = """
         name: Iso load
-        output: {name: "{rig}", size: 320x240, fps: 30, video: {codec: h264, preset: \(preset), crf: 30}, iso: [\(isos.joined(separator: ", "))]}
+        output: {name: "{rig}", size: 320x240, fps: 30, video: {codec: h264, \(preset.map { "preset: \($0), " } ?? "")crf: 30}, iso: [\(isos.joined(separator: ", "))]}
         audio: {device: virtual}
         lenses:
           main: {zoom: 1, virtual: {color: "#c03020"}, size: 320x240, fps: 30}
@@ -56,6 +56,52 @@ final class IsoEncoderLoadEndToEndTests: XCTestCase {
                                            environment: environment(speeds, cache: rigPath.deletingLastPathComponent()
                                                .appendingPathComponent("cache")))
         return (result, out)
+    }
+
+    /// A rig that names no preset gets `auto`, and `check` names the one preset auto takes here: for the program
+    /// and its ISO together, never the program's own choice beside another.
+    func testARigWithoutAPresetGetsAutoAndCheckNamesItsChoiceOnce() throws {
+        let rigPath = try rig(mjpeg: false, isos: ["left"], preset: nil)
+        let cache = rigPath.deletingLastPathComponent().appendingPathComponent("cache")
+        // The program alone (45 fps needed) would take veryfast; with one encoded ISO (90 needed), superfast.
+        let speeds = "ultrafast=900,superfast=300,veryfast=60,faster=40"
+        let before = try ProcessRunner.run(BinaryLocator.pausecam.path, ["check", rigPath.path],
+                                           environment: environment(speeds, cache: cache))
+        XCTAssertEqual(before.status, 0, before.stdoutText + before.stderr)
+        XCTAssertTrue(before.stdoutText.contains("h264 auto crf 30"), before.stdoutText)
+        XCTAssertTrue(before.stdoutText.contains("  preset auto: x264's speed at 320x240 at 30 fps is not measured on "
+                                                 + "this machine yet"), before.stdoutText)
+
+        let measured = try ProcessRunner.run(BinaryLocator.pausecam.path, ["check", "--measure", rigPath.path],
+                                             environment: environment(speeds, cache: cache))
+        XCTAssertEqual(measured.status, 0, measured.stdoutText + measured.stderr)
+        XCTAssertTrue(measured.stdoutText.contains("  auto chooses: superfast (for the program and 1 encoded ISO "
+                                                   + "together)\n"), measured.stdoutText)
+        XCTAssertFalse(measured.stdoutText.contains("veryfast\n") || measured.stdoutText.contains("chooses: veryfast"),
+                       measured.stdoutText)
+        XCTAssertEqual(measured.stdoutText.components(separatedBy: "auto chooses").count, 2, measured.stdoutText)
+
+        let cached = try ProcessRunner.run(BinaryLocator.pausecam.path, ["check", rigPath.path],
+                                           environment: environment(speeds, cache: cache))
+        XCTAssertTrue(cached.stdoutText.contains("  preset auto takes superfast here (for the program and 1 encoded "
+                                                 + "ISO together) (cached measurement)\n"), cached.stdoutText)
+    }
+
+    /// `doctor` judges the ISOs as `run` does: a rig whose ISOs the measured speed cannot hold is a blocker, with
+    /// the fixes, not "can record".
+    func testDoctorMakesIsosTheMachineCannotHoldABlocker() throws {
+        let encoded = try rig(mjpeg: false)
+        let cache = encoded.deletingLastPathComponent().appendingPathComponent("cache")
+        let doctor = try ProcessRunner.run(BinaryLocator.pausecam.path,
+                                           ["doctor", encoded.path, "--measure", "--output",
+                                            encoded.deletingLastPathComponent().appendingPathComponent("out").path],
+                                           environment: environment(slowMachine, cache: cache))
+        XCTAssertEqual(doctor.status, 1, doctor.stdoutText + doctor.stderr)
+        let verdict = try XCTUnwrap(doctor.stdoutText.range(of: "\nVerdict: ").map { String(doctor.stdoutText[$0.lowerBound...]) },
+                                    doctor.stdoutText)
+        XCTAssertTrue(verdict.contains("this machine cannot encode the program (320x240 at 30 fps) and 2 ISOs"), verdict)
+        XCTAssertTrue(verdict.contains("why: `run` and `shell` refuse the rig before recording"), verdict)
+        XCTAssertTrue(verdict.contains("fix: record fewer lenses (`iso: [left]` fits)"), verdict)
     }
 
     func testCheckMeasureRefusesTwoEncodedIsosAndAcceptsTheSameRigWithMJPEGLenses() throws {

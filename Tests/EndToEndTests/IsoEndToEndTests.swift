@@ -54,6 +54,9 @@ final class IsoEndToEndTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.stdoutText + result.stderr)
 
         let isoFolder = out.appendingPathComponent("iso-rig.iso")
+        // The run's summary names the ISO folder and its movies, beside the movie and the sidecar.
+        XCTAssertTrue(result.stdoutText.contains("isos:    \(isoFolder.path) (wide.mov, main.mov, tele.mov)\n"),
+                      result.stdoutText)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: isoFolder.path).sorted(),
                        ["main.mov", "tele.mov", "wide.mov"], "the ISOs are finished and their .partial removed")
         let sidecar = try Sidecar.decode(Data(contentsOf: out.appendingPathComponent("iso-rig.json")))

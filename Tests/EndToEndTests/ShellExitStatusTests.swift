@@ -92,8 +92,8 @@ final class ShellExitStatusTests: XCTestCase {
             no lens as wide as 0.2x; using wide (0.5x)
             idle wide > zoom 20
             idle wide > zoom 6
-            zoom tele 2x digital
-            idle tele 2x > record
+            zoom 6x = tele 3x × digital 2x
+            idle 6x = tele 3x × digital 2x > record
             """), run.transcript)
         let (_, sidecar) = try Transcript.movie(in: run.directory)
         XCTAssertEqual(sidecar.scenes.first?.lenses.map(\.lens), ["tele"])

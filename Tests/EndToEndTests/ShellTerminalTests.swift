@@ -92,9 +92,9 @@ final class ShellTerminalTests: XCTestCase {
             tmux.promptLine().hasSuffix("main > zoom 2x")
         }, tmux.screen())
         try tmux.run(["send-keys", "-t", "shell", "Enter"])
-        XCTAssertNotNil(tmux.waitForScreen(seconds: 5) { $0.contains("zoom main 2x digital") }, tmux.screen())
+        XCTAssertNotNil(tmux.waitForScreen(seconds: 5) { $0.contains("zoom 2x = main 1x × digital 2x") }, tmux.screen())
         XCTAssertNotNil(tmux.waitForScreen(seconds: 5) { _ in
-            tmux.promptLine().contains(" main 2x >")
+            tmux.promptLine().contains(" 2x = main 1x × digital 2x >")
         }, tmux.screen())
 
         // The up arrow recalls the last command.

@@ -146,4 +146,27 @@ final class ShellTranscriptTests: XCTestCase {
         XCTAssertTrue(run.transcript.contains(
             "no desktop player here (xdg-open is not installed); the movie is <out>/e2e-rig.mov"), run.transcript)
     }
+
+    /// `last play` where `xdg-open` is there but fails (no desktop): the shell says it failed and prints the path.
+    func testLastPlayWhereXdgOpenFailsSaysSoAndPrintsThePath() throws {
+        let tools = try ProcessRunner.temporaryDirectory("shell-xdg-open")
+        let opener = tools.appendingPathComponent("xdg-open")
+        try "#!/bin/sh\necho 'xdg-open: no method available for opening' >&2\nexit 3\n"
+            .write(to: opener, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: opener.path)
+        let run = try Self.shell("record\nwait 200ms\nstop\nlast play\n", name: "shell-last-play",
+                                 environment: ["PATH": tools.path])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.transcript.contains("xdg-open failed (exit status 3: a tool it needs is missing (no desktop "
+                                              + "or no application for the file)); the movie is <out>/e2e-rig.mov"),
+                      run.transcript)
+        XCTAssertFalse(run.transcript.contains("opening with xdg-open"), run.transcript)
+    }
+
+    /// `clear`, as in any shell, is no unknown command: a piped session goes on without an error.
+    func testClearIsAShellWord() throws {
+        let run = try Self.shell("clear\nstatus\n", name: "shell-clear")
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.stderr, "")
+    }
 }

@@ -17,6 +17,16 @@ final class PromptFormatterTests: XCTestCase {
         XCTAssertEqual(plain.prompt(state: .idle, scene: 0, timer: .zero, lens: "main", digitalZoom: 1), "idle main > ")
     }
 
+    /// With the lens's own zoom known, a digital zoom reads as the total and its parts, as `zoom` replies: a 2x crop
+    /// of a 2x lens is never shown as "standin 2x".
+    func testADigitalZoomShowsTheTotalAndItsParts() {
+        let plain = PromptFormatter(color: false)
+        XCTAssertEqual(plain.prompt(state: .idle, scene: 0, timer: .zero, lens: "standin", digitalZoom: 2, lensZoom: 2),
+                       "idle 4x = standin 2x × digital 2x > ")
+        XCTAssertEqual(plain.prompt(state: .idle, scene: 0, timer: .zero, lens: "standin", digitalZoom: 1, lensZoom: 2),
+                       "idle standin > ")
+    }
+
     func testLiveOutputsMarkThePromptWhileTheySend() {
         let plain = PromptFormatter(color: false)
         let sending = LiveSinkStatus(name: "youtube", on: true, live: true, bitsPerSecond: 3_000_000)

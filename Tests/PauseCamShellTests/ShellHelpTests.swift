@@ -23,3 +23,12 @@ final class ShellHelpTests: XCTestCase {
         XCTAssertTrue(ShellHelp.details("voice").contains("voice host gain +3dB"))
     }
 }
+
+/// `clear`, the shell's own word: the overview names it, and it is never a command the parser knows.
+final class ShellClearWordTests: XCTestCase {
+    func testClearIsTheShellsOwnWord() {
+        XCTAssertTrue(ShellHelp.overview.contains("clear (or Ctrl-L) empties the screen"), ShellHelp.overview)
+        XCTAssertFalse(Command.words.contains(ShellHelp.clearWord))
+        XCTAssertEqual(ShellHelp.clearSequence, "\u{1B}[H\u{1B}[2J")
+    }
+}

@@ -12,8 +12,11 @@ public enum DoctorExamination {
         if let plan = facts.usbPlan { sections.append(usb(plan, unplanned: facts.unplannedLenses)) }
         sections.append(microphones(facts))
         if let folder = facts.outputFolder { sections.append(disk(folder)) }
-        if let encoder = facts.encoder { sections.append(self.encoder(encoder)) }
+        if let encoder = facts.encoder {
+            sections.append(self.encoder(encoder, loadRefusal: facts.encoderLoadRefusal))
+        }
         if let webcam = facts.webcam { sections.append(live(webcam)) }
+        if let group = facts.group { sections.append(self.group(group)) }
         sections.append(clock(facts.clockSource))
         sections.append(kernelLog(facts.kernelLog))
         return sections

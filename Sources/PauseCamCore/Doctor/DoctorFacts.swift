@@ -204,6 +204,11 @@ public struct DoctorFacts: Sendable {
     public var kernelLog: Reading<[String]>
     /// The rig's webcam (`live: {webcam: …}`); `nil` without a rig or without a webcam.
     public var webcam: Webcam? = nil
+    /// The rig's group (`group:`); `nil` without a rig or without a group.
+    public var group: Group? = nil
+    /// Why the known encoder speed cannot hold the program with the rig's ISOs and live streams
+    /// (`EncoderLoad.refusal`: `run` and `shell` refuse the rig for it); `nil` when they fit or nothing is known.
+    public var encoderLoadRefusal: String? = nil
 
     /// The v4l2loopback device a rig writes its program to, as found on this machine.
     public struct Webcam: Sendable, Equatable {

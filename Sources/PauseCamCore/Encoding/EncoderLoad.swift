@@ -145,6 +145,17 @@ public struct EncoderLoad: Sendable, Equatable {
         return chosen
     }
 
+    /// Why `choose` may differ from the program's own choice, for the line that names it ("for the program and 2
+    /// encoded ISOs together"); nil when nothing is encoded beside the program.
+    public var choiceReason: String? {
+        let count = encodedIsos.count
+        guard count > 0 || !streams.isEmpty else { return nil }
+        var parts: [String] = []
+        if count > 0 { parts.append("\(count) encoded ISO\(count == 1 ? "" : "s")") }
+        if !streams.isEmpty { parts.append("\(streams.count) live stream\(streams.count == 1 ? "" : "s")") }
+        return "for the program and \(parts.joined(separator: " and ")) together"
+    }
+
     /// Why the ISOs and live streams are refused at `preset`, with what to do; nil when there is no encoded ISO and
     /// no stream (the program alone is `EncoderPresetChoice.warning`'s business) or when the whole load fits. `presetIsAuto` says the rig
     /// wrote `preset: auto` (and `preset` is its choice): a faster preset is then no advice, auto took the fastest.

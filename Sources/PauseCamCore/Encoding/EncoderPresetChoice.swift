@@ -88,8 +88,13 @@ public struct EncoderSpeedMeasurement: Sendable, Equatable {
         samples.first { $0.preset == preset }?.framesPerSecond
     }
 
-    /// One line per preset and the choice, as `pausecam check --measure` prints them.
-    public var report: String {
+    /// One line per preset and the choice of the program alone.
+    public var report: String { report(autoChoice: EncoderPresetChoice.choose(self)) }
+
+    /// One line per preset and `autoChoice`, the one preset `auto` takes here, as `pausecam check --measure` prints
+    /// them: with ISOs or live streams beside the program that is the choice for them all (`EncoderLoad.choose`),
+    /// said with `reason`, so the report never names two choices.
+    public func report(autoChoice: String, because reason: String? = nil) -> String {
         var lines = ["encoder speed, \(width)x\(height) at \(rate) fps, camera-like frames (needs "
                      + String(format: "%.1f fps):", EncoderPresetChoice.requiredFramesPerSecond(for: rate))]
         for sample in samples {
@@ -97,7 +102,7 @@ public struct EncoderSpeedMeasurement: Sendable, Equatable {
             lines.append(String(format: "  %@ %.1f fps%@", sample.preset, sample.framesPerSecond,
                                 ok ? "" : " (too slow)"))
         }
-        lines.append("  auto chooses: \(EncoderPresetChoice.choose(self))")
+        lines.append("  auto chooses: \(autoChoice)" + (reason.map { " (\($0))" } ?? ""))
         return lines.joined(separator: "\n") + "\n"
     }
 }

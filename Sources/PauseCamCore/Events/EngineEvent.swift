@@ -20,6 +20,9 @@ public enum EngineEvent: Sendable, Equatable {
     case lensLostBeforeFirstFrame(lens: String, stayingOn: String)
     /// The active lens stopped delivering: the movie holds its last picture.
     case lensHolding(lens: String)
+    /// The active lens that was held (`lensHolding`) or slated sends frames again: the movie shows it again — the
+    /// all-clear of that alarm.
+    case lensBack(lens: String)
     /// No lens has a camera: the clip goes on with sound only until one is plugged in.
     case noCameraLeft
     /// A camera (named by the device) now serves `lens`.

@@ -13,6 +13,7 @@ extension EngineEvent {
         case .focusAtPoint: return "focus_at_point"
         case .lensLostBeforeFirstFrame: return "lens_lost_before_first_frame"
         case .lensHolding: return "lens_holding"
+        case .lensBack: return "lens_back"
         case .noCameraLeft: return "no_camera_left"
         case .cameraAttached: return "camera_attached"
         case .cameraLost: return "camera_lost"
@@ -66,7 +67,7 @@ extension EngineEvent {
             fields["scene"] = event.scene
             fields["timer"] = event.movieTime.seconds
             fields["lens"] = event.lens
-        case .lensSwitched(let lens), .lensHolding(let lens):
+        case .lensSwitched(let lens), .lensHolding(let lens), .lensBack(let lens):
             fields["lens"] = lens
         case .lensLive(let lens, let requested, let effective):
             fields["lens"] = lens

@@ -17,9 +17,13 @@ extension EngineEvent {
         case .lensLostBeforeFirstFrame(let lens, let stayingOn):
             return "lens \(lens) went away before its first frame; recording stays on \(stayingOn)"
         case .lensHolding(let lens):
-            return "lens \(lens) sends no frames: holding its last picture"
+            return "lens \(lens) sends no frames: the movie holds its last picture, then shows the no-camera slate, "
+                + "until it sends again or another lens is chosen"
+        case .lensBack(let lens):
+            return "lens \(lens) sends frames again: the movie shows it again"
         case .noCameraLeft:
-            return "no lens has a camera: recording continues with audio only until a camera is plugged in"
+            return "no lens has a camera: the movie holds the last picture, then shows the no-camera slate, with "
+                + "sound, until a camera is plugged in"
         case .cameraAttached(let lens, let camera):
             return "lens \(lens): \(camera) attached"
         case .cameraLost(let lens, let reason):

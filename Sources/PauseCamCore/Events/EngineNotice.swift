@@ -25,6 +25,8 @@ public enum EngineNotice: Sendable, Equatable {
     case cameraNotOpened(lens: String, device: String, reason: String)
     /// `--clock simulated` cannot drive the real `microphone`: the movie records video only.
     case microphoneNeedsRealClock(microphone: String)
+    /// `--clock simulated` cannot drive the real cameras of `lenses`: they have no camera in this run.
+    case camerasNeedRealClock(lenses: [String])
     /// The rig's `microphone` could not be opened: the movie records video only.
     case microphoneNotOpened(microphone: String, reason: String)
     /// A camera delivers fewer frames than the movie's rate (`CameraRateAdvice`'s words: what to change).
@@ -77,6 +79,7 @@ public enum EngineNotice: Sendable, Equatable {
         case .noCameraMatches: return "no_camera_matches"
         case .cameraNotOpened: return "camera_not_opened"
         case .microphoneNeedsRealClock: return "microphone_needs_real_clock"
+        case .camerasNeedRealClock: return "cameras_need_real_clock"
         case .microphoneNotOpened: return "microphone_not_opened"
         case .cameraSlowerThanMovie: return "camera_slower_than_movie"
         case .deviceRemark: return "device_remark"
@@ -119,6 +122,11 @@ public enum EngineNotice: Sendable, Equatable {
             return "lens \(lens): \(device) could not be opened: \(reason)"
         case .microphoneNeedsRealClock(let microphone):
             return "--clock simulated cannot drive the real microphone \(microphone); recording video only"
+        case .camerasNeedRealClock(let lenses):
+            let plural = lenses.count > 1
+            return "--clock simulated drives virtual and file lenses only: lens\(plural ? "es" : "") "
+                + "\(lenses.joined(separator: ", ")) \(plural ? "are real cameras and have" : "is a real camera and has") "
+                + "no camera in this run; chosen, \(plural ? "they show" : "it shows") the no-camera slate"
         case .microphoneNotOpened(let microphone, let reason):
             return "microphone \(microphone) cannot be opened (\(reason)); recording video only"
         case .cameraSlowerThanMovie(let advice), .presetTooSlow(let advice):

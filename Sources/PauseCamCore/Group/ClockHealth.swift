@@ -14,8 +14,13 @@ public enum ClockHealth: Sendable, Equatable {
     /// unsynchronised clock already) leaves that advice out of the message.
     public static func judge(_ status: ClockSynchronisation, rate: FrameRate, requireSync: Bool = true) -> ClockHealth {
         if status.unsynchronised {
-            return .unsynchronised("the system clock is not synchronised (adjtimex reports STA_UNSYNC): start "
-                                   + "chrony or ptp4l with phc2sys" + (requireSync ? ", or write group: {require_sync: false}" : ""))
+            return .unsynchronised(requireSync
+                ? "the system clock is not synchronised (adjtimex reports STA_UNSYNC), so this member refuses to "
+                    + "start recording (group: {require_sync: true}): start chrony or ptp4l with phc2sys, or write "
+                    + "group: {require_sync: false} to record on it anyway"
+                : "the system clock is not synchronised (adjtimex reports STA_UNSYNC): this member records all the "
+                    + "same (require_sync: false), but its boundaries may land frames apart from the group's; start "
+                    + "chrony or ptp4l with phc2sys")
         }
         // esterror µs > den / (4 × num) s  ⟺  esterror × 4 × num > den × 10⁶, exactly.
         let error = Int128(status.estimatedErrorMicroseconds) * 4 * Int128(rate.numerator)

@@ -222,6 +222,12 @@ public final class GroupMember: Sendable {
     /// Connects to the broker (the bus reconnects by itself after a loss); the will marks this member offline.
     public func start() throws {
         let reading = reading()
+        // Said at once, not at the first `record`: a clock that would refuse it is fixed before the take.
+        let health = clockHealth()
+        if health != .ok {
+            state.withLock { $0.health = health }
+            notify(.clockHealth(health))
+        }
         let will = GroupStatusMessage.offline(host: host, seenNanoseconds: reading.realtimeNanoseconds,
                                               fps: GroupCommandMessage.text(of: rate))
         try bus.start(subscriptions: [topics.command, topics.everyStatus],
@@ -478,6 +484,14 @@ public final class GroupMember: Sendable {
         }
         notify(.appliedLocallyOnly(command: message.command, reason: reason))
         execute(application)
+    }
+
+    /// Why no clip may start on this member now, nil when one may: the kernel calls the clock unsynchronised and
+    /// the rig says `require_sync: true`. Every command that would start a clip here (`record`, and a `resume`,
+    /// `chapter` or `toggle` on an idle member, which joins the group's recording) is refused by this one rule.
+    public var recordRefusal: String? {
+        if case .unsynchronised(let why) = clockHealth(), settings.requireSync { return why }
+        return nil
     }
 
     /// The kernel's view of the clock judged at the rig's rate (fine when unknown); the advice to allow an

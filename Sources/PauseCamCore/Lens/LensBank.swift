@@ -224,8 +224,10 @@ public struct LensBank: Sendable, Equatable {
             else { return [] }
             state = .live(lens: lens)
             activeLens = lens
-            // The lost lens back (a stall over, its camera replugged) is no switch: the router still has it.
-            let switching: [Action] = lens == lost ? [] : [.switchLens(to: lens, requested: since, effective: pts)]
+            // The lost lens back (a stall over, its camera replugged) is no switch: the router still has it; its
+            // all-clear is told, as its holding was.
+            let switching: [Action] = lens == lost ? [.notify(.lensBack(lens: lens))]
+                : [.switchLens(to: lens, requested: since, effective: pts)]
             return switching + stopColdCameras(keeping: [lens])
         }
     }

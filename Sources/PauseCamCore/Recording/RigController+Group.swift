@@ -9,6 +9,7 @@ extension RigController {
                                                          line: CommandParser.line(for: command), fps: group.rate) {
             return .failed("group \(group.settings.name): \(problem)")
         }
+        if let refusal = clockRefusal(of: command) { return .failed(refusal) }
         var command = command
         if case .record(let name, let requested, _) = command {
             let seconds = countdownSeconds(requested, source: source)
@@ -20,8 +21,8 @@ extension RigController {
             let sent = try group.send(command)
             let message = sent.message
             if let reason = sent.appliedHereOnly {
-                return .ok("not sent to group \(group.settings.name) (\(reason)): \(message.command) applies on this "
-                           + "member only")
+                return .ok("\"\(message.command)\" applied on this member only: not sent to group "
+                           + "\(group.settings.name) (\(reason))")
             }
             let lead = Double(message.atNanoseconds &- message.sentNanoseconds) / 1e9
             return .ok("sent to group \(group.settings.name): \(message.command) on every member in "
@@ -39,13 +40,28 @@ extension RigController {
         serialContext.assertOnSerialContext()
         let told = EngineNotice.group(notice)
         let text = told.words
-        notify(.notice(told))
+        // A command applied here alone was given here, and its reply says so: the clip's sidecar keeps it, the
+        // user is not told twice.
+        if case .appliedLocallyOnly = notice {} else { notify(.notice(told)) }
         switch notice {
         case .joined: break
         // Told before the `record` it is about is applied: it belongs to the clip that `record` starts.
         case .unsynchronisedRecord: _ = clips.note(text)
         default: clips.warnClip(text)
         }
+    }
+
+    /// Why `command` may not run here, nil when it may: on a clock the kernel calls unsynchronised, with
+    /// `require_sync: true`, every command that would start a clip on this member is refused alike — `record`, and a
+    /// `resume`, `chapter` or `toggle` while it is idle (which would join the group's recording as a `record`).
+    func clockRefusal(of command: Command) -> String? {
+        guard let why = group?.recordRefusal else { return nil }
+        switch command {
+        case .record: break
+        case .resume, .chapter, .toggle: guard !clips.isRecording && countdown == nil else { return nil }
+        default: return nil
+        }
+        return "\(CommandParser.line(for: command)) would start recording: \(why)"
     }
 
     /// A member that is not recording while its group is (it joined late, or came back from a crash) starts at the

@@ -32,6 +32,7 @@ extension RigController {
         let digital: Double
         let ramp: MediaTime
         var note: String?
+        var requestedTotal: Double?
         var ptz = PTZPosition()
         switch choice {
         case .preset(let name):
@@ -51,10 +52,25 @@ extension RigController {
             switch LensForZoom.choose(factor: factor, lenses: rig.lenses.filter { devices.cameras[$0.name] != nil },
                                       maxDigitalZoom: rig.maxDigitalZoom, optics: optics) {
             case .failure(let refusal):
-                return .failed(refusal.message)
+                let missing = camerasMissing(nearer: factor, than: nil)
+                return .failed(refusal.message + (missing.isEmpty ? "" : "; \(missing)"))
             case .success(let choice):
                 (lensName, digital, ramp, note) = (choice.lens, choice.digital, .zero, choice.note)
                 ptz.zoom = choice.optical
+                let chosenZoom = rig.lens(named: choice.lens)?.zoom ?? 1
+                let missing = camerasMissing(nearer: factor, than: chosenZoom)
+                if choice.note == nil {
+                    requestedTotal = factor
+                    if !missing.isEmpty {
+                        note = zoomText(total: factor, lens: choice.lens, lensZoom: chosenZoom, moved: "",
+                                        digital: choice.digital) + " (\(missing))"
+                    }
+                } else if !missing.isEmpty {
+                    // Wider lenses exist but have no camera: that, not the rig, is why the factor is not met.
+                    note = "zoom \(ZoomFactor.text(factor)) not met: \(missing); using "
+                        + zoomText(total: chosenZoom * choice.digital, lens: choice.lens, lensZoom: chosenZoom,
+                                   moved: "", digital: choice.digital)
+                }
             }
         }
         let changesLens = lensName != bank.activeLens
@@ -64,9 +80,34 @@ extension RigController {
         let camera = movePTZ(lens: lensName, to: ptz, ramp: ramp, at: time)
         followProgramOnMonitor()
         let warnings = camera.warnings.map { "warning: \($0)" + clipWarning("\(CommandParser.line(for: .zoom(choice))): \($0)") }
-        let said = note ?? ("zoom \(lensName)" + (camera.moved.isEmpty ? "" : " (\(camera.moved))")
-                            + (digital > 1.0001 ? " \(ZoomFactor.text(digital)) digital" : ""))
+        // The lens's zoom with its camera's optics where they moved, as `status` counts it.
+        let lensZoom = (rig.lens(named: lensName)?.zoom ?? 1) * opticalFactor(lens: lensName)
+        let said = note ?? zoomText(total: requestedTotal ?? lensZoom * digital, lens: lensName, lensZoom: lensZoom,
+                                    moved: camera.moved.isEmpty ? "" : "\(camera.moved)", digital: digital)
         return .ok(([said] + warnings).joined(separator: "\n"))
+    }
+
+    /// "zoom 4x = standin 2x × digital 2x": the zoom in effect and its parts (the lens, its camera's optical
+    /// position when it moved, the digital crop), so no part passes for the whole.
+    func zoomText(total: Double, lens: String, lensZoom: Double, moved: String, digital: Double) -> String {
+        "zoom \(ZoomFactor.text(total)) = \(lens) \(ZoomFactor.text(lensZoom))" + (moved.isEmpty ? "" : " (\(moved))")
+            + (digital > 1.0001 ? " × digital \(ZoomFactor.text(digital))" : "")
+    }
+
+    /// "lenses wide (0.5x) and main (1x) have no camera": the rig's lenses at or below `factor` that would have
+    /// served it better than the chosen lens (`chosenZoom`; `nil` when none was chosen) but were passed over for
+    /// want of a camera; empty when there are none.
+    private func camerasMissing(nearer factor: Double, than chosenZoom: Double?) -> String {
+        let tolerance = 1e-9
+        let missing = rig.lenses.filter { lens in
+            guard devices.cameras[lens.name] == nil, lens.zoom <= factor + tolerance else { return false }
+            guard let chosenZoom, chosenZoom <= factor + tolerance else { return true }
+            return lens.zoom > chosenZoom + tolerance
+        }
+        guard !missing.isEmpty else { return "" }
+        let names = missing.map { "\($0.name) (\(ZoomFactor.text($0.zoom)))" }
+        return (missing.count == 1 ? "lens \(names[0]) has" : "lenses \(names.joined(separator: " and ")) have")
+            + " no camera"
     }
 
     /// Makes `lens` the active lens through the bank: at once when it delivers frames (or no clip waits for

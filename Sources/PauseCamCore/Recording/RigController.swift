@@ -140,8 +140,11 @@ public final class RigController {
     }
 
     private func carryOutAndTell(_ command: Command, at time: MediaTime, from source: CommandSource?) -> Reply {
-        let command = source.map { joiningGroupRecording(command, from: $0) } ?? command
-        let reply = carryOut(command, at: time, from: source)
+        // A group's `record` is refused by the member before it gets here; a group's `resume` or `chapter` that
+        // would start a clip here is refused by the same rule.
+        let refusal: String? = if case .group? = source { clockRefusal(of: command) } else { nil }
+        let command = refusal == nil ? source.map { joiningGroupRecording(command, from: $0) } ?? command : command
+        let reply = refusal.map { Reply.failed($0) } ?? carryOut(command, at: time, from: source)
         if let group, GroupMessageDecoder.isGroupCommand(command) { group.updateStatus(groupStatus) }
         // A status query changes nothing: a status bar polling it would only flood the listeners.
         if let source, command != .status {

@@ -21,7 +21,8 @@ extension RigDecoder {
     static let namePlaceholders = ["rig", "date", "time", "script"]
 
     mutating func outputSettings(_ node: YAMLNode, _ path: KeyPath) -> Rig.OutputSettings {
-        var settings = Rig.OutputSettings()
+        // A rig that names no preset gets `auto`: the fastest machine and the slowest both keep their frames.
+        var settings = Rig.OutputSettings(preset: EncoderPresetChoice.auto)
         guard let f = fields(node, path, OutputKey.self) else { return settings }
         if let n = f[.directory], let d = text(n, path.child(OutputKey.directory)) {
             settings.directory = d

@@ -73,7 +73,7 @@ public struct RigDecoder {
         }
         guard let top = fields(root, .root, TopKey.self, required: [.name, .lenses]) else { return nil }
         let name = top[.name].flatMap { text($0, .root.child(TopKey.name)) }
-        var output = top[.output].map { outputSettings($0, .root.child(TopKey.output)) } ?? Rig.OutputSettings()
+        var output = top[.output].map { outputSettings($0, .root.child(TopKey.output)) } ?? Rig.OutputSettings(preset: EncoderPresetChoice.auto)
         // Names as declared, even of entries with errors, so one bad lens does not cascade into "unknown lens".
         let lensNames = Self.declaredNames(top[.lenses])
         let audio = top[.audio].map { audioInput($0, .root.child(TopKey.audio), lenses: lensNames) } ?? Rig.AudioInput()

@@ -27,13 +27,19 @@ public struct RigSetupPolicy: Sendable {
         rig.lenses.filter { if case .camera = $0.source { return true } else { return false } }
     }
 
-    /// The simulated clock drives virtual and file lenses only: a rig with real cameras is refused on it; `nil`
-    /// when the rig has none (or the clock is real).
+    /// The simulated clock drives virtual and file lenses only: a rig's real cameras are not opened on it, and go
+    /// without a camera (a script that never uses them runs; one chosen shows the no-camera slate), said as a
+    /// warning. A rig whose default lens is a real camera is refused: its clip would open on nothing. `nil` when
+    /// the rig has no real camera (or the clock is real).
     public func cameras(onSimulatedClock simulated: Bool) -> Verdict? {
         let real = cameraLenses
         guard simulated, !real.isEmpty else { return nil }
-        return .refuseUsage("--clock simulated drives virtual lenses only; lenses "
-                            + "\(real.map(\.name).joined(separator: ", ")) are real cameras")
+        if real.contains(where: { $0.name == rig.defaultLens }) {
+            return .refuseUsage("--clock simulated drives virtual and file lenses only, and the default lens "
+                                + "\(rig.defaultLens) is a real camera; give default_lens a virtual or file lens, or "
+                                + "leave out --clock simulated")
+        }
+        return .goOn(.camerasNeedRealClock(lenses: real.map(\.name)))
     }
 
     /// The cameras could not be listed: every real lens goes without a camera.

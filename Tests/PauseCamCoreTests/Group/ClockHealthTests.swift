@@ -48,6 +48,16 @@ final class ClockHealthTests: XCTestCase {
         guard case .warn(let message) = warn else { return XCTFail("\(warn)") }
         XCTAssertTrue(message.contains("20000 µs") && message.contains("8333 µs"), message)
         guard case .unsynchronised(let why) = unsync else { return XCTFail("\(unsync)") }
-        XCTAssertTrue(why.contains("require_sync: false"), why)
+        XCTAssertTrue(why.contains("refuses to start recording") && why.contains("require_sync: false"), why)
+    }
+
+    /// The advice to allow an unsynchronised clock is for a rig that does not already: one that does is told it
+    /// records all the same, and what that costs.
+    func testTheAdviceNeverSuggestsWhatTheRigAlreadySays() {
+        guard case .unsynchronised(let lenient) = ClockHealth.judge(status(true, est: 0), rate: FrameRate(30),
+                                                                     requireSync: false) else { return XCTFail() }
+        XCTAssertFalse(lenient.contains("write group: {require_sync: false}"), lenient)
+        XCTAssertFalse(lenient.contains("refuses"), lenient)
+        XCTAssertTrue(lenient.contains("records all the same (require_sync: false)"), lenient)
     }
 }

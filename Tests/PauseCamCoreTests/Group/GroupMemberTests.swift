@@ -295,6 +295,26 @@ final class GroupMemberTests: XCTestCase {
         }
     }
 
+    /// A clock that would refuse `record` is said when the member starts, not first at `record`; `recordRefusal`
+    /// says why for every command that would start a clip, and nothing with `require_sync: false`.
+    func testAnUnsynchronisedClockIsToldAtTheStartAndRefusesRecordingOnlyWithRequireSync() throws {
+        for requireSync in [true, false] {
+            var settings = Self.settings
+            settings.requireSync = requireSync
+            let member = Member(broker: broker, world: world, host: "cam-\(requireSync)", captureOffset: 0,
+                                settings: settings)
+            member.kernel.withLock { $0?.unsynchronised = true }
+            XCTAssertTrue(member.noticesNow.isEmpty)
+            try member.member.start()
+            let told = member.noticesNow.compactMap { notice -> String? in
+                if case .clockHealth(.unsynchronised(let why)) = notice { return why } else { return nil }
+            }
+            XCTAssertEqual(told.count, 1, "\(member.noticesNow)")
+            XCTAssertEqual(told.first?.contains("refuses to start recording"), requireSync, "\(told)")
+            XCTAssertEqual(member.member.recordRefusal != nil, requireSync)
+        }
+    }
+
     func testRecordOnAnUnsynchronisedClockIsRefusedUnlessTheRigAllowsIt() throws {
         let group = try members([("cam-a", 0), ("cam-b", 0)])
         group[0].kernel.withLock { $0 = ClockSynchronisation(unsynchronised: true, maximumErrorMicroseconds: 16_000_000,

@@ -165,8 +165,8 @@ final class LensBankTests: XCTestCase {
              [.hold(lens: "main", since: ms(1000)),
               .notify(.noCameraLeft)]),
             (.attached(lens: "main", at: ms(4000)), [.startCamera("main")]),
-            // The same lens back is no switch (the frame router still routes it).
-            (.frame(lens: "main", pts: ms(4400)), []),
+            // The same lens back is no switch (the frame router still routes it), but the alarm's all-clear.
+            (.frame(lens: "main", pts: ms(4400)), [.notify(.lensBack(lens: "main"))]),
         ])
         XCTAssertEqual(bank.state, .live(lens: "main"))
     }
@@ -205,7 +205,8 @@ final class LensBankTests: XCTestCase {
             (.tick(now: ms(1400)), []),
             (.tick(now: ms(1600)),
              [.hold(lens: "main", since: ms(1000)), .notify(.lensHolding(lens: "main"))]),
-            (.frame(lens: "main", pts: ms(1700)), []),
+            // Its next frame is the all-clear of the holding alarm.
+            (.frame(lens: "main", pts: ms(1700)), [.notify(.lensBack(lens: "main"))]),
         ])
         XCTAssertEqual(bank.state, .live(lens: "main"))
     }

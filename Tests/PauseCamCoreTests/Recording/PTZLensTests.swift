@@ -47,7 +47,7 @@ final class PTZLensTests: XCTestCase {
         serialContext.runDue()
         let start = serialContext.clock.now()
         let reply = fixture.runner.perform(.zoom(.preset("desk")))
-        XCTAssertEqual(reply.message, "zoom main (zoom_absolute 400, pan_absolute -3600, tilt_absolute 0)")
+        XCTAssertEqual(reply.message, "zoom 3.25x = main 3.25x (zoom_absolute 400, pan_absolute -3600, tilt_absolute 0)")
         XCTAssertTrue(fixture.runner.perform(.wait(.seconds(2))).ok)
 
         let moves = camera.moves
@@ -68,16 +68,16 @@ final class PTZLensTests: XCTestCase {
         let fixture = EngineFixture.makeFixture(rig: rig(), cameras: ["main": camera], serialContext: serialContext)
         serialContext.runDue()
 
-        XCTAssertEqual(fixture.runner.perform(.zoom(.factor(2.5))).message, "zoom main (zoom_absolute 300)")
+        XCTAssertEqual(fixture.runner.perform(.zoom(.factor(2.5))).message, "zoom 2.5x = main 2.5x (zoom_absolute 300)")
         XCTAssertEqual(camera.holds.zoom, 300)
         XCTAssertEqual(fixture.controller.switcher.targetZoom, 1, "no digital zoom while the optics reach")
         XCTAssertEqual(serialContext.perform { fixture.controller.status.lensZoom }, 2.5, accuracy: 1e-9)
 
-        XCTAssertEqual(fixture.runner.perform(.zoom(.factor(6))).message, "zoom main (zoom_absolute 500) 1.5x digital")
+        XCTAssertEqual(fixture.runner.perform(.zoom(.factor(6))).message, "zoom 6x = main 4x (zoom_absolute 500) × digital 1.5x")
         XCTAssertEqual(camera.holds.zoom, 500)
         XCTAssertEqual(fixture.controller.switcher.targetZoom, 1.5, accuracy: 1e-9)
 
-        XCTAssertEqual(fixture.runner.perform(.zoom(.factor(1))).message, "zoom main (zoom_absolute 100)")
+        XCTAssertEqual(fixture.runner.perform(.zoom(.factor(1))).message, "zoom 1x = main 1x (zoom_absolute 100)")
         XCTAssertEqual(camera.holds.zoom, 100, "back to the widest")
     }
 
@@ -91,7 +91,7 @@ final class PTZLensTests: XCTestCase {
         let far = fixture.runner.perform(.zoom(.preset("far")))
         XCTAssertTrue(far.ok, far.message)
         XCTAssertEqual(far.message.split(separator: "\n").map(String.init), [
-            "zoom main (zoom_absolute 500, pan_absolute 0)",
+            "zoom 4x = main 4x (zoom_absolute 500, pan_absolute 0)",
             "warning: zoom_absolute 900 is outside 100…500 on Fake PTZ main; using 500 (noted in the clip's sidecar)",
             "warning: pan_absolute 1000 is outside -36000…36000 step 3600 on Fake PTZ main; using 0 (noted in the clip's sidecar)",
         ])

@@ -70,7 +70,7 @@ final class RigControllerFocusTests: XCTestCase {
     func testATurnedZoomedLensWithARegionOfInterestGetsTheTapRegionsRectangle() {
         let camera = RegionCamera()
         let (runner, events) = makeController(camera: camera)
-        XCTAssertEqual(runner.perform(.zoom(.factor(1.5))), .ok("zoom main 1.5x digital"))
+        XCTAssertEqual(runner.perform(.zoom(.factor(1.5))), .ok("zoom 1.5x = main 1x × digital 1.5x"))
         let taps: [(x: Double, y: Double)] = [(0.5, 0.5), (0.1, 0.2), (0.9, 0.75), (0, 1)]
         var expected: [PixelRect] = []
         for tap in taps {

@@ -80,14 +80,37 @@ final class RigControllerHonestyTests: XCTestCase {
 
     func testTheReplyAndTheStatusShowTheSameFactor() {
         let fixture = EngineFixture.makeFixture(rig: EngineFixture.makeRig())
-        for (factor, lens, shown) in [(1.25, "main", "1.25x"), (6.0, "tele", "2x"), (0.75, "wide", "1.5x")] {
+        // The reply says the total and its parts, never a part that passes for the whole.
+        for (factor, lens, shown, said) in [(1.25, "main", "1.25x", "zoom 1.25x = main 1x × digital 1.25x"),
+                                            (6.0, "tele", "2x", "zoom 6x = tele 3x × digital 2x"),
+                                            (0.75, "wide", "1.5x", "zoom 0.75x = wide 0.5x × digital 1.5x")] {
             let reply = fixture.runner.perform(.zoom(.factor(factor)))
-            XCTAssertEqual(reply, .ok("zoom \(lens) \(shown) digital"))
+            XCTAssertEqual(reply, .ok(said))
             let status = fixture.controller.status
             XCTAssertEqual(ZoomFactor.text(status.digitalZoom), shown)
             XCTAssertTrue(fixture.controller.statusLine().contains("lens \(lens) \(shown) ·"),
                           fixture.controller.statusLine())
         }
+    }
+
+    /// Lenses that would serve a factor but have no camera are named as the reason, not "no lens as wide".
+    func testAFactorWhoseLensesHaveNoCameraSaysSo() {
+        var rig = EngineFixture.makeRig()
+        for index in rig.lenses.indices where rig.lenses[index].name != "tele" {
+            rig.lenses[index].source = .file(path: "/nonexistent.mov", loop: false)
+        }
+        rig.defaultLens = "tele"
+        let fixture = EngineFixture.makeFixture(rig: rig)
+        XCTAssertEqual(fixture.runner.perform(.zoom(.factor(1.5))),
+                       .ok("zoom 1.5x not met: lenses wide (0.5x) and main (1x) have no camera; using zoom 3x = tele 3x"))
+        XCTAssertFalse(fixture.runner.perform(.zoom(.factor(1.5))).message.contains("no lens as wide"))
+        // A wider lens with a camera meets the factor: the one passed over is still named.
+        var two = EngineFixture.makeRig()
+        two.lenses[1].source = .file(path: "/nonexistent.mov", loop: false)
+        two.defaultLens = "wide"
+        let other = EngineFixture.makeFixture(rig: two)
+        XCTAssertEqual(other.runner.perform(.zoom(.factor(1.5))),
+                       .ok("zoom 1.5x = wide 0.5x × digital 3x (lens main (1x) has no camera)"))
     }
 
     // MARK: Controls a lens lacks

@@ -115,6 +115,32 @@ final class RigControllerDeviceTests: XCTestCase {
         XCTAssertFalse(fixture.runner.perform(.lens(.named("main"))).ok)
     }
 
+    /// Every alarm has its all-clear: the only lens lost (the movie holds, then slates) and its camera back is told
+    /// as `lens_back`, after `no_camera_left`.
+    func testTheLostLensBackIsToldAsTheAlarmsAllClear() throws {
+        var rig = EngineFixture.makeRig()
+        rig.lenses = rig.lenses.filter { $0.name == "main" }
+        rig.defaultLens = "main"
+        let fixture = EngineFixture.makeFixture(rig: rig)
+        let main = try XCTUnwrap(fixture.controller.devices.cameras["main"] as? VirtualLens)
+        XCTAssertTrue(fixture.runner.perform(.record(name: nil)).ok)
+        XCTAssertTrue(fixture.runner.perform(.wait(.seconds(1))).ok)
+        fixture.serialContext.perform { main.unplug() }
+        XCTAssertTrue(fixture.runner.perform(.wait(.seconds(1))).ok)
+        XCTAssertTrue(fixture.events.contains(.noCameraLeft), "\(fixture.events)")
+        XCTAssertFalse(fixture.events.contains(.lensBack(lens: "main")), "\(fixture.events)")
+        let replacement = VirtualLens(lens: "main", color: RGBColor(hex: "#20c040")!, width: 64, height: 36,
+                                      rate: FrameRate(30), serialContext: fixture.serialContext)
+        fixture.serialContext.perform { fixture.controller.attach(replacement, lens: "main") }
+        XCTAssertTrue(fixture.runner.perform(.wait(.seconds(1))).ok)
+        let told = fixture.events
+        let lost = try XCTUnwrap(told.firstIndex(of: .noCameraLeft))
+        let back = try XCTUnwrap(told.firstIndex(of: .lensBack(lens: "main")), "\(told)")
+        XCTAssertLessThan(lost, back)
+        XCTAssertEqual(EngineEvent.lensBack(lens: "main").text, "lens main sends frames again: the movie shows it again")
+        _ = try XCTUnwrap(fixture.runner.finishClip())
+    }
+
     func testPluggingALensCameraInMidClipSwitchesToItWithOnAttachSwitch() throws {
         let fixture = EngineFixture.makeFixture(rig: makeRig(onAttach: .switch))
         XCTAssertTrue(fixture.runner.perform(.record(name: nil)).ok)

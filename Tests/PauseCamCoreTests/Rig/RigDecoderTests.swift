@@ -54,7 +54,8 @@ final class RigDecoderTests: XCTestCase {
         XCTAssertEqual(rig.lenses, [Rig.Lens(name: "main", zoom: 2,
                                              source: .virtual(color: RGBColor(red: 0x10, green: 0x20, blue: 0x30)))])
         XCTAssertEqual(rig.defaultLens, "main")
-        XCTAssertEqual(rig.output, Rig.OutputSettings())
+        // No `preset:`: `auto`, so no machine drops frames for a preset it cannot hold.
+        XCTAssertEqual(rig.output, Rig.OutputSettings(preset: "auto"))
         XCTAssertEqual(rig.audio, Rig.AudioInput())
         XCTAssertEqual(rig.standby, .hot)
         XCTAssertEqual(rig.onAttach, .switch)

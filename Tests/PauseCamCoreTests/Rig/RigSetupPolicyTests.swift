@@ -39,8 +39,15 @@ final class RigSetupPolicyTests: XCTestCase {
                        .goOn(.cameraNotOpened(lens: "main", device: "/dev/video4", reason: "busy")))
         XCTAssertEqual(policy.camerasNotListed(reason: "no udev"), .goOn(.camerasNotListed(reason: "no udev")))
         XCTAssertNil(policy.cameras(onSimulatedClock: false))
+        // The default lens a real camera: refused. Another lens: allowed, said, and that lens has no camera.
         XCTAssertEqual(policy.cameras(onSimulatedClock: true),
-                       .refuseUsage("--clock simulated drives virtual lenses only; lenses main are real cameras"))
+                       .refuseUsage("--clock simulated drives virtual and file lenses only, and the default lens main "
+                                    + "is a real camera; give default_lens a virtual or file lens, or leave out "
+                                    + "--clock simulated"))
+        var unused = rig(required: false)
+        unused.defaultLens = "wide"
+        XCTAssertEqual(RigSetupPolicy(rig: unused).cameras(onSimulatedClock: true),
+                       .goOn(.camerasNeedRealClock(lenses: ["main"])))
         let virtualOnly = RigSetupPolicy(rig: Rig(name: "V", output: rig(required: false).output,
                                                   lenses: [rig(required: false).lenses[1]], defaultLens: "wide"))
         XCTAssertNil(virtualOnly.cameras(onSimulatedClock: true))
