@@ -75,18 +75,10 @@ final class StreamOutputVideoEncoder {
 
     /// Ends the stream and hands out the delayed packets.
     func flush(emit: (EncodedPacket) throws -> Void) throws {
-        let result = avcodec_send_frame(context, nil)
-        if result != pausecam_averror_eof() { try FFmpegError.check(result, "avcodec_send_frame(libx264, flush)") }
-        try drain(emit: emit)
+        try H264PacketDrain.flush(context, through: packetBox.packet, emit: emit)
     }
 
     private func drain(emit: (EncodedPacket) throws -> Void) throws {
-        while true {
-            let result = avcodec_receive_packet(context, packetBox.packet)
-            if result == pausecam_averror_eagain() || result == pausecam_averror_eof() { return }
-            try FFmpegError.check(result, "avcodec_receive_packet(libx264)")
-            defer { av_packet_unref(packetBox.packet) }
-            try emit(EncodedPacket(takingFrom: packetBox.packet, stream: .video, timeBase: context.pointee.time_base))
-        }
+        try H264PacketDrain.drain(context, through: packetBox.packet, emit: emit)
     }
 }

@@ -80,15 +80,10 @@ public final class V4L2DeviceNode: V4L2Device {
         try? deferred?.close()
     }
 
-    /// The one ioctl wrapper: EINTR retried, nil on success or the errno.
+    /// The one ioctl wrapper (`V4L2Ioctl.call` under the node's lock): EINTR retried, nil on success or the errno.
     private func control(_ request: UInt, _ argument: UnsafeMutableRawPointer) -> Errno? {
-        node.withLock { node -> Errno? in
-            guard let fd = node.descriptor?.rawValue else { return .badFileDescriptor }
-            let result = retryingOnInterrupt {
-                access == .libv4l2 ? pausecam_v4l2_ioctl(fd, request, argument) : pausecam_ioctl(fd, request, argument)
-            }
-            if case .failure(let error) = result { return error }
-            return nil
+        node.withLock { node in
+            V4L2Ioctl.call(node.descriptor?.rawValue, libv4l2: access == .libv4l2, request, argument)
         }
     }
 
@@ -111,10 +106,7 @@ public final class V4L2DeviceNode: V4L2Device {
     public func queryCapability() throws -> V4L2Capability {
         var cap = v4l2_capability()
         try perform(pausecam_vidioc_querycap(), "VIDIOC_QUERYCAP", &cap)
-        let all = V4L2Capability.Flags(rawValue: cap.capabilities)
-        let node = all.contains(.deviceCaps) ? V4L2Capability.Flags(rawValue: cap.device_caps) : all
-        return V4L2Capability(driver: Self.string(cap.driver), card: Self.string(cap.card),
-                              busInfo: Self.string(cap.bus_info), nodeCapabilities: node)
+        return V4L2Capability(cap)
     }
 
     public func enumerateFormat(index: UInt32) throws -> V4L2FormatDescription? {

@@ -1,0 +1,28 @@
+import CV4L2
+
+/// The V4L2 calls both node wrappers make the same way — the camera's `V4L2DeviceNode` and the webcam's
+/// `V4L2LoopbackNode` — kept in one place.
+enum V4L2Ioctl {
+    /// Runs `request` on `argument` through descriptor `fd` (nil: the node is closed, `EBADF`), with libv4l2's
+    /// `v4l2_ioctl` or the kernel's `ioctl`, EINTR retried. Returns nil on success, else the errno. The caller holds
+    /// the lock that keeps `fd` open. The corresponding C function is `ioctl`.
+    static func call(_ fd: Int32?, libv4l2: Bool, _ request: UInt, _ argument: UnsafeMutableRawPointer) -> Errno? {
+        guard let fd else { return .badFileDescriptor }
+        let result = retryingOnInterrupt {
+            libv4l2 ? pausecam_v4l2_ioctl(fd, request, argument) : pausecam_ioctl(fd, request, argument)
+        }
+        if case .failure(let error) = result { return error }
+        return nil
+    }
+}
+
+extension V4L2Capability {
+    /// What `VIDIOC_QUERYCAP` filled in: the names, and the node's own capabilities (`device_caps` when the driver
+    /// sets `V4L2_CAP_DEVICE_CAPS`, else `capabilities`).
+    init(_ cap: v4l2_capability) {
+        let all = Flags(rawValue: cap.capabilities)
+        self.init(driver: V4L2DeviceNode.string(cap.driver), card: V4L2DeviceNode.string(cap.card),
+                  busInfo: V4L2DeviceNode.string(cap.bus_info),
+                  nodeCapabilities: all.contains(.deviceCaps) ? Flags(rawValue: cap.device_caps) : all)
+    }
+}
