@@ -18,7 +18,7 @@ import PauseCamCore
 /// `close()` (any thread, also from the callbacks) stops the writer and closes the device.
 public final class V4L2LoopbackOutput: LiveSink, Sendable {
     /// The device node, as the user named it or as its label resolved (the node reopened, after a return).
-    public var name: String { device.withLock { $0?.path } ?? firstPath }
+    public var name: String { path.withLock { $0 } }
     /// What the device took: the layout and the program's size.
     public let format: V4L2NegotiatedFormat
     /// The rate the readers are told, when the driver takes one.
@@ -43,7 +43,7 @@ public final class V4L2LoopbackOutput: LiveSink, Sendable {
         public var returns = 0
     }
 
-    private let firstPath: String
+    private let path: Guarded<String>
     private let device: Guarded<(any V4L2LoopbackDevice)?>
     private let frames: BoundedChannel<VideoFrame>
     private let writer = CaptureThread()
@@ -68,7 +68,7 @@ public final class V4L2LoopbackOutput: LiveSink, Sendable {
         let evenWidth = width & ~1, evenHeight = height & ~1
         (format, self.rate) = try Self.prepare(device, pixelFormat: pixelFormat, width: evenWidth, height: evenHeight,
                                                rate: rate)
-        firstPath = device.path
+        path = Guarded(device.path)
         self.device = Guarded(device)
         frames = BoundedChannel(capacity: 1, policy: blockWhenBehind ? .block : .dropOldest)
         self.onLost = onLost
@@ -147,7 +147,7 @@ public final class V4L2LoopbackOutput: LiveSink, Sendable {
         do {
             packer = try WebcamPicturePacker(width: width, height: height, layout: layout)
         } catch {
-            let lost = V4L2LoopbackError.formatRefused(device: firstPath, wanted: "\(format.pixelFormat) \(width)x\(height)",
+            let lost = V4L2LoopbackError.formatRefused(device: name, wanted: "\(format.pixelFormat) \(width)x\(height)",
                                                        got: "\(error)")
             counts.withLock { $0.lost = lost; $0.losses += 1 }
             frames.discardAndClose()
@@ -165,6 +165,7 @@ public final class V4L2LoopbackOutput: LiveSink, Sendable {
                         _ = try Self.prepare(back, pixelFormat: format.pixelFormat, width: width, height: height,
                                              rate: rate)
                         device.withLock { $0 = back }
+                        path.withLock { $0 = back.path }
                         counts.withLock { $0.lost = nil; $0.returns += 1 }
                         onBack(back.path)
                     } catch {
