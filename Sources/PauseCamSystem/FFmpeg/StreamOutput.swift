@@ -91,6 +91,9 @@ public final class StreamOutput: LiveSinkControl, @unchecked Sendable {
     private let finished = DispatchSemaphore(value: 0)
     /// Set by `close()`: the thread sends what is queued, ends the stream and stops.
     private let closing = Guarded(false)
+    /// Set by `setOn(false)`, cleared by the thread when it ends the outage: an off and an on again quicker than
+    /// the thread looks still end it.
+    private let turnedOff = Guarded(false)
     private var isClosing: Bool { closing.withLock { $0 } || interrupt.isClosing }
 
     /// Starts the output's thread for `settings`; it connects at once when `on`.
@@ -136,6 +139,7 @@ public final class StreamOutput: LiveSinkControl, @unchecked Sendable {
 
     /// `live on|off NAME`: off closes the connection (no retries); on connects again.
     public func setOn(_ on: Bool) {
+        if !on { turnedOff.withLock { $0 = true } }
         state.withLock { $0.on = on }
     }
 
@@ -158,15 +162,17 @@ public final class StreamOutput: LiveSinkControl, @unchecked Sendable {
         var failures = 0
         var lostAt: DispatchTime?
         while !isClosing {
-            guard state.withLock({ $0.on }) else {
-                // Off ends an outage: turning on again starts fresh (`liveStarted`, not a `liveBack` whose outage
-                // would count the time it was off).
+            // Off ends an outage: turning on again starts fresh (`liveStarted`, not a `liveBack` whose outage would
+            // count the time it was off).
+            if takeTurnedOff() {
                 failures = 0
                 lostAt = nil
                 state.withLock {
                     $0.lostReason = nil
                     $0.retryAtUptimeNanoseconds = nil
                 }
+            }
+            guard state.withLock({ $0.on }) else {
                 waitAndDiscard(seconds: 0.2)
                 continue
             }
@@ -190,6 +196,7 @@ public final class StreamOutput: LiveSinkControl, @unchecked Sendable {
                 $0.lostReason = nil
                 $0.retryAtUptimeNanoseconds = nil
             }
+            if takeTurnedOff() { lostAt = nil }
             if let lostAt {
                 let outage = MediaTime.nanoseconds(Int64(clamping: DispatchTime.now().uptimeNanoseconds - lostAt.uptimeNanoseconds))
                 report(.liveBack(destination: name, outage: outage))
@@ -215,6 +222,14 @@ public final class StreamOutput: LiveSinkControl, @unchecked Sendable {
                 state.withLock { $0.outages += 1 }
                 lose(error, failures: failures)
             }
+        }
+    }
+
+    /// Whether `setOn(false)` came since the last look; clears it.
+    private func takeTurnedOff() -> Bool {
+        turnedOff.withLock { off in
+            defer { off = false }
+            return off
         }
     }
 

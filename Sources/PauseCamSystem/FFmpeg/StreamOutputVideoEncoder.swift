@@ -28,11 +28,7 @@ final class StreamOutputVideoEncoder {
         context.pointee.time_base = AVRational(num: 1, den: Self.timescale)
         context.pointee.framerate = AVRational(num: rate.numerator, den: rate.denominator)
         context.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
-        let colorimetry = VideoColorimetry(height: Int(context.pointee.height))
-        context.pointee.color_range = ColorRange.limited.ffmpegRange
-        context.pointee.colorspace = colorimetry.matrix
-        context.pointee.color_primaries = colorimetry.primaries
-        context.pointee.color_trc = colorimetry.transfer
+        VideoColorimetry(height: Int(context.pointee.height)).tag(context)
         let frames = keyframeInterval.value * Int64(rate.numerator)
             / max(1, Int64(keyframeInterval.timescale) * Int64(rate.denominator))
         context.pointee.gop_size = Int32(clamping: max(1, frames))

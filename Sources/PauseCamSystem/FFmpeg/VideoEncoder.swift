@@ -42,11 +42,7 @@ final class VideoEncoder {
         context.pointee.time_base = AVRational(num: 1, den: Self.timescale)
         context.pointee.framerate = AVRational(num: settings.rate.numerator, den: settings.rate.denominator)
         context.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
-        let colorimetry = VideoColorimetry(height: Int(context.pointee.height))
-        context.pointee.color_range = ColorRange.limited.ffmpegRange
-        context.pointee.colorspace = colorimetry.matrix
-        context.pointee.color_primaries = colorimetry.primaries
-        context.pointee.color_trc = colorimetry.transfer
+        VideoColorimetry(height: Int(context.pointee.height)).tag(context)
         context.pointee.gop_size = Int32(clamping: Self.gopSize(settings))
         if globalHeader { context.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
         var options: OpaquePointer?

@@ -152,17 +152,10 @@ public final class V4L2DeviceNode: V4L2Device {
     }
 
     public func setFormat(pixelFormat: V4L2PixelFormat, width: Int, height: Int) throws -> V4L2NegotiatedFormat {
-        var format = v4l2_format()
-        format.type = Self.captureType
-        format.fmt.pix.pixelformat = pixelFormat.fourcc
-        format.fmt.pix.width = UInt32(width)
-        format.fmt.pix.height = UInt32(height)
-        format.fmt.pix.field = V4L2_FIELD_NONE.rawValue
+        var format = v4l2_format.progressive(type: Self.captureType, pixelFormat: pixelFormat, width: width,
+                                             height: height)
         try perform(pausecam_vidioc_s_fmt(), "VIDIOC_S_FMT", &format)
-        let pix = format.fmt.pix
-        return V4L2NegotiatedFormat(pixelFormat: V4L2PixelFormat(fourcc: pix.pixelformat), width: Int(pix.width),
-                                    height: Int(pix.height), bytesPerLine: Int(pix.bytesperline),
-                                    imageSize: Int(pix.sizeimage))
+        return V4L2NegotiatedFormat(format)
     }
 
     public func setFrameRate(_ rate: FrameRate) throws -> FrameRate? {

@@ -26,3 +26,26 @@ extension V4L2Capability {
                   nodeCapabilities: all.contains(.deviceCaps) ? Flags(rawValue: cap.device_caps) : all)
     }
 }
+
+extension v4l2_format {
+    /// A `VIDIOC_S_FMT` request of buffer `type` (capture or output) for a progressive `pixelFormat` picture of
+    /// `width`×`height`; the driver fills in the rest, or corrects what it does not take.
+    static func progressive(type: UInt32, pixelFormat: V4L2PixelFormat, width: Int, height: Int) -> v4l2_format {
+        var format = v4l2_format()
+        format.type = type
+        format.fmt.pix.pixelformat = pixelFormat.fourcc
+        format.fmt.pix.width = UInt32(clamping: width)
+        format.fmt.pix.height = UInt32(clamping: height)
+        format.fmt.pix.field = V4L2_FIELD_NONE.rawValue
+        return format
+    }
+}
+
+extension V4L2NegotiatedFormat {
+    /// What the driver answered to `VIDIOC_S_FMT`.
+    init(_ format: v4l2_format) {
+        let pix = format.fmt.pix
+        self.init(pixelFormat: V4L2PixelFormat(fourcc: pix.pixelformat), width: Int(pix.width), height: Int(pix.height),
+                  bytesPerLine: Int(pix.bytesperline), imageSize: Int(pix.sizeimage))
+    }
+}

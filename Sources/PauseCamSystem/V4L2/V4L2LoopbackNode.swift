@@ -42,21 +42,14 @@ public final class V4L2LoopbackNode: V4L2LoopbackDevice {
     }
 
     public func setOutputFormat(pixelFormat: V4L2PixelFormat, width: Int, height: Int) throws -> V4L2NegotiatedFormat {
-        var format = v4l2_format()
-        format.type = Self.outputType
-        format.fmt.pix.pixelformat = pixelFormat.fourcc
-        format.fmt.pix.width = UInt32(clamping: width)
-        format.fmt.pix.height = UInt32(clamping: height)
-        format.fmt.pix.field = V4L2_FIELD_NONE.rawValue
+        var format = v4l2_format.progressive(type: Self.outputType, pixelFormat: pixelFormat, width: width,
+                                             height: height)
         // I420's first plane has one byte a pixel, and the two quarter-size chroma planes follow it; YUYV has two.
         let planar = pixelFormat == .yuv420
         format.fmt.pix.bytesperline = UInt32(clamping: planar ? width : width * 2)
         format.fmt.pix.sizeimage = UInt32(clamping: planar ? width * height * 3 / 2 : width * height * 2)
         try perform(pausecam_vidioc_s_fmt(), "VIDIOC_S_FMT", &format)
-        let pix = format.fmt.pix
-        return V4L2NegotiatedFormat(pixelFormat: V4L2PixelFormat(fourcc: pix.pixelformat), width: Int(pix.width),
-                                    height: Int(pix.height), bytesPerLine: Int(pix.bytesperline),
-                                    imageSize: Int(pix.sizeimage))
+        return V4L2NegotiatedFormat(format)
     }
 
     public func setOutputFrameRate(_ rate: FrameRate) throws -> FrameRate? {
