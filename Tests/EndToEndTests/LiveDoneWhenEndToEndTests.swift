@@ -58,13 +58,7 @@ final class LiveDoneWhenEndToEndTests: XCTestCase {
             let rtmpPort = nginx.port
             srtFile = directory + "/received.ts"
             rtmpFile = nginx.recording(key: "KEY2")
-            srt = Process()
-            srt.executableURL = URL(fileURLWithPath: LiveDoneWhenEndToEndTests.ffmpeg)
-            srt.arguments = ["-nostdin", "-v", "error", "-y", "-f", "mpegts", "-i",
-                             "srt://127.0.0.1:\(srtPort)?mode=listener", "-c", "copy", "-f", "mpegts", srtFile]
-            srt.standardOutput = FileHandle.nullDevice
-            srt.standardError = FileHandle.nullDevice
-            try srt.run()
+            srt = try SRTListenerProcess.forTest(port: srtPort, file: srtFile)
             XCTAssertTrue(Self.waitUntilListening(port: srtPort, table: "/proc/net/udp", state: nil),
                           "the SRT listener did not bind its port")
             live = """

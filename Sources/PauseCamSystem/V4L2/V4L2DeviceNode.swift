@@ -161,8 +161,7 @@ public final class V4L2DeviceNode: V4L2Device {
     public func setFrameRate(_ rate: FrameRate) throws -> FrameRate? {
         var parm = v4l2_streamparm()
         parm.type = Self.captureType
-        parm.parm.capture.timeperframe.numerator = UInt32(rate.denominator)
-        parm.parm.capture.timeperframe.denominator = UInt32(rate.numerator)
+        parm.parm.capture.timeperframe = v4l2_fract(timePerFrameOf: rate)
         guard try performEnumerating(pausecam_vidioc_s_parm(), "VIDIOC_S_PARM", &parm) else { return nil }
         guard parm.parm.capture.capability & UInt32(V4L2_CAP_TIMEPERFRAME) != 0 else { return nil }
         return Self.rate(parm.parm.capture.timeperframe)
@@ -330,8 +329,6 @@ public final class V4L2DeviceNode: V4L2Device {
 
     /// A `v4l2_fract` interval (seconds per frame) as a frame rate; `nil` for a zero fraction.
     private static func rate(_ interval: v4l2_fract) -> FrameRate? {
-        guard interval.numerator > 0, interval.denominator > 0,
-              interval.numerator <= UInt32(Int32.max), interval.denominator <= UInt32(Int32.max) else { return nil }
-        return FrameRate(Int32(interval.denominator), Int32(interval.numerator))
+        interval.frameRate
     }
 }

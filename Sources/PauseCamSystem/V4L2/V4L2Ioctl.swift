@@ -1,4 +1,5 @@
 import CV4L2
+import PauseCamCore
 
 /// The V4L2 calls both node wrappers make the same way — the camera's `V4L2DeviceNode` and the webcam's
 /// `V4L2LoopbackNode` — kept in one place.
@@ -47,5 +48,19 @@ extension V4L2NegotiatedFormat {
         let pix = format.fmt.pix
         self.init(pixelFormat: V4L2PixelFormat(fourcc: pix.pixelformat), width: Int(pix.width), height: Int(pix.height),
                   bytesPerLine: Int(pix.bytesperline), imageSize: Int(pix.sizeimage))
+    }
+}
+
+extension v4l2_fract {
+    /// A frame rate as V4L2's time per frame (seconds per frame: the rate's fraction upside down).
+    init(timePerFrameOf rate: FrameRate) {
+        self.init(numerator: UInt32(clamping: rate.denominator), denominator: UInt32(clamping: rate.numerator))
+    }
+
+    /// The frame rate of this time per frame; nil for a zero or out-of-range fraction (a driver's word is checked).
+    var frameRate: FrameRate? {
+        guard numerator > 0, denominator > 0, numerator <= UInt32(Int32.max), denominator <= UInt32(Int32.max)
+        else { return nil }
+        return FrameRate(Int32(denominator), Int32(numerator))
     }
 }

@@ -55,17 +55,13 @@ public final class V4L2LoopbackNode: V4L2LoopbackDevice {
     public func setOutputFrameRate(_ rate: FrameRate) throws -> FrameRate? {
         var parm = v4l2_streamparm()
         parm.type = Self.outputType
-        parm.parm.output.timeperframe.numerator = UInt32(rate.denominator)
-        parm.parm.output.timeperframe.denominator = UInt32(rate.numerator)
+        parm.parm.output.timeperframe = v4l2_fract(timePerFrameOf: rate)
         do {
             try perform(pausecam_vidioc_s_parm(), "VIDIOC_S_PARM", &parm)
         } catch V4L2Error.call(_, _, let code) where code == EINVAL || code == ENOTTY {
             return nil
         }
-        let chosen = parm.parm.output.timeperframe
-        guard chosen.numerator > 0, chosen.denominator > 0, chosen.numerator <= UInt32(Int32.max),
-              chosen.denominator <= UInt32(Int32.max) else { return nil }
-        return FrameRate(Int32(chosen.denominator), Int32(chosen.numerator))
+        return parm.parm.output.timeperframe.frameRate
     }
 
     /// The corresponding C function is `write`; a short write is finished with more writes.

@@ -21,16 +21,7 @@ final class StreamOutputTests: XCTestCase {
 
     /// An `ffmpeg` receiving an SRT push on `port` into `file`; it ends when the sender closes.
     static func srtListener(port: Int, file: String) throws -> Process {
-        let path = "/usr/bin/ffmpeg"
-        guard FileManager.default.isExecutableFile(atPath: path) else { throw XCTSkip("\(path) is not installed (ffmpeg)") }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = ["-nostdin", "-v", "error", "-y", "-f", "mpegts", "-i",
-                             "srt://127.0.0.1:\(port)?mode=listener", "-c", "copy", "-f", "mpegts", file]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        return process
+        try SRTListenerProcess.forTest(port: port, file: file)
     }
 
     /// Waits until `condition` holds, at most `seconds`.
