@@ -79,7 +79,8 @@ enum WebcamCostBench {
                 if let counts = factory?.output?.statistics {
                     let given = counts.framesWritten + counts.framesNotDrawn + counts.framesReplaced + counts.framesWhileLost
                     detail = " (program frames given \(given), written \(counts.framesWritten), of them copied "
-                        + "without conversion \(counts.framesCopied), replaced before written \(counts.framesReplaced))"
+                        + "without conversion \(counts.framesCopied), repeats of the picture before "
+                        + "\(counts.framesRepeated), replaced before written \(counts.framesReplaced))"
                 }
                 let what = "webcam \(format.rawValue.uppercased()) 1280x720 to /dev/null"
                 print(String(format: "webcam: 720p30 virtual rig, x264 %@, %@: %.3f CPU s per recorded s%@", preset,

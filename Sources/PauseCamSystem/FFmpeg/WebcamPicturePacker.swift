@@ -23,9 +23,10 @@ final class WebcamPicturePacker {
         case yuyv
     }
 
-    /// How a picture was made: copied as it was, or drawn and converted.
+    /// How a picture was made: copied as it was, drawn and converted, or left as it was because the frame is the
+    /// one made last (the program repeating a picture: a lens slower than the output, a held or paused slate).
     enum Route: Sendable, Equatable {
-        case copied, converted
+        case copied, converted, repeated
     }
 
     /// The picture's size, both even.
@@ -37,6 +38,9 @@ final class WebcamPicturePacker {
     private let canvas: CanvasScaler
     /// yuv420p → yuyv422 at the picture's size; nil for I420.
     private let packer: OpaquePointer?
+    /// The frame whose picture the buffer holds, kept so its pixels stay allocated: a frame sharing its planes'
+    /// storage is then the same picture (a live array's storage is never another's).
+    private var lastFrame: VideoFrame?
 
     /// A packer for `width`×`height` (made even, as the canvas is) in `layout`.
     init(width: Int, height: Int, layout: Layout) throws {
@@ -65,11 +69,33 @@ final class WebcamPicturePacker {
     deinit { if let packer { sws_freeContext(packer) } }
 
     /// Makes the picture of `frame` in `output`, which holds at least `pictureByteCount` bytes, and says how.
-    /// Throws `FFmpegError` for a frame that cannot be drawn (a torn JPEG): the caller keeps the previous picture.
+    /// `output` is the same buffer every time (a repeated frame leaves it as it is). Throws `FFmpegError` for a
+    /// frame that cannot be drawn (a torn JPEG): the caller keeps the previous picture.
     @discardableResult
     func pack(_ frame: VideoFrame, into output: UnsafeMutableRawBufferPointer) throws -> Route {
         precondition(output.count >= pictureByteCount, "a webcam picture needs pictureByteCount bytes")
+        if let lastFrame, Self.samePicture(lastFrame, frame) { return .repeated }
+        lastFrame = nil
         let base = output.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        let route = try make(frame, into: base)
+        lastFrame = frame
+        return route
+    }
+
+    /// True when `b` shows what `a` shows: the same planes' storage (not a copy of it), format, size, range, crop and
+    /// orientation; only the time differs.
+    private static func samePicture(_ a: VideoFrame, _ b: VideoFrame) -> Bool {
+        guard a.format == b.format, a.width == b.width, a.height == b.height, a.range == b.range, a.crop == b.crop,
+              a.orientation == b.orientation, a.planes.count == b.planes.count else { return false }
+        return zip(a.planes, b.planes).allSatisfy { first, second in
+            first.stride == second.stride && first.bytes.count == second.bytes.count
+                && first.bytes.withUnsafeBufferPointer { one in
+                    second.bytes.withUnsafeBufferPointer { other in one.baseAddress == other.baseAddress }
+                }
+        }
+    }
+
+    private func make(_ frame: VideoFrame, into base: UnsafeMutablePointer<UInt8>) throws -> Route {
         if copy(frame, into: base) { return .copied }
         let drawn = try canvas.scale(frame)
         defer { canvas.recycle(drawn) }

@@ -8,7 +8,8 @@ import PauseCamCore
 /// Threads: `appendVideo` (the serial context) only hands the frame to a one-frame `BoundedChannel` whose policy is
 /// `.dropOldest` — the newest frame wins, and a slow device costs webcam frames, never the caller's time (a
 /// benchmark on the simulated clock asks for `.block` instead, so every frame is written and counted). The writer
-/// thread makes each picture (`WebcamPicturePacker`: a copy when the frame already is the picture) and writes it.
+/// thread makes each picture (`WebcamPicturePacker`: a copy when the frame already is the picture, nothing when it
+/// repeats the one before) and writes it.
 ///
 /// A write that fails (`ENODEV`: the module was unloaded or the device removed) loses the device: `onLost` is told
 /// once, on the writer thread, and the device is closed. When the output was given a way to `reopen` the device,
@@ -30,6 +31,8 @@ public final class V4L2LoopbackOutput: LiveSink, Sendable {
         public var framesWritten = 0
         /// Of those, frames that were already the picture and were copied, not converted.
         public var framesCopied = 0
+        /// Of those, frames that repeated the picture before (the same pixels): written again, not made again.
+        public var framesRepeated = 0
         /// Frames that could not be drawn (a torn JPEG): the readers keep the previous picture.
         public var framesNotDrawn = 0
         /// Frames a newer one replaced before the writer took them.
@@ -187,6 +190,7 @@ public final class V4L2LoopbackOutput: LiveSink, Sendable {
                 counts.withLock {
                     $0.framesWritten += 1
                     if route == .copied { $0.framesCopied += 1 }
+                    if route == .repeated { $0.framesRepeated += 1 }
                 }
             } catch {
                 let lost = (error as? V4L2Error).map(V4L2LoopbackError.device)

@@ -105,6 +105,30 @@ final class V4L2LoopbackOutputTests: XCTestCase {
         XCTAssertEqual(output.statistics.framesCopied, 1)
     }
 
+    func testARepeatedPictureIsWrittenAgainWithoutBeingMadeAgain() throws {
+        // The program repeats a picture (a lens slower than the output): the same pixels, a later time.
+        let device = V4L2LoopbackFakeDevice()
+        let output = try makeOutput(device, blockWhenBehind: true)
+        let red = Self.frame(Self.red, lens: "wide")
+        var again = red
+        again.pts = MediaTime(value: 1, timescale: 30)
+        let copy = Self.frame(Self.red, lens: "wide", index: 2)  // equal pixels, but another picture's storage
+        var zoomed = copy
+        zoomed.pts = MediaTime(value: 3, timescale: 30)
+        zoomed.crop = PixelRect(x: 0, y: 0, width: 160, height: 120)
+        for (index, frame) in [red, again, copy, zoomed].enumerated() {
+            output.appendVideo(frame, at: MediaTime(value: Int64(index), timescale: 30))
+        }
+        XCTAssertTrue(device.wait { _, written, _ in written == 4 })
+        output.close()
+        XCTAssertEqual(device.written[1], device.written[0], "the repeat is the same picture")
+        for picture in device.written { Self.assertColour(picture, Self.red) }
+        let counts = output.statistics
+        XCTAssertEqual(counts.framesWritten, 4)
+        XCTAssertEqual(counts.framesRepeated, 1, "only the frame sharing the pixels is a repeat")
+        XCTAssertEqual(counts.framesCopied, 2)
+    }
+
     func testAZoomedFrameIsDrawnNotCopied() throws {
         let device = V4L2LoopbackFakeDevice()
         let output = try makeOutput(device)
