@@ -49,6 +49,7 @@ static inline unsigned long pausecam_vidioc_streamoff(void) { return VIDIOC_STRE
 static inline uint32_t pausecam_v4l2_pix_fmt_mjpeg(void) { return V4L2_PIX_FMT_MJPEG; }
 static inline uint32_t pausecam_v4l2_pix_fmt_jpeg(void) { return V4L2_PIX_FMT_JPEG; }
 static inline uint32_t pausecam_v4l2_pix_fmt_yuyv(void) { return V4L2_PIX_FMT_YUYV; }
+static inline uint32_t pausecam_v4l2_pix_fmt_yuv420(void) { return V4L2_PIX_FMT_YUV420; }
 
 // Control IDs (built from class-base macros).
 static inline uint32_t pausecam_v4l2_cid_zoom_absolute(void) { return V4L2_CID_ZOOM_ABSOLUTE; }

@@ -62,9 +62,11 @@ case "stream":
     // And the delay from a frame's capture to its packet written, at real time.
     try StreamDelayBench.run(seconds: Int(words.dropFirst().first.flatMap { Int64($0) } ?? 6))
 case "webcam":
-    // `webcam [SECONDS] [ROUNDS]`: webcam_cost_ratio, the webcam output (YUYV 720p to /dev/null) against none.
+    // `webcam [SECONDS] [ROUNDS] [i420|yuyv]`: webcam_cost_ratio, the webcam output (720p, I420 unless named, to
+    // /dev/null) against none.
     try WebcamCostBench.run(seconds: words.dropFirst().first.flatMap { Int64($0) } ?? 6,
-                            rounds: words.dropFirst(2).first.flatMap { Int($0) } ?? 3)
+                            rounds: words.dropFirst(2).first.flatMap { Int($0) } ?? 3,
+                            format: words.dropFirst(3).first.flatMap { Rig.Live.WebcamFormat(rawValue: $0) } ?? .i420)
 case "standby":
     try StandbyBench.run(seconds: words.dropFirst().first.flatMap { Int64($0) } ?? 6)
 case "standby-yuyv":

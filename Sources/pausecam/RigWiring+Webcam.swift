@@ -6,20 +6,29 @@ import PauseCamSystem
 /// before the engine is made, so a missing module or device refuses the rig with the command that fixes it, and
 /// handed to the controller as one of its live sinks.
 extension RigWiring {
-    /// Opens the webcam `target` names for the program's `width`×`height` at `rate`. The device going away later is
-    /// told as `EngineEvent.webcamLost` on the serial context; the recording goes on. Throws `DeviceError` with
-    /// the finder's words (what is wrong and what to run).
-    static func openWebcam(_ target: V4L2LoopbackFinder.Target, width: Int, height: Int, rate: FrameRate,
-                           finder: V4L2LoopbackFinder = V4L2LoopbackFinder(), serialContext: any SerialContext,
+    /// Opens the webcam `target` names for the program's `width`×`height` at `rate`, writing `format`. The device
+    /// going away later is told as `EngineEvent.webcamLost` on the serial context and the recording goes on; the
+    /// output then looks for `target` again every second (as the finder resolves it: a label may come back on another
+    /// node) and tells `EngineEvent.webcamBack` when it writes again. Throws `DeviceError` with the finder's words
+    /// (what is wrong and what to run).
+    static func openWebcam(_ target: V4L2LoopbackFinder.Target, format: Rig.Live.WebcamFormat, width: Int, height: Int,
+                           rate: FrameRate, finder: V4L2LoopbackFinder = V4L2LoopbackFinder(),
+                           serialContext: any SerialContext,
                            events: @escaping @Sendable (EngineEvent) -> Void) throws -> V4L2LoopbackOutput {
         do {
             let node = try finder.open(target)
             let path = node.path
-            return try V4L2LoopbackOutput(device: node, width: width, height: height, rate: rate, onEnded: { error in
-                serialContext.schedule(at: serialContext.clock.now()) {
-                    events(.webcamLost(device: path, reason: error.description))
-                }
-            })
+            return try V4L2LoopbackOutput(
+                device: node, pixelFormat: V4L2PixelFormat(format), width: width, height: height, rate: rate,
+                reopen: { try finder.open(target) },
+                onLost: { error in
+                    serialContext.schedule(at: serialContext.clock.now()) {
+                        events(.webcamLost(device: path, reason: error.description))
+                    }
+                },
+                onBack: { device in
+                    serialContext.schedule(at: serialContext.clock.now()) { events(.webcamBack(device: device)) }
+                })
         } catch {
             throw DeviceError("webcam \(target): \(error)")
         }
@@ -30,9 +39,10 @@ extension RigWiring {
     /// The rig's webcam as a live sink, opened for the program's size and rate; empty when `live:` names none.
     static func openLiveWebcam(rig: Rig, serialContext: any SerialContext,
                                events: @escaping @Sendable (EngineEvent) -> Void) throws -> [any LiveSink] {
-        guard let webcam = rig.live?.webcam else { return [] }
-        return [try openWebcam(V4L2LoopbackFinder.Target(webcam), width: rig.output.width, height: rig.output.height,
-                               rate: rig.output.rate, serialContext: serialContext, events: events)]
+        guard let live = rig.live, let webcam = live.webcam else { return [] }
+        return [try openWebcam(V4L2LoopbackFinder.Target(webcam), format: live.webcamFormat, width: rig.output.width,
+                               height: rig.output.height, rate: rig.output.rate, serialContext: serialContext,
+                               events: events)]
     }
 }
 

@@ -1,4 +1,6 @@
 import Foundation
+import PauseCamTestHelpers
+import PauseCamTestSupport
 import XCTest
 
 /// A clip recorded with a pause, a retake and lens switches while the program streams to an SRT listener (the real
@@ -40,7 +42,7 @@ final class LiveDoneWhenEndToEndTests: XCTestCase {
     /// listening before this returns. Skips when nginx or its RTMP module is missing or cannot start.
     private struct Receivers {
         let srt: Process
-        let nginx: Process
+        let nginx: RTMPServerProcess
         let srtFile: String
         let rtmpFile: String
         let live: String
@@ -49,24 +51,14 @@ final class LiveDoneWhenEndToEndTests: XCTestCase {
             guard FileManager.default.isExecutableFile(atPath: LiveDoneWhenEndToEndTests.ffmpeg) else {
                 throw XCTSkip("\(LiveDoneWhenEndToEndTests.ffmpeg) is not installed (ffmpeg)")
             }
-            let srtPort = Int.random(in: 20_000...40_000), rtmpPort = Int.random(in: 40_001...60_000)
+            let srtPort = Int.random(in: 20_000...40_000)
             let folder = directory + "/nginx"
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            nginx = try Self.rtmpServer(port: rtmpPort, folder: folder)
-            guard Self.waitUntilListening(port: rtmpPort, table: "/proc/net/tcp", state: "0A") else {
-                nginx.terminate()
-                let log = (try? String(contentsOfFile: folder + "/error.log", encoding: .utf8)) ?? ""
-                throw XCTSkip("nginx with the RTMP module did not start here: \(log)")
-            }
+            nginx = try RTMPServerProcess.forTest(folder: folder)
+            let rtmpPort = nginx.port
             srtFile = directory + "/received.ts"
-            rtmpFile = folder + "/KEY2.flv"
-            srt = Process()
-            srt.executableURL = URL(fileURLWithPath: LiveDoneWhenEndToEndTests.ffmpeg)
-            srt.arguments = ["-nostdin", "-v", "error", "-y", "-f", "mpegts", "-i",
-                             "srt://127.0.0.1:\(srtPort)?mode=listener", "-c", "copy", "-f", "mpegts", srtFile]
-            srt.standardOutput = FileHandle.nullDevice
-            srt.standardError = FileHandle.nullDevice
-            try srt.run()
+            rtmpFile = nginx.recording(key: "KEY2")
+            srt = try SRTListenerProcess.forTest(port: srtPort, file: srtFile)
             XCTAssertTrue(Self.waitUntilListening(port: srtPort, table: "/proc/net/udp", state: nil),
                           "the SRT listener did not bind its port")
             live = """
@@ -87,35 +79,7 @@ final class LiveDoneWhenEndToEndTests: XCTestCase {
 
         func stop() {
             if srt.isRunning { srt.terminate() }
-            if nginx.isRunning { nginx.terminate() }
-            nginx.waitUntilExit()
-        }
-
-        static func rtmpServer(port: Int, folder: String) throws -> Process {
-            let nginx = "/usr/sbin/nginx", module = "/usr/lib/nginx/modules/ngx_rtmp_module.so"
-            guard FileManager.default.isExecutableFile(atPath: nginx) else { throw XCTSkip("\(nginx) is not installed (nginx)") }
-            guard FileManager.default.fileExists(atPath: module) else {
-                throw XCTSkip("\(module) is not installed (libnginx-mod-rtmp)")
-            }
-            let config = """
-                daemon off;
-                master_process off;
-                worker_processes 1;
-                pid \(folder)/nginx.pid;
-                error_log \(folder)/error.log info;
-                load_module \(module);
-                events { worker_connections 64; }
-                rtmp { server { listen 127.0.0.1:\(port);
-                    application live { live on; record all; record_path \(folder); record_unique off; } } }
-                """
-            try config.write(toFile: folder + "/nginx.conf", atomically: true, encoding: .utf8)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: nginx)
-            process.arguments = ["-p", folder, "-e", folder + "/error.log", "-c", folder + "/nginx.conf"]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            return process
+            nginx.stop()
         }
 
         /// Whether a socket is bound to loopback `port` in the kernel's table (`state` "0A": TCP LISTEN), within 10 s.

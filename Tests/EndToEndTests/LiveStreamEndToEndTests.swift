@@ -1,4 +1,6 @@
 import Foundation
+import PauseCamTestHelpers
+import PauseCamTestSupport
 import XCTest
 
 /// `live:` through the built binary: `pausecam run` on a virtual rig streams its program to the real `ffmpeg`
@@ -30,13 +32,7 @@ final class LiveStreamEndToEndTests: XCTestCase {
         let path = directory.appendingPathComponent("live.yaml").path
         try rig.write(toFile: path, atomically: true, encoding: .utf8)
         let received = directory.appendingPathComponent("received.ts").path
-        let listener = Process()
-        listener.executableURL = URL(fileURLWithPath: ffmpeg)
-        listener.arguments = ["-nostdin", "-v", "error", "-y", "-f", "mpegts", "-i",
-                              "srt://127.0.0.1:\(port)?mode=listener", "-c", "copy", "-f", "mpegts", received]
-        listener.standardOutput = FileHandle.nullDevice
-        listener.standardError = FileHandle.nullDevice
-        try listener.run()
+        let listener = try SRTListenerProcess.forTest(port: port, file: received)
         defer { if listener.isRunning { listener.terminate() } }
 
         let result = try ProcessRunner.run(BinaryLocator.pausecam.path, ["run", path, "--script", "s"])
@@ -102,16 +98,7 @@ final class LiveStreamOutageEndToEndTests: XCTestCase {
         """
         let path = directory.appendingPathComponent("live.yaml").path
         try rig.write(toFile: path, atomically: true, encoding: .utf8)
-        func listen(_ file: String) throws -> Process {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: ffmpeg)
-            process.arguments = ["-nostdin", "-v", "error", "-y", "-f", "mpegts", "-i",
-                                 "srt://127.0.0.1:\(port)?mode=listener", "-c", "copy", "-f", "mpegts", file]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            return process
-        }
+        func listen(_ file: String) throws -> Process { try SRTListenerProcess.forTest(port: port, file: file) }
         var listener = try listen(directory.path + "/first.ts")
         defer { if listener.isRunning { listener.terminate() } }
         let log = directory.appendingPathComponent("run.log").path

@@ -54,8 +54,12 @@ public enum ControlStatusJSON {
         if let follow = status.follow { object["follow"] = follow }
         if !status.live.isEmpty {
             object["live"] = status.live.map { sink -> [String: Any] in
-                ["name": sink.name, "on": sink.on, "live": sink.live, "bitrate": sink.bitsPerSecond,
-                 "dropped_frames": sink.droppedFrames, "outages": sink.outages]
+                var fields: [String: Any] = ["name": sink.name, "on": sink.on, "live": sink.live,
+                                             "bitrate": sink.bitsPerSecond, "dropped_frames": sink.droppedFrames,
+                                             "outages": sink.outages]
+                if let reason = sink.lostReason { fields["lost_reason"] = reason }
+                if let retryIn = sink.retryIn { fields["retry_in"] = retryIn.seconds }
+                return fields
             }
         }
         if let osc = status.osc {

@@ -60,8 +60,10 @@ public enum EngineEvent: Sendable, Equatable {
     /// A voice reached full scale (`samples` clipped since the last such event): lower its gain or the input's.
     case voiceClipping(voice: String, samples: Int)
     /// The webcam's loopback device went away (the module unloaded, the device removed): the program no longer
-    /// reaches it until the rig starts again; the recording goes on.
+    /// reaches it until it comes back (`webcamBack`); the recording goes on.
     case webcamLost(device: String, reason: String)
+    /// The webcam's loopback device is there again and PauseCam writes the program to it (`device`: its node now).
+    case webcamBack(device: String)
     /// `follow` cut the program to `lens` because `voices` speak (empty: nobody does).
     case followCut(lens: String, voices: [String])
     /// The encoder dropped `count` frames within the last `interval`.

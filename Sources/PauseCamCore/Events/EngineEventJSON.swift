@@ -32,6 +32,7 @@ extension EngineEvent {
         case .liveBack: return "live_back"
         case .voiceClipping: return "voice_clipping"
         case .webcamLost: return "webcam_lost"
+        case .webcamBack: return "webcam_back"
         case .followCut: return "follow_cut"
         case .framesDropped: return "frames_dropped"
         case .suspended: return "suspended"
@@ -135,6 +136,8 @@ extension EngineEvent {
         case .webcamLost(let device, let reason):
             fields["device"] = device
             fields["reason"] = reason
+        case .webcamBack(let device):
+            fields["device"] = device
         case .liveStarted(let destination, let address):
             fields["destination"] = destination
             fields["address"] = address

@@ -50,7 +50,9 @@ extension EngineEvent {
         case .voiceGone(let voice, let reason):
             return "voice \(voice): microphone stopped: \(reason); its track goes on with silence"
         case .webcamLost(let device, let reason):
-            return "webcam \(device) lost: \(reason); the recording goes on, the webcam returns when the rig starts again"
+            return "webcam \(device) lost: \(reason); the recording goes on, and the webcam comes back by itself when the device returns"
+        case .webcamBack(let device):
+            return "webcam \(device) back: the program reaches it again"
         case .liveStarted(let destination, let address):
             return "LIVE \(destination): sending to \(address)"
         case .liveLost(let destination, let reason, let retryIn):

@@ -81,23 +81,41 @@ public struct LiveSinkStatus: Sendable, Equatable {
     public var bitsPerSecond: Int
     /// Frames it lost because it was too slow.
     public var droppedFrames: Int
-    /// Times it was lost and tried again.
+    /// Times it was lost (a first connection that failed included) and tried again.
     public var outages: Int
+    /// While on and not live after an attempt failed: the last failure's short reason ("Connection refused"), never
+    /// holding a URL; nil before the first attempt ends and once it sends.
+    public var lostReason: String?
+    /// While waiting to try again: how long until the next attempt (zero: trying now).
+    public var retryIn: MediaTime?
 
-    public init(name: String, on: Bool, live: Bool, bitsPerSecond: Int = 0, droppedFrames: Int = 0, outages: Int = 0) {
+    public init(name: String, on: Bool, live: Bool, bitsPerSecond: Int = 0, droppedFrames: Int = 0, outages: Int = 0,
+                lostReason: String? = nil, retryIn: MediaTime? = nil) {
         self.name = name
         self.on = on
         self.live = live
         self.bitsPerSecond = bitsPerSecond
         self.droppedFrames = droppedFrames
         self.outages = outages
+        self.lostReason = lostReason
+        self.retryIn = retryIn
     }
 
-    /// `LIVE youtube 2.9 Mbit/s`, `live youtube connecting`, `live youtube off`, with drops when there are any.
+    /// `LIVE youtube 2.9 Mbit/s`, `live youtube connecting`, `live youtube lost (Connection refused), retrying in
+    /// 4 s`, `live youtube off`, with drops when there are any.
     public var summary: String {
         guard on else { return "live \(name) off" }
-        guard live else { return "live \(name) connecting" }
+        guard live else {
+            guard let lostReason else { return "live \(name) connecting" }
+            return "live \(name) lost (\(lostReason)), " + retryText
+        }
         let rate = bitsPerSecond > 0 ? " \(String(format: "%.1f", Double(bitsPerSecond) / 1e6)) Mbit/s" : ""
         return "LIVE \(name)\(rate)" + (droppedFrames > 0 ? " (\(droppedFrames) dropped)" : "")
+    }
+
+    /// `retrying in 4 s` (whole seconds, rounded up) or `retrying now`.
+    public var retryText: String {
+        guard let retryIn, retryIn > .zero else { return "retrying now" }
+        return "retrying in \(Int(retryIn.seconds.rounded(.up))) s"
     }
 }

@@ -10,6 +10,15 @@ extension Rig {
             case label(String)
         }
 
+        /// The layout of the webcam's pictures (`webcam: {format: …}`); both are BT.601 limited range.
+        public enum WebcamFormat: String, Sendable, CaseIterable {
+            /// Planar 4:2:0 (V4L2 "YU12"), the default: the program's own layout, copied without conversion when
+            /// the lens is at the program's size and not zoomed.
+            case i420
+            /// Packed 4:2:2, for a reader that takes nothing else: every picture is converted.
+            case yuyv
+        }
+
         /// What the live outputs show while the recording is paused.
         public enum WhilePaused: String, Sendable, CaseIterable {
             /// The live picture goes on (the default): a pause cuts only the recording.
@@ -52,6 +61,8 @@ extension Rig {
         }
 
         public var webcam: Webcam?
+        /// The webcam's picture layout; meaningful only with `webcam`.
+        public var webcamFormat: WebcamFormat = .i420
         /// The destinations in file order.
         public var streams: [Stream]
         public var whilePaused: WhilePaused

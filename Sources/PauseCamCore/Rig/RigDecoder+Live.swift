@@ -9,7 +9,7 @@ extension RigDecoder {
 
     /// The keys of `live.webcam:`.
     enum LiveWebcamKey: String, RigKey {
-        case device, label
+        case device, label, format
     }
 
     /// The keys of one `live.stream:` destination.
@@ -33,7 +33,11 @@ extension RigDecoder {
         var ok = true
         var live = Rig.Live()
         if let n = f[.webcam] {
-            if let webcam = liveWebcam(n, path.child(LiveKey.webcam)) { live.webcam = webcam } else { ok = false }
+            if let webcam = liveWebcam(n, path.child(LiveKey.webcam), format: &live.webcamFormat) {
+                live.webcam = webcam
+            } else {
+                ok = false
+            }
         }
         if let n = f[.stream] {
             if let streams = liveStreams(n, path.child(LiveKey.stream)) { live.streams = streams } else { ok = false }
@@ -57,8 +61,16 @@ extension RigDecoder {
         return ok ? live : nil
     }
 
-    private mutating func liveWebcam(_ node: YAMLNode, _ path: KeyPath) -> Rig.Live.Webcam? {
+    /// `webcam: {device: …}` or `{label: …}`, with `format: i420|yuyv` (default i420) into `format`.
+    private mutating func liveWebcam(_ node: YAMLNode, _ path: KeyPath,
+                                     format: inout Rig.Live.WebcamFormat) -> Rig.Live.Webcam? {
         guard let f = fields(node, path, LiveWebcamKey.self) else { return nil }
+        if let n = f[.format] {
+            guard let chosen = choice(n, path.child(LiveWebcamKey.format), Rig.Live.WebcamFormat.self) else {
+                return nil
+            }
+            format = chosen
+        }
         switch (f[.device], f[.label]) {
         case (let device?, nil):
             guard let written = text(device, path.child(LiveWebcamKey.device)) else { return nil }

@@ -45,12 +45,13 @@ final class CanvasScaler {
     /// `FullRangePictureConverter.isDefault`); tests set it to compare the two.
     var drawsFullRangeInOnePass = FullRangePictureConverter.isDefault
 
-    /// A canvas of `width`×`height`; both are made even (4:2:0 chroma needs it).
-    init(width: Int, height: Int, hooks: (any SystemHooks)? = nil) {
+    /// A canvas of `width`×`height`; both are made even (4:2:0 chroma needs it). `colorimetry` is the canvas's
+    /// standard: by default the movie's rule for its height; the webcam asks for BT.601, what its readers assume.
+    init(width: Int, height: Int, hooks: (any SystemHooks)? = nil, colorimetry: VideoColorimetry? = nil) {
         self.hooks = hooks
         self.width = width & ~1
         self.height = height & ~1
-        colorimetry = VideoColorimetry(height: self.height)
+        self.colorimetry = colorimetry ?? VideoColorimetry(height: self.height)
     }
 
     /// The context for `key`, built on first use and moved to the front of the cache.

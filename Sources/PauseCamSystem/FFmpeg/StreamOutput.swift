@@ -67,8 +67,13 @@ public final class StreamOutput: LiveSinkControl, @unchecked Sendable {
         public var bitsPerSecond = 0
         /// Frames this destination lost because it was too slow (its queue was full).
         public var droppedFrames = 0
-        /// Times it was lost and tried again.
+        /// Times it was lost and tried again: a drop after sending, or a first connection that failed.
         public var outages = 0
+        /// While lost: the last failure's short reason (`av_strerror`'s words), the URL redacted; nil once it sends,
+        /// and after `live off`.
+        public var lostReason: String?
+        /// While waiting to try again: when the next attempt starts (`DispatchTime` uptime nanoseconds).
+        public var retryAtUptimeNanoseconds: UInt64?
     }
 
     enum Item: Sendable {
@@ -86,6 +91,9 @@ public final class StreamOutput: LiveSinkControl, @unchecked Sendable {
     private let finished = DispatchSemaphore(value: 0)
     /// Set by `close()`: the thread sends what is queued, ends the stream and stops.
     private let closing = Guarded(false)
+    /// Set by `setOn(false)`, cleared by the thread when it ends the outage: an off and an on again quicker than
+    /// the thread looks still end it.
+    private let turnedOff = Guarded(false)
     private var isClosing: Bool { closing.withLock { $0 } || interrupt.isClosing }
 
     /// Starts the output's thread for `settings`; it connects at once when `on`.
@@ -110,8 +118,13 @@ public final class StreamOutput: LiveSinkControl, @unchecked Sendable {
 
     public var liveStatus: LiveSinkStatus {
         let now = statistics
+        let retryIn = now.retryAtUptimeNanoseconds.map { at -> MediaTime in
+            let uptime = DispatchTime.now().uptimeNanoseconds
+            return .nanoseconds(at > uptime ? Int64(clamping: at - uptime) : 0)
+        }
         return LiveSinkStatus(name: name, on: now.on, live: now.live, bitsPerSecond: now.bitsPerSecond,
-                              droppedFrames: now.droppedFrames, outages: now.outages)
+                              droppedFrames: now.droppedFrames, outages: now.outages, lostReason: now.lostReason,
+                              retryIn: retryIn)
     }
 
     public func appendVideo(_ frame: VideoFrame, at liveTime: MediaTime) {
@@ -126,6 +139,7 @@ public final class StreamOutput: LiveSinkControl, @unchecked Sendable {
 
     /// `live on|off NAME`: off closes the connection (no retries); on connects again.
     public func setOn(_ on: Bool) {
+        if !on { turnedOff.withLock { $0 = true } }
         state.withLock { $0.on = on }
     }
 
@@ -148,6 +162,16 @@ public final class StreamOutput: LiveSinkControl, @unchecked Sendable {
         var failures = 0
         var lostAt: DispatchTime?
         while !isClosing {
+            // Off ends an outage: turning on again starts fresh (`liveStarted`, not a `liveBack` whose outage would
+            // count the time it was off).
+            if takeTurnedOff() {
+                failures = 0
+                lostAt = nil
+                state.withLock {
+                    $0.lostReason = nil
+                    $0.retryAtUptimeNanoseconds = nil
+                }
+            }
             guard state.withLock({ $0.on }) else {
                 waitAndDiscard(seconds: 0.2)
                 continue
@@ -158,12 +182,21 @@ public final class StreamOutput: LiveSinkControl, @unchecked Sendable {
             } catch {
                 if isClosing { return }
                 failures += 1
-                if failures == 1 { lostAt = lostAt ?? .now() }
-                lose(reason: "\(error)", failures: failures)
+                if lostAt == nil {
+                    // A destination that never connected is lost too, from its first failed attempt.
+                    lostAt = .now()
+                    state.withLock { $0.outages += 1 }
+                }
+                lose(error, failures: failures)
                 continue
             }
             drainStale()
-            state.withLock { $0.live = true }
+            state.withLock {
+                $0.live = true
+                $0.lostReason = nil
+                $0.retryAtUptimeNanoseconds = nil
+            }
+            if takeTurnedOff() { lostAt = nil }
             if let lostAt {
                 let outage = MediaTime.nanoseconds(Int64(clamping: DispatchTime.now().uptimeNanoseconds - lostAt.uptimeNanoseconds))
                 report(.liveBack(destination: name, outage: outage))
@@ -187,17 +220,38 @@ public final class StreamOutput: LiveSinkControl, @unchecked Sendable {
                 failures = 1
                 lostAt = .now()
                 state.withLock { $0.outages += 1 }
-                lose(reason: "\(error)", failures: failures)
+                lose(error, failures: failures)
             }
         }
     }
 
-    /// Tells the loss and waits the policy's time, discarding what comes meanwhile (nothing is owed to a
-    /// destination that is down: live is now or never).
-    private func lose(reason: String, failures: Int) {
+    /// Whether `setOn(false)` came since the last look; clears it.
+    private func takeTurnedOff() -> Bool {
+        turnedOff.withLock { off in
+            defer { off = false }
+            return off
+        }
+    }
+
+    /// Tells the loss and waits the policy's time (or until turned off), discarding what comes meanwhile (nothing
+    /// is owed to a destination that is down: live is now or never). The status says why and when it tries again.
+    private func lose(_ error: any Error, failures: Int) {
         let delay = retry.delay(afterFailures: failures)
-        report(.liveLost(destination: name, reason: Self.redact(reason, settings.url), retryIn: delay))
-        waitAndDiscard(seconds: delay.seconds)
+        let nanoseconds = UInt64(clamping: (try? delay.rescaled(to: 1_000_000_000, rounding: .up).value) ?? Int64.max)
+        state.withLock {
+            $0.lostReason = Self.shortReason(error, settings.url)
+            $0.retryAtUptimeNanoseconds = DispatchTime.now().uptimeNanoseconds &+ nanoseconds
+        }
+        report(.liveLost(destination: name, reason: Self.redact("\(error)", settings.url), retryIn: delay))
+        waitAndDiscard(seconds: delay.seconds, whileOn: true)
+        state.withLock { $0.retryAtUptimeNanoseconds = nil }
+    }
+
+    /// What went wrong in a few words, for `status` and the page: `av_strerror`'s text of an FFmpeg failure
+    /// ("Connection refused"), else the error's own words, the URL redacted, at most 80 characters.
+    static func shortReason(_ error: any Error, _ url: StreamURL) -> String {
+        let text = (error as? FFmpegError)?.message ?? redact("\(error)", url)
+        return text.count > 80 ? String(text.prefix(79)) + "…" : text
     }
 
     /// Never the URL in a message: libavformat's texts may quote what they were given.
@@ -205,9 +259,10 @@ public final class StreamOutput: LiveSinkControl, @unchecked Sendable {
         text.replacingOccurrences(of: url.text, with: url.redacted)
     }
 
-    private func waitAndDiscard(seconds: Double) {
+    /// Waits `seconds` (less when the output closes, or is turned off while `whileOn`), draining the channel.
+    private func waitAndDiscard(seconds: Double, whileOn: Bool = false) {
         let end = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, seconds) * 1e9)
-        while !isClosing && DispatchTime.now().uptimeNanoseconds < end {
+        while !isClosing && DispatchTime.now().uptimeNanoseconds < end && (!whileOn || state.withLock({ $0.on })) {
             drainStale()
             Thread.sleep(forTimeInterval: 0.05)
         }

@@ -28,11 +28,7 @@ final class StreamOutputVideoEncoder {
         context.pointee.time_base = AVRational(num: 1, den: Self.timescale)
         context.pointee.framerate = AVRational(num: rate.numerator, den: rate.denominator)
         context.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
-        let colorimetry = VideoColorimetry(height: Int(context.pointee.height))
-        context.pointee.color_range = ColorRange.limited.ffmpegRange
-        context.pointee.colorspace = colorimetry.matrix
-        context.pointee.color_primaries = colorimetry.primaries
-        context.pointee.color_trc = colorimetry.transfer
+        VideoColorimetry(height: Int(context.pointee.height)).tag(context)
         let frames = keyframeInterval.value * Int64(rate.numerator)
             / max(1, Int64(keyframeInterval.timescale) * Int64(rate.denominator))
         context.pointee.gop_size = Int32(clamping: max(1, frames))
@@ -75,18 +71,10 @@ final class StreamOutputVideoEncoder {
 
     /// Ends the stream and hands out the delayed packets.
     func flush(emit: (EncodedPacket) throws -> Void) throws {
-        let result = avcodec_send_frame(context, nil)
-        if result != pausecam_averror_eof() { try FFmpegError.check(result, "avcodec_send_frame(libx264, flush)") }
-        try drain(emit: emit)
+        try H264PacketDrain.flush(context, through: packetBox.packet, emit: emit)
     }
 
     private func drain(emit: (EncodedPacket) throws -> Void) throws {
-        while true {
-            let result = avcodec_receive_packet(context, packetBox.packet)
-            if result == pausecam_averror_eagain() || result == pausecam_averror_eof() { return }
-            try FFmpegError.check(result, "avcodec_receive_packet(libx264)")
-            defer { av_packet_unref(packetBox.packet) }
-            try emit(EncodedPacket(takingFrom: packetBox.packet, stream: .video, timeBase: context.pointee.time_base))
-        }
+        try H264PacketDrain.drain(context, through: packetBox.packet, emit: emit)
     }
 }

@@ -40,6 +40,15 @@ enum VideoColorimetry: Sendable, Hashable {
         }
     }
 
+    /// Tags an encoder's `context` limited range in this standard (matrix, primaries, transfer): the tags travel in
+    /// the H.264 VUI and the container, so players need not guess from the size.
+    func tag(_ context: UnsafeMutablePointer<AVCodecContext>) {
+        context.pointee.color_range = ColorRange.limited.ffmpegRange
+        context.pointee.colorspace = matrix
+        context.pointee.color_primaries = primaries
+        context.pointee.color_trc = transfer
+    }
+
     /// libswscale's coefficient table id (`SWS_CS_ITU601`, `SWS_CS_ITU709`), for `sws_getCoefficients`.
     var swsCoefficients: Int32 {
         switch self {

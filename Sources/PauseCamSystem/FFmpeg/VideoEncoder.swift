@@ -42,11 +42,7 @@ final class VideoEncoder {
         context.pointee.time_base = AVRational(num: 1, den: Self.timescale)
         context.pointee.framerate = AVRational(num: settings.rate.numerator, den: settings.rate.denominator)
         context.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
-        let colorimetry = VideoColorimetry(height: Int(context.pointee.height))
-        context.pointee.color_range = ColorRange.limited.ffmpegRange
-        context.pointee.colorspace = colorimetry.matrix
-        context.pointee.color_primaries = colorimetry.primaries
-        context.pointee.color_trc = colorimetry.transfer
+        VideoColorimetry(height: Int(context.pointee.height)).tag(context)
         context.pointee.gop_size = Int32(clamping: Self.gopSize(settings))
         if globalHeader { context.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
         var options: OpaquePointer?
@@ -98,19 +94,12 @@ final class VideoEncoder {
 
     /// Signals the end of the stream and hands out the delayed packets.
     func flush(emit: (EncodedPacket) throws -> Void) throws {
-        let result = avcodec_send_frame(context, nil)
-        if result != pausecam_averror_eof() { try FFmpegError.check(result, "avcodec_send_frame(libx264, flush)") }
-        try drain(emit: emit)
+        try H264PacketDrain.flush(context, through: packetBox.packet, durationWhenMissing: nominalFrameDuration,
+                                  emit: emit)
     }
 
     private func drain(emit: (EncodedPacket) throws -> Void) throws {
-        while true {
-            let result = avcodec_receive_packet(context, packetBox.packet)
-            if result == pausecam_averror_eagain() || result == pausecam_averror_eof() { return }
-            try FFmpegError.check(result, "avcodec_receive_packet(libx264)")
-            defer { av_packet_unref(packetBox.packet) }
-            if packetBox.packet.pointee.duration <= 0 { packetBox.packet.pointee.duration = nominalFrameDuration }
-            try emit(EncodedPacket(takingFrom: packetBox.packet, stream: .video, timeBase: context.pointee.time_base))
-        }
+        try H264PacketDrain.drain(context, through: packetBox.packet, durationWhenMissing: nominalFrameDuration,
+                                  emit: emit)
     }
 }

@@ -80,15 +80,10 @@ public final class V4L2DeviceNode: V4L2Device {
         try? deferred?.close()
     }
 
-    /// The one ioctl wrapper: EINTR retried, nil on success or the errno.
+    /// The one ioctl wrapper (`V4L2Ioctl.call` under the node's lock): EINTR retried, nil on success or the errno.
     private func control(_ request: UInt, _ argument: UnsafeMutableRawPointer) -> Errno? {
-        node.withLock { node -> Errno? in
-            guard let fd = node.descriptor?.rawValue else { return .badFileDescriptor }
-            let result = retryingOnInterrupt {
-                access == .libv4l2 ? pausecam_v4l2_ioctl(fd, request, argument) : pausecam_ioctl(fd, request, argument)
-            }
-            if case .failure(let error) = result { return error }
-            return nil
+        node.withLock { node in
+            V4L2Ioctl.call(node.descriptor?.rawValue, libv4l2: access == .libv4l2, request, argument)
         }
     }
 
@@ -111,10 +106,7 @@ public final class V4L2DeviceNode: V4L2Device {
     public func queryCapability() throws -> V4L2Capability {
         var cap = v4l2_capability()
         try perform(pausecam_vidioc_querycap(), "VIDIOC_QUERYCAP", &cap)
-        let all = V4L2Capability.Flags(rawValue: cap.capabilities)
-        let node = all.contains(.deviceCaps) ? V4L2Capability.Flags(rawValue: cap.device_caps) : all
-        return V4L2Capability(driver: Self.string(cap.driver), card: Self.string(cap.card),
-                              busInfo: Self.string(cap.bus_info), nodeCapabilities: node)
+        return V4L2Capability(cap)
     }
 
     public func enumerateFormat(index: UInt32) throws -> V4L2FormatDescription? {
@@ -160,24 +152,16 @@ public final class V4L2DeviceNode: V4L2Device {
     }
 
     public func setFormat(pixelFormat: V4L2PixelFormat, width: Int, height: Int) throws -> V4L2NegotiatedFormat {
-        var format = v4l2_format()
-        format.type = Self.captureType
-        format.fmt.pix.pixelformat = pixelFormat.fourcc
-        format.fmt.pix.width = UInt32(width)
-        format.fmt.pix.height = UInt32(height)
-        format.fmt.pix.field = V4L2_FIELD_NONE.rawValue
+        var format = v4l2_format.progressive(type: Self.captureType, pixelFormat: pixelFormat, width: width,
+                                             height: height)
         try perform(pausecam_vidioc_s_fmt(), "VIDIOC_S_FMT", &format)
-        let pix = format.fmt.pix
-        return V4L2NegotiatedFormat(pixelFormat: V4L2PixelFormat(fourcc: pix.pixelformat), width: Int(pix.width),
-                                    height: Int(pix.height), bytesPerLine: Int(pix.bytesperline),
-                                    imageSize: Int(pix.sizeimage))
+        return V4L2NegotiatedFormat(format)
     }
 
     public func setFrameRate(_ rate: FrameRate) throws -> FrameRate? {
         var parm = v4l2_streamparm()
         parm.type = Self.captureType
-        parm.parm.capture.timeperframe.numerator = UInt32(rate.denominator)
-        parm.parm.capture.timeperframe.denominator = UInt32(rate.numerator)
+        parm.parm.capture.timeperframe = v4l2_fract(timePerFrameOf: rate)
         guard try performEnumerating(pausecam_vidioc_s_parm(), "VIDIOC_S_PARM", &parm) else { return nil }
         guard parm.parm.capture.capability & UInt32(V4L2_CAP_TIMEPERFRAME) != 0 else { return nil }
         return Self.rate(parm.parm.capture.timeperframe)
@@ -345,8 +329,6 @@ public final class V4L2DeviceNode: V4L2Device {
 
     /// A `v4l2_fract` interval (seconds per frame) as a frame rate; `nil` for a zero fraction.
     private static func rate(_ interval: v4l2_fract) -> FrameRate? {
-        guard interval.numerator > 0, interval.denominator > 0,
-              interval.numerator <= UInt32(Int32.max), interval.denominator <= UInt32(Int32.max) else { return nil }
-        return FrameRate(Int32(interval.denominator), Int32(interval.numerator))
+        interval.frameRate
     }
 }

@@ -135,3 +135,13 @@ extension V4L2LoopbackFinder.Target {
         }
     }
 }
+
+extension V4L2PixelFormat {
+    /// The rig's `live: webcam: format:` as the device is told it.
+    public init(_ format: Rig.Live.WebcamFormat) {
+        switch format {
+        case .i420: self = .yuv420
+        case .yuyv: self = .yuyv
+        }
+    }
+}

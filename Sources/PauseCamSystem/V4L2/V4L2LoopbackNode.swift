@@ -26,16 +26,11 @@ public final class V4L2LoopbackNode: V4L2LoopbackDevice {
 
     private static var outputType: UInt32 { V4L2_BUF_TYPE_VIDEO_OUTPUT.rawValue }
 
-    /// Runs one ioctl on `value` under the lock, EINTR retried; throws a `V4L2Error` named after the call.
+    /// Runs one ioctl on `value` under the lock (`V4L2Ioctl.call`, the kernel's), EINTR retried; throws a
+    /// `V4L2Error` named after the call.
     private func perform<T>(_ request: UInt, _ name: String, _ value: inout T) throws {
         let failure: Errno? = withUnsafeMutableBytes(of: &value) { raw in
-            descriptor.withLock { open -> Errno? in
-                guard let fd = open?.rawValue else { return .badFileDescriptor }
-                if case .failure(let error) = retryingOnInterrupt({ pausecam_ioctl(fd, request, raw.baseAddress!) }) {
-                    return error
-                }
-                return nil
-            }
+            descriptor.withLock { V4L2Ioctl.call($0?.rawValue, libv4l2: false, request, raw.baseAddress!) }
         }
         if let failure { throw V4L2Error.from(failure, device: path, call: name) }
     }
@@ -43,42 +38,30 @@ public final class V4L2LoopbackNode: V4L2LoopbackDevice {
     public func queryCapability() throws -> V4L2Capability {
         var cap = v4l2_capability()
         try perform(pausecam_vidioc_querycap(), "VIDIOC_QUERYCAP", &cap)
-        let all = V4L2Capability.Flags(rawValue: cap.capabilities)
-        let node = all.contains(.deviceCaps) ? V4L2Capability.Flags(rawValue: cap.device_caps) : all
-        return V4L2Capability(driver: V4L2DeviceNode.string(cap.driver), card: V4L2DeviceNode.string(cap.card),
-                              busInfo: V4L2DeviceNode.string(cap.bus_info), nodeCapabilities: node)
+        return V4L2Capability(cap)
     }
 
     public func setOutputFormat(pixelFormat: V4L2PixelFormat, width: Int, height: Int) throws -> V4L2NegotiatedFormat {
-        var format = v4l2_format()
-        format.type = Self.outputType
-        format.fmt.pix.pixelformat = pixelFormat.fourcc
-        format.fmt.pix.width = UInt32(clamping: width)
-        format.fmt.pix.height = UInt32(clamping: height)
-        format.fmt.pix.field = V4L2_FIELD_NONE.rawValue
-        format.fmt.pix.bytesperline = UInt32(clamping: width * 2)
-        format.fmt.pix.sizeimage = UInt32(clamping: width * height * 2)
+        var format = v4l2_format.progressive(type: Self.outputType, pixelFormat: pixelFormat, width: width,
+                                             height: height)
+        // I420's first plane has one byte a pixel, and the two quarter-size chroma planes follow it; YUYV has two.
+        let planar = pixelFormat == .yuv420
+        format.fmt.pix.bytesperline = UInt32(clamping: planar ? width : width * 2)
+        format.fmt.pix.sizeimage = UInt32(clamping: planar ? width * height * 3 / 2 : width * height * 2)
         try perform(pausecam_vidioc_s_fmt(), "VIDIOC_S_FMT", &format)
-        let pix = format.fmt.pix
-        return V4L2NegotiatedFormat(pixelFormat: V4L2PixelFormat(fourcc: pix.pixelformat), width: Int(pix.width),
-                                    height: Int(pix.height), bytesPerLine: Int(pix.bytesperline),
-                                    imageSize: Int(pix.sizeimage))
+        return V4L2NegotiatedFormat(format)
     }
 
     public func setOutputFrameRate(_ rate: FrameRate) throws -> FrameRate? {
         var parm = v4l2_streamparm()
         parm.type = Self.outputType
-        parm.parm.output.timeperframe.numerator = UInt32(rate.denominator)
-        parm.parm.output.timeperframe.denominator = UInt32(rate.numerator)
+        parm.parm.output.timeperframe = v4l2_fract(timePerFrameOf: rate)
         do {
             try perform(pausecam_vidioc_s_parm(), "VIDIOC_S_PARM", &parm)
         } catch V4L2Error.call(_, _, let code) where code == EINVAL || code == ENOTTY {
             return nil
         }
-        let chosen = parm.parm.output.timeperframe
-        guard chosen.numerator > 0, chosen.denominator > 0, chosen.numerator <= UInt32(Int32.max),
-              chosen.denominator <= UInt32(Int32.max) else { return nil }
-        return FrameRate(Int32(chosen.denominator), Int32(chosen.numerator))
+        return parm.parm.output.timeperframe.frameRate
     }
 
     /// The corresponding C function is `write`; a short write is finished with more writes.

@@ -12,6 +12,9 @@ public struct V4L2PixelFormat: Sendable, Hashable, CustomStringConvertible {
     public static let jpeg = V4L2PixelFormat(fourcc: pausecam_v4l2_pix_fmt_jpeg())
     /// Packed YUYV 4:2:2 (`V4L2_PIX_FMT_YUYV`): uncompressed, no decode cost, heavy on USB bandwidth.
     public static let yuyv = V4L2PixelFormat(fourcc: pausecam_v4l2_pix_fmt_yuyv())
+    /// Planar YUV 4:2:0, Y then U then V (`V4L2_PIX_FMT_YUV420`, "YU12", also called I420): what the webcam writes
+    /// by default, the program's own layout, so a lens at the program's size is copied, not converted.
+    public static let yuv420 = V4L2PixelFormat(fourcc: pausecam_v4l2_pix_fmt_yuv420())
 
     /// Makes a format from its four characters, e.g. "MJPG".
     public init(_ code: String) {

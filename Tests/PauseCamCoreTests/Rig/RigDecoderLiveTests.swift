@@ -32,6 +32,11 @@ final class RigDecoderLiveTests: XCTestCase {
                 Rig.Live.Stream(url: youtube, name: "a.rtmp.youtube.com", width: 1280, height: 720, bitrate: 4_500_000,
                                 audioBitrate: 160_000, startsOn: false),
              ])),
+            ("a webcam writing YUYV", "{webcam: {device: /dev/video10, format: yuyv}}", {
+                var live = Rig.Live(webcam: .device("/dev/video10"))
+                live.webcamFormat = .yuyv
+                return live
+            }()),
             ("a name given", "{stream: [{url: \"srt://10.0.0.5:9000\", name: studio}]}",
              Rig.Live(streams: [Rig.Live.Stream(url: try StreamURL.parse("srt://10.0.0.5:9000").get(), name: "studio")])),
         ]
@@ -40,6 +45,8 @@ final class RigDecoderLiveTests: XCTestCase {
             XCTAssertEqual(rig.live, expected, label)
         }
         XCTAssertNil(try RigDecoder.decode(RigDecoderVoicesTests.rig()).live)
+        XCTAssertEqual(try RigDecoder.decode(Self.rig(live: "{webcam: {label: PauseCam}}")).live?.webcamFormat, .i420,
+                       "I420 unless the rig asks for YUYV")
     }
 
     func testBadLiveTable() {
@@ -65,6 +72,7 @@ final class RigDecoderLiveTests: XCTestCase {
               "t.yaml:6:18: live.stream 1: unknown key \"uri\"; did you mean \"url\"?"]),
             ("{webcam: {device: video10}}",
              ["t.yaml:6:25: live.webcam.device: expected a device node such as /dev/video10, found \"video10\""]),
+            ("{webcam: {device: /dev/video10, format: mjpeg}}", ["t.yaml:6:47: live.webcam.format: \"mjpeg\" is not one of i420, yuyv"]),
             ("{while_paused: black}", ["t.yaml:6:22: live.while_paused: \"black\" is not one of live, slate"]),
             ("{}", ["t.yaml:6:7: live: names no output; write webcam: {device: /dev/videoN} or stream: "
                     + "[{url: \"srt://HOST:PORT\"}]"]),

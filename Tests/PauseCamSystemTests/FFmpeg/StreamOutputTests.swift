@@ -1,5 +1,7 @@
 import Foundation
 import PauseCamCore
+import PauseCamTestHelpers
+import PauseCamTestSupport
 import XCTest
 @testable import PauseCamSystem
 
@@ -19,16 +21,7 @@ final class StreamOutputTests: XCTestCase {
 
     /// An `ffmpeg` receiving an SRT push on `port` into `file`; it ends when the sender closes.
     static func srtListener(port: Int, file: String) throws -> Process {
-        let path = "/usr/bin/ffmpeg"
-        guard FileManager.default.isExecutableFile(atPath: path) else { throw XCTSkip("\(path) is not installed (ffmpeg)") }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = ["-nostdin", "-v", "error", "-y", "-f", "mpegts", "-i",
-                             "srt://127.0.0.1:\(port)?mode=listener", "-c", "copy", "-f", "mpegts", file]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        return process
+        try SRTListenerProcess.forTest(port: port, file: file)
     }
 
     /// Waits until `condition` holds, at most `seconds`.
@@ -161,53 +154,18 @@ final class StreamOutputTests: XCTestCase {
         XCTAssertGreaterThan(try Self.chroma(second).count, 30, "the second receiver got the stream")
     }
 
-    /// nginx with its RTMP module on loopback `port`, recording every stream it gets into `folder` as `KEY.flv`;
-    /// skips (with the reason) when nginx or the module is not installed here.
-    static func rtmpServer(port: Int, folder: String) throws -> Process {
-        let nginx = "/usr/sbin/nginx", module = "/usr/lib/nginx/modules/ngx_rtmp_module.so"
-        guard FileManager.default.isExecutableFile(atPath: nginx) else { throw XCTSkip("\(nginx) is not installed (nginx)") }
-        guard FileManager.default.fileExists(atPath: module) else {
-            throw XCTSkip("\(module) is not installed (libnginx-mod-rtmp)")
-        }
-        let config = """
-            daemon off;
-            master_process off;
-            worker_processes 1;
-            pid \(folder)/nginx.pid;
-            error_log \(folder)/error.log info;
-            load_module \(module);
-            events { worker_connections 64; }
-            rtmp { server { listen 127.0.0.1:\(port);
-                application live { live on; record all; record_path \(folder); record_unique off; } } }
-            """
-        try config.write(toFile: folder + "/nginx.conf", atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: nginx)
-        process.arguments = ["-p", folder, "-e", folder + "/error.log", "-c", folder + "/nginx.conf"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        return process
-    }
-
     func testAnRTMPServerReceivesTheProgramWithSoundAndTheSwitchWhereItWas() throws {
         let folder = try F.directory("stream-rtmp")
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let port = port()
-        let server = try Self.rtmpServer(port: port, folder: folder)
-        defer {
-            if server.isRunning { server.terminate() }
-            server.waitUntilExit()
-        }
+        let server = try RTMPServerProcess.forTest(folder: folder)
+        defer { server.stop() }
         let events = Events()
-        let url = try StreamURL.parse("rtmp://127.0.0.1:\(port)/live/SECRETKEY").get()
+        let url = try StreamURL.parse("rtmp://127.0.0.1:\(server.port)/live/SECRETKEY").get()
         let output = StreamOutput(settings: StreamOutput.Settings(
             url: url, name: "rtmp", width: 160, height: 90, rate: FrameRate(30), bitrate: 400_000,
             audioBitrate: 96_000, audioSampleRate: 48_000, audioChannels: 1), report: events.record)
         guard Self.wait(seconds: 30, "the output to connect", { output.statistics.live }) else {
             output.close()
-            let log = (try? String(contentsOfFile: folder + "/error.log", encoding: .utf8)) ?? ""
-            if log.contains("emerg") { throw XCTSkip("nginx with the RTMP module did not start here: \(log)") }
             return
         }
         let feeder = Feeder()
@@ -218,12 +176,11 @@ final class StreamOutputTests: XCTestCase {
         let sent = feeder.sent.withLock { $0 }
         let dropped = output.statistics.droppedFrames
         output.close()
-        server.terminate()
-        server.waitUntilExit()
+        server.stop()
         for event in events.all { XCTAssertFalse("\(event)".contains("SECRETKEY"), "the key in \(event)") }
         XCTAssertEqual(output.liveStatus.name, "rtmp")
 
-        let file = folder + "/SECRETKEY.flv"
+        let file = server.recording(key: "SECRETKEY")
         let streams = try F.probe(file, ["-show_entries", "stream=codec_type,codec_name,avg_frame_rate"])["streams"]
             as? [[String: Any]] ?? []
         XCTAssertEqual(Set(streams.compactMap { $0["codec_type"] as? String }), ["video", "audio"], "\(streams)")
@@ -234,5 +191,65 @@ final class StreamOutputTests: XCTestCase {
         let firstBlue = try XCTUnwrap(frames.firstIndex { $0.u > 180 && $0.v < 160 }, "no blue frame")
         XCTAssertTrue(frames[..<firstBlue].allSatisfy { $0.v > 180 && $0.u < 140 }, "a frame before the switch is not red")
         if dropped == 0 { XCTAssertEqual(firstBlue, 60, "\(frames.count) frames") }
+    }
+
+    /// Settings for a small stream to `url`, named `name`.
+    private static func settings(_ url: StreamURL, name: String) -> StreamOutput.Settings {
+        StreamOutput.Settings(url: url, name: name, width: 160, height: 90, rate: FrameRate(30), bitrate: 400_000,
+                              audioBitrate: 96_000, audioSampleRate: 48_000, audioChannels: 1)
+    }
+
+    private static func isLost(_ event: EngineEvent) -> Bool { if case .liveLost = event { true } else { false } }
+    private static func isBack(_ event: EngineEvent) -> Bool { if case .liveBack = event { true } else { false } }
+    private static func isStarted(_ event: EngineEvent) -> Bool {
+        if case .liveStarted = event { true } else { false }
+    }
+
+    func testADestinationThatNeverConnectedSaysItIsLostWhyAndWhenItTriesAgain() throws {
+        // Nothing listens on the port: the attempt is refused at once, and the next one is far away.
+        let port = try MosquittoProcess.freeLoopbackPort()
+        let url = try StreamURL.parse("rtmp://127.0.0.1:\(port)/live/SECRETKEY").get()
+        let events = Events()
+        let output = StreamOutput(settings: Self.settings(url, name: "studio"), retry: LiveRetryPolicy(first: .seconds(30)),
+                                  report: events.record)
+        defer { output.close() }
+        guard Self.wait(seconds: 30, "the first attempt to fail", { events.count(where: Self.isLost) > 0 }) else { return }
+        let status = output.liveStatus
+        XCTAssertFalse(status.live)
+        XCTAssertEqual(status.outages, 1, "a destination that never connected is lost, not connecting")
+        XCTAssertTrue(status.lostReason?.contains("Connection refused") ?? false, "\(String(describing: status.lostReason))")
+        XCTAssertTrue(status.summary.hasPrefix("live studio lost (Connection refused), retrying in "), status.summary)
+        XCTAssertTrue(status.summary.hasSuffix(" s"), status.summary)
+        XCTAssertFalse(status.summary.contains("SECRETKEY"), status.summary)
+        let retryIn = try XCTUnwrap(status.retryIn)
+        XCTAssertGreaterThan(retryIn, .zero)
+        XCTAssertLessThanOrEqual(retryIn, .seconds(30))
+        output.setOn(false)
+        XCTAssertTrue(Self.wait(seconds: 10, "off to clear the loss") { output.liveStatus.lostReason == nil })
+        XCTAssertEqual(output.liveStatus.summary, "live studio off")
+    }
+
+    func testADestinationTurnedOffWhileLostStartsFreshWhenTurnedOnAgain() throws {
+        let folder = try F.directory("stream-rtmp-off-on")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let port = try MosquittoProcess.freeLoopbackPort()
+        let url = try StreamURL.parse("rtmp://127.0.0.1:\(port)/live/KEY").get()
+        let events = Events()
+        let output = StreamOutput(settings: Self.settings(url, name: "studio"),
+                                  retry: LiveRetryPolicy(first: .milliseconds(200)), report: events.record)
+        defer { output.close() }
+        guard Self.wait(seconds: 30, "the first attempt to fail", { events.count(where: Self.isLost) > 0 }) else { return }
+        output.setOn(false)
+        // The server comes up while the destination is off; the outage ended when it was turned off.
+        let server = try RTMPServerProcess.forTest(port: port, folder: folder)
+        defer { server.stop() }
+        output.setOn(true)
+        guard Self.wait(seconds: 30, "the destination to send", {
+            events.count(where: Self.isStarted) + events.count(where: Self.isBack) > 0
+        }) else { return }
+        XCTAssertEqual(events.count(where: Self.isBack), 0, "no live_back counting the time it was off: \(events.all)")
+        XCTAssertEqual(events.count(where: Self.isStarted), 1, "\(events.all)")
+        XCTAssertNil(output.liveStatus.lostReason)
+        XCTAssertTrue(output.liveStatus.summary.hasPrefix("LIVE studio"), output.liveStatus.summary)
     }
 }

@@ -22,16 +22,16 @@ final class V4L2LoopbackRealDeviceTests: XCTestCase {
         }
         let (width, height) = (320, 240)
         let output = try V4L2LoopbackOutput(device: try finder.open(.device(loopback.path)), width: width,
-                                            height: height, rate: FrameRate(30), onEnded: { _ in })
+                                            height: height, rate: FrameRate(30), onLost: { _ in })
         defer { output.close() }
         for colour in [V4L2LoopbackOutputTests.red, V4L2LoopbackOutputTests.blue] {
             let picture = try readWhileWriting(output, colour: colour, device: loopback.path, width: width,
                                                height: height)
-            V4L2LoopbackOutputTests.assertColour(picture, colour, width: width, height: height)
+            V4L2LoopbackOutputTests.assertColour(picture, colour, width: width, height: height, format: .yuyv)
         }
     }
 
-    /// Runs `ffmpeg -f v4l2` on `device` for one YUYV picture, writing frames of `colour` until it has read one.
+    /// Runs `ffmpeg -f v4l2` on `device` for one picture (converted to YUYV by ffmpeg, whatever the device carries), writing frames of `colour` until it has read one.
     private func readWhileWriting(_ output: V4L2LoopbackOutput, colour: (UInt8, UInt8, UInt8), device: String,
                                   width: Int, height: Int) throws -> [UInt8] {
         // The reader may get a picture written before the switch: skip the first few.
