@@ -392,7 +392,9 @@
     strip.root.classList.toggle("gone", !!voice.gone);
     const silent = silence.update(name, peak);
     strip.root.classList.toggle("silent", silent && !voice.gone && !voice.muted);
-    strip.state.textContent = voice.gone ? "gone" : silent && !voice.muted ? "silent" : voice.clipping ? "clipping" : "";
+    // The clipping light says clipping; the words are for what lasts (gone, silent), so the strip's buttons keep
+    // their places while a voice clips on and off.
+    strip.state.textContent = voice.gone ? "gone" : silent && !voice.muted ? "silent" : "";
     strip.mute.setAttribute("aria-pressed", voice.muted ? "true" : "false");
     strip.mute.textContent = voice.muted ? "Muted" : "Mute";
     strip.gain.textContent = decibelText(voice.gain_db);
@@ -412,7 +414,7 @@
 
   // The single microphone of a rig without voices: a meter, a clipping light (lit for 2 s whenever the clip's
   // count of clipped samples grows) and the silence warning. Absent without a microphone.
-  let microphoneStrip = null, clippedBefore = null, clippedAt = 0;
+  let microphoneStrip = null, clippedBefore, clippedAt = 0;  // clippedBefore: undefined until a first status
 
   function buildMicrophoneStrip() {
     const root = document.createElement("div");
@@ -457,7 +459,7 @@
     strip.meter.setAttribute("aria-valuenow", String(peak === null ? METER_FLOOR : Math.max(METER_FLOOR, peak)));
     strip.meter.setAttribute("aria-valuetext", peak === null ? "silent" : peak.toFixed(1) + " dBFS");
     const clipped = typeof microphone.clipped_samples === "number" ? microphone.clipped_samples : null;
-    if (clipped !== null && clippedBefore !== null && clipped > clippedBefore) clippedAt = Date.now();
+    if (clippedBefore !== undefined && clipped !== null && clipped > (clippedBefore || 0)) clippedAt = Date.now();
     clippedBefore = clipped;
     const clipping = Date.now() - clippedAt < 2000 || (peak !== null && peak >= -0.1);
     strip.clip.classList.toggle("on", clipping);
