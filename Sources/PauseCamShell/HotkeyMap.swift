@@ -1,7 +1,7 @@
 import PauseCamCore
 
 /// The shell's hotkey mode's keys: a default map for a person behind the camera — space toggles (record, pause,
-/// resume), `m` marks, `c` starts a chapter, `r` takes the scene again, `1`…`9` pick the rig's lenses and then its
+/// resume), `m` marks (a numbered marker), `c` starts a chapter, `r` takes the scene again, `1`…`9` pick the rig's lenses and then its
 /// zoom presets in rig order — with the rig's `keys:` laid over it. `q` always leaves the mode. Each key carries
 /// out a command line of the shell's one grammar, so a key does exactly what typing its line does.
 public struct HotkeyMap: Sendable, Equatable {
@@ -11,12 +11,9 @@ public struct HotkeyMap: Sendable, Equatable {
     /// The key that leaves the mode.
     public static let leaveKey: Character = "q"
 
-    /// The marker text of the `m` key.
-    public static let defaultMarkText = "marker"
-
     public init(rig: Rig) {
         var defaults = [Rig.Hotkey(key: " ", line: "toggle"),
-                        Rig.Hotkey(key: "m", line: "mark \(Self.defaultMarkText)"),
+                        Rig.Hotkey(key: "m", line: "mark"),
                         Rig.Hotkey(key: "c", line: "chapter"),
                         Rig.Hotkey(key: "r", line: "retake")]
         let choices = rig.lenses.map { "lens \($0.name)" } + rig.zoomPresets.map { "zoom \($0.name)" }

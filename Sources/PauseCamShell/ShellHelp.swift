@@ -14,7 +14,7 @@ public enum ShellHelp {
         ("zoom PRESET|FACTOR", "a zoom preset (zoom 2x) or a factor (zoom 1.5)"),
         ("exposure PRESET|auto|±EV", "exposure preset, automatic, or a bias such as +0.7"),
         ("focus auto|N|at X Y", "automatic focus, a fixed position, or a point of the picture"),
-        ("mark TEXT", "a marker at the current time of the clip"),
+        ("mark [TEXT|rename N TEXT]", "a marker at the clip's current time (numbered without TEXT), or names marker N"),
         ("follow on|off", "let the lens follow who speaks (a rig with follow:), or stop it"),
         ("live on|off [NAME]", "the program to the rig's live: destinations (or one), or stop it; recording untouched"),
         ("voice NAME mute|unmute|gain DB", "a voice's part in the mix: mute, unmute, or its gain (+3dB)"),
@@ -68,7 +68,7 @@ public enum ShellHelp {
             return """
             keys
               Hotkey mode: single keys act at once, without Enter, while the prompt keeps showing the live state.
-              space toggles (record, pause, resume), m marks ("marker"), c starts a chapter, r retakes the scene,
+              space toggles (record, pause, resume), m marks (a numbered marker), c starts a chapter, r retakes the scene,
               1…9 pick the rig's lenses and then its zoom presets in rig order; q (or Ctrl-C, Ctrl-D) leaves the
               mode. The rig's keys: map changes or adds keys (x: mark good take). The map is shown on entering.
               Needs a terminal. `pausecam shell RIG --keys` starts in this mode.
@@ -137,9 +137,12 @@ public enum ShellHelp {
             """
         case "mark":
             return """
-            mark TEXT
-              A marker at the clip's current time, kept in the sidecar with its scene.
-              Example: mark good take
+            mark [TEXT]
+            mark rename N TEXT
+              A marker at the clip's current time, kept in the sidecar (and the exports) with its scene. Without
+              TEXT it is numbered: "Marker 1", "Marker 2"… (every marker of the clip counts). The reply says the
+              marker's number; `mark rename N TEXT` names marker N afterwards, while the clip records or is paused.
+              Examples: mark good take    mark    mark rename 2 applause
             """
         case "live":
             return """

@@ -212,6 +212,8 @@ enum HelpText {
       pausecam ctl toggle                      # record, pause or resume: bind it to a key, a pedal or a Stream Deck
       pausecam ctl chapter Questions           # a new scene without a pause
       pausecam ctl mark good take
+      pausecam ctl mark                        # "Marker 3"; the reply gives its number
+      pausecam ctl mark rename 3 applause      # name marker 3 afterwards, while the clip records
       pausecam ctl voice guest mute            # leave a voice out of the mix (its own track records on)
       pausecam ctl follow off                  # the lens stays where it is until follow on
       pausecam ctl status --json | jq -r .timer_text

@@ -41,7 +41,7 @@ final class HotkeysTerminalTests: XCTestCase {
             XCTAssertNotNil(tmux.waitForScreen(predicate), "after key \(name): \(tmux.screen())")
         }
         try key("Space") { $0.contains("keys ● REC scene 1 ") }
-        try key("m") { $0.contains("marked \"marker\"") }
+        try key("m") { $0.contains("marked \"Marker 1\"") }
         try key("2") { $0.contains("[2] lens main") && $0.contains(" main >") }
         try key("x") { $0.contains("marked \"custom\"") }
         try key("Space") { $0.contains("keys ‖ PAUSED scene 1 ") }
@@ -58,7 +58,7 @@ final class HotkeysTerminalTests: XCTestCase {
 
         let sidecar = try Sidecar.decode(Data(contentsOf: output.appendingPathComponent("e2e-rig.json")))
         XCTAssertEqual(sidecar.scenes.count, 1)
-        XCTAssertEqual(sidecar.scenes.first?.markers.map(\.text), ["marker", "custom"])
+        XCTAssertEqual(sidecar.scenes.first?.markers.map(\.text), ["Marker 1", "custom"])
         XCTAssertEqual(sidecar.switches.map(\.lens), ["main"])
         XCTAssertEqual(sidecar.scenes.first?.lenses.map(\.lens), ["wide", "main"])
         XCTAssertEqual(try MediaProbe(path: output.appendingPathComponent("e2e-rig.mov").path).chapters().count, 1)

@@ -69,7 +69,7 @@ final class ShellTranscriptTests: XCTestCase {
     /// has both scenes and exactly the recorded 3 s. Comments and blank lines are skipped (and counted as lines).
     func testEveryErrorSaysWhyAndTheRecordingGoesOnUnharmed() throws {
         let input = ["record Intro", "wait 1s", "record", "resume", "lens fisheye", "zoom huge", "zoom 0",
-                     "exposure bright", "focus near", "wait soon", "zom 2x", "run nosuch", "last", "mark", "run short",
+                     "exposure bright", "focus near", "wait soon", "zom 2x", "run nosuch", "last", "mark rename", "run short",
                      "exposure +1", "focus auto", "help zoomm", "wait 1s",
                      "pause", "pause", "wait 500ms", "resume Two", "wait 1s", "stop", "stop", "pause", "resume",
                      "# comments and blank lines are skipped", "", "last"]

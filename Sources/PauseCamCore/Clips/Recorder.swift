@@ -438,15 +438,32 @@ public final class Recorder {
         }
     }
 
-    /// Adds a marker at the current file time in the current scene.
-    public func mark(_ text: String) -> Result<MediaTime, Session.Rejection> {
+    /// Adds a marker at the current file time in the current scene, named `text` or, when nil, by its number.
+    public func mark(_ text: String?) -> Result<SceneLog.Marker, Session.Rejection> {
         serialContext?.assertOnSerialContext()
         guard let scene = session.currentScene, session.state == .recording || session.state == .paused else {
             return .failure(Session.Rejection(message: "not recording; markers belong to a clip (`record` first)"))
         }
-        let time = session.timer
-        log.mark(text, scene: scene.index, at: time)
-        return .success(time)
+        return .success(log.mark(text, scene: scene.index, at: session.timer))
+    }
+
+    /// Names marker `number` of this clip `text` (`mark rename`). The sidecar written next carries the new name,
+    /// whichever scene holds the marker.
+    public func renameMarker(_ number: Int, to text: String) -> Result<SceneLog.Marker, Session.Rejection> {
+        serialContext?.assertOnSerialContext()
+        guard session.state == .recording || session.state == .paused else {
+            return .failure(Session.Rejection(message: "not recording; a marker is named while its clip records"))
+        }
+        switch log.renameMarker(number, to: text) {
+        case .success(let marker):
+            sidecar.markerRenamed()
+            return .success(marker)
+        case .failure(.noSuchMarker(let count)):
+            return .failure(Session.Rejection(message: "this clip has no marker \(number) "
+                + (count == 0 ? "(it has none yet)" : "(it has \(count): 1 to \(count))")))
+        case .failure(.discarded):
+            return .failure(Session.Rejection(message: "marker \(number) went with the take `retake` threw away"))
+        }
     }
 
     /// Adds a warning to the clip's sidecar.

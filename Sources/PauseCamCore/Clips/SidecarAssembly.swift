@@ -136,6 +136,14 @@ struct SidecarAssembly {
         return try document.encoded(sidecar(complete: false, facts, groups: groups, cuts: cuts))
     }
 
+    /// A marker was renamed: a settled scene may hold it, so every scene is encoded afresh at the next write (and
+    /// settled again). A rename is a person's act, rare beside the scene boundaries this saves work on.
+    mutating func markerRenamed() {
+        document = SidecarDocument()
+        settledScenes = 0
+        settledPauses = 0
+    }
+
     /// Moves the scenes that can no longer change (and the pauses before them) into `document`.
     mutating func settle(_ facts: Facts) throws {
         let session = facts.session

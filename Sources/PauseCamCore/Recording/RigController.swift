@@ -171,12 +171,8 @@ public final class RigController {
         case .exposure(let choice): return exposure(choice)
         case .focus(.point(let x, let y)): return focus(atX: x, y: y, at: time)
         case .focus(let choice): return focus(choice)
-        case .mark(let text):
-            guard let recorder = clips.recorder else { return .failed("not recording; markers belong to a clip (`record` first)") }
-            switch recorder.mark(text) {
-            case .success(let t): return .ok("marked \"\(text)\" at \(DurationParser.clockString(t))")
-            case .failure(let rejection): return .failed(rejection.message)
-            }
+        case .mark(let text): return mark(text)
+        case .renameMarker(let number, let name): return renameMarker(number, to: name)
         case .follow(let on): return follow(on, at: time)
         case .live(let on, let destination): return live(on, destination: destination)
         case .voice(let name, let change): return voice(name, change)

@@ -32,6 +32,7 @@ struct ScriptStateChecker {
         case (.retake, .idle): return "retake before record; it throws away the scene being recorded"
         case (.retake, .paused): return "retake while paused; `resume`, then `retake` records the new scene again"
         case (.mark, .idle): return "mark before record; a mark belongs to a scene"
+        case (.renameMarker, .idle): return "mark rename before record; it names a marker of the recording clip"
         default: break
         }
         return nil

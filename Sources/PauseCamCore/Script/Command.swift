@@ -27,8 +27,11 @@ public enum Command: Sendable, Equatable {
     /// Automatic focus, a fixed focus position (the camera's own units), or focus and exposure for a point of the
     /// program picture (a tap on the monitor).
     case focus(FocusChoice)
-    /// A marker at the current file time, in the current scene.
-    case mark(String)
+    /// A marker at the current file time, in the current scene, named by the text; `nil` (a bare `mark`) names it
+    /// by its number in the clip ("Marker 3"), so a pedal, a hotkey or a tap marks without words.
+    case mark(String?)
+    /// `mark rename N TEXT`: gives marker `number` of the recording clip (as `mark`'s reply numbered it) a new name.
+    case renameMarker(number: Int, name: String)
     /// `follow on|off`: whether the lens follows who speaks (a rig with `follow:`).
     case follow(Bool)
     /// `live on|off [NAME]`: one live destination (by its name), or every one, goes live or stops (a rig with
@@ -101,7 +104,7 @@ public enum Command: Sendable, Equatable {
         case .zoom: return "zoom"
         case .exposure: return "exposure"
         case .focus: return "focus"
-        case .mark: return "mark"
+        case .mark, .renameMarker: return "mark"
         case .follow: return "follow"
         case .live: return "live"
         case .voice: return "voice"

@@ -139,7 +139,8 @@ public struct CommandParser: Sendable {
                 return .success(.focus(.manual(n)))
             }
         case "mark":
-            return required("a text, e.g. mark good take").map { .mark($0) }
+            guard let text = argument else { return .success(.mark(nil)) }
+            return Self.markArgument(text)
         case "follow":
             return required("on or off, e.g. follow on").flatMap { text in
                 switch text.lowercased() {
@@ -309,7 +310,8 @@ public struct CommandParser: Sendable {
         case .focus(.auto): return "focus auto"
         case .focus(.manual(let n)): return "focus \(n)"
         case .focus(.point(let x, let y)): return "focus at \(formatNumber(x)) \(formatNumber(y))"
-        case .mark(let text): return "mark \(text)"
+        case .mark(let text): return text.map { "mark \($0)" } ?? "mark"
+        case .renameMarker(let number, let name): return "mark rename \(number) \(name)"
         case .follow(let on): return on ? "follow on" : "follow off"
         case .live(let on, let destination): return "live \(on ? "on" : "off")" + (destination.map { " \($0)" } ?? "")
         case .voice(let name, .mute): return "voice \(name) mute"

@@ -17,11 +17,24 @@ public struct SceneLog: Sendable {
         public var skippedFrames = 0
     }
 
-    /// A marker (`mark TEXT`) in a scene at a file time.
+    /// A marker (`mark TEXT`, or a bare `mark`) in a scene at a file time. Its number is its place among the clip's
+    /// markers, from 1, whether named or not and whether `retake` threw it away later: `mark rename N` finds it by it.
     public struct Marker: Sendable, Equatable {
         public var scene: Int
         public var time: MediaTime
         public var text: String
+        public var number: Int
+
+        /// The name of a marker given without text: "Marker 3".
+        public static func defaultName(number: Int) -> String { "Marker \(number)" }
+    }
+
+    /// Why `renameMarker` changed nothing.
+    public enum MarkerRenameRefusal: Error, Sendable, Equatable {
+        /// The clip has no marker of that number (it has `count`).
+        case noSuchMarker(count: Int)
+        /// `retake` threw the marker away with its take.
+        case discarded
     }
 
     /// What the movie shows while no lens delivers: the last picture held, then the slate.
@@ -115,10 +128,25 @@ public struct SceneLog: Sendable {
                                followedVoices: followedVoices))
     }
 
-    /// Adds a marker.
-    public mutating func mark(_ text: String, scene: Int, at time: MediaTime) {
+    /// Adds a marker named `text`, or "Marker N" (its number) when `text` is nil; returns it.
+    @discardableResult
+    public mutating func mark(_ text: String?, scene: Int, at time: MediaTime) -> Marker {
+        let number = markers.count + 1
         entriesByScene[scene, default: SceneEntries()].markers.append(markers.count)
-        markers.append(Marker(scene: scene, time: time, text: text))
+        let marker = Marker(scene: scene, time: time, text: text ?? Marker.defaultName(number: number), number: number)
+        markers.append(marker)
+        return marker
+    }
+
+    /// Names marker `number` (1-based, as `mark` numbered it) `text`; the renamed marker, or why not.
+    public mutating func renameMarker(_ number: Int, to text: String) -> Result<Marker, MarkerRenameRefusal> {
+        guard number >= 1, number <= markers.count else { return .failure(.noSuchMarker(count: markers.count)) }
+        let index = number - 1
+        guard entriesByScene[markers[index].scene]?.markers.contains(index) ?? false else {
+            return .failure(.discarded)
+        }
+        markers[index].text = text
+        return .success(markers[index])
     }
 
     /// `retake` threw the take of scene `scene` away: its lens segments, no-signal stretches and markers leave the

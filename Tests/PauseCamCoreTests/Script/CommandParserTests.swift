@@ -61,12 +61,45 @@ final class CommandParserTests: XCTestCase {
                 + "to 1 (the point of the picture, from its left and top), e.g. focus at 0.5 0.5"),
             ("wait 5x", "\"5x\" is not a duration (try 5s, 2.5s, 400ms, 1m30s)"),
             ("wait", "\"wait\" needs a duration such as 5s, 2.5s or 400ms"),
-            ("mark", "\"mark\" needs a text, e.g. mark good take"),
+            ("mark rename", "mark rename N TEXT names marker N (the number mark's reply gave), e.g. mark rename 2 "
+                + "good take (got \"mark rename\")"),
+            ("mark rename 2", "mark rename N TEXT names marker N (the number mark's reply gave), e.g. mark rename 2 "
+                + "good take (got \"mark rename 2\")"),
+            ("mark rename two good", "\"two\" is not a marker number (1 to 1000000): mark rename N TEXT names marker "
+                + "N (the number mark's reply gave), e.g. mark rename 2 good take"),
+            ("mark rename 0 x", "\"0\" is not a marker number (1 to 1000000): mark rename N TEXT names marker N (the "
+                + "number mark's reply gave), e.g. mark rename 2 good take"),
+            ("mark rename 99999999999999999999 x", "\"99999999999999999999\" is not a marker number (1 to 1000000): "
+                + "mark rename N TEXT names marker N (the number mark's reply gave), e.g. mark rename 2 good take"),
+            ("mark rename 3 \"\"", "mark rename N TEXT names marker N (the number mark's reply gave), e.g. mark "
+                + "rename 2 good take (got \"mark rename 3 \"\"\")"),
             ("run dmeo", "unknown script \"dmeo\"; did you mean \"demo\"?"),
             ("last show", "\"last\" takes nothing or \"play\" (got \"show\")"),
             ("help zom", "unknown command \"zom\"; did you mean \"zoom\"?"),
         ]
         for (line, message) in table { XCTAssertEqual(failure(line), message, line) }
+    }
+
+    /// `mark` alone is a numbered marker; `mark rename N TEXT` names one afterwards; each prints back as typed.
+    func testMarkWithoutTextAndMarkRename() {
+        let table: [(String, Command)] = [
+            ("mark", .mark(nil)), ("MARK  ", .mark(nil)),
+            ("mark renamed take", .mark("renamed take")),
+            ("mark rename 2 good take", .renameMarker(number: 2, name: "good take")),
+            ("mark RENAME  12   \"the end\"", .renameMarker(number: 12, name: "the end")),
+            ("mark rename 1000000 x", .renameMarker(number: 1_000_000, name: "x")),
+        ]
+        for (line, command) in table {
+            XCTAssertEqual(parse(line), command, line)
+            XCTAssertEqual(parse(CommandParser.line(for: command)), command, "\(command) prints back as it parses")
+            XCTAssertEqual(command.word, "mark")
+            XCTAssertTrue(command.isScriptStep)
+        }
+        XCTAssertEqual(try? parser.parseScriptStep(word: "mark", argument: nil).get(), .mark(nil))
+        XCTAssertEqual(try? parser.parseScriptStep(word: "mark", argument: "rename 1 intro").get(),
+                       .renameMarker(number: 1, name: "intro"))
+        var checker = ScriptStateChecker()
+        XCTAssertNotNil(checker.apply(.renameMarker(number: 1, name: "x")), "mark rename before record")
     }
 
     func testWithoutARigNamesAreAcceptedForTheCallerToResolve() {
