@@ -28,7 +28,7 @@ final class MonitorTrustBrowserEndToEndTests: XCTestCase {
         let config: [String: Any] = [
             "pausecam": BinaryLocator.pausecam.path, "rig": ProcessRunner.rig("e2e-page.yaml"),
             "output": output.path, "runtime": runtime.path, "screenshots": screenshots.path,
-            "expect_numbered_mark": true, "expect_time_left": true,
+            "expect_numbered_mark": true, "expect_time_left": false,
         ]
         let configText = String(decoding: try JSONSerialization.data(withJSONObject: config), as: UTF8.self)
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

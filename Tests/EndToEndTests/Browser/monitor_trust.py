@@ -236,6 +236,7 @@ def main(config):
         driver.find_element(By.ID, "toggle").click()
         wait.until(lambda d: text("state") == "REC")
         wait.until(lambda d: all(enabled(d, i) for i in ["toggle", "stop", "chapter", "mark", "retake"]))
+        driver.save_screenshot(os.path.join(config["screenshots"], "recording.png"))
 
         # The microphone's meter moves with the virtual microphone's beeps (one a second).
         meter = driver.find_element(By.CSS_SELECTOR, '.mic [role="meter"]')
