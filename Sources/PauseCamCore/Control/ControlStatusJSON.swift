@@ -32,7 +32,6 @@ public enum ControlStatusJSON {
             "web": web.map { $0 as Any } ?? NSNull(),
         ]
         if let lenses { object["lenses"] = lenses }
-        object.merge(monitorFields(status)) { kept, _ in kept }
         object["voices"] = status.voices.map(voiceObject)
         if let follow = status.follow { object["follow"] = follow }
         if !status.live.isEmpty {
@@ -41,6 +40,7 @@ public enum ControlStatusJSON {
                  "dropped_frames": sink.droppedFrames, "outages": sink.outages]
             }
         }
+        object.merge(monitorFields(status)) { kept, _ in kept }
         return encode(object)
     }
 

@@ -71,11 +71,20 @@ def main(url, outdir):
         wait.until(lambda d: tile("wide").find_element(By.CSS_SELECTOR, ".tilenote").text == "")
         report["holding"].append(tile("wide").find_element(By.CSS_SELECTOR, ".tilenote").text)
 
-        # Without tally, the active lens is still unmistakable; 9 minutes left is a warning; "desk" has no camera.
+        # No lens on air (idle): the active lens is framed white, not in the tally's red.
+        phase("offair")
+        report["off_air_active"] = driver.execute_script("return getComputedStyle(arguments[0]).borderTopColor",
+                                                         tile("main"))
+        assert tally_classes() == {"wide": "", "main": "", "desk": ""}, tally_classes()
+
+        # Without tally, the active lens is still unmistakable (red); 9 minutes left is a warning; "desk" has no camera.
         phase("plain")
         assert tally_classes() == {"wide": "", "main": "", "desk": ""}, tally_classes()
         active = [t.get_attribute("data-role") for t in driver.find_elements(By.CSS_SELECTOR, ".tile.active")]
         assert active == ["wide"], active
+        report["plain_active"] = driver.execute_script("return getComputedStyle(arguments[0]).borderTopColor",
+                                                       tile("wide"))
+        assert report["plain_active"] == "rgb(238, 17, 17)", report["plain_active"]
         assert tile("wide").find_element(By.CSS_SELECTOR, ".onair").is_displayed()
         report["time_left"].append(text("timeleft"))
         assert "warning" in driver.find_element(By.ID, "timeleft").get_attribute("class").split()

@@ -5,8 +5,8 @@ import XCTest
 
 /// What the monitor page makes of status fields a real rig on this machine cannot produce on demand, in headless
 /// Chromium (`EndToEndTests/Browser/monitor_status_page.py`) against the real `MonitorWebServer` with hand-written
-/// statuses: tiles coloured by each lens's `tally` (program red, preview green) and the active lens marked without
-/// one; "holding last picture" on a tile after `lens_holding` and gone when the lens is live again; recording time
+/// statuses: tiles coloured by each lens's `tally` (program red, preview green; the active lens white while no lens
+/// is on air) and the active lens marked red without a tally; "holding last picture" on a tile after `lens_holding` and gone when the lens is live again; recording time
 /// left (`time_left_s`) as "1 h 12 min left", in the warning style from `time_left_warning`; the EV slider on a
 /// camera's lens that has its camera, not on one without; the single microphone's clipping light when the clip's
 /// clipped samples grow. The page asks for each status with `phase NAME`, a line this fake answers.
@@ -19,6 +19,9 @@ final class MonitorStatusPageTests: XCTestCase {
                 + #""dropped_frames":0,"lenses":[{"name":"wide","tally":"preview"},{"name":"main","tally":"program"},"#
                 + #"{"name":"desk","tally":"off"}],"lenses_with_camera":["wide","main","desk"],"time_left_s":4320,"#
                 + #""time_left_warning":false,"microphone":{"peak_dbfs":-20,"clipped_samples":0},"voices":[]}"#,
+            "offair": #"{"state":"idle","scene":0,"timer":0,"timer_text":"00:00:00.000","lens":"main","zoom":1,"#
+                + #""dropped_frames":0,"lenses":[{"name":"wide","tally":"off"},{"name":"main","tally":"off"},"#
+                + #"{"name":"desk","tally":"off"}],"lenses_with_camera":["wide","main","desk"],"voices":[]}"#,
             "plain": #"{"state":"idle","scene":0,"timer":0,"timer_text":"00:00:00.000","lens":"wide","zoom":0.5,"#
                 + #""dropped_frames":0,"lenses":["wide","main","desk"],"lenses_with_camera":["wide","main"],"#
                 + #""time_left_s":540,"time_left_warning":true,"microphone":{"peak_dbfs":-20,"clipped_samples":null},"voices":[]}"#,
@@ -90,6 +93,7 @@ final class MonitorStatusPageTests: XCTestCase {
         print("status page report: \(output)")
         XCTAssertEqual(report["title"] as? String, "Status rig on studio-pi — PauseCam")
         XCTAssertEqual(report["tally"] as? [String: String], ["wide": "preview", "main": "program", "desk": ""])
+        XCTAssertEqual(report["off_air_active"] as? String, "rgb(255, 255, 255)", "idle: the active lens framed white, not red")
         XCTAssertEqual(report["time_left"] as? [String], ["1 h 12 min left", "9 min left"])
         XCTAssertEqual(report["holding"] as? [String], ["holding last picture", ""])
         XCTAssertEqual(report["ev"] as? [Bool], [false, true], "no slider on a virtual lens, one on the camera's")

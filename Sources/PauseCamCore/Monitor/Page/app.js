@@ -127,6 +127,8 @@
 
   function showTiles(s) {
     const withCamera = Array.isArray(s.lenses_with_camera) ? new Set(s.lenses_with_camera) : null;
+    // With a tally in the status, red and green are the tally's (on air, next); the active lens is framed white.
+    $("tiles").classList.toggle("tallied", (s.lenses || []).some((entry) => entry && typeof entry.tally === "string"));
     for (const tile of document.querySelectorAll(".tile")) {
       const name = tile.dataset.role;
       const active = name === s.lens;
