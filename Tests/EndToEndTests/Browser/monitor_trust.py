@@ -148,16 +148,14 @@ def enabled(driver, element_id):
 
 
 def set_viewport(driver, width, height):
-    """Sizes the window so that the page's viewport is width × height."""
-    driver.set_window_size(width, height)
-    for _ in range(3):
-        inner = driver.execute_script("return [window.innerWidth, window.innerHeight]")
-        if inner == [width, height]:
-            return
-        outer = driver.get_window_size()
-        driver.set_window_size(outer["width"] + width - inner[0], outer["height"] + height - inner[1])
-    inner = driver.execute_script("return [window.innerWidth, window.innerHeight]")
-    assert inner == [width, height], ("viewport", inner, width, height)
+    """Makes the page's viewport exactly width × height with Chromium's device metrics override (DevTools, through
+    chromedriver), which, unlike resizing the headless window, takes effect at once and at any size."""
+    driver.command_executor._commands["executeCdpCommand"] = ("POST", "/session/$sessionId/goog/cdp/execute")
+    driver.execute("executeCdpCommand", {"cmd": "Emulation.setDeviceMetricsOverride",
+                                         "params": {"width": width, "height": height, "deviceScaleFactor": 1,
+                                                    "mobile": False}})
+    WebDriverWait(driver, 10, poll_frequency=0.05).until(
+        lambda d: d.execute_script("return [window.innerWidth, window.innerHeight]") == [width, height])
 
 
 def main(config):
