@@ -2,9 +2,10 @@
 """What PauseCam's monitor page makes of hand-written statuses (MonitorStatusPageTests' fake rig), in headless
 Chromium (Selenium): the title with the machine; tiles coloured by each lens's `tally` and, without tally, the active
 lens marked; "holding last picture" after `lens_holding`, gone after `lens_live`; time left and its warning style;
-the EV slider only on a camera's lens; the microphone's clipping light when the clipped samples grow.
+the EV slider only on a camera's lens; the microphone's clipping light when the clipped samples grow, and its
+silence warning after 10 s without sound.
 
-The fake answers `phase NAME` (tally, plain, camera) by serving that phase's status, and `holding LENS` / `live LENS`
+The fake answers `phase NAME` (tally, offair, plain, camera, quiet) by serving that phase's status, and `holding LENS` / `live LENS`
 by publishing the lens's event.
 
 Usage: /usr/bin/python3 monitor_status_page.py URL OUTDIR   (exit status 0 when every check passed). Prints a JSON
@@ -105,6 +106,13 @@ def main(url, outdir):
         assert report["clipping"].startswith("clipping"), report["clipping"]
         assert text("timeleft") == "" and not driver.find_element(By.ID, "timeleft").is_displayed()
         driver.save_screenshot(os.path.join(outdir, "camera.png"))
+
+        # No sound for 10 s: the microphone is marked silent (and the clipping light goes out).
+        phase("quiet")
+        WebDriverWait(driver, 30, poll_frequency=0.1).until(
+            lambda d: d.find_element(By.CSS_SELECTOR, ".mic .micstate").text.startswith("silent"))
+        report["silent"] = driver.find_element(By.CSS_SELECTOR, ".mic .micstate").text
+        assert "silent" in driver.find_element(By.CSS_SELECTOR, ".mic").get_attribute("class").split()
     finally:
         driver.quit()
         for process in reversed(processes):

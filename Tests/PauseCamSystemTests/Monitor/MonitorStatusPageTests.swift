@@ -9,7 +9,7 @@ import XCTest
 /// is on air) and the active lens marked red without a tally; "holding last picture" on a tile after `lens_holding` and gone when the lens is live again; recording time
 /// left (`time_left_s`) as "1 h 12 min left", in the warning style from `time_left_warning`; the EV slider on a
 /// camera's lens that has its camera, not on one without; the single microphone's clipping light when the clip's
-/// clipped samples grow. The page asks for each status with `phase NAME`, a line this fake answers.
+/// clipped samples grow, and its silence warning after 10 s without sound. The page asks for each status with `phase NAME`, a line this fake answers.
 /// Skipped, with the reason, where Chromium or Selenium is missing.
 final class MonitorStatusPageTests: XCTestCase {
     /// The status of each phase; `phase NAME` switches, `holding LENS` and `live LENS` publish the lens's event.
@@ -22,6 +22,9 @@ final class MonitorStatusPageTests: XCTestCase {
             "offair": #"{"state":"idle","scene":0,"timer":0,"timer_text":"00:00:00.000","lens":"main","zoom":1,"#
                 + #""dropped_frames":0,"lenses":[{"name":"wide","tally":"off"},{"name":"main","tally":"off"},"#
                 + #"{"name":"desk","tally":"off"}],"lenses_with_camera":["wide","main","desk"],"voices":[]}"#,
+            "quiet": #"{"state":"recording","scene":1,"timer":3,"timer_text":"00:00:03.000","lens":"desk","zoom":2,"#
+                + #""dropped_frames":0,"lenses":["wide","main","desk"],"lenses_with_camera":["wide","main","desk"],"#
+                + #""microphone":{"peak_dbfs":null,"clipped_samples":48},"voices":[]}"#,
             "plain": #"{"state":"idle","scene":0,"timer":0,"timer_text":"00:00:00.000","lens":"wide","zoom":0.5,"#
                 + #""dropped_frames":0,"lenses":["wide","main","desk"],"lenses_with_camera":["wide","main"],"#
                 + #""time_left_s":540,"time_left_warning":true,"microphone":{"peak_dbfs":-20,"clipped_samples":null},"voices":[]}"#,
@@ -97,5 +100,6 @@ final class MonitorStatusPageTests: XCTestCase {
         XCTAssertEqual(report["time_left"] as? [String], ["1 h 12 min left", "9 min left"])
         XCTAssertEqual(report["holding"] as? [String], ["holding last picture", ""])
         XCTAssertEqual(report["ev"] as? [Bool], [false, true], "no slider on a virtual lens, one on the camera's")
+        XCTAssertEqual(report["silent"] as? String, "silent — is the microphone on?")
     }
 }
