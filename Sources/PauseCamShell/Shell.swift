@@ -155,7 +155,9 @@ public final class Shell {
     private static func prompt(engine: SerialContextBound<RigController>, formatter: PromptFormatter,
                                interactive: Bool) -> String {
         let status = engine.serialContext.perform { engine.value.status }
-        return formatter.prompt(state: status.state, scene: status.scene, timer: status.timer, lens: status.lens,
+        // The time left, like the meter, is for a person at a terminal (a piped transcript does not vary with the disk).
+        let timeLeft = interactive ? formatter.timeLeftMark(status.timeLeft) : ""
+        return timeLeft + formatter.prompt(state: status.state, scene: status.scene, timer: status.timer, lens: status.lens,
                                 // The meter is for a person at a terminal; a piped transcript stays a record of commands.
                                 digitalZoom: status.digitalZoom, level: interactive ? status.audioPeak : nil,
                                 countdown: status.countdown, voices: interactive ? status.voices : [],

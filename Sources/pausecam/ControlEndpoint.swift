@@ -36,7 +36,8 @@ final class ControlEndpoint: Sendable {
     /// monitor's, for the status.
     func start(rig: Rig, controller: RigController, serialContext: any SerialContext, webAddress: String? = nil) throws {
         let dispatcher = ControlDispatcher(controller: controller, serialContext: serialContext, parser: CommandParser(rig: rig),
-                                           rigName: rig.name, webAddress: webAddress)
+                                           rigName: rig.name, webAddress: webAddress,
+                                           host: ProcessInfo.processInfo.hostName)
         let server = try ControlServer.start(lock: lock) { dispatcher.answer($0) }
         // The signal sources are made inside the lock: they are not `Sendable`, and so never leave it.
         running.withLock { running in

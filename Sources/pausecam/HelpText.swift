@@ -75,8 +75,9 @@ enum HelpText {
                         frames and timestamps every time (the sidecar's started/stopped are still real times)
       --keep-going      do not stop at a failed step (as `on_error: continue`)
       --quiet           print only errors and the final paths
-      --web ADDR:PORT   serve the browser monitor there (default 127.0.0.1:8360, or the next free port up to
-                        8369); beyond loopback the printed URL carries a session token
+      --web ADDR:PORT   serve the browser monitor there (default: loopback at the rig's own port, 8360–8999
+                        from its name, so a bookmark stays its rig's); beyond loopback the printed URL
+                        carries a session token
       --no-web          no browser monitor
 
     While a long script or a wait of more than 2 s runs, a progress line (movie time, scripted time left,
@@ -191,10 +192,12 @@ enum HelpText {
 
     COMMAND is a line of the shell's grammar (record, pause, resume, stop, toggle, chapter, retake, lens, zoom,
     exposure, focus, mark, follow, voice, status), and two of the socket's own:
-      status --json     the state as one JSON object: rig, state, scene, timer, timer_text, lens, zoom (lens ×
-                        digital), digital_zoom, file, dropped_frames, voices (per voice: name, peak_dbfs,
+      status --json     the state as one JSON object: rig, host, state, scene, timer, timer_text, lens,
+                        zoom (lens × digital), digital_zoom, file, dropped_frames, voices (per voice: name, peak_dbfs,
                         hold_dbfs, clipping, gain_db, pan, muted, gone, speaking; empty for one microphone) and
-                        follow (true or false; absent without the rig's follow:)
+                        follow (true or false; absent without the rig's follow:), time_left_s (the
+                        recording time left in seconds, null while unknown) and time_left_warning (ten
+                        minutes or less)
       watch             every event as a JSON line until Ctrl-C (exit 0)
 
       --rig RIG         the PauseCam running this rig (a rig file or its name)

@@ -3,14 +3,15 @@ import PauseCamCore
 import PauseCamSystem
 
 /// The browser monitor of a running `pausecam shell` or `pausecam run`: where it listens (`--web ADDR:PORT`, the
-/// rig's `web: {listen: …}`, else loopback port 8360 or the next free one; `--no-web` turns it off), the server,
-/// and the events it streams. Commands from the page go through a `ControlDispatcher` as `CommandSource.web`, so
+/// rig's `web: {listen: …}`, else the rig's own loopback port, `MonitorListenAddress.rigPort`; `--no-web` turns it
+/// off), the server, and the events it streams. Commands from the page go through a `ControlDispatcher` as `CommandSource.web`, so
 /// the shell prints them like a remote's and `watch` clients see them.
 final class MonitorEndpoint: Sendable {
     /// What the user asked for.
     enum Choice: Equatable {
         case off
-        /// The default: loopback, the first free port of `MonitorListenAddress.defaultPorts`.
+        /// The default: loopback, the rig's own port (`MonitorListenAddress.rigPort`); when something holds it, a
+        /// port the system chooses, said loudly (`portNote`).
         case standard
         /// An address given with `--web` or in the rig.
         case given(MonitorListenAddress)
@@ -38,14 +39,18 @@ final class MonitorEndpoint: Sendable {
     private struct Running {
         var server: MonitorWebServer?
         var dispatcher: ControlDispatcher?
-        /// Why there is no monitor although one was wanted (every default port taken), for the banner.
+        /// Why there is no monitor although one was wanted, for the banner.
         var unavailableReason: String?
+        /// The rig's own port was taken: by whom, and where the monitor serves instead, for the banner.
+        var portNote: String?
     }
 
     private let running = Guarded(Running())
 
-    /// Why there is no monitor although one was wanted (every default port taken), for the banner.
+    /// Why there is no monitor although one was wanted, for the banner.
     var unavailableReason: String? { running.withLock { $0.unavailableReason } }
+    /// Set when the rig's own port was taken (who holds it, where the monitor serves instead).
+    var portNote: String? { running.withLock { $0.portNote } }
     /// The page's address for the status (without the token); `nil` when off.
     var url: String? { running.withLock { $0.server?.url } }
     /// The address to print for the user to open (with the token beyond loopback).
@@ -66,25 +71,40 @@ final class MonitorEndpoint: Sendable {
         }, machine: ProcessInfo.processInfo.hostName)
         let server: MonitorWebServer?
         var unavailableReason: String?
+        var portNote: String?
         switch choice {
         case .off:
             server = nil
         case .standard:
-            server = MonitorWebServer.startOnDefaultPort(connection)
-            if server == nil {
-                unavailableReason = "ports \(MonitorListenAddress.defaultPorts.lowerBound)–"
-                    + "\(MonitorListenAddress.defaultPorts.upperBound) are taken; choose one with --web ADDR:PORT"
-            }
+            (server, portNote) = Self.startOnRigPort(connection, rig: rig)
+            if server == nil { unavailableReason = portNote }
         case .given(let address):
             server = try MonitorWebServer.start(connection, on: address)
         }
         let dispatcher = ControlDispatcher(controller: controller, serialContext: serialContext, parser: CommandParser(rig: rig),
-                                           rigName: rig.name, webAddress: server?.url)
+                                           rigName: rig.name, webAddress: server?.url,
+                                           host: ProcessInfo.processInfo.hostName)
         running.withLock { running in
             running.server = server
             running.dispatcher = dispatcher
             running.unavailableReason = unavailableReason
+            running.portNote = server == nil ? nil : portNote
         }
+    }
+
+    /// Serves on the rig's own loopback port; when it is taken, on one the system chooses (never another rig's own
+    /// port), with the note that says so and names the PauseCam holding it, when it is one of this user's. A taken
+    /// port never costs the recording: the note goes wherever the address is printed.
+    private static func startOnRigPort(_ connection: MonitorWebServer.Rig, rig: Rig) -> (MonitorWebServer?, String?) {
+        let own = MonitorListenAddress.rigAddress(rigName: rig.name)
+        if let server = try? MonitorWebServer.start(connection, on: own) { return (server, nil) }
+        let environment = ProcessInfo.processInfo.environment
+        let holder = MonitorPortHolder.describe(port: own.port,
+                                                socketDirectory: ControlSocketPaths.directory(environment: environment),
+                                                excluding: ControlSocketPaths.socket(rigName: rig.name, environment: environment))
+        let fallback = try? MonitorWebServer.start(connection, on: MonitorListenAddress(host: own.host, port: 0))
+        return (fallback, MonitorListenAddress.rigPortTaken(own.port, rigName: rig.name, holder: holder,
+                                                            fallback: fallback.map { $0.address.description }))
     }
 
     private func answer(_ line: String) -> ControlReply {
@@ -101,8 +121,9 @@ final class MonitorEndpoint: Sendable {
         guard let (url, loopback) = running.withLock({ $0.server.map { ($0.tokenURL, $0.address.isLoopback) } }) else {
             return unavailableReason.map { "monitor: off (\($0))" }
         }
-        guard !loopback, let code = try? QRCode.encode(url) else { return "monitor: \(url)" }
-        return "monitor: \(url)\n" + code.terminalText().dropLast()
+        let note = portNote.map { "\nmonitor: warning: \($0)" } ?? ""
+        guard !loopback, let code = try? QRCode.encode(url) else { return "monitor: \(url)" + note }
+        return "monitor: \(url)" + note + "\n" + code.terminalText().dropLast()
     }
 
     /// An engine event for the page's event streams.

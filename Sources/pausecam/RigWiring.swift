@@ -217,6 +217,10 @@ final class RigWiring: @unchecked Sendable {
         }
         let controller = self.controller
         serialContext.perform { controller.startDevices() }
+        // The idle rig's recording time left before its first clip: the rate of this rig's newest clip there.
+        if let rate = NewestClipRate.find(in: outputDirectory, rig: rig.name) {
+            serialContext.perform { controller.expectRecordingRate(bytesPerSecond: rate.bytesPerSecond) }
+        }
         // The cameras start on the device worker. A script's (or the shell's) first `record` waits for them: a
         // clip starts at its first frame, so a `record` given while the cameras are still opening would make the
         // scene shorter than its script by however long they take.

@@ -17,16 +17,18 @@ public final class ControlDispatcher: Sendable {
     private let parser: CommandParser
     private let rigName: String
     private let webAddress: String?
+    private let host: String?
 
-    /// `webAddress` is the browser monitor's address for the status (nil when it is off). Call it off the serial
-    /// context: the controller is boxed there.
+    /// `webAddress` is the browser monitor's address for the status (nil when it is off), `host` the machine's name
+    /// for it (nil leaves it out). Call it off the serial context: the controller is boxed there.
     public init(controller: RigController, serialContext: any SerialContext, parser: CommandParser, rigName: String,
-                webAddress: String? = nil) {
+                webAddress: String? = nil, host: String? = nil) {
         self.controller = SerialContextBound.confining(controller, to: serialContext)
         self.serialContext = serialContext
         self.parser = parser
         self.rigName = rigName
         self.webAddress = webAddress
+        self.host = host
     }
 
     /// The answer to one request line (without its newline); `source` names the sender in the command's event.
@@ -38,7 +40,7 @@ public final class ControlDispatcher: Sendable {
             let controller = self.controller
             let status = serialContext.perform { controller.value.status }
             return .reply(ControlReply(ok: true, message: ControlStatusJSON.line(status, rig: rigName, web: webAddress,
-                                                                                    lenses: parser.lenses ?? [])))
+                                                                                    lenses: parser.lenses ?? [], host: host)))
         case .success(.watch):
             return .watch(ControlReply(ok: true, message: "watching \(rigName): one JSON line per event until you disconnect"))
         case .success(.command(let command)):

@@ -12,12 +12,19 @@ public enum ControlStatusJSON {
     /// when it is off; never with its token). `lenses`, when given, are the rig's lens names in rig order, so a
     /// shell's completion of `pausecam ctl lens` offers what the running rig has.
     ///
+    /// `host` is the machine's name (absent when not given), so a page or a status bar says which machine's rig it
+    /// drives.
+    ///
+    /// `time_left_s` is the recording time left in whole seconds (`RecordingTimeLeft`: the free space at the rate
+    /// the clip writes, or the last clip's while idle), null while unknown; `time_left_warning` is true at ten
+    /// minutes or less.
+    ///
     /// `voices` is every voice of a rig of voices in rig order (empty for a rig of one microphone), each as
     /// `voiceObject` writes it; `follow` is whether the lens follows who speaks, absent for a rig without `follow:`.
     /// The browser monitor polls this same object, so its meters and toggles show what the engine has, not what
     /// a button asked for.
     public static func line(_ status: RigController.Status, rig: String, web: String? = nil,
-                            lenses: [String]? = nil) -> String {
+                            lenses: [String]? = nil, host: String? = nil) -> String {
         var object: [String: Any] = [
             "rig": rig,
             "state": status.state.rawValue,
@@ -32,6 +39,9 @@ public enum ControlStatusJSON {
             "web": web.map { $0 as Any } ?? NSNull(),
         ]
         if let lenses { object["lenses"] = lenses }
+        if let host { object["host"] = host }
+        object["time_left_s"] = status.timeLeft.seconds.map { $0 as Any } ?? NSNull()
+        object["time_left_warning"] = status.timeLeft.isWarning
         object["voices"] = status.voices.map(voiceObject)
         if let follow = status.follow { object["follow"] = follow }
         if !status.live.isEmpty {

@@ -282,6 +282,7 @@ public enum DoctorExamination {
         } else {
             findings.append(DoctorFinding(.ok, freeText))
         }
+        if let timeLeft = recordingTimeLeft(folder) { findings.append(timeLeft) }
         return DoctorSection("Disk", findings)
     }
 

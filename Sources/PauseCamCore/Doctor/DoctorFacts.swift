@@ -123,14 +123,18 @@ public struct DoctorFacts: Sendable {
         public var warnBelow: Int64
         /// …and stops below this many.
         public var stopBelow: Int64
+        /// The newest clip in the folder and the rate it filled the disk at, for the recording time left; `nil`
+        /// when the folder holds no finished clip.
+        public var lastClip: ClipRate?
 
         public init(path: String, state: OutputFolderState, availableBytes: Int64?, warnBelow: Int64,
-                    stopBelow: Int64) {
+                    stopBelow: Int64, lastClip: ClipRate? = nil) {
             self.path = path
             self.state = state
             self.availableBytes = availableBytes
             self.warnBelow = warnBelow
             self.stopBelow = stopBelow
+            self.lastClip = lastClip
         }
     }
 

@@ -102,6 +102,9 @@ public enum EngineEvent: Sendable, Equatable {
     /// `lens`'s camera has sent nothing for `silence` despite `restarts` restarts: the watchdog stops trying (a
     /// frame later still counts as recovered).
     case cameraGaveUp(lens: String, restarts: Int, silence: MediaTime)
+    /// The recording time left (`RecordingTimeLeft`) fell to ten minutes or less (`low`), or rose clear of it again;
+    /// `seconds` left at `bytesPerSecond`, the rate the clip writes at.
+    case recordingTimeLeft(seconds: Int, low: Bool, bytesPerSecond: Double)
 }
 
 /// A command carried out (or refused) on the serial context, with the state it left.

@@ -49,6 +49,7 @@ extension EngineEvent {
         case .cameraRestartFailed: return "camera_restart_failed"
         case .cameraRecovered: return "camera_recovered"
         case .cameraGaveUp: return "camera_gave_up"
+        case .recordingTimeLeft(_, let low, _): return low ? "time_left_low" : "time_left_ok"
         }
     }
 
@@ -209,6 +210,9 @@ extension EngineEvent {
             fields["lens"] = lens
             fields["restarts"] = restarts
             fields["silence"] = silence.seconds
+        case .recordingTimeLeft(let seconds, _, let rate):
+            fields["time_left_s"] = seconds
+            fields["bytes_per_second"] = rate.isFinite ? Int64(min(max(rate, 0), 1e15)) : 0
         }
         return fields
     }

@@ -121,6 +121,12 @@ extension EngineEvent {
             return "lens \(lens) has sent no frame for \(Self.tenths(silence)) s, even after \(restarts) restarts: "
                 + "PauseCam stops trying (the movie holds its last picture, then the slate); unplug and replug its "
                 + "camera, or try another USB port"
+        case .recordingTimeLeft(let seconds, let low, let rate):
+            let left = RecordingTimeLeft.text(seconds: seconds)
+            let at = " at \(RecordingTimeLeft.rateText(bytesPerSecond: rate))"
+            return low ? "about \(left) of recording left on the disk\(at): free some space or stop soon "
+                + "(the clip is stopped and saved before the disk is full)"
+                : "recording time left is above \(RecordingTimeLeft.warningSeconds / 60) min again: about \(left)\(at)"
         }
     }
 

@@ -6,11 +6,8 @@ public struct MonitorListenAddress: Sendable, Equatable, CustomStringConvertible
     public var host: String
     public var port: Int
 
-    /// The default: loopback, port 8360 (or the next free one up to `defaultPorts.upperBound`).
+    /// Loopback port 8360: the lowest of `rigPorts`, and the host every rig's own port is on (`rigAddress`).
     public static let standard = MonitorListenAddress(host: "127.0.0.1", port: 8360)
-    /// The ports tried in turn when no address is given.
-    public static let defaultPorts = 8360...8369
-
     public init(host: String, port: Int) {
         self.host = host
         self.port = port

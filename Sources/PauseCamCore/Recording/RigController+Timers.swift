@@ -19,6 +19,7 @@ extension RigController {
                                       partialPath: recorder.partialPath, suspensions: recorder.suspensions,
                                       now: self.serialContext.clock.now())
             recorder.healthCheck = check
+            self.measureTimeLeft(of: recorder, freeBytes: free, finishingBytes: reserve)
             for action in actions {
                 switch action {
                 case .notify(let event): self.notify(event)

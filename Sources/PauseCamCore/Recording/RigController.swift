@@ -79,6 +79,8 @@ public final class RigController {
     var live: LiveOutputs?
     /// Makes the live sinks when the devices start (`startDevices`, on the serial context); `nil` afterwards.
     var liveSinkFactory: (any LiveSinkFactory)?
+    /// The recording time left's measurements (`RigController+TimeLeft`).
+    var timeLeftWatch = TimeLeftWatch()
 
     /// A dispatcher over `devices` and `clips`, which the composition root made for the same `rig` and
     /// `serialContext`; it takes their reports from now on. `monitor` is told the program's lens and zoom (the
@@ -300,6 +302,7 @@ public final class RigController {
                           * opticalFactor(lens: bank.activeLens))
         addVoices(to: &status)
         status.live = liveStatus
+        status.timeLeft = recordingTimeLeft
         return status
     }
 

@@ -30,6 +30,12 @@ public struct RigStatus: Sendable, Equatable {
     public var follow: Bool? = nil
     /// Every live destination and webcam of the rig (`live:`), in the rig's order; empty without one.
     public var live: [LiveSinkStatus] = []
+    /// How long recording can go on at the clip's rate before the disk is full (`RecordingTimeLeft`); unknown
+    /// until a clip has been measured.
+    public var timeLeft = RecordingTimeLeft(freeBytes: nil, keepFree: 0, bytesPerSecond: nil)
+    /// The line and the prompt show the time left only below this many seconds (an hour): above it there is room
+    /// for any take, and a figure that changes every round would only be noise. `status --json` always has it.
+    public static let timeLeftShownBelow = 3600
 
     /// What the picture shows, relative to a 1x lens: the lens's zoom times the digital zoom (`zoom 2x` that
     /// picked a 2x lens is 2, not the digital 1).
@@ -50,6 +56,9 @@ public struct RigStatus: Sendable, Equatable {
         if !voices.isEmpty { parts.append("voices " + voices.map(\.summary).joined(separator: ", ")) }
         if let follow { parts.append("follow \(follow ? "on" : "off")") }
         if !live.isEmpty { parts.append(live.map(\.summary).joined(separator: ", ")) }
+        if let seconds = timeLeft.seconds, seconds < RigStatus.timeLeftShownBelow {
+            parts.append("time left \(RecordingTimeLeft.text(seconds: seconds))" + (timeLeft.isWarning ? " (low)" : ""))
+        }
         if let moviePath { parts.append("file \(moviePath)") }
         for path in saving { parts.append("saving \(PathText.lastComponent(of: path))…") }
         return parts.joined(separator: " · ")

@@ -26,8 +26,8 @@ public struct Rig: Sendable, Equatable {
     /// How long the last picture is held when no lens delivers (every camera unplugged) before a "no signal" slate
     /// fills the movie (`hold:`, default 2 s). The movie never has a hole; audio goes on.
     public var hold: MediaTime
-    /// Where the browser monitor listens (`web: {listen: …}`); `nil` for the default, loopback port 8360 or the
-    /// next free one.
+    /// Where the browser monitor listens (`web: {listen: …}`); `nil` for the default, the rig's own loopback port
+    /// (`MonitorListenAddress.rigPort`).
     public var web: MonitorListenAddress?
     /// What decoding found that does not stop the rig but will not work as written (`RigWarning`), in file order;
     /// empty for a rig built in code.

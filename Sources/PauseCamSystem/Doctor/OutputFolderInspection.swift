@@ -33,7 +33,8 @@ enum OutputFolderInspection {
         }
         return DoctorFacts.OutputFolder(path: path, state: state,
                                         availableBytes: FileSystemStorageProbe().availableBytes(at: measured),
-                                        warnBelow: policy.warnBelow, stopBelow: policy.stopBelow)
+                                        warnBelow: policy.warnBelow, stopBelow: policy.stopBelow,
+                                        lastClip: state == .writable ? NewestClipRate.find(in: path) : nil)
     }
 
     /// `nil` when this process may write into `path`, else the system's reason ("Permission denied",

@@ -99,15 +99,6 @@ public final class MonitorWebServer: Sendable {
         return server
     }
 
-    /// Tries the default ports in turn on loopback; `nil` when every one is taken.
-    public static func startOnDefaultPort(_ rig: Rig) -> MonitorWebServer? {
-        for port in MonitorListenAddress.defaultPorts {
-            let address = MonitorListenAddress(host: MonitorListenAddress.standard.host, port: port)
-            if let server = try? start(rig, on: address) { return server }
-        }
-        return nil
-    }
-
     /// The page's address without the token (what the status shows).
     public var url: String { "http://\(Self.displayHost(address)):\(address.port)/" }
 
