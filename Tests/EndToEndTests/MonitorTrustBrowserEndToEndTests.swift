@@ -7,10 +7,11 @@ import XCTest
 /// when they cannot act; "no camera" on the tile of the lens whose camera is missing; no EV slider on a lens
 /// without exposure control; the lit zoom pill matching the status's `zoom` after every preset and none after
 /// `zoom 0.5x` and `zoom 3x`; the microphone's meter moving with the virtual microphone's beeps; Mark marking
-/// without words and offering to name the marker; the file name wrapping only between words; the last clip and the
-/// recent clips on load; screenshots at phone, tablet and desktop sizes in both orientations with the picture's
-/// share measured; and "disconnected — reconnecting…" within 2 s of a quit, every control greyed, the page back by
-/// itself when PauseCam starts again. Skipped, with the reason, where Chromium or Selenium is missing.
+/// without words and offering to name the marker; the recording time left in the header once the clip's rate is
+/// measured; the file name wrapping only between words; the last clip and the recent clips on load; screenshots at
+/// phone, tablet and desktop sizes in both orientations with the picture's share measured; and "disconnected —
+/// reconnecting…" within 2 s of a quit, every control greyed, the page back by itself when PauseCam starts again.
+/// Skipped, with the reason, where Chromium or Selenium is missing.
 final class MonitorTrustBrowserEndToEndTests: XCTestCase {
     func testThePageSaysWhatItCanDoAndSurvivesARestart() throws {
         for tool in ["/usr/bin/chromium", "/usr/bin/chromedriver", "/usr/bin/python3"]
@@ -28,7 +29,7 @@ final class MonitorTrustBrowserEndToEndTests: XCTestCase {
         let config: [String: Any] = [
             "pausecam": BinaryLocator.pausecam.path, "rig": ProcessRunner.rig("e2e-page.yaml"),
             "output": output.path, "runtime": runtime.path, "screenshots": screenshots.path,
-            "expect_numbered_mark": true, "expect_time_left": false,
+            "expect_numbered_mark": true, "expect_time_left": true,
         ]
         let configText = String(decoding: try JSONSerialization.data(withJSONObject: config), as: UTF8.self)
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
