@@ -68,7 +68,7 @@ final class MonitorEndpoint: Sendable {
             serialContext.perform { engine.value.clips.outcome.savedClip }.map {
                 MonitorWebServer.LastClip(moviePath: $0.moviePath, thumbnailPath: $0.thumbnailPath)
             }
-        }, machine: ProcessInfo.processInfo.hostName)
+        })
         let server: MonitorWebServer?
         var unavailableReason: String?
         var portNote: String?

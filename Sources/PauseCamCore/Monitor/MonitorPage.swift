@@ -17,12 +17,11 @@ public enum MonitorPage {
 
     /// `/rig.json`: the rig's name, lens roles and optical zooms, zoom presets, the digital zoom limit, whether
     /// pictures are made, the names of its voices in rig order (empty for one microphone; the page makes a meter and
-    /// controls for each) and whether it has `follow:` (the page then shows the follow toggle). `machine` is the
-    /// host name the page shows beside the rig's name (absent when unknown). Each lens says whether it can have
-    /// camera controls (`controls`: a real camera's lens; a virtual or file lens has none), so the page offers the
+    /// controls for each) and whether it has `follow:` (the page then shows the follow toggle). Each lens says
+    /// whether it can have camera controls (`controls`: a real camera's lens; a virtual or file lens has none), so the page offers the
     /// EV slider only where exposure can change.
-    public static func rigJSON(_ rig: Rig, hasPictures: Bool, machine: String? = nil) -> String {
-        var object: [String: Any] = [
+    public static func rigJSON(_ rig: Rig, hasPictures: Bool) -> String {
+        let object: [String: Any] = [
             "name": rig.name,
             "lenses": rig.lenses.map { lens -> [String: Any] in
                 let controls = if case .camera = lens.source { true } else { false }
@@ -34,7 +33,6 @@ public enum MonitorPage {
             "voices": rig.audio.voices.map(\.name),
             "follow": rig.follow != nil,
         ]
-        if let machine, !machine.isEmpty { object["machine"] = machine }
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]),
               let text = String(data: data, encoding: .utf8) else {
             preconditionFailure("a dictionary of strings and numbers is always JSON")

@@ -28,19 +28,15 @@ public final class MonitorWebServer: Sendable {
         /// The files of the clip saved last (`ClipOutcome.savedClip`); `nil` before the first save. These two
         /// paths are the only files the server ever sends.
         public var lastClip: @Sendable () -> LastClip?
-        /// The machine's name (its host name), shown with the rig's name in the page's header and tab, so a page
-        /// of another PauseCam never passes for this one; `nil` when unknown.
-        public var machine: String?
 
         public init(rig: PauseCamCore.Rig, status: @escaping @Sendable () -> String,
                     command: @escaping @Sendable (String) -> ControlReply, pictures: (any MonitorPictures)?,
-                    lastClip: @escaping @Sendable () -> LastClip? = { nil }, machine: String? = nil) {
+                    lastClip: @escaping @Sendable () -> LastClip? = { nil }) {
             self.rig = rig
             self.status = status
             self.command = command
             self.pictures = pictures
             self.lastClip = lastClip
-            self.machine = machine
         }
     }
 
@@ -213,8 +209,7 @@ public final class MonitorWebServer: Sendable {
         case .status:
             return .text(200, connection.status(), type: "application/json")
         case .rigDescription:
-            return .text(200, MonitorPage.rigJSON(connection.rig, hasPictures: connection.pictures != nil,
-                                                      machine: connection.machine),
+            return .text(200, MonitorPage.rigJSON(connection.rig, hasPictures: connection.pictures != nil),
                          type: "application/json")
         case .command:
             guard let line = MonitorRoute.commandLine(fromBody: request.body) else {

@@ -177,7 +177,7 @@ def main(config):
         driver.get(url)
         wait.until(lambda d: text("rigname") == "E2E page" and statuses() > 0)
         # Which PauseCam this is: the rig and the machine, in the header and in the tab.
-        machine = rig.get("machine")
+        machine = get(url, "/status.json").get("host")
         report["machine"] = machine
         assert machine and machine == socket.gethostname(), (machine, socket.gethostname())
         report["title"] = driver.title

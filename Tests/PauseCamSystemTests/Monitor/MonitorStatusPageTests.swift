@@ -15,20 +15,20 @@ final class MonitorStatusPageTests: XCTestCase {
     /// The status of each phase; `phase NAME` switches, `holding LENS` and `live LENS` publish the lens's event.
     final class FakeRig: Sendable {
         static let phases: [String: String] = [
-            "tally": #"{"state":"recording","scene":1,"timer":1,"timer_text":"00:00:01.000","lens":"main","zoom":1,"#
+            "tally": #"{"host":"studio-pi","rig":"Status rig","state":"recording","scene":1,"timer":1,"timer_text":"00:00:01.000","lens":"main","zoom":1,"#
                 + #""dropped_frames":0,"lenses":[{"name":"wide","tally":"preview"},{"name":"main","tally":"program"},"#
                 + #"{"name":"desk","tally":"off"}],"lenses_with_camera":["wide","main","desk"],"time_left_s":4320,"#
                 + #""time_left_warning":false,"microphone":{"peak_dbfs":-20,"clipped_samples":0},"voices":[]}"#,
-            "offair": #"{"state":"idle","scene":0,"timer":0,"timer_text":"00:00:00.000","lens":"main","zoom":1,"#
+            "offair": #"{"host":"studio-pi","rig":"Status rig","state":"idle","scene":0,"timer":0,"timer_text":"00:00:00.000","lens":"main","zoom":1,"#
                 + #""dropped_frames":0,"lenses":[{"name":"wide","tally":"off"},{"name":"main","tally":"off"},"#
                 + #"{"name":"desk","tally":"off"}],"lenses_with_camera":["wide","main","desk"],"voices":[]}"#,
-            "quiet": #"{"state":"recording","scene":1,"timer":3,"timer_text":"00:00:03.000","lens":"desk","zoom":2,"#
+            "quiet": #"{"host":"studio-pi","rig":"Status rig","state":"recording","scene":1,"timer":3,"timer_text":"00:00:03.000","lens":"desk","zoom":2,"#
                 + #""dropped_frames":0,"lenses":["wide","main","desk"],"lenses_with_camera":["wide","main","desk"],"#
                 + #""microphone":{"peak_dbfs":null,"clipped_samples":48},"voices":[]}"#,
-            "plain": #"{"state":"idle","scene":0,"timer":0,"timer_text":"00:00:00.000","lens":"wide","zoom":0.5,"#
+            "plain": #"{"host":"studio-pi","rig":"Status rig","state":"idle","scene":0,"timer":0,"timer_text":"00:00:00.000","lens":"wide","zoom":0.5,"#
                 + #""dropped_frames":0,"lenses":["wide","main","desk"],"lenses_with_camera":["wide","main"],"#
                 + #""time_left_s":540,"time_left_warning":true,"microphone":{"peak_dbfs":-20,"clipped_samples":null},"voices":[]}"#,
-            "camera": #"{"state":"recording","scene":1,"timer":2,"timer_text":"00:00:02.000","lens":"desk","zoom":2,"#
+            "camera": #"{"host":"studio-pi","rig":"Status rig","state":"recording","scene":1,"timer":2,"timer_text":"00:00:02.000","lens":"desk","zoom":2,"#
                 + #""dropped_frames":0,"lenses":["wide","main","desk"],"lenses_with_camera":["wide","main","desk"],"#
                 + #""time_left_s":null,"microphone":{"peak_dbfs":-1,"clipped_samples":48},"voices":[]}"#,
         ]
@@ -78,8 +78,7 @@ final class MonitorStatusPageTests: XCTestCase {
                                                    Rig.Lens(name: "main", source: .virtual(color: colour)),
                                                    Rig.Lens(name: "desk", zoom: 2, source: .camera(.serial("2F4A1C")))])
         let server = try MonitorWebServer.start(
-            MonitorWebServer.Rig(rig: rig, status: { fake.statusLine() }, command: { fake.perform($0) }, pictures: nil,
-                                 machine: "studio-pi"),
+            MonitorWebServer.Rig(rig: rig, status: { fake.statusLine() }, command: { fake.perform($0) }, pictures: nil),
             on: MonitorListenAddress(host: "127.0.0.1", port: 0))
         defer { server.stop() }
         fake.attach(server)

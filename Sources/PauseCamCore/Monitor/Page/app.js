@@ -187,9 +187,19 @@
     return !Array.isArray(s.lenses_with_camera) || s.lenses_with_camera.includes(s.lens);
   }
 
+  // Which PauseCam this is: the rig's name and the machine's (the status's `host`), in the header and the tab.
+  function showIdentity(s) {
+    const machine = typeof s.host === "string" && s.host ? s.host : "";
+    const title = (s.rig || rig.name) + (machine ? " on " + machine : "") + " — PauseCam";
+    if (document.title !== title) document.title = title;
+    const text = machine ? "on " + machine : "";
+    if ($("machine").textContent !== text) $("machine").textContent = text;
+  }
+
   let statusesShown = 0;
   function showStatus(s) {
     status = s;
+    showIdentity(s);
     $("app").dataset.statuses = String(++statusesShown);
     const state = s.state;
     const label = state === "recording" ? "REC" : state === "paused" ? "PAUSED" : "IDLE";
@@ -806,8 +816,7 @@
     rigText = await response.text();
     rig = JSON.parse(rigText);
     $("rigname").textContent = rig.name;
-    $("machine").textContent = rig.machine ? "on " + rig.machine : "";
-    document.title = rig.name + (rig.machine ? " on " + rig.machine : "") + " — PauseCam";
+    document.title = rig.name + " — PauseCam";
     buildTiles();
     buildPills();
     for (const name of rig.voices || []) voiceStrip(name);
