@@ -44,7 +44,7 @@ final class MonitorBrowserEndToEndTests: XCTestCase {
         let point = sent.dropFirst(2).compactMap { Double($0) }
         XCTAssertEqual(point.count, 2, tapLog)
         for value in point { XCTAssertEqual(value, 0.5, accuracy: 0.005, tapLog) }
-        XCTAssertTrue((report["ev_note"] as? String)?.contains("no exposure control") ?? false, "\(report)")
+        XCTAssertEqual(report["ev_shown"] as? Bool, false, "no EV slider on a lens without exposure control: \(report)")
         XCTAssertEqual(report["resumed_scene"] as? String, "scene 2")
         let pinched = try XCTUnwrap(report["pinch_zoom"] as? Double, "\(report)")
         let limit = try XCTUnwrap(report["max_digital_zoom"] as? Double, "\(report)")

@@ -66,6 +66,7 @@ public enum ControlStatusJSON {
             object["osc"] = ["listen": osc.listen, "handled": osc.handled, "junk": osc.junk,
                              "junk_total": osc.junkTotal, "subscribers": osc.subscribers] as [String: Any]
         }
+        object.merge(monitorFields(status)) { kept, _ in kept }
         return encode(object)
     }
 

@@ -17,11 +17,16 @@ public enum MonitorPage {
 
     /// `/rig.json`: the rig's name, lens roles and optical zooms, zoom presets, the digital zoom limit, whether
     /// pictures are made, the names of its voices in rig order (empty for one microphone; the page makes a meter and
-    /// controls for each) and whether it has `follow:` (the page then shows the follow toggle).
+    /// controls for each) and whether it has `follow:` (the page then shows the follow toggle). Each lens says
+    /// whether it can have camera controls (`controls`: a real camera's lens; a virtual or file lens has none), so the page offers the
+    /// EV slider only where exposure can change.
     public static func rigJSON(_ rig: Rig, hasPictures: Bool) -> String {
         let object: [String: Any] = [
             "name": rig.name,
-            "lenses": rig.lenses.map { ["name": $0.name, "zoom": $0.zoom] as [String: Any] },
+            "lenses": rig.lenses.map { lens -> [String: Any] in
+                let controls = if case .camera = lens.source { true } else { false }
+                return ["name": lens.name, "zoom": lens.zoom, "controls": controls]
+            },
             "zoom_presets": rig.zoomPresets.map { ["name": $0.name, "lens": $0.lens, "digital": $0.digital] as [String: Any] },
             "max_digital_zoom": rig.maxDigitalZoom,
             "pictures": hasPictures,

@@ -18,6 +18,12 @@ public enum MonitorRoute: Sendable, Equatable {
     case lastThumbnail
     /// `/last.mov`: the movie saved last in this session, with byte ranges (what a `<video>` element asks for).
     case lastMovie
+    /// `/clips.json`: the last few clips saved in this session, newest first, each with its number.
+    case recentClips
+    /// `/clips/N.mov`: the recent clip numbered N (numbers count the session's saves from 1), with byte ranges.
+    case recentMovie(Int)
+    /// `/clips/N.jpg`: that clip's thumbnail.
+    case recentThumbnail(Int)
 
     /// The outcome of routing one request.
     public enum Resolution: Sendable, Equatable {
@@ -45,7 +51,12 @@ public enum MonitorRoute: Sendable, Equatable {
         case "/program.jpg": route = .programStill
         case "/last.jpg": route = .lastThumbnail
         case "/last.mov": route = .lastMovie
+        case "/clips.json": route = .recentClips
         default:
+            if let recent = recentClipRoute(path) {
+                route = recent
+                break
+            }
             let prefix = "/lens/", suffix = ".jpg"
             guard path.hasPrefix(prefix), path.hasSuffix(suffix), path.count > prefix.count + suffix.count else {
                 return .refuse(status: 404, reason: "no such page: \(path)", allow: nil)
@@ -60,6 +71,19 @@ public enum MonitorRoute: Sendable, Equatable {
                            allow: allowed.joined(separator: ", "))
         }
         return .route(route)
+    }
+
+    /// `/clips/N.mov` or `/clips/N.jpg` with N a plain decimal number from 1 to 999999999; `nil` for anything else.
+    static func recentClipRoute(_ path: String) -> MonitorRoute? {
+        let prefix = "/clips/"
+        guard path.hasPrefix(prefix) else { return nil }
+        let name = path.dropFirst(prefix.count)
+        let isMovie = name.hasSuffix(".mov"), isThumbnail = name.hasSuffix(".jpg")
+        guard isMovie || isThumbnail else { return nil }
+        let digits = name.dropLast(4)
+        guard (1...9).contains(digits.count), digits.allSatisfy({ ("0"..."9").contains($0) }),
+              let number = Int(digits), number >= 1 else { return nil }
+        return isMovie ? .recentMovie(number) : .recentThumbnail(number)
     }
 
     /// Whether this route streams for as long as the viewer stays (counted against the viewer limit).

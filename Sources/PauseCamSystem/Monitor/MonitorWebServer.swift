@@ -58,8 +58,11 @@ public final class MonitorWebServer: Sendable {
     public let token: MonitorSessionToken?
     private let connection: Rig
     private let viewers = MonitorViewerCount(limit: MonitorWebServer.maximumViewers)
-    /// The last clip the rig reported saved (see `lastClip()`).
-    private let lastSaved = Guarded<LastClip?>(nil)
+    /// The clips the rig reported saved, newest last, at most `recentClipCount`, each with its number in the
+    /// session's saves (see `lastClip()`).
+    private let saved = Guarded<[(number: Int, clip: LastClip)]>([])
+    /// How many saved clips the page lists to play.
+    public static let recentClipCount = 5
     /// What changes while it serves: the open event streams, whether it is stopping, and the HTTP server.
     private struct Serving {
         var eventStreams: [ObjectIdentifier: EventStream] = [:]
@@ -101,10 +104,32 @@ public final class MonitorWebServer: Sendable {
     /// The clip saved last: the rig's, or while the rig has none (a new clip records) the one it had before.
     private func lastClip() -> LastClip? {
         let current = connection.lastClip()
-        return lastSaved.withLock { remembered in
-            if let current { remembered = current }
-            return remembered
+        return saved.withLock { remembered in
+            if let current, remembered.last?.clip != current {
+                remembered.append(((remembered.last?.number ?? 0) + 1, current))
+                if remembered.count > Self.recentClipCount { remembered.removeFirst(remembered.count - Self.recentClipCount) }
+            }
+            return remembered.last?.clip
         }
+    }
+
+    /// The recent clips, newest first, after taking in the one saved last.
+    private func recentClips() -> [(number: Int, clip: LastClip)] {
+        _ = lastClip()
+        return saved.withLock { $0.reversed() }
+    }
+
+    /// `/clips.json`: `[{"number": N, "name": "file.mov", "thumbnail": true}, …]`, newest first.
+    private func recentClipsJSON() -> String {
+        let list = recentClips().map { entry -> [String: Any] in
+            ["number": entry.number, "name": PathText.lastComponent(of: entry.clip.moviePath),
+             "thumbnail": entry.clip.thumbnailPath != nil]
+        }
+        guard let data = try? JSONSerialization.data(withJSONObject: list, options: [.sortedKeys]),
+              let text = String(data: data, encoding: .utf8) else {
+            preconditionFailure("a list of strings, numbers and booleans is always JSON")
+        }
+        return text
     }
 
     /// An engine event for every open event stream. A saved clip is also looked up at once (off the caller's
@@ -219,6 +244,18 @@ public final class MonitorWebServer: Sendable {
                 return .text(404, "no clip saved yet in this session\n")
             }
             return Self.file(path, type: Self.movieType(path), range: request.header("Range"))
+        case .recentClips:
+            return .text(200, recentClipsJSON(), type: "application/json")
+        case .recentMovie(let number):
+            guard let clip = recentClips().first(where: { $0.number == number })?.clip else {
+                return .text(404, "no recent clip \(number) in this session\n")
+            }
+            return Self.file(clip.moviePath, type: Self.movieType(clip.moviePath), range: request.header("Range"))
+        case .recentThumbnail(let number):
+            guard let path = recentClips().first(where: { $0.number == number })?.clip.thumbnailPath else {
+                return .text(404, "no recent clip \(number) with a thumbnail in this session\n")
+            }
+            return Self.file(path, type: "image/jpeg", range: nil)
         }
     }
 

@@ -37,4 +37,18 @@ final class MonitorPageTests: XCTestCase {
         XCTAssertEqual(plain["voices"] as? [String], [])
         XCTAssertEqual(plain["follow"] as? Bool, false)
     }
+
+    func testTheRigDescriptionSaysWhichLensesCanHaveControls() throws {
+        let rig = Rig(name: "Desk", lenses: [
+            Rig.Lens(name: "wide", source: .camera(.serial("2F4A1C"))),
+            Rig.Lens(name: "main", source: .virtual(color: RGBColor(red: 0, green: 0, blue: 0))),
+            Rig.Lens(name: "film", source: .file(path: "/m/a.mov", loop: true)),
+        ])
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(
+            with: Data(MonitorPage.rigJSON(rig, hasPictures: true).utf8)) as? [String: Any])
+        let lenses = try XCTUnwrap(object["lenses"] as? [[String: Any]])
+        XCTAssertEqual(lenses.map { $0["name"] as? String }, ["wide", "main", "film"])
+        XCTAssertEqual(lenses.map { $0["controls"] as? Bool }, [true, false, false],
+                       "only a camera's lens can have exposure and focus controls")
+    }
 }

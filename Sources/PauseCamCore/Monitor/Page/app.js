@@ -14,7 +14,48 @@
     while (list.children.length > 50) list.removeChild(list.lastChild);
   }
 
+  // The connection to PauseCam: the page is connected while its event stream is open and a status came within
+  // DISCONNECTED_AFTER_MS. Otherwise it says "disconnected — reconnecting…", greys out every control, and keeps
+  // trying; when PauseCam answers again (restarted, or the network back) the page carries on, or reloads itself
+  // when the rig it finds is not the one it was built for.
+  const DISCONNECTED_AFTER_MS = 1500;
+  let connected = true, eventsOpen = false, lastStatusAt = 0, rigText = "", events = null, reconnectTimer = 0;
+
+  function setConnected(on) {
+    if (on === connected) return;
+    connected = on;
+    document.body.classList.toggle("disconnected", !on);
+    $("connection").hidden = on;
+    $("app").dataset.connected = on ? "true" : "false";
+    updateEnabled();
+    if (on) recovered();
+  }
+
+  const pageStartedAt = Date.now();
+  function checkConnection() {
+    const now = Date.now();
+    if (eventsOpen && now - lastStatusAt < DISCONNECTED_AFTER_MS) { setConnected(true); return; }
+    if (now - Math.max(lastStatusAt, pageStartedAt) >= DISCONNECTED_AFTER_MS) setConnected(false);
+  }
+
+  async function recovered() {
+    try {
+      const response = await fetch("/rig.json", { cache: "no-store" });
+      const text = await response.text();
+      if (text !== rigText) { location.reload(); return; }
+    } catch (error) {
+      return;  // the next status decides again
+    }
+    const image = $("program");
+    if (rig && rig.pictures) image.src = "/program.mjpg?t=" + Date.now();
+    loadRecentClips();
+  }
+
   async function command(line) {
+    if (!connected) {
+      log(line + ": not sent — PauseCam is disconnected; reconnecting…", "refused");
+      return null;
+    }
     try {
       const response = await fetch("/command", { method: "POST", body: line,
                                                  headers: { "Content-Type": "text/plain" } });
@@ -23,43 +64,166 @@
       pollStatus();
       return reply;
     } catch (error) {
-      log(line + ": " + error, "refused");
+      // The fetch failed: PauseCam quit or the network went. Say so in words, never the browser's error.
+      log(line + ": not sent — PauseCam does not answer; reconnecting…", "refused");
+      lastStatusAt = 0;
+      setConnected(false);
       return null;
     }
   }
 
   function baseName(path) { return String(path).split("/").pop(); }
 
+  // A file name that may wrap only between its words: a break opportunity after each space, dash, underscore and
+  // dot, and none inside a word (the style sheet keeps words whole).
+  function showFileName(element, prefix, name) {
+    element.textContent = prefix;
+    const parts = String(name).split(/(?<=[ \-_.])/);
+    for (const part of parts) {
+      element.append(document.createTextNode(part));
+      element.append(document.createElement("wbr"));
+    }
+  }
+
   function lensZoom(name) {
     const lens = rig && rig.lenses.find((l) => l.name === name);
     return lens ? lens.zoom : 1;
   }
 
+  // Controls that cannot act now are disabled: all of them while disconnected; Stop, Mark while no clip records;
+  // Chapter and Retake unless recording (not paused).
+  function canAct(id) {
+    const state = status ? status.state : "idle";
+    switch (id) {
+      case "stop": case "mark": return state === "recording" || state === "paused";
+      case "chapter": case "retake": return state === "recording";
+      case "toggle": return state !== "stopping";
+      default: return true;
+    }
+  }
+
+  function updateEnabled() {
+    for (const control of document.querySelectorAll("button, input")) {
+      control.disabled = !connected || !canAct(control.id);
+    }
+    for (const tile of document.querySelectorAll(".tile")) {
+      tile.setAttribute("aria-disabled", connected ? "false" : "true");
+    }
+  }
+
+  // The lenses' entries in the status: names (strings), or objects with `name` and, where a tally source is wired,
+  // `tally` ("program", "preview" or "off").
+  function tallyOf(s, name) {
+    for (const entry of s.lenses || []) {
+      if (entry && typeof entry === "object" && entry.name === name && typeof entry.tally === "string") {
+        return entry.tally;
+      }
+    }
+    return null;
+  }
+
+  // Lenses holding their last picture (told by `lens_holding`, over when the lens is live again).
+  const holding = new Set();
+
+  function showTiles(s) {
+    const withCamera = Array.isArray(s.lenses_with_camera) ? new Set(s.lenses_with_camera) : null;
+    // With a tally in the status, red and green are the tally's (on air, next); the active lens is framed white.
+    $("tiles").classList.toggle("tallied", (s.lenses || []).some((entry) => entry && typeof entry.tally === "string"));
+    for (const tile of document.querySelectorAll(".tile")) {
+      const name = tile.dataset.role;
+      const active = name === s.lens;
+      tile.classList.toggle("active", active);
+      const tally = tallyOf(s, name);
+      tile.dataset.tally = tally || (active ? "active" : "");
+      tile.classList.toggle("program", tally === "program");
+      tile.classList.toggle("preview", tally === "preview");
+      const note = withCamera && !withCamera.has(name) ? "no camera"
+        : holding.has(name) ? "holding last picture" : "";
+      tile.classList.toggle("nocamera", note === "no camera");
+      tile.classList.toggle("holding", note === "holding last picture");
+      const noteElement = tile.querySelector(".tilenote");
+      if (noteElement.textContent !== note) noteElement.textContent = note;
+      tile.querySelector(".onair").hidden = !active;
+    }
+  }
+
+  // The lit pill is the preset whose zoom (its lens's zoom × its digital zoom) is the zoom in effect, as the
+  // status gives it; none when no preset matches. Of presets equal in zoom, those on the active lens.
+  function showPills(s) {
+    const pills = Array.from(document.querySelectorAll(".pill"));
+    const matching = pills.filter((pill) => Math.abs(Number(pill.dataset.total) - Number(s.zoom)) < 0.006);
+    const onLens = matching.filter((pill) => pill.dataset.lens === s.lens);
+    const lit = new Set(onLens.length > 0 ? onLens : matching);
+    for (const pill of pills) {
+      pill.classList.toggle("active", lit.has(pill));
+      pill.setAttribute("aria-pressed", lit.has(pill) ? "true" : "false");
+    }
+  }
+
+  // "1 h 12 min left", from the status's `time_left_s` (null when unknown); warning style at 10 minutes.
+  function timeLeftText(seconds) {
+    const minutes = Math.floor(seconds / 60);
+    if (minutes < 1) return "under 1 min left";
+    const hours = Math.floor(minutes / 60);
+    return hours > 0 ? hours + " h " + (minutes % 60) + " min left" : minutes + " min left";
+  }
+
+  function showTimeLeft(s) {
+    const element = $("timeleft");
+    const seconds = s.time_left_s;
+    if (typeof seconds !== "number" || !isFinite(seconds)) { element.hidden = true; return; }
+    element.hidden = false;
+    element.textContent = timeLeftText(Math.max(0, seconds));
+    const warning = typeof s.time_left_warning === "boolean" ? s.time_left_warning : seconds <= 600;
+    element.classList.toggle("warning", warning);
+    element.title = warning ? "little recording time left on this disk" : "recording time left on this disk";
+  }
+
+  // The EV slider is offered only on a lens that can have an exposure control (a real camera's) and has its
+  // camera now.
+  function exposureAvailable(s) {
+    const lens = rig && rig.lenses.find((l) => l.name === s.lens);
+    if (!lens || !lens.controls) return false;
+    return !Array.isArray(s.lenses_with_camera) || s.lenses_with_camera.includes(s.lens);
+  }
+
+  // Which PauseCam this is: the rig's name and the machine's (the status's `host`), in the header and the tab.
+  function showIdentity(s) {
+    const machine = typeof s.host === "string" && s.host ? s.host : "";
+    const title = (s.rig || rig.name) + (machine ? " on " + machine : "") + " — PauseCam";
+    if (document.title !== title) document.title = title;
+    const text = machine ? "on " + machine : "";
+    if ($("machine").textContent !== text) $("machine").textContent = text;
+  }
+
   let statusesShown = 0;
   function showStatus(s) {
     status = s;
+    showIdentity(s);
     $("app").dataset.statuses = String(++statusesShown);
     const state = s.state;
     const label = state === "recording" ? "REC" : state === "paused" ? "PAUSED" : "IDLE";
-    for (const id of ["state", "badge"]) { $(id).textContent = label; $(id).className = state; }
+    $("state").textContent = label;
+    $("state").className = state;
     const text = s.timer_text || "00:00:00.000";
     $("timer").textContent = text.slice(0, text.length - 2);
     $("timer").dataset.seconds = String(s.timer);
     $("scene").textContent = "scene " + (s.scene || "–");
     $("dropped").textContent = s.dropped_frames + " dropped";
     const toggle = $("toggle");
-    toggle.textContent = state === "recording" ? "‖ Pause" : state === "paused" ? "● Resume" : "● Record";
-    toggle.className = "big " + state;
-    for (const tile of document.querySelectorAll(".tile")) {
-      tile.classList.toggle("active", tile.dataset.role === s.lens);
-    }
-    for (const pill of document.querySelectorAll(".pill")) {
-      const active = pill.dataset.lens === s.lens && Math.abs(Number(pill.dataset.digital) - s.zoom) < 0.01;
-      pill.classList.toggle("active", active);
-    }
+    const word = state === "recording" ? "Pause" : state === "paused" ? "Resume" : "Record";
+    toggle.querySelector(".shutterlabel").textContent = word;
+    toggle.setAttribute("aria-label", word);
+    toggle.className = "shutter " + state;
+    showTiles(s);
+    showPills(s);
+    showTimeLeft(s);
+    if (!exposureAvailable(s)) $("ev").classList.add("hidden");
+    showMicrophone(s.microphone);
     for (const voice of s.voices || []) showVoice(voice);
     showFollow(s.follow);
     showLive(s.live || []);
+    updateEnabled();
   }
 
   // The live destinations of a rig with `live:`: a badge each (live, lost, connecting or off), its bitrate and its
@@ -238,11 +402,84 @@
     strip.speaking.setAttribute("aria-label", name + (voice.speaking ? " is speaking" : " is quiet"));
     strip.root.classList.toggle("muted", !!voice.muted);
     strip.root.classList.toggle("gone", !!voice.gone);
-    strip.state.textContent = voice.gone ? "gone" : "";
+    const silent = silence.update(name, peak);
+    strip.root.classList.toggle("silent", silent && !voice.gone && !voice.muted);
+    // The clipping light says clipping; the words are for what lasts (gone, silent), so the strip's buttons keep
+    // their places while a voice clips on and off.
+    strip.state.textContent = voice.gone ? "gone" : silent && !voice.muted ? "silent" : "";
     strip.mute.setAttribute("aria-pressed", voice.muted ? "true" : "false");
     strip.mute.textContent = voice.muted ? "Muted" : "Mute";
     strip.gain.textContent = decibelText(voice.gain_db);
     if (strip.target !== null && Math.abs(voice.gain_db - strip.target) < 0.05) strip.target = null;
+  }
+
+  // Silence: a level under SILENT_BELOW dBFS (or none) for SILENT_AFTER_MS, per microphone or voice.
+  const SILENT_BELOW = -60, SILENT_AFTER_MS = 10000;
+  const silence = {
+    heard: new Map(),
+    update(name, peak) {
+      const now = Date.now();
+      if (!this.heard.has(name) || (peak !== null && peak !== undefined && peak > SILENT_BELOW)) this.heard.set(name, now);
+      return now - this.heard.get(name) >= SILENT_AFTER_MS;
+    },
+  };
+
+  // The single microphone of a rig without voices: a meter, a clipping light (lit for 2 s whenever the clip's
+  // count of clipped samples grows) and the silence warning. Absent without a microphone.
+  let microphoneStrip = null, clippedBefore, clippedAt = 0;  // clippedBefore: undefined until a first status
+
+  function buildMicrophoneStrip() {
+    const root = document.createElement("div");
+    root.className = "mic";
+    root.dataset.mic = "microphone";
+    const head = document.createElement("div");
+    head.className = "michead";
+    const label = document.createElement("span");
+    label.className = "name";
+    label.textContent = "microphone";
+    const clip = document.createElement("span");
+    clip.className = "clip";
+    clip.setAttribute("role", "img");
+    clip.setAttribute("aria-label", "microphone is not clipping");
+    const state = document.createElement("span");
+    state.className = "micstate";
+    head.append(label, clip, state);
+    const meter = document.createElement("div");
+    meter.className = "meter";
+    meter.setAttribute("role", "meter");
+    meter.setAttribute("aria-label", "microphone level in dBFS");
+    meter.setAttribute("aria-valuemin", String(METER_FLOOR));
+    meter.setAttribute("aria-valuemax", "0");
+    meter.setAttribute("aria-valuenow", String(METER_FLOOR));
+    const level = document.createElement("div");
+    level.className = "level";
+    meter.append(level);
+    root.append(head, meter);
+    $("sound").append(root);
+    return { root, clip, state, meter, level };
+  }
+
+  function showMicrophone(microphone) {
+    $("sound").hidden = !microphone;
+    if (!microphone) return;
+    if (!microphoneStrip) microphoneStrip = buildMicrophoneStrip();
+    const strip = microphoneStrip;
+    const peak = typeof microphone.peak_dbfs === "number" ? microphone.peak_dbfs : null;
+    strip.level.style.width = meterPercent(peak).toFixed(1) + "%";
+    strip.level.classList.toggle("loud", peak !== null && peak > -12);
+    strip.level.classList.toggle("hot", peak !== null && peak > -3);
+    strip.meter.setAttribute("aria-valuenow", String(peak === null ? METER_FLOOR : Math.max(METER_FLOOR, peak)));
+    strip.meter.setAttribute("aria-valuetext", peak === null ? "silent" : peak.toFixed(1) + " dBFS");
+    const clipped = typeof microphone.clipped_samples === "number" ? microphone.clipped_samples : null;
+    if (clippedBefore !== undefined && clipped !== null && clipped > (clippedBefore || 0)) clippedAt = Date.now();
+    clippedBefore = clipped;
+    const clipping = Date.now() - clippedAt < 2000 || (peak !== null && peak >= -0.1);
+    strip.clip.classList.toggle("on", clipping);
+    strip.clip.setAttribute("aria-label", clipping ? "microphone is clipping" : "microphone is not clipping");
+    const silent = silence.update("\u0000microphone", peak);
+    strip.root.classList.toggle("silent", silent);
+    strip.root.classList.toggle("clipping", clipping);
+    strip.state.textContent = clipping ? "clipping — lower the gain" : silent ? "silent — is the microphone on?" : "";
   }
 
   // `follow` is absent from the status of a rig without `follow:`; the toggle shows only while the status has it.
@@ -259,26 +496,51 @@
   async function pollStatus() {
     if (polling) return;
     polling = true;
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(), DISCONNECTED_AFTER_MS);
     try {
-      const response = await fetch("/status.json", { cache: "no-store" });
-      if (response.ok) showStatus(await response.json());
+      const response = await fetch("/status.json", { cache: "no-store", signal: abort.signal });
+      if (response.ok) {
+        const s = await response.json();
+        lastStatusAt = Date.now();
+        showStatus(s);
+      }
     } catch (error) {
-      // the next poll tries again
+      // PauseCam does not answer: checkConnection says so once the last status is too old.
     } finally {
+      clearTimeout(timer);
       polling = false;
+      checkConnection();
     }
   }
 
   function listen() {
-    const events = new EventSource("/events");
+    if (events) events.close();
+    events = new EventSource("/events");
+    events.onopen = () => { eventsOpen = true; checkConnection(); };
+    events.onerror = () => {
+      eventsOpen = false;
+      setConnected(false);
+      // A stream the browser gave up on (PauseCam answered with an error while starting) is opened anew.
+      if (events.readyState === EventSource.CLOSED && !reconnectTimer) {
+        reconnectTimer = setTimeout(() => { reconnectTimer = 0; listen(); }, 1000);
+      }
+    };
     events.onmessage = (message) => {
       let event;
       try { event = JSON.parse(message.data); } catch (error) { return; }
+      if (event.type === "lens_holding" && event.lens) { holding.add(event.lens); if (status) showTiles(status); }
+      if ((event.type === "lens_live" || event.type === "lens_switched" || event.type === "camera_attached"
+           || event.type === "camera_recovered" || event.type === "camera_lost") && event.lens) {
+        holding.delete(event.lens);
+        if (status) showTiles(status);
+      }
       if (event.type === "lens_live" || event.type === "focus_at_point") return;  // the command's line says it
       if (event.type === "clip_saved") {
-        $("lastclip").textContent = "saved " + baseName(event.file);
+        showFileName($("lastclip"), "saved ", baseName(event.file));
         $("lastclip").dataset.file = event.file;
         showLastClip();
+        loadRecentClips();
       }
       const kind = event.type === "warning" || (event.type === "command" && !event.ok) ? "warning" : "";
       log(event.message, kind);
@@ -286,7 +548,8 @@
     };
   }
 
-  // The last saved clip: its thumbnail after every save; a tap plays the movie in the page.
+  // The last saved clip: its thumbnail after every save and on load (when this session saved one); a tap plays
+  // the movie in the page.
   function showLastClip() {
     const stamp = Date.now();
     const video = $("lastvideo");
@@ -295,15 +558,50 @@
     video.removeAttribute("src");
     const thumb = $("lastthumb");
     thumb.dataset.stamp = String(stamp);
+    thumb.onerror = () => thumb.classList.add("missing");
+    thumb.onload = () => thumb.classList.remove("missing");
     thumb.src = "/last.jpg?t=" + stamp;
   }
 
   function playLastClip() {
+    playMovie("/last.mov?t=" + ($("lastthumb").dataset.stamp || Date.now()));
+  }
+
+  function playMovie(address) {
     const video = $("lastvideo");
-    video.src = "/last.mov?t=" + ($("lastthumb").dataset.stamp || Date.now());
+    video.src = address;
     video.hidden = false;
     const playing = video.play();
     if (playing) playing.catch(() => {});
+  }
+
+  // The last few clips of this session (`/clips.json`, newest first): a button each that plays it.
+  async function loadRecentClips() {
+    let clips = [];
+    try {
+      const response = await fetch("/clips.json", { cache: "no-store" });
+      if (response.ok) clips = await response.json();
+    } catch (error) {
+      return;
+    }
+    const list = $("recent");
+    list.replaceChildren();
+    list.hidden = clips.length === 0;
+    clips.forEach((clip, index) => {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "recentclip";
+      button.dataset.number = String(clip.number);
+      showFileName(button, "▶ ", clip.name);
+      button.addEventListener("click", () => playMovie("/clips/" + clip.number + ".mov"));
+      list.append(button);
+      if (index === 0 && !$("lastclip").dataset.file) {
+        showFileName($("lastclip"), "saved ", clip.name);
+        $("lastclip").dataset.file = clip.name;
+        showLastClip();
+      }
+    });
+    updateEnabled();
   }
 
   function watchProgram() {
@@ -325,17 +623,26 @@
       const tile = document.createElement("div");
       tile.className = "tile";
       tile.dataset.role = lens.name;
+      tile.setAttribute("role", "button");
+      tile.setAttribute("aria-label", "lens " + lens.name);
       const image = document.createElement("img");
       image.alt = lens.name;
       const label = document.createElement("span");
+      label.className = "tilename";
       label.textContent = lens.name;
-      tile.append(image, label);
-      tile.addEventListener("click", () => command("lens " + lens.name));
+      const note = document.createElement("span");
+      note.className = "tilenote";
+      const onAir = document.createElement("span");
+      onAir.className = "onair";
+      onAir.textContent = "● ON";
+      onAir.hidden = true;
+      tile.append(image, label, note, onAir);
+      tile.addEventListener("click", () => { if (connected) command("lens " + lens.name); });
       tiles.append(tile);
       if (rig.pictures) {
         let busy = false;
         const refresh = () => {
-          if (busy) return;
+          if (busy || !connected) return;
           busy = true;
           image.onload = () => { busy = false; image.classList.remove("missing"); };
           image.onerror = () => { busy = false; image.classList.add("missing"); };
@@ -356,6 +663,8 @@
       pill.textContent = preset.name;
       pill.dataset.lens = preset.lens;
       pill.dataset.digital = String(preset.digital);
+      pill.dataset.total = String(lensZoom(preset.lens) * preset.digital);
+      pill.setAttribute("aria-pressed", "false");
       pill.addEventListener("click", () => command("zoom " + preset.name));
       pills.append(pill);
     }
@@ -418,12 +727,12 @@
     const picture = $("picture"), ev = $("ev"), slider = $("evslider"), note = $("focusnote");
     let lastSent = 0, timer = null;
     picture.addEventListener("click", async (event) => {
-      if (event.target.closest("#ev")) return;
+      if (event.target.closest("#ev, #pills, #toggle")) return;
       const box = picture.getBoundingClientRect();
       const x = event.clientX - box.left, y = event.clientY - box.top;
       ev.style.left = Math.max(4, Math.min(box.width - 64, x + 16)) + "px";
       ev.style.top = Math.max(4, Math.min(box.height - 170, y - 80)) + "px";
-      ev.classList.remove("hidden");
+      ev.classList.toggle("hidden", !(status && exposureAvailable(status)));
       slider.value = "0";
       $("evvalue").textContent = "0.0 EV";
       const point = tapPoint(event.clientX, event.clientY);
@@ -456,18 +765,56 @@
     });
   }
 
+  // Mark marks at once (`mark` with no text: a numbered marker), then offers to name it: the reply gives the
+  // marker's number, and the name goes out as `mark rename N TEXT`.
+  let markNumber = null;
+  async function markNow() {
+    const reply = await command("mark");
+    if (!reply || !reply.ok) return;
+    const found = /mark rename (\d+)|\(marker (\d+)\)/.exec(reply.message);
+    markNumber = found ? Number(found[1] || found[2]) : null;
+    const form = $("markname");
+    $("marklabel").textContent = markNumber !== null ? "Name marker " + markNumber : "Name the mark";
+    $("marktext").value = "";
+    form.hidden = markNumber === null;
+  }
+
+  function wireMarkName() {
+    const form = $("markname");
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const text = $("marktext").value.trim();
+      if (text && markNumber !== null) await command("mark rename " + markNumber + " " + text);
+      form.hidden = true;
+    });
+    $("markskip").addEventListener("click", () => { form.hidden = true; });
+  }
+
   async function start() {
     $("toggle").addEventListener("click", () => command("toggle"));
     $("stop").addEventListener("click", () => command("stop"));
     $("chapter").addEventListener("click", () => command("chapter"));
-    $("mark").addEventListener("click", () => command("mark"));
+    $("mark").addEventListener("click", markNow);
     $("retake").addEventListener("click", () => command("retake"));
     $("lastthumb").addEventListener("click", playLastClip);
     $("followtoggle").addEventListener("click", () => {
       if (status && typeof status.follow === "boolean") command(status.follow ? "follow off" : "follow on");
     });
-    const response = await fetch("/rig.json", { cache: "no-store" });
-    rig = await response.json();
+    wireMarkName();
+    updateEnabled();
+    let response;
+    for (;;) {
+      try {
+        response = await fetch("/rig.json", { cache: "no-store" });
+        if (response.ok) break;
+      } catch (error) {
+        // PauseCam is not there yet
+      }
+      setConnected(false);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+    rigText = await response.text();
+    rig = JSON.parse(rigText);
     $("rigname").textContent = rig.name;
     document.title = rig.name + " — PauseCam";
     buildTiles();
@@ -478,7 +825,12 @@
     watchProgram();
     listen();
     pollStatus();
-    setInterval(pollStatus, 250);
+    loadRecentClips();
+    // Four statuses a second, at irregular moments: a level is the peak of the last 100 ms, and polls locked to
+    // a whole-second rhythm would miss (or always hit) a sound that repeats every second, like a sync beep.
+    const poll = () => { pollStatus(); setTimeout(poll, 175 + Math.random() * 150); };
+    setTimeout(poll, 250);
+    setInterval(checkConnection, 250);
   }
 
   start();
