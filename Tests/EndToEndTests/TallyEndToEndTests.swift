@@ -138,4 +138,33 @@ final class TallyEndToEndTests: XCTestCase {
         XCTAssertEqual(wide.last, "off")
         XCTAssertEqual(main.last, "off")
     }
+
+    /// `status --json`'s `lenses` as lens → tally.
+    private func tallies(_ status: [String: Any]) -> [String: String] {
+        var result: [String: String] = [:]
+        for lens in status["lenses"] as? [[String: Any]] ?? [] {
+            if let name = lens["name"] as? String, let tally = lens["tally"] as? String { result[name] = tally }
+        }
+        return result
+    }
+
+    func testStatusJSONGivesEveryLensItsTallyAndCtlArmsPreview() throws {
+        let shell = try ControlledShell(name: "tally-status")
+        let idle = try shell.waitForStatus { $0["state"] as? String == "idle" }
+        XCTAssertEqual((idle["lenses"] as? [[String: Any]])?.compactMap { $0["name"] as? String }, ["wide", "main", "tele"])
+        XCTAssertEqual(tallies(idle), ["wide": "off", "main": "off", "tele": "off"])
+        let armed = try shell.ctl(["preview", "tele"])
+        XCTAssertEqual(armed.status, 0, armed.stdoutText + armed.stderr)
+        XCTAssertEqual(tallies(try shell.waitForStatus()), ["wide": "off", "main": "off", "tele": "preview"])
+        XCTAssertEqual(try shell.ctl(["record"]).status, 0)
+        try shell.waitForStatus { self.tallies($0) == ["wide": "off", "main": "program", "tele": "preview"] }
+        XCTAssertEqual(try shell.ctl(["pause"]).status, 0)
+        try shell.waitForStatus { self.tallies($0) == ["wide": "off", "main": "off", "tele": "preview"] }
+        XCTAssertEqual(try shell.ctl(["preview", "off"]).status, 0)
+        XCTAssertEqual(try shell.ctl(["stop"]).status, 0)
+        try shell.waitForStatus { self.tallies($0) == ["wide": "off", "main": "off", "tele": "off"] }
+        let refused = try shell.ctl(["preview", "side"])
+        XCTAssertEqual(refused.status, 1, refused.stdoutText + refused.stderr)
+        XCTAssertEqual(shell.finish(), 0, shell.running.stderr)
+    }
 }
