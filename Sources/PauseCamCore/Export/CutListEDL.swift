@@ -65,12 +65,16 @@ public enum CutListEDL {
     }
 
     /// Where `angle`'s source timecode starts at the timeline's rate, the one rate of an EDL: its own label, or for
-    /// a movie of another rate (a lens ISO that keeps its lens's), the timeline's label nearest the same instant.
+    /// a movie of another rate (a lens ISO that keeps its lens's), the timeline's label in effect at the same
+    /// instant (rounded down, as the labels are: 60 fps label 2n + 1 is 30 fps label n).
     static func sourceStartFrame(_ angle: MulticamTimeline.Angle, timeline: MulticamTimeline) -> Int64 {
-        guard let own = angle.rate, own != timeline.rate else { return angle.sourceStartFrame }
-        let seconds = Double(angle.sourceStartFrame) * Double(own.denominator) / Double(own.numerator)
-        let frames = (seconds * Double(timeline.rate.numerator) / Double(timeline.rate.denominator)).rounded()
-        return frames.isFinite && abs(frames) < 1e15 ? Int64(frames) : 0
+        guard let own = angle.rate, own != timeline.rate, own.numerator > 0, timeline.rate.denominator > 0 else {
+            return angle.sourceStartFrame
+        }
+        let numerator = Int128(angle.sourceStartFrame) * Int128(own.denominator) * Int128(timeline.rate.numerator)
+        let denominator = Int128(own.numerator) * Int128(timeline.rate.denominator)
+        let (quotient, remainder) = numerator.quotientAndRemainder(dividingBy: denominator)
+        return Int64(clamping: remainder < 0 ? quotient - 1 : quotient)
     }
 
     /// Event numbers are three digits up to 999, then as many as needed.

@@ -4,8 +4,13 @@ extension RigController {
     /// Every lens's tally now, in the rig's order (`TallyBoard`).
     public var tallyBoard: TallyBoard {
         serialContext.assertOnSerialContext()
-        return TallyBoard(lenses: rig.lenses.map(\.name), activeLens: bank.activeLens, previewLens: previewLens,
-                          state: clips.recorder?.session.state ?? .idle)
+        return currentTally
+    }
+
+    /// The board without the serial-context check, for `status`, which has made that check itself.
+    var currentTally: TallyBoard {
+        TallyBoard(lenses: rig.lenses.map(\.name), activeLens: bank.activeLens, previewLens: previewLens,
+                   state: clips.recorder?.session.state ?? .idle)
     }
 
     /// `preview LENS` arms the lens for preview; `preview off` disarms.

@@ -321,7 +321,7 @@ public final class RigController {
                       lensZoom: (rig.lenses.first { $0.name == bank.activeLens }?.zoom ?? 1)
                           * opticalFactor(lens: bank.activeLens))
         addVoices(to: &status)
-        status.tally = tallyBoard.entries
+        status.tally = currentTally.entries
         status.live = liveStatus
         status.timecode = clips.recorder?.currentTimecode
         status.osc = osc?.snapshot

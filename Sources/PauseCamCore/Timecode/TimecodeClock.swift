@@ -9,7 +9,7 @@ import Foundation
 ///
 /// Labels are frame counts of `Timecode` (drop-frame at 29.97 and 59.94, whose labels meet real time every ten
 /// minutes and stay within about two frames of it between; non-drop labels count `nominalFramesPerSecond` a
-/// second). Time of day rounds the instant to the nearest label; a group's instants are first snapped to their grid slot (`gridEpochNanoseconds`), so two members whose
+/// second). Time of day takes the label in effect at the instant (rounds down); a group's instants are first snapped to their grid slot (`gridEpochNanoseconds`), so two members whose
 /// first frames fell on the same slot compute from the same exact instant, not from their own nanosecond readings.
 public struct TimecodeClock: Sendable, Equatable {
     /// Where the labels start.
@@ -82,7 +82,9 @@ public struct TimecodeClock: Sendable, Equatable {
         let labels: (numerator: Int128, denominator: Int128) = timecode.isDropFrame
             ? (Int128(rate.numerator), Int128(rate.denominator)) : (Int128(timecode.nominalFramesPerSecond), 1)
         let scale = per * 1_000_000_000 * labels.denominator
-        let count = (ofDay * labels.numerator * 2 + scale) / (scale * 2)
+        // The label in effect at the instant (rounded down): then a movie's label at 60 fps halved, rounded down, is
+        // its label at 30 fps, so an ISO at its lens's rate and the program agree in an EDL of either rate.
+        let count = ofDay * labels.numerator / scale
         return Self.modulo(Int64(clamping: count), timecode.framesPerDay)
     }
 

@@ -16,10 +16,13 @@ final class TimecodeClockTests: XCTestCase {
         let rows: [(TimecodeStart, Int64, MediaTime, FrameRate, Int, String)] = [
             (.timeOfDay, 27_010, .milliseconds(500), FrameRate(30), 0, "07:30:10:15"),
             (.timeOfDay, 27_010, .milliseconds(500), FrameRate(30), 3600, "08:30:10:15"),
-            (.timeOfDay, 27_010, .milliseconds(500), FrameRate(25), -7200, "05:30:10:13"),
-            // Nearest label: 16.7 ms is half of a 30 fps frame, rounded up.
-            (.timeOfDay, 0, MediaTime(value: 16_667, timescale: 1_000_000), FrameRate(30), 0, "00:00:00:01"),
-            (.timeOfDay, 86_399, .milliseconds(999), FrameRate(30), 0, "00:00:00:00"),
+            // Half a second at 25 fps is 12.5 labels: label 12 is in effect.
+            (.timeOfDay, 27_010, .milliseconds(500), FrameRate(25), -7200, "05:30:10:12"),
+            // The label in effect at the instant: 33.3 ms is the start of a 30 fps frame's second label, 33.2 ms is
+            // still the first's.
+            (.timeOfDay, 0, MediaTime(value: 33_334, timescale: 1_000_000), FrameRate(30), 0, "00:00:00:01"),
+            (.timeOfDay, 0, MediaTime(value: 33_332, timescale: 1_000_000), FrameRate(30), 0, "00:00:00:00"),
+            (.timeOfDay, 86_399, .milliseconds(999), FrameRate(30), 0, "23:59:59:29"),
             // 23.976 counts 24 labels a wall-clock second, so the label says the time of day.
             (.timeOfDay, 36_000, .zero, FrameRate(24000, 1001), 0, "10:00:00:00"),
             // Drop-frame labels follow real time to within a few ms: 36,000 s hold 1,078,921.08 frames, and
@@ -34,6 +37,20 @@ final class TimecodeClockTests: XCTestCase {
         for (start, seconds, capture, rate, zone, expected) in rows {
             let frame = clock(start, at: seconds, zone: zone).startFrame(forCapture: capture, rate: rate)
             XCTAssertEqual(Timecode(rate: rate).string(forFrame: frame), expected, "\(start) \(seconds) s \(rate)")
+        }
+    }
+
+    /// A movie at twice the program's rate (a 60 fps lens's ISO beside a 30 fps program) gets, for the same
+    /// instant, a label that halved and rounded down is the program's, whatever the instant's phase in the frame.
+    func testALabelAtTwiceTheRateHalvesToTheProgramsLabel() {
+        for (double, single) in [(FrameRate(60), FrameRate(30)), (FrameRate(60000, 1001), FrameRate(30000, 1001))] {
+            for step in 0..<40 {
+                let capture = MediaTime(value: Int64(step) * 2_083_333, timescale: 1_000_000_000)
+                let clock = clock(.timeOfDay, at: 27_010)
+                let high = clock.startFrame(forCapture: capture, rate: double)
+                let low = clock.startFrame(forCapture: capture, rate: single)
+                XCTAssertEqual(high / 2, low, "\(double) at \(capture.seconds) s")
+            }
         }
     }
 
