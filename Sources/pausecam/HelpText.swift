@@ -222,6 +222,7 @@ enum HelpText {
       pausecam ctl mark rename 3 applause      # name marker 3 afterwards, while the clip records
       pausecam ctl voice guest mute            # leave a voice out of the mix (its own track records on)
       pausecam ctl follow off                  # the lens stays where it is until follow on
+      pausecam ctl preview tele                # tele's tally lights green (preview) without a cut
       pausecam ctl status --json | jq -r .timer_text
       pausecam ctl --rig studio watch
       pausecam ctl --group studio --broker mqtt://broker.local stop    # every member of group studio
