@@ -44,7 +44,7 @@ DEADLINE = 60
 SIZES = [("phone-portrait", 390, 844), ("phone-landscape", 844, 390),
          ("tablet-portrait", 768, 1024), ("tablet-landscape", 1024, 768),
          ("desktop-portrait", 900, 1440), ("desktop-landscape", 1440, 900)]
-CONTROLS = "#toggle, #stop, #chapter, #mark, #retake, .pill, .tile"
+CONTROLS = "#toggle, #stop, #chapter, #mark, #retake, .pill, .tile, #sumlevel"
 
 # The layout measured in the page: the picture box's and the shown image's share of the viewport, and every control
 # (buttons, pills, tiles) with its rectangle.
@@ -238,14 +238,17 @@ def main(config):
         driver.save_screenshot(os.path.join(config["screenshots"], "recording.png"))
 
         # The microphone's meter moves with the virtual microphone's beeps (one a second).
-        meter = driver.find_element(By.CSS_SELECTOR, '.mic [role="meter"]')
-        values = set()
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline and not (max(values, default=-60) > -30 and min(values, default=0) <= -59):
-            values.add(float(meter.get_attribute("aria-valuenow")))
-            time.sleep(0.05)
-        report["meter_values"] = sorted(values)
-        assert max(values) > -30 and min(values) <= -59, report["meter_values"]
+        # The level on the picture (the loudest microphone) moves with them too.
+        for key, selector in (("meter_values", '.mic [role="meter"]'), ("picture_level_values", "#sumlevel")):
+            meter = driver.find_element(By.CSS_SELECTOR, selector)
+            values = set()
+            deadline = time.monotonic() + 20
+            while time.monotonic() < deadline and not (max(values, default=-60) > -30
+                                                       and min(values, default=0) <= -59):
+                values.add(float(meter.get_attribute("aria-valuenow")))
+                time.sleep(0.05)
+            report[key] = sorted(values)
+            assert max(values) > -30 and min(values) <= -59, (key, report[key])
 
         # Mark: at once, without words; then the page offers to name it.
         driver.find_element(By.ID, "mark").click()
@@ -328,6 +331,10 @@ def main(config):
                 outside = [c for c in layout["controls"] if c["left"] < 0 or c["top"] < 0
                            or c["right"] > width + 0.5 or c["bottom"] > height + 0.5]
                 assert not outside, (name, outside)
+            # The sound's level on the picture is in view at every size, whatever is below the fold.
+            level = [c for c in layout["controls"] if c["id"] == "sumlevel"]
+            assert level and all(c["left"] >= 0 and c["top"] >= 0 and c["right"] <= width + 0.5
+                                 and c["bottom"] <= height + 0.5 for c in level), (name, level)
             tiles = [c for c in layout["controls"] if c["id"] in ("wide", "main", "tele", "far")]
             report["layout"][name]["tile_sizes"] = [round(c["right"] - c["left"]) for c in tiles]
             del layout["controls"]

@@ -221,6 +221,7 @@
     if (!exposureAvailable(s)) $("ev").classList.add("hidden");
     showMicrophone(s.microphone);
     for (const voice of s.voices || []) showVoice(voice);
+    showLoudest(s);
     showFollow(s.follow);
     showLive(s.live || []);
     updateEnabled();
@@ -423,6 +424,25 @@
       return now - this.heard.get(name) >= SILENT_AFTER_MS;
     },
   };
+
+  // The loudest microphone or voice as a small level on the picture itself, so the sound can be judged from across
+  // the room on any screen, even where the strips below are out of view. Absent on a rig without sound.
+  function showLoudest(s) {
+    const peaks = [];
+    if (s.microphone) peaks.push(s.microphone.peak_dbfs);
+    for (const voice of s.voices || []) peaks.push(voice.peak_dbfs);
+    const meter = $("sumlevel");
+    meter.hidden = peaks.length === 0;
+    if (meter.hidden) return;
+    const numbers = peaks.filter((p) => typeof p === "number" && isFinite(p));
+    const peak = numbers.length ? Math.max(...numbers) : null;
+    const level = meter.querySelector(".level");
+    level.style.width = meterPercent(peak).toFixed(1) + "%";
+    level.classList.toggle("loud", peak !== null && peak > -12);
+    level.classList.toggle("hot", peak !== null && peak > -3);
+    meter.setAttribute("aria-valuenow", String(peak === null ? METER_FLOOR : Math.max(METER_FLOOR, peak)));
+    meter.setAttribute("aria-valuetext", peak === null ? "silent" : peak.toFixed(1) + " dBFS");
+  }
 
   // The single microphone of a rig without voices: a meter, a clipping light (lit for 2 s whenever the clip's
   // count of clipped samples grows) and the silence warning. Absent without a microphone.
